@@ -1,0 +1,118 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppConfig } from './config.js';
+import type { AppContext } from './context.js';
+import type { Database } from './db/client.js';
+import { registerAuth } from './http/auth.js';
+import { registerErrorHandler } from './http/errors.js';
+import type { ZodApp } from './http/types.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { guestsRoutes } from './modules/guests/guests.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { linksRoutes } from './modules/links/links.routes.js';
+import { metaRoutes } from './modules/meta/meta.routes.js';
+import { profileRoutes } from './modules/profile/profile.routes.js';
+import { sdkRoutes } from './modules/sdk/sdk.routes.js';
+import { vpmRoutes } from './modules/vpm/vpm.routes.js';
+import { DiscordOAuth } from './platforms/discord/oauth.js';
+import type { DiscordPort, VrchatPort } from './platforms/ports.js';
+import { unavailableDiscord, unavailableVrchat } from './platforms/unavailable.js';
+
+const defaultWebDist = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  database: Database;
+  logger?: FastifyBaseLogger | boolean | object;
+  /** Folder of the built web app; served with SPA fallback when it exists. */
+  webDist?: string | null;
+  /** Started platform adapters; without them platform calls answer 503. */
+  platforms?: { discord: DiscordPort; vrchat: VrchatPort };
+}
+
+/** Builds the HTTP server: API under /api, OpenAPI at /api/openapi.json, the web app everywhere else. */
+export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ctx: AppContext }> {
+  const app = Fastify({
+    logger: opts.logger ?? { level: opts.config.logLevel },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // The spec's client sends JSON bodies as patch-JSON; it is plain JSON to us.
+  app.addContentTypeParser(
+    'application/json-patch+json',
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+  registerErrorHandler(app);
+
+  const ctx: AppContext = {
+    config: opts.config,
+    database: opts.database,
+    db: opts.database.db,
+    log: app.log,
+    discordOAuth: new DiscordOAuth(opts.config.discord),
+    discord: opts.platforms?.discord ?? unavailableDiscord,
+    vrchat: opts.platforms?.vrchat ?? unavailableVrchat,
+  };
+
+  await app.register(fastifyCookie);
+  registerAuth(app, ctx.db);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'VRCLink API', version: '1.0.0', description: 'Link Discord and VRChat accounts.' },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'vrclink_session' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(
+    async (api) => {
+      const zapi = api.withTypeProvider<ZodTypeProvider>();
+      zapi.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      await healthRoutes(zapi, ctx);
+      await metaRoutes(zapi, ctx);
+      await authRoutes(zapi, ctx);
+      await linksRoutes(zapi, ctx);
+      await profileRoutes(zapi, ctx);
+      await guestsRoutes(zapi, ctx);
+      await sdkRoutes(zapi, ctx);
+      await vpmRoutes(zapi, ctx);
+    },
+    { prefix: '/api' },
+  );
+
+  const webDist = opts.webDist === undefined ? defaultWebDist : opts.webDist;
+  const serveWeb = Boolean(webDist && existsSync(join(webDist, 'index.html')));
+  if (serveWeb && webDist)
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/') || req.url === '/api' || !serveWeb || req.method !== 'GET') {
+      return reply.code(404).send({ message: `Route ${req.method} ${req.url.split('?')[0]} not found.` });
+    }
+    return reply.sendFile('index.html');
+  });
+  return { app, ctx };
+}

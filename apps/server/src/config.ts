@@ -1,0 +1,96 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Env } from './env.js';
+
+/** Runtime configuration, resolved from the environment (and, in demo mode, from the simulator). */
+export interface AppConfig {
+  demoMode: boolean;
+  nodeEnv: Env['NODE_ENV'];
+  logLevel: Env['LOG_LEVEL'];
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl?: string;
+  /** 32-byte key for encrypting tokens at rest. */
+  secretKey: Buffer;
+  adminDiscordIds: ReadonlySet<string>;
+  contactEmail: string;
+  supportUrl: string;
+  discord: {
+    clientId: string;
+    clientSecret: string;
+    botToken: string;
+    apiUrl: string;
+    webUrl: string;
+    cdnUrl: string;
+    linkedRolesEnabled: boolean;
+  };
+  vrchat: {
+    username: string;
+    password: string;
+    totpSecret: string;
+    apiUrl: string;
+    webUrl: string;
+    pipelineUrl: string;
+    contact: string;
+  };
+}
+
+/** Reads SECRET_KEY, or in demo mode a key generated once and kept in DATA_DIR (so restarts can decrypt). */
+export function resolveSecretKey(env: Pick<Env, 'SECRET_KEY' | 'DATA_DIR'>): Buffer {
+  if (env.SECRET_KEY) return createHash('sha256').update(env.SECRET_KEY).digest();
+  const file = join(env.DATA_DIR, 'secret.key');
+  try {
+    return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  } catch {
+    mkdirSync(env.DATA_DIR, { recursive: true });
+    const key = randomBytes(32);
+    writeFileSync(file, key.toString('hex'), { mode: 0o600 });
+    return key;
+  }
+}
+
+/** The platform addresses and credentials a running simulator stands in for. */
+export interface SimulatorEndpoints {
+  url: string;
+  discord: { clientId: string; clientSecret: string; botToken: string };
+  vrchat: { username: string; password: string; totpSecret: string };
+  adminDiscordUserId: string;
+}
+
+/** Builds the runtime config; in demo mode the simulator's addresses and demo credentials fill the gaps. */
+export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConfig {
+  const sim = simulator;
+  const admins = new Set(env.ADMIN_DISCORD_IDS);
+  if (sim) admins.add(sim.adminDiscordUserId);
+  return {
+    demoMode: Boolean(sim),
+    nodeEnv: env.NODE_ENV,
+    logLevel: env.LOG_LEVEL,
+    publicUrl: env.PUBLIC_URL?.replace(/\/$/, '') ?? '',
+    dataDir: env.DATA_DIR,
+    databaseUrl: env.DATABASE_URL,
+    secretKey: resolveSecretKey(env),
+    adminDiscordIds: admins,
+    contactEmail: env.CONTACT_EMAIL,
+    supportUrl: env.SUPPORT_URL,
+    discord: {
+      clientId: sim?.discord.clientId ?? env.DISCORD_CLIENT_ID ?? '',
+      clientSecret: sim?.discord.clientSecret ?? env.DISCORD_CLIENT_SECRET ?? '',
+      botToken: sim?.discord.botToken ?? env.DISCORD_BOT_TOKEN ?? '',
+      apiUrl: sim ? `${sim.url}/api` : env.DISCORD_API_URL,
+      webUrl: sim ? sim.url : env.DISCORD_WEB_URL,
+      cdnUrl: sim ? `${sim.url}/cdn` : env.DISCORD_CDN_URL,
+      linkedRolesEnabled: env.LINKED_ROLES_ENABLED,
+    },
+    vrchat: {
+      username: sim?.vrchat.username ?? env.VRCHAT_USERNAME ?? '',
+      password: sim?.vrchat.password ?? env.VRCHAT_PASSWORD ?? '',
+      totpSecret: sim?.vrchat.totpSecret ?? env.VRCHAT_TOTP_SECRET ?? '',
+      apiUrl: sim ? `${sim.url}/api/1` : env.VRCHAT_API_URL,
+      webUrl: sim ? sim.url : env.VRCHAT_WEB_URL,
+      pipelineUrl: sim ? `${sim.url.replace(/^http/, 'ws')}/vrchat/pipeline` : env.VRCHAT_PIPELINE_URL,
+      contact: env.VRCHAT_CONTACT,
+    },
+  };
+}

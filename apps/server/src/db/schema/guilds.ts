@@ -1,0 +1,46 @@
+import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/** VRChat groups linked to a Discord server (managed in the server settings). */
+export const guildGroups = pgTable(
+  'guild_groups',
+  {
+    guildId: text('guild_id').notNull(),
+    groupId: text('group_id').notNull(),
+    name: text('name').notNull(),
+    iconUrl: text('icon_url'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('guild_groups_guild_idx').on(t.guildId), index('guild_groups_pk').on(t.guildId, t.groupId)],
+);
+
+/** A guest-role entry: holders of the main role may give `count` people the guest role. */
+export const guestRoles = pgTable(
+  'guest_roles',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    guildId: text('guild_id').notNull(),
+    mainRoleId: text('main_role_id').notNull(),
+    guestRoleId: text('guest_role_id').notNull(),
+    count: integer('count').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('guest_roles_guild_idx').on(t.guildId)],
+);
+
+/** A guest a host assigned: a Discord member (given the guest role) or a VRChat-only guest (world data). */
+export const guests = pgTable(
+  'guests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    guildId: text('guild_id').notNull(),
+    hostUserId: text('host_user_id').notNull(),
+    guestRoleId: text('guest_role_id').notNull(),
+    guestDiscordId: text('guest_discord_id'),
+    guestUsername: text('guest_username'),
+    guestVrcId: text('guest_vrc_id'),
+    guestVrcName: text('guest_vrc_name'),
+    guestProfilePicUrl: text('guest_profile_pic_url'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('guests_host_idx').on(t.guildId, t.hostUserId)],
+);

@@ -1,0 +1,6 @@
+export * from './audit.js';
+export * from './guilds.js';
+export * from './links.js';
+export * from './platform.js';
+export * from './sdk.js';
+export * from './users.js';

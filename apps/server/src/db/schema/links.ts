@@ -1,0 +1,74 @@
+import {
+  bigserial,
+  boolean,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+export const ageVerificationValues = ['Unverified', 'Verified', 'Plus18'] as const;
+export type AgeVerification = (typeof ageVerificationValues)[number];
+
+/** A Discord account's link to one VRChat account; a VRChat account is linked to at most one Discord account. */
+export const vrchatLinks = pgTable(
+  'vrchat_links',
+  {
+    discordUserId: text('discord_user_id').primaryKey(),
+    vrcUserId: text('vrc_user_id').notNull(),
+    vrchatName: text('vrchat_name').notNull(),
+    isVerified: boolean('is_verified').notNull().default(false),
+    ageVerification: text('age_verification', { enum: ageVerificationValues })
+      .notNull()
+      .default('Unverified'),
+    linkedAt: timestamp('linked_at', { withTimezone: true }).notNull().defaultNow(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    refreshedAt: timestamp('refreshed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('vrchat_links_vrc_user_uq').on(t.vrcUserId)],
+);
+
+/** The bio code proving a Discord user owns a VRChat account; stable until used. */
+export const verificationCodes = pgTable(
+  'verification_codes',
+  {
+    discordUserId: text('discord_user_id').notNull(),
+    vrcUserId: text('vrc_user_id').notNull(),
+    code: text('code').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.discordUserId, t.vrcUserId] })],
+);
+
+/**
+ * Link changes waiting for the bot's role work (linked role, 18+ role, group sync). Written in the same
+ * transaction as the change, so no change is lost; the role worker marks them processed.
+ */
+export const linkEvents = pgTable(
+  'link_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    discordUserId: text('discord_user_id').notNull(),
+    vrcUserId: text('vrc_user_id'),
+    kind: text('kind', {
+      enum: ['linked', 'verified', 'refreshed', 'unlinked', 'moved_away', 'invites_reset'],
+    }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+  },
+  (t) => [index('link_events_pending_idx').on(t.processedAt, t.id)],
+);
+
+/** Group invites the sync has sent, so it does not invite the same person twice (reset by the user). */
+export const groupInvites = pgTable(
+  'group_invites',
+  {
+    discordUserId: text('discord_user_id').notNull(),
+    groupId: text('group_id').notNull(),
+    vrcUserId: text('vrc_user_id').notNull(),
+    invitedAt: timestamp('invited_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.discordUserId, t.groupId] })],
+);

@@ -1,0 +1,50 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+/** A failure whose message is safe to show the user; mapped to its status by the error handler. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const unauthorized = (message = 'You must be logged in to do this.') => new HttpError(401, message);
+export const forbidden = (message = 'You do not have permission to do this.') => new HttpError(403, message);
+export const notFound = (message = 'Not found.') => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+
+/** The body of every error answer. */
+export const errorBody = z.object({ message: z.string() });
+z.globalRegistry.add(errorBody, { id: 'Error' });
+
+function describeValidation(err: FastifyError): string {
+  const first = err.validation?.[0] as
+    | { instancePath?: string; message?: string; params?: { issue?: { path?: unknown[] } } }
+    | undefined;
+  const where = err.validationContext ?? 'request';
+  const path =
+    first?.params?.issue?.path?.join('.') ?? first?.instancePath?.replace(/^\//, '').replaceAll('/', '.');
+  return `Invalid ${where}${path ? ` (${path})` : ''}: ${first?.message ?? 'bad input'}`;
+}
+
+/** One place that turns errors into answers: 4xx with a message, 5xx without internals. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof HttpError) return reply.code(err.statusCode).send({ message: err.message });
+    if (hasZodFastifySchemaValidationErrors(err))
+      return reply.code(400).send({ message: describeValidation(err) });
+    if (isResponseSerializationError(err)) {
+      req.log.error({ err, issues: err.cause.issues }, 'response did not match its schema');
+      return reply.code(500).send({ message: 'Internal server error.' });
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) return reply.code(status).send({ message: err.message });
+    req.log.error({ err }, 'request failed');
+    return reply.code(500).send({ message: 'Internal server error.' });
+  });
+}

@@ -1,0 +1,160 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { randomToken } from '../../crypto.js';
+import { requireUser } from '../../http/auth.js';
+import { SESSION_COOKIE, setCookie } from '../../http/cookies.js';
+import { badRequest, errorBody } from '../../http/errors.js';
+import type { ZodApp } from '../../http/types.js';
+import { DiscordGrantError, type DiscordIdentity } from '../../platforms/discord/oauth.js';
+import { audit } from '../audit/audit.service.js';
+import { type CurrentUser, currentUser } from './auth.schemas.js';
+import { redeemLoginToken } from './login-token.service.js';
+import { createSession, deleteUserSessions, SESSION_TTL_MS, type UserRow } from './session.service.js';
+import { rankOf, storeDiscordTokens, upsertUser } from './user.service.js';
+
+const STATE_COOKIE = 'vrclink_oauth_state';
+const STATE_TTL_SECONDS = 10 * 60;
+
+function originOf(ctx: AppContext, req: FastifyRequest): string {
+  return ctx.config.publicUrl || `${req.protocol}://${req.host}`;
+}
+
+export function toCurrentUser(
+  ctx: AppContext,
+  user: Pick<UserRow, 'id' | 'username' | 'avatar'>,
+): CurrentUser {
+  return {
+    id: user.id,
+    username: user.username,
+    avatar: ctx.discordOAuth.avatarUrl(user.id, user.avatar),
+    rank: rankOf(ctx.config, user.id),
+  };
+}
+
+export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
+  const startSession = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    identity: DiscordIdentity,
+    via: string,
+  ) => {
+    await upsertUser(ctx.db, identity);
+    const token = await createSession(ctx.db, identity.id, 'web');
+    setCookie(req, reply, SESSION_COOKIE, token, { maxAgeSeconds: SESSION_TTL_MS / 1000 });
+    await audit(ctx.db, {
+      action: 'user.login',
+      actorId: identity.id,
+      targetId: identity.id,
+      details: { via },
+    });
+    return toCurrentUser(ctx, identity);
+  };
+
+  app.get(
+    '/login',
+    {
+      schema: {
+        operationId: 'getLoginRedirect',
+        tags: ['auth'],
+        description: 'Discord authorize address; the state is bound to this browser by a cookie.',
+        response: { 200: z.object({ redirectUri: z.string() }) },
+      },
+    },
+    async (req, reply) => {
+      const state = randomToken(24);
+      setCookie(req, reply, STATE_COOKIE, state, { maxAgeSeconds: STATE_TTL_SECONDS });
+      const scopes = ['identify', 'guilds'];
+      if (ctx.config.discord.linkedRolesEnabled) scopes.push('role_connections.write');
+      const redirectUri = ctx.discordOAuth.authorizeUrl({
+        state,
+        scopes,
+        redirectUri: `${originOf(ctx, req)}/discord/login/callback`,
+      });
+      return { redirectUri };
+    },
+  );
+
+  app.post(
+    '/login/callback',
+    {
+      schema: {
+        operationId: 'completeLogin',
+        tags: ['auth'],
+        body: z.object({ code: z.string().min(1).max(512), state: z.string().min(1).max(256) }),
+        response: { 200: currentUser, 400: errorBody },
+      },
+    },
+    async (req, reply) => {
+      const expected = req.cookies[STATE_COOKIE];
+      reply.clearCookie(STATE_COOKIE, { path: '/' });
+      if (!expected || expected !== req.body.state) {
+        throw badRequest('Login failed: the sign-in request expired or was started in another browser.');
+      }
+      const redirectUri = `${originOf(ctx, req)}/discord/login/callback`;
+      let tokens: Awaited<ReturnType<typeof ctx.discordOAuth.exchangeCode>>;
+      try {
+        tokens = await ctx.discordOAuth.exchangeCode(req.body.code, redirectUri);
+      } catch (err) {
+        if (err instanceof DiscordGrantError)
+          throw badRequest('Login failed: Discord did not accept the sign-in code.');
+        throw err;
+      }
+      const identity = await ctx.discordOAuth.fetchIdentity(tokens.accessToken);
+      const user = await startSession(req, reply, identity, 'oauth');
+      await storeDiscordTokens(ctx.db, ctx.config.secretKey, identity.id, tokens);
+      return user;
+    },
+  );
+
+  app.get(
+    '/discord_auth',
+    {
+      schema: {
+        operationId: 'loginWithToken',
+        tags: ['auth'],
+        description: 'Signs in with a one-time token from the bot’s /login command (10 minutes, single use).',
+        querystring: z.object({ token: z.string().min(1).max(256) }),
+        response: { 200: currentUser, 400: errorBody },
+      },
+    },
+    async (req, reply) => {
+      const identity = await redeemLoginToken(ctx.db, req.query.token);
+      if (!identity) throw badRequest('This login link is invalid, expired or already used.');
+      return startSession(req, reply, identity, 'token');
+    },
+  );
+
+  app.get(
+    '/logout',
+    {
+      config: { stateChanging: true },
+      schema: {
+        operationId: 'logout',
+        tags: ['auth'],
+        description: 'Ends every session of the caller, including SDK access tokens.',
+        response: { 204: z.undefined() },
+      },
+    },
+    async (req, reply) => {
+      if (req.auth) {
+        await deleteUserSessions(ctx.db, req.auth.user.id);
+        await audit(ctx.db, { action: 'user.logout', actorId: req.auth.user.id, targetId: req.auth.user.id });
+      }
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/user',
+    {
+      schema: {
+        operationId: 'getCurrentUser',
+        tags: ['auth'],
+        response: { 200: currentUser, 401: errorBody },
+      },
+    },
+    async (req) => toCurrentUser(ctx, requireUser(req).user),
+  );
+}

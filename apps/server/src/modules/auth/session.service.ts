@@ -1,0 +1,48 @@
+import { and, eq, gt } from 'drizzle-orm';
+import { randomToken, sha256 } from '../../crypto.js';
+import type { Db } from '../../db/client.js';
+import { sessions, users } from '../../db/schema/index.js';
+
+/** Privacy policy: most personal data is kept up to 72 hours or until logout. */
+export const SESSION_TTL_MS = 72 * 60 * 60 * 1000;
+
+export type SessionKind = 'web' | 'sdk';
+export type UserRow = typeof users.$inferSelect;
+
+export interface ActiveSession {
+  user: UserRow;
+  kind: SessionKind;
+  tokenHash: string;
+}
+
+export async function createSession(db: Db, userId: string, kind: SessionKind): Promise<string> {
+  const token = randomToken();
+  await db.insert(sessions).values({
+    idHash: sha256(token),
+    userId,
+    kind,
+    expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+  });
+  return token;
+}
+
+export async function findSession(db: Db, token: string): Promise<ActiveSession | null> {
+  const tokenHash = sha256(token);
+  const rows = await db
+    .select({ user: users, kind: sessions.kind })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.idHash, tokenHash), gt(sessions.expiresAt, new Date())))
+    .limit(1);
+  const row = rows[0];
+  return row ? { user: row.user, kind: row.kind, tokenHash } : null;
+}
+
+export async function deleteSessionByHash(db: Db, tokenHash: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.idHash, tokenHash));
+}
+
+/** Logging out of the website also revokes the SDK tokens the user approved. */
+export async function deleteUserSessions(db: Db, userId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { requireUser } from '../../http/auth.js';
+import { errorBody } from '../../http/errors.js';
+import type { ZodApp } from '../../http/types.js';
+import { assignGuest, getGuestInfo, searchGuests, unassignGuest } from './guests.service.js';
+
+const snowflake = z.string().regex(/^\d{1,20}$/, 'must be a Discord id');
+const guildParams = z.object({ guildId: snowflake });
+const guest = z.object({
+  id: z.string(),
+  guestUsername: z.string().nullable(),
+  guestVrcName: z.string().nullable(),
+  guestVrcId: z.string().nullable(),
+  guestProfilePicUrl: z.string().nullable(),
+});
+z.globalRegistry.add(guest, { id: 'Guest' });
+const guestInfo = z.object({
+  slotsCount: z.number().int(),
+  primaryRoleName: z.string(),
+  guestRoleName: z.string(),
+  guests: z.array(guest),
+});
+const searchResult = z.object({
+  isDiscordUser: z.boolean(),
+  discordId: z.string().optional(),
+  discordName: z.string().optional(),
+  discordIcon: z.string().nullable().optional(),
+  hasLinkedVrc: z.boolean().optional(),
+  vrcId: z.string().optional(),
+  vrcName: z.string().optional(),
+  profileUrl: z.string().optional(),
+});
+const failures = {
+  400: errorBody,
+  401: errorBody,
+  403: errorBody,
+  404: errorBody,
+  409: errorBody,
+  429: errorBody,
+  503: errorBody,
+};
+
+export async function guestsRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
+  app.get(
+    '/users/guests/:guildId',
+    {
+      schema: {
+        operationId: 'getGuests',
+        tags: ['guests'],
+        params: guildParams,
+        response: { 200: guestInfo, ...failures },
+      },
+    },
+    async (req) => getGuestInfo(ctx, req.params.guildId, requireUser(req).user.id),
+  );
+
+  app.get(
+    '/users/guests/:guildId/search',
+    {
+      schema: {
+        operationId: 'searchGuests',
+        tags: ['guests'],
+        description:
+          'Either memberQuery (Discord members of the server) or vrcQuery (VRChat users, once per 5 s).',
+        params: guildParams,
+        querystring: z
+          .object({
+            memberQuery: z.string().trim().min(1).max(100).optional(),
+            vrcQuery: z.string().trim().min(1).max(100).optional(),
+          })
+          .refine(
+            (q) => Boolean(q.memberQuery) !== Boolean(q.vrcQuery),
+            'give exactly one of memberQuery and vrcQuery',
+          ),
+        response: { 200: z.object({ results: z.array(searchResult) }), ...failures },
+      },
+    },
+    async (req) => searchGuests(ctx, req.params.guildId, requireUser(req).user.id, req.query),
+  );
+
+  app.post(
+    '/users/guests/:guildId/assign',
+    {
+      schema: {
+        operationId: 'assignGuest',
+        tags: ['guests'],
+        params: guildParams,
+        body: z.union([
+          z.object({ discordId: snowflake }).strict(),
+          z
+            .object({
+              vrcId: z.string().regex(/^usr_[0-9a-zA-Z-]{1,64}$/),
+              vrcDisplayName: z.string().max(100),
+            })
+            .strict(),
+        ]),
+        response: { 200: guest, ...failures },
+      },
+    },
+    async (req) => assignGuest(ctx, req.params.guildId, requireUser(req).user.id, req.body),
+  );
+
+  app.delete(
+    '/users/guests/:guildId/unassign/:guestEntryId',
+    {
+      schema: {
+        operationId: 'unassignGuest',
+        tags: ['guests'],
+        params: z.object({ guildId: snowflake, guestEntryId: z.uuid() }),
+        response: { 204: z.undefined(), ...failures },
+      },
+    },
+    async (req, reply) => {
+      await unassignGuest(ctx, req.params.guildId, requireUser(req).user.id, req.params.guestEntryId);
+      return reply.code(204).send();
+    },
+  );
+}

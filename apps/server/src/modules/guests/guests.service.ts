@@ -1,0 +1,225 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { guestRoles, guests, vrchatLinks } from '../../db/schema/index.js';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../http/errors.js';
+import { audit } from '../audit/audit.service.js';
+import { profileUrl } from '../links/links.service.js';
+import { entryWithRoom, freeSlots, guestsOverLimit, heldEntries, slotsCount } from './slots.js';
+
+export const NO_FREE_SLOTS = 'No free guest slots available.';
+export const NOT_A_HOST = 'You cannot set up guests in this server.';
+export const VRCHAT_SEARCH_COOLDOWN_MS = 5000;
+
+type GuestRow = typeof guests.$inferSelect;
+
+function toGuest(g: GuestRow) {
+  return {
+    id: g.id,
+    guestUsername: g.guestUsername,
+    guestVrcName: g.guestVrcName,
+    guestVrcId: g.guestVrcId,
+    guestProfilePicUrl: g.guestProfilePicUrl,
+  };
+}
+
+/** The caller as a host in this server: their held guest-role entries and current guests. */
+async function hostContext(ctx: AppContext, guildId: string, hostId: string, db: Queryable = ctx.db) {
+  const member = await ctx.discord.getMember(guildId, hostId);
+  if (!member) throw forbidden(NOT_A_HOST);
+  const all = await db.select().from(guestRoles).where(eq(guestRoles.guildId, guildId));
+  const held = heldEntries(all, member.roles);
+  if (held.length === 0) throw forbidden(NOT_A_HOST);
+  // PGlite has one connection: inside a transaction every read must use the transaction.
+  const mine = await db
+    .select()
+    .from(guests)
+    .where(and(eq(guests.guildId, guildId), eq(guests.hostUserId, hostId)))
+    .orderBy(asc(guests.createdAt));
+  return { member, held, guests: mine, slots: slotsCount(held) };
+}
+
+export async function getGuestInfo(ctx: AppContext, guildId: string, hostId: string) {
+  const host = await hostContext(ctx, guildId, hostId);
+  const guild = await ctx.discord.getGuild(guildId);
+  const roleName = (id: string) => guild?.roles.find((r) => r.id === id)?.name ?? id;
+  const unique = (ids: string[]) => [...new Set(ids)];
+  return {
+    slotsCount: host.slots,
+    primaryRoleName: unique(host.held.map((e) => e.mainRoleId))
+      .map(roleName)
+      .join(', '),
+    guestRoleName: unique(host.held.map((e) => e.guestRoleId))
+      .map(roleName)
+      .join(', '),
+    guests: host.guests.map(toGuest),
+  };
+}
+
+const lastVrchatSearch = new Map<string, number>();
+
+export async function searchGuests(
+  ctx: AppContext,
+  guildId: string,
+  hostId: string,
+  q: { memberQuery?: string; vrcQuery?: string },
+) {
+  await hostContext(ctx, guildId, hostId);
+  if (q.memberQuery) {
+    const members = await ctx.discord.searchMembers(guildId, q.memberQuery, 25);
+    const ids = members.map((m) => m.userId);
+    const linked = ids.length
+      ? await ctx.db
+          .select({ id: vrchatLinks.discordUserId })
+          .from(vrchatLinks)
+          .where(inArray(vrchatLinks.discordUserId, ids))
+      : [];
+    const linkedIds = new Set(linked.map((l) => l.id));
+    return {
+      results: members
+        .filter((m) => m.userId !== hostId)
+        .map((m) => ({
+          isDiscordUser: true,
+          discordId: m.userId,
+          discordName: m.displayName || m.username,
+          discordIcon: m.avatarUrl,
+          hasLinkedVrc: linkedIds.has(m.userId),
+        })),
+    };
+  }
+  const query = q.vrcQuery ?? '';
+  // One VRChat search per host every 5 s: VRChat's API is shared by every server using the bot.
+  const last = lastVrchatSearch.get(hostId) ?? 0;
+  const wait = last + VRCHAT_SEARCH_COOLDOWN_MS - Date.now();
+  if (wait > 0)
+    throw new HttpError(429, `Please wait ${Math.ceil(wait / 1000)}s before searching VRChat again.`);
+  lastVrchatSearch.set(hostId, Date.now());
+  const users = await ctx.vrchat.searchUsers(query, { n: 20 });
+  return {
+    results: users.map((u) => ({
+      isDiscordUser: false,
+      vrcId: u.id,
+      vrcName: u.displayName,
+      profileUrl: profileUrl(ctx, u.id),
+    })),
+  };
+}
+
+export type AssignInput = { discordId: string } | { vrcId: string; vrcDisplayName: string };
+
+export async function assignGuest(ctx: AppContext, guildId: string, hostId: string, input: AssignInput) {
+  // Serialise assignments per host so two quick clicks cannot overrun the slot limit.
+  return ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`guests:${guildId}:${hostId}`}))`);
+    const host = await hostContext(ctx, guildId, hostId, tx);
+    if (freeSlots(host.slots, host.guests.length) <= 0) throw badRequest(NO_FREE_SLOTS);
+    const byRole = new Map<string, number>();
+    for (const g of host.guests) byRole.set(g.guestRoleId, (byRole.get(g.guestRoleId) ?? 0) + 1);
+    const entry = entryWithRoom(host.held, byRole);
+    if (!entry) throw badRequest(NO_FREE_SLOTS);
+
+    let row: typeof guests.$inferInsert;
+    if ('discordId' in input) {
+      if (input.discordId === hostId) throw badRequest('You cannot add yourself as a guest.');
+      if (host.guests.some((g) => g.guestDiscordId === input.discordId))
+        throw conflict('That user is already your guest.');
+      const member = await ctx.discord.getMember(guildId, input.discordId);
+      if (!member) throw notFound('That Discord user is not a member of this server.');
+      const link = (
+        await tx.select().from(vrchatLinks).where(eq(vrchatLinks.discordUserId, input.discordId)).limit(1)
+      )[0];
+      row = {
+        guildId,
+        hostUserId: hostId,
+        guestRoleId: entry.guestRoleId,
+        guestDiscordId: member.userId,
+        guestUsername: member.username,
+        guestVrcId: link?.vrcUserId ?? null,
+        guestVrcName: link?.vrchatName ?? null,
+        guestProfilePicUrl: member.avatarUrl,
+      };
+      await ctx.discord.addRole(guildId, member.userId, entry.guestRoleId, `Guest of ${hostId}`);
+    } else {
+      if (host.guests.some((g) => g.guestVrcId === input.vrcId))
+        throw conflict('That user is already your guest.');
+      const user = await ctx.vrchat.getUser(input.vrcId);
+      if (!user) throw notFound('VRChat user not found.');
+      row = {
+        guildId,
+        hostUserId: hostId,
+        guestRoleId: entry.guestRoleId,
+        guestVrcId: user.id,
+        guestVrcName: user.displayName || input.vrcDisplayName,
+        guestProfilePicUrl: user.thumbnailUrl,
+      };
+    }
+    const [created] = await tx.insert(guests).values(row).returning();
+    await audit(tx, {
+      action: 'guest.assigned',
+      actorId: hostId,
+      guildId,
+      targetId: created.guestDiscordId ?? created.guestVrcId,
+      details: { guestId: created.id, guestRoleId: created.guestRoleId },
+    });
+    return toGuest(created);
+  });
+}
+
+export async function unassignGuest(ctx: AppContext, guildId: string, hostId: string, guestId: string) {
+  const rows = await ctx.db
+    .select()
+    .from(guests)
+    .where(and(eq(guests.id, guestId), eq(guests.guildId, guildId), eq(guests.hostUserId, hostId)))
+    .limit(1);
+  const guest = rows[0];
+  if (!guest) throw notFound('Guest not found.');
+  await removeGuests(ctx, guildId, [guest], hostId, 'guest.unassigned');
+}
+
+/** Takes the guest role back (Discord guests) and deletes the records, audit-logged one by one. */
+async function removeGuests(
+  ctx: AppContext,
+  guildId: string,
+  list: GuestRow[],
+  actorId: string | null,
+  action: string,
+) {
+  for (const guest of list) {
+    if (guest.guestDiscordId) {
+      const stillMember = await ctx.discord.getMember(guildId, guest.guestDiscordId);
+      if (stillMember?.roles.includes(guest.guestRoleId)) {
+        await ctx.discord.removeRole(guildId, guest.guestDiscordId, guest.guestRoleId, 'Guest slot removed');
+      }
+    }
+    await ctx.db.delete(guests).where(eq(guests.id, guest.id));
+    await audit(ctx.db, {
+      action,
+      actorId,
+      guildId,
+      targetId: guest.guestDiscordId ?? guest.guestVrcId,
+      details: { guestId: guest.id, hostUserId: guest.hostUserId },
+    });
+  }
+}
+
+/**
+ * Called when a member's roles change or they leave: a host whose slots shrank loses the newest guests
+ * beyond the remaining slots (all of them when no main role is left).
+ */
+export async function reconcileHostGuests(
+  ctx: AppContext,
+  guildId: string,
+  hostId: string,
+  roles: readonly string[] | null,
+) {
+  const mine = await ctx.db
+    .select()
+    .from(guests)
+    .where(and(eq(guests.guildId, guildId), eq(guests.hostUserId, hostId)))
+    .orderBy(asc(guests.createdAt));
+  if (mine.length === 0) return;
+  const all = await ctx.db.select().from(guestRoles).where(eq(guestRoles.guildId, guildId));
+  const slots = roles ? slotsCount(heldEntries(all, roles)) : 0;
+  const excess = guestsOverLimit(mine, slots);
+  if (excess.length) await removeGuests(ctx, guildId, excess, null, 'guest.revoked_host_lost_role');
+}

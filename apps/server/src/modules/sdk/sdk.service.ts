@@ -1,0 +1,84 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { randomToken, sha256 } from '../../crypto.js';
+import { sdkLoginRequests } from '../../db/schema/index.js';
+import { HttpError, notFound } from '../../http/errors.js';
+import { audit } from '../audit/audit.service.js';
+import { toCurrentUser } from '../auth/auth.routes.js';
+import { createSession } from '../auth/session.service.js';
+import { getUser } from '../auth/user.service.js';
+
+export const SDK_TOKEN_TTL_MS = 10 * 60 * 1000;
+
+export async function startSdkLogin(ctx: AppContext): Promise<{ token: string }> {
+  const token = randomToken();
+  await ctx.db
+    .insert(sdkLoginRequests)
+    .values({ tokenHash: sha256(token), expiresAt: new Date(Date.now() + SDK_TOKEN_TTL_MS) });
+  return { token };
+}
+
+async function findRequest(ctx: AppContext, token: string) {
+  const rows = await ctx.db
+    .select()
+    .from(sdkLoginRequests)
+    .where(eq(sdkLoginRequests.tokenHash, sha256(token)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** The signed-in user allows the editor that showed this token to act as them. */
+export async function approveSdkLogin(ctx: AppContext, userId: string, token: string): Promise<void> {
+  const request = await findRequest(ctx, token);
+  if (!request) throw notFound('This sign-in request was not found.');
+  if (request.expiresAt < new Date())
+    throw new HttpError(410, 'This sign-in request has expired. Start again from the SDK.');
+  if (request.redeemedAt || (request.approvedBy && request.approvedBy !== userId)) {
+    throw new HttpError(409, 'This sign-in request was already used.');
+  }
+  await ctx.db
+    .update(sdkLoginRequests)
+    .set({ approvedBy: userId, approvedAt: new Date() })
+    .where(eq(sdkLoginRequests.tokenHash, request.tokenHash));
+  await audit(ctx.db, { action: 'sdk.approved', actorId: userId, targetId: userId });
+}
+
+export type SdkLoginStatus =
+  | 'Ok'
+  | 'TokenNotAuthorizedYet'
+  | 'Unauthorized'
+  | 'TokenExpired'
+  | 'TokenNotFound'
+  | 'Error';
+
+/** The editor's poll: Ok once (single use) with an access token, else why not. */
+export async function redeemSdkLogin(ctx: AppContext, token: string) {
+  const request = await findRequest(ctx, token);
+  if (!request) return { status: 'TokenNotFound' as SdkLoginStatus };
+  if (request.redeemedAt) return { status: 'Unauthorized' as SdkLoginStatus };
+  if (request.expiresAt < new Date()) return { status: 'TokenExpired' as SdkLoginStatus };
+  if (!request.approvedBy) return { status: 'TokenNotAuthorizedYet' as SdkLoginStatus };
+  const claimed = await ctx.db
+    .update(sdkLoginRequests)
+    .set({ redeemedAt: new Date() })
+    .where(and(eq(sdkLoginRequests.tokenHash, request.tokenHash), isNull(sdkLoginRequests.redeemedAt)))
+    .returning();
+  // Two polls racing: only the one whose update matched gets the token.
+  if (claimed.length === 0) {
+    return { status: 'Unauthorized' as SdkLoginStatus };
+  }
+  const user = await getUser(ctx.db, request.approvedBy);
+  if (!user) return { status: 'Unauthorized' as SdkLoginStatus };
+  const accessToken = await createSession(ctx.db, user.id, 'sdk');
+  await audit(ctx.db, { action: 'sdk.token_issued', actorId: user.id, targetId: user.id });
+  const current = toCurrentUser(ctx, user);
+  return {
+    status: 'Ok' as SdkLoginStatus,
+    token: accessToken,
+    id: user.id,
+    username: user.username,
+    avatar: current.avatar,
+    globalName: user.globalName,
+    rank: current.rank,
+  };
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, signIn, type TestApp } from '../../../test/app.js';
+
+describe('Unity SDK editor login', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const startToken = async () =>
+    (await t.app.inject({ method: 'GET', url: '/api/sdk-login' })).json().token as string;
+  // The editor polls without cookies or XSRF header, exactly as the Unity SDK does.
+  const poll = async (token: string) =>
+    (await t.app.inject({ method: 'POST', url: '/api/sdk-login', payload: { token } })).json();
+
+  it('answers TokenNotAuthorizedYet until approved, then Ok once with a working Bearer token', async () => {
+    const user = await signIn(t, { username: 'creator' });
+    const token = await startToken();
+    expect(await poll(token)).toEqual({ status: 'TokenNotAuthorizedYet' });
+
+    const approve = await t.inject({
+      method: 'POST',
+      url: '/api/oauth-approve',
+      session: user.session,
+      payload: { token },
+    });
+    expect(approve.statusCode).toBe(204);
+
+    const ok = await poll(token);
+    expect(ok).toMatchObject({ status: 'Ok', id: user.id, username: 'creator', rank: 'User' });
+    expect(ok.token).toBeTruthy();
+
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/user',
+      headers: { authorization: `Bearer ${ok.token}` },
+    });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().id).toBe(user.id);
+
+    // Single use: the same request token never yields a second access token.
+    expect((await poll(token)).status).toBe('Unauthorized');
+  });
+
+  it('answers TokenNotFound for an unknown token', async () => {
+    expect((await poll('this-token-does-not-exist')).status).toBe('TokenNotFound');
+  });
+
+  it('answers TokenExpired after 10 minutes', async () => {
+    const token = await startToken();
+    vi.useFakeTimers({ now: Date.now() + 10 * 60 * 1000 + 1000, toFake: ['Date'] });
+    try {
+      expect((await poll(token)).status).toBe('TokenExpired');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('requires a signed-in user to approve', async () => {
+    const token = await startToken();
+    const res = await t.inject({ method: 'POST', url: '/api/oauth-approve', payload: { token } });
+    expect(res.statusCode).toBe(401);
+    expect((await poll(token)).status).toBe('TokenNotAuthorizedYet');
+  });
+
+  it('does not let a second user take over a request another user approved', async () => {
+    const a = await signIn(t);
+    const b = await signIn(t);
+    const token = await startToken();
+    await t.inject({ method: 'POST', url: '/api/oauth-approve', session: a.session, payload: { token } });
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/oauth-approve',
+      session: b.session,
+      payload: { token },
+    });
+    expect(res.statusCode).toBe(409);
+    expect((await poll(token)).id).toBe(a.id);
+  });
+
+  it('revokes SDK access tokens when the user logs out', async () => {
+    const user = await signIn(t);
+    const token = await startToken();
+    await t.inject({ method: 'POST', url: '/api/oauth-approve', session: user.session, payload: { token } });
+    const { token: access } = await poll(token);
+    await t.inject({ method: 'GET', url: '/api/logout', session: user.session });
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/user',
+      headers: { authorization: `Bearer ${access}` },
+    });
+    expect(me.statusCode).toBe(401);
+  });
+
+  it('stores request tokens hashed', async () => {
+    const token = await startToken();
+    const { rows } = await t.ctx.database.executeSql('select token_hash from sdk_login_requests');
+    expect(rows.some((r) => r.token_hash === token)).toBe(false);
+    expect(rows.length).toBeGreaterThan(0);
+  });
+});

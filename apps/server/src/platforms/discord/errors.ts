@@ -1,0 +1,27 @@
+import { DiscordAPIError, RESTJSONErrorCodes } from 'discord.js';
+
+/** The bot may not do what was asked (role hierarchy, or a permission the server has not granted). */
+export class DiscordPermissionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DiscordPermissionError';
+  }
+}
+
+/** Discord's JSON error code of a failed REST call, if it was one. */
+export function discordCode(err: unknown): number | undefined {
+  return err instanceof DiscordAPIError && typeof err.code === 'number' ? err.code : undefined;
+}
+
+/** Errors that mean "no such thing, or not visible to the bot": read helpers answer null for them. */
+const notFoundCodes = new Set<number>([
+  RESTJSONErrorCodes.UnknownGuild,
+  RESTJSONErrorCodes.UnknownMember,
+  RESTJSONErrorCodes.UnknownUser,
+  RESTJSONErrorCodes.MissingAccess,
+]);
+
+export function isNotFound(err: unknown): boolean {
+  const code = discordCode(err);
+  return code !== undefined && notFoundCodes.has(code);
+}

@@ -1,0 +1,157 @@
+/**
+ * What product code needs from the platforms. The adapters in ./vrchat and ./discord implement these;
+ * tests of product logic use the adapters against the simulators, never fakes of these interfaces.
+ */
+export interface VrchatUserSummary {
+  id: string;
+  displayName: string;
+  thumbnailUrl: string | null;
+}
+
+export type VrchatAgeVerificationStatus = '18+' | 'hidden' | 'verified';
+
+export interface VrchatUserDetail extends VrchatUserSummary {
+  bio: string;
+  ageVerificationStatus: VrchatAgeVerificationStatus;
+  ageVerified: boolean;
+}
+
+export interface VrchatGroupRole {
+  id: string;
+  name: string;
+  /** Lower order = higher rank. */
+  order: number;
+  isManagementRole: boolean;
+  permissions: string[];
+}
+
+export interface VrchatGroup {
+  id: string;
+  name: string;
+  shortCode: string | null;
+  description: string;
+  iconUrl: string | null;
+  bannerUrl: string | null;
+  ownerId: string | null;
+  memberCount: number;
+  joinState: 'open' | 'request' | 'invite' | 'closed' | null;
+  /** Only when asked for with `includeRoles`. */
+  roles: VrchatGroupRole[] | null;
+}
+
+export interface VrchatGroupMember {
+  userId: string;
+  displayName: string | null;
+  thumbnailUrl: string | null;
+  roleIds: string[];
+  membershipStatus: string;
+  joinedAt: string | null;
+}
+
+export interface VrchatJoinRequest {
+  userId: string;
+  displayName: string | null;
+  thumbnailUrl: string | null;
+  requestedAt: string | null;
+}
+
+export type VrchatInviteOutcome = 'invited' | 'already_member' | 'already_invited' | 'blocked';
+
+export interface VrchatAuditEntry {
+  id: string;
+  createdAt: string | null;
+  eventType: string;
+  actorId: string | null;
+  actorDisplayName: string | null;
+  targetId: string | null;
+  description: string;
+  data: Record<string, unknown>;
+}
+
+export interface VrchatAuditQuery {
+  n?: number;
+  offset?: number;
+  startDate?: Date;
+  endDate?: Date;
+  actorIds?: string[];
+  eventTypes?: string[];
+  targetIds?: string[];
+}
+
+export interface VrchatPort {
+  searchUsers(query: string, opts?: { n?: number; offset?: number }): Promise<VrchatUserSummary[]>;
+  /** null when VRChat does not know the user. */
+  getUser(id: string): Promise<VrchatUserDetail | null>;
+  /** null when the group does not exist. */
+  getGroup(groupId: string, opts?: { includeRoles?: boolean }): Promise<VrchatGroup | null>;
+  /** null when the user is not a member of the group. */
+  getGroupMember(groupId: string, userId: string): Promise<VrchatGroupMember | null>;
+  /** Every member (paged through until a short page). */
+  listGroupMembers(groupId: string, opts?: { roleId?: string }): Promise<VrchatGroupMember[]>;
+  getGroupRoles(groupId: string): Promise<VrchatGroupRole[]>;
+  /** Answers the member's role ids after the change. */
+  addGroupMemberRole(groupId: string, userId: string, roleId: string): Promise<string[]>;
+  removeGroupMemberRole(groupId: string, userId: string, roleId: string): Promise<string[]>;
+  inviteToGroup(groupId: string, userId: string): Promise<VrchatInviteOutcome>;
+  listJoinRequests(groupId: string): Promise<VrchatJoinRequest[]>;
+  respondJoinRequest(
+    groupId: string,
+    userId: string,
+    action: 'accept' | 'reject',
+    opts?: { block?: boolean },
+  ): Promise<void>;
+  /** false when the user was not a member. */
+  kickGroupMember(groupId: string, userId: string): Promise<boolean>;
+  getGroupAuditLogs(
+    groupId: string,
+    query?: VrchatAuditQuery,
+  ): Promise<{ entries: VrchatAuditEntry[]; totalCount: number; hasNext: boolean }>;
+}
+
+export interface DiscordRoleInfo {
+  id: string;
+  name: string;
+  position: number;
+}
+
+export interface DiscordGuildInfo {
+  id: string;
+  name: string;
+  iconUrl: string | null;
+  roles: DiscordRoleInfo[];
+}
+
+export interface DiscordMemberInfo {
+  userId: string;
+  username: string;
+  displayName: string;
+  avatarUrl: string | null;
+  roles: string[];
+}
+
+/** A guild as the signed-in user sees it (OAuth `guilds` scope). */
+export interface DiscordUserGuild {
+  id: string;
+  name: string;
+  iconUrl: string | null;
+  owner: boolean;
+  /** The user's permissions in the guild, as Discord's decimal bit string. */
+  permissions: string;
+}
+
+export interface DiscordPort {
+  botGuildIds(): Promise<string[]>;
+  /** null when the bot is not in the guild. */
+  getGuild(guildId: string): Promise<DiscordGuildInfo | null>;
+  /** null when the user is not a member. */
+  getMember(guildId: string, userId: string): Promise<DiscordMemberInfo | null>;
+  searchMembers(guildId: string, query: string, limit: number): Promise<DiscordMemberInfo[]>;
+  listMembers(guildId: string): Promise<DiscordMemberInfo[]>;
+  /** Throws DiscordPermissionError when the bot may not manage the role. */
+  addRole(guildId: string, userId: string, roleId: string, reason?: string): Promise<void>;
+  removeRole(guildId: string, userId: string, roleId: string, reason?: string): Promise<void>;
+  /** Answers the message id. Mentions in `content` never ping. */
+  sendMessage(channelId: string, content: string): Promise<string>;
+  /** The guilds of the user behind an OAuth access token with the `guilds` scope. */
+  userGuilds(accessToken: string): Promise<DiscordUserGuild[]>;
+}

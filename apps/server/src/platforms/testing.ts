@@ -1,0 +1,46 @@
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import { type AppConfig, resolveConfig } from '../config.js';
+import { startDemoSimulator } from '../demo.js';
+import { parseEnv } from '../env.js';
+
+/** Test support for the adapter tests: a fresh simulator with the demo credentials (not used by product code). */
+export interface SimHarness {
+  url: string;
+  config: AppConfig;
+  log: FastifyBaseLogger;
+  /** Calls the simulator's control API (JSON in, JSON out). */
+  control(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+  close(): Promise<void>;
+}
+
+export async function startSimHarness(): Promise<SimHarness> {
+  const demo = await startDemoSimulator(0);
+  const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SECRET_KEY: 'x'.repeat(32) });
+  return {
+    url: demo.sim.url,
+    config: resolveConfig(env, demo.endpoints),
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    async control(method, path, body) {
+      const res = await fetch(`${demo.sim.url}/control${path}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    },
+    close: () => demo.sim.close(),
+  };
+}
+
+/** Resolves once `check` answers truthy (polled every 5 ms). */
+export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5000): Promise<NonNullable<T>> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

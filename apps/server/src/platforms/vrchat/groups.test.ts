@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { vrchatAccounts, vrchatSeed } from '../../../../simulator/src/vrchat/seed.js';
+import { type SimHarness, startSimHarness } from '../testing.js';
+import { createVrchatPlatform, memorySessionStore, type VrchatPlatform } from './index.js';
+
+const { groupIds, roleIds, userIds } = vrchatSeed;
+const hangout = groupIds.hangout;
+const bot = vrchatAccounts.bot.userId;
+
+describe('VRChat adapter: users and groups against the simulator', () => {
+  let sim: SimHarness;
+  let vrchat: VrchatPlatform;
+
+  beforeAll(async () => {
+    sim = await startSimHarness();
+    vrchat = createVrchatPlatform({
+      config: sim.config.vrchat,
+      sessionStore: memorySessionStore(),
+      log: sim.log,
+      pacer: { ratePerSecond: 200, burst: 20 },
+    });
+    await vrchat.start();
+  });
+  afterAll(async () => {
+    await vrchat?.close();
+    await sim?.close();
+  });
+
+  describe('users', () => {
+    it('searchUsers answers small summaries, and nothing for an empty query', async () => {
+      const found = await vrchat.searchUsers('aurora', { n: 5 });
+      expect(found).toEqual([
+        {
+          id: userIds['Aurora Skye'],
+          displayName: 'Aurora Skye',
+          thumbnailUrl: expect.stringMatching(/^http/),
+        },
+      ]);
+      expect(await vrchat.searchUsers('   ')).toEqual([]);
+    });
+
+    it('getUser answers the age fields and bio, and null for an unknown user', async () => {
+      expect(await vrchat.getUser(userIds['Echo Lumen'])).toMatchObject({
+        displayName: 'Echo Lumen',
+        ageVerificationStatus: '18+',
+        ageVerified: true,
+        bio: 'Photographer. Worlds, light and sound.',
+      });
+      expect(await vrchat.getUser(userIds.Lumi)).toMatchObject({
+        ageVerificationStatus: 'hidden',
+        ageVerified: false,
+      });
+      expect(await vrchat.getUser('usr_00000000-0000-4000-8000-000000000000')).toBeNull();
+    });
+  });
+
+  describe('groups', () => {
+    it('getGroup answers the group with its roles on request, and null for an unknown group', async () => {
+      const group = await vrchat.getGroup(hangout, { includeRoles: true });
+      expect(group).toMatchObject({
+        id: hangout,
+        name: 'VRC Hangout Official',
+        joinState: 'request',
+        shortCode: expect.any(String),
+      });
+      expect(group?.roles?.map((r) => r.id)).toContain(roleIds.hangout.verified18);
+      expect((await vrchat.getGroup(hangout))?.roles).toBeNull();
+      expect(await vrchat.getGroup('grp_00000000-0000-4000-8000-000000000000')).toBeNull();
+    });
+
+    it('getGroupRoles answers the roles highest rank first', async () => {
+      const roles = await vrchat.getGroupRoles(hangout);
+      expect(roles[0]).toMatchObject({ id: roleIds.hangout.owner, name: 'Owner', isManagementRole: true });
+      expect(roles.map((r) => r.order)).toEqual([...roles.map((r) => r.order)].sort((a, b) => a - b));
+    });
+
+    it('getGroupMember answers a member, and null for someone who is not one', async () => {
+      expect(await vrchat.getGroupMember(hangout, userIds.Glimmer)).toMatchObject({
+        userId: userIds.Glimmer,
+        roleIds: expect.arrayContaining([roleIds.hangout.verified18, roleIds.hangout.eventHost]),
+        membershipStatus: 'member',
+      });
+      expect(await vrchat.getGroupMember(hangout, userIds['Yuki Frost'])).toBeNull();
+      expect(await vrchat.getGroupMember(hangout, vrchatSeed.invitedHangoutUserId)).toBeNull();
+    });
+
+    it('listGroupMembers pages through every member', async () => {
+      const members = await vrchat.listGroupMembers(hangout);
+      expect(members.length).toBe(16);
+      expect(new Set(members.map((m) => m.userId)).size).toBe(16);
+      expect(members.find((m) => m.userId === bot)?.displayName).toBe('VRCLink Bot');
+      const linked = await vrchat.listGroupMembers(hangout, { roleId: roleIds.hangout.linked });
+      expect(linked.map((m) => m.userId)).toEqual([userIds['Kitsune Kai']]);
+    });
+
+    it('adds and removes a group role, answering the role ids after each change', async () => {
+      const user = userIds['Iris Nova'];
+      expect(await vrchat.addGroupMemberRole(hangout, user, roleIds.hangout.linked)).toContain(
+        roleIds.hangout.linked,
+      );
+      expect((await vrchat.getGroupMember(hangout, user))?.roleIds).toContain(roleIds.hangout.linked);
+      expect(await vrchat.removeGroupMemberRole(hangout, user, roleIds.hangout.linked)).not.toContain(
+        roleIds.hangout.linked,
+      );
+    });
+
+    it('throws a VrchatError for a role above the bot', async () => {
+      await expect(
+        vrchat.addGroupMemberRole(hangout, userIds['Iris Nova'], roleIds.hangout.moderator),
+      ).rejects.toMatchObject({
+        name: 'VrchatError',
+        status: 403,
+        message: expect.stringContaining('Moderator'),
+      });
+    });
+
+    it('maps every invite outcome', async () => {
+      expect(await vrchat.inviteToGroup(hangout, userIds['Yuki Frost'])).toBe('invited');
+      expect(await vrchat.inviteToGroup(hangout, userIds['Yuki Frost'])).toBe('already_invited');
+      expect(await vrchat.inviteToGroup(hangout, vrchatSeed.invitedHangoutUserId)).toBe('already_invited');
+      expect(await vrchat.inviteToGroup(hangout, userIds.Glimmer)).toBe('already_member');
+      expect(await vrchat.inviteToGroup(hangout, vrchatSeed.blockedHangoutUserId)).toBe('blocked');
+    });
+
+    it('lists join requests and accepts one', async () => {
+      const requests = await vrchat.listJoinRequests(hangout);
+      expect(requests).toEqual([
+        expect.objectContaining({ userId: vrchatSeed.requestedHangoutUserId, displayName: 'Pixel Panda' }),
+      ]);
+      await vrchat.respondJoinRequest(hangout, vrchatSeed.requestedHangoutUserId, 'accept');
+      expect(await vrchat.listJoinRequests(hangout)).toEqual([]);
+      expect(await vrchat.getGroupMember(hangout, vrchatSeed.requestedHangoutUserId)).not.toBeNull();
+    });
+
+    it('kicks a member, and answers false for someone who is not one', async () => {
+      expect(await vrchat.kickGroupMember(hangout, vrchatSeed.requestedHangoutUserId)).toBe(true);
+      expect(await vrchat.getGroupMember(hangout, vrchatSeed.requestedHangoutUserId)).toBeNull();
+      expect(await vrchat.kickGroupMember(hangout, vrchatSeed.requestedHangoutUserId)).toBe(false);
+    });
+
+    it('reads the audit log, newest first, filtered by event type', async () => {
+      const page = await vrchat.getGroupAuditLogs(hangout, { n: 5 });
+      expect(page.entries.length).toBeGreaterThan(0);
+      expect(page.entries[0]).toMatchObject({
+        eventType: 'group.member.remove',
+        actorId: bot,
+        targetId: vrchatSeed.requestedHangoutUserId,
+      });
+      const invites = await vrchat.getGroupAuditLogs(hangout, { eventTypes: ['group.invite.create'] });
+      expect(invites.entries.map((e) => e.targetId)).toContain(userIds['Yuki Frost']);
+      expect(invites.entries.every((e) => e.eventType === 'group.invite.create')).toBe(true);
+    });
+  });
+});

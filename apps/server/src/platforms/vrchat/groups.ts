@@ -1,0 +1,142 @@
+import type { VrchatInviteOutcome, VrchatPort } from '../ports.js';
+import { toAuditEntry, toGroup, toJoinRequest, toMember, toRole } from './mappers.js';
+import type { VrchatCaller } from './platform.js';
+
+type GroupMethods = Omit<VrchatPort, 'searchUsers' | 'getUser'>;
+
+/** VRChat's page size cap; a shorter page is the last one (there is no total). */
+const PAGE = 100;
+/** Stops a runaway loop should the API ever ignore `offset` (100k members is far past any group). */
+const MAX_PAGES = 1000;
+
+const notAMember = (message: string) => /not a member/i.test(message);
+
+/** Reads every page of a list endpoint. */
+async function allPages<T>(fetchPage: (offset: number) => Promise<T[]>): Promise<T[]> {
+  const all: T[] = [];
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const items = await fetchPage(page * PAGE);
+    all.push(...items);
+    if (items.length < PAGE) break;
+  }
+  return all;
+}
+
+export function groupMethods(caller: VrchatCaller): GroupMethods {
+  return {
+    async getGroup(groupId, { includeRoles = false } = {}) {
+      const res = await caller.call((c) => c.getGroup({ path: { groupId }, query: { includeRoles } }));
+      if (!res.ok && res.status === 404) return null;
+      if (!res.ok) caller.fail(res);
+      return toGroup(res.data);
+    },
+
+    async getGroupMember(groupId, userId) {
+      // The SDK's date transformer crashes on the `null` body VRChat may send for a non-member.
+      const res = await caller.call((c) =>
+        c.getGroupMember({ path: { groupId, userId }, responseTransformer: async (d: unknown) => d }),
+      );
+      if (!res.ok && (res.status === 403 || res.status === 404) && notAMember(res.message)) return null;
+      if (!res.ok) caller.fail(res);
+      const m = res.data;
+      if (!m?.userId || (m.membershipStatus && m.membershipStatus !== 'member')) return null;
+      return toMember(m);
+    },
+
+    async listGroupMembers(groupId, { roleId } = {}) {
+      return allPages(async (offset) => {
+        const res = await caller.call((c) =>
+          c.getGroupMembers({
+            path: { groupId },
+            query: { n: PAGE, offset, sort: 'joinedAt:asc', ...(roleId ? { roleId } : {}) },
+          }),
+        );
+        if (!res.ok) caller.fail(res);
+        return (res.data ?? []).map(toMember);
+      });
+    },
+
+    async getGroupRoles(groupId) {
+      const res = await caller.call((c) => c.getGroupRoles({ path: { groupId } }));
+      if (!res.ok) caller.fail(res);
+      return (res.data ?? []).map(toRole).sort((a, b) => a.order - b.order);
+    },
+
+    async addGroupMemberRole(groupId, userId, roleId) {
+      const res = await caller.call((c) =>
+        c.addGroupMemberRole({ path: { groupId, userId, groupRoleId: roleId } }),
+      );
+      if (!res.ok) caller.fail(res);
+      return [...(res.data ?? [])];
+    },
+
+    async removeGroupMemberRole(groupId, userId, roleId) {
+      const res = await caller.call((c) =>
+        c.removeGroupMemberRole({ path: { groupId, userId, groupRoleId: roleId } }),
+      );
+      if (!res.ok) caller.fail(res);
+      return [...(res.data ?? [])];
+    },
+
+    async inviteToGroup(groupId, userId): Promise<VrchatInviteOutcome> {
+      // A retried POST after a lost answer lands on "already invited", which is the right outcome anyway.
+      const res = await caller.call((c) => c.createGroupInvite({ path: { groupId }, body: { userId } }));
+      if (res.ok) return 'invited';
+      if (res.status === 400 && /already a member/i.test(res.message)) return 'already_member';
+      if (res.status === 400 && /already invited/i.test(res.message)) return 'already_invited';
+      if (res.status === 403 && /can.?t invite/i.test(res.message)) return 'blocked';
+      caller.fail(res);
+    },
+
+    async listJoinRequests(groupId) {
+      return allPages(async (offset) => {
+        const res = await caller.call((c) =>
+          c.getGroupRequests({ path: { groupId }, query: { n: PAGE, offset } }),
+        );
+        if (!res.ok) caller.fail(res);
+        return (res.data ?? []).map(toJoinRequest);
+      });
+    },
+
+    async respondJoinRequest(groupId, userId, action, { block } = {}) {
+      const res = await caller.call((c) =>
+        c.respondGroupJoinRequest({
+          path: { groupId, userId },
+          body: { action, ...(block !== undefined ? { block } : {}) },
+        }),
+      );
+      if (!res.ok) caller.fail(res);
+    },
+
+    async kickGroupMember(groupId, userId) {
+      const res = await caller.call((c) => c.kickGroupMember({ path: { groupId, userId } }));
+      if (res.ok) return true;
+      if ((res.status === 403 || res.status === 404) && notAMember(res.message)) return false;
+      caller.fail(res);
+    },
+
+    async getGroupAuditLogs(groupId, q = {}) {
+      const csv = (ids?: string[]) => (ids?.length ? ids.join(',') : undefined);
+      const res = await caller.call((c) =>
+        c.getGroupAuditLogs({
+          path: { groupId },
+          query: {
+            n: q.n ?? PAGE,
+            offset: q.offset ?? 0,
+            startDate: q.startDate,
+            endDate: q.endDate,
+            actorIds: csv(q.actorIds),
+            eventTypes: csv(q.eventTypes),
+            targetIds: csv(q.targetIds),
+          },
+        }),
+      );
+      if (!res.ok) caller.fail(res);
+      return {
+        entries: (res.data?.results ?? []).map(toAuditEntry),
+        totalCount: res.data?.totalCount ?? 0,
+        hasNext: res.data?.hasNext === true,
+      };
+    },
+  };
+}

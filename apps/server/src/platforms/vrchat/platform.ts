@@ -1,0 +1,134 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { VRChat } from 'vrchat';
+import type { AppConfig } from '../../config.js';
+import type { VrchatPort } from '../ports.js';
+import { SessionKeyvStore } from './cookie-store.js';
+import { VrchatError } from './errors.js';
+import { groupMethods } from './groups.js';
+import { LoginGate, type LoginGateOptions } from './login-gate.js';
+import { toUserDetail, toUserSummary } from './mappers.js';
+import { Pacer } from './pacer.js';
+import { cookieHeaderOf, createSdk, type Outcome, outcomeOf } from './sdk.js';
+import type { SessionStore } from './session-store.js';
+import { StatusTracker, type VrchatState } from './status.js';
+import { createTransport, type VrchatPacerSettings } from './transport.js';
+
+export interface VrchatPlatformOptions {
+  config: AppConfig['vrchat'];
+  sessionStore: SessionStore;
+  log: FastifyBaseLogger;
+  pacer?: VrchatPacerSettings;
+  /** Spacing of login attempts (default 60 s, doubling per failure up to 1 h). */
+  login?: Omit<LoginGateOptions, 'now'>;
+  /** Sent in the User-Agent; defaults to the server's package version. */
+  version?: string;
+  fetch?: typeof fetch;
+}
+
+export interface VrchatPlatform extends VrchatPort {
+  /** Checks the stored session (no login if it still works), logs in otherwise; never throws. */
+  start(): Promise<VrchatState>;
+  state(): VrchatState;
+  close(): Promise<void>;
+}
+
+/** The seam between the SDK and the typed methods: one paced, mapped call. */
+export interface VrchatCaller {
+  call<T>(
+    run: (sdk: VRChat) => Promise<{ data?: T; error?: unknown; response?: Response }>,
+  ): Promise<Outcome<T>>;
+  /** Throws the VrchatError for an outcome no method maps. */
+  fail(outcome: Extract<Outcome<unknown>, { ok: false }>): never;
+}
+
+/**
+ * The product's VRChat account: one SDK client behind one request queue, a session that survives
+ * restarts, and logins only when VRChat asks for one, never more than one per cooldown.
+ */
+export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatform {
+  const { config, log } = opts;
+  const status = new StatusTracker(log);
+  const gate = new LoginGate(opts.login);
+  const pacer = new Pacer({ ratePerSecond: opts.pacer?.ratePerSecond, burst: opts.pacer?.burst });
+  const cookieStore = new SessionKeyvStore(opts.sessionStore, log);
+  const transport = createTransport({
+    pacer,
+    gate,
+    status,
+    log,
+    hasTotpSecret: Boolean(config.totpSecret),
+    cookieHeader: () => cookieHeaderOf(client),
+    fetch: opts.fetch,
+    settings: opts.pacer,
+  });
+  const client = createSdk({ config, cookieStore, fetch: transport.fetch, version: opts.version });
+  const configured = Boolean(config.username && config.password);
+  if (!configured) {
+    status.set('logged_out', { lastError: 'VRChat credentials are not configured' });
+    log.warn('VRChat: credentials are not configured; VRChat features answer 503');
+  }
+  let closed = false;
+
+  const caller: VrchatCaller = {
+    async call(run) {
+      if (closed) return { ok: false, status: 503, message: 'The VRChat client is closed.' };
+      if (!configured) return { ok: false, status: 503, message: 'VRChat credentials are not configured' };
+      return outcomeOf(() => run(client));
+    },
+    fail(outcome) {
+      // A 401 that reaches us means the SDK's login failed or was held back by the login gate.
+      if (outcome.status === 401) {
+        const s = status.get();
+        throw new VrchatError(
+          503,
+          `VRChat is not logged in (${s.status}): ${s.lastError ?? outcome.message}`,
+        );
+      }
+      throw new VrchatError(outcome.status, outcome.message);
+    },
+  };
+
+  let starting: Promise<VrchatState> | undefined;
+  const start = () => {
+    starting ??= caller
+      .call((c) => c.getCurrentUser({}))
+      .then(() => status.get())
+      .finally(() => {
+        starting = undefined;
+      });
+    return starting;
+  };
+
+  return {
+    start,
+    state: () => status.get(),
+
+    async searchUsers(query, { n = 20, offset = 0 } = {}) {
+      const search = query.trim();
+      if (!search) return [];
+      // VRChat refuses n above 100 ("implement paging you savages").
+      const page = { n: Math.min(Math.max(1, n), 100), offset: Math.max(0, offset) };
+      const res = await caller.call((c) => c.searchUsers({ query: { search, ...page } }));
+      if (!res.ok) caller.fail(res);
+      return (res.data ?? []).map(toUserSummary);
+    },
+
+    async getUser(id) {
+      const res = await caller.call((c) => c.getUser({ path: { userId: id } }));
+      if (!res.ok && res.status === 404) return null;
+      if (!res.ok) caller.fail(res);
+      return toUserDetail(res.data);
+    },
+
+    ...groupMethods(caller),
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      transport.close();
+      pacer.close();
+      client.pipeline.close();
+      await cookieStore.flush();
+    },
+  };
+}

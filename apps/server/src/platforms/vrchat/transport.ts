@@ -1,0 +1,161 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { bodyOf, classify, describe, type Kind, localError, observeAnswer } from './answers.js';
+import { messageOf } from './errors.js';
+import type { LoginGate } from './login-gate.js';
+import { backoffDelay, type Pacer, PacerClosedError } from './pacer.js';
+import type { StatusTracker } from './status.js';
+
+/** Retry and timing settings of the single VRChat request queue. */
+export interface VrchatPacerSettings {
+  /** Sustained requests per second (default 1; VRChat asks for gentle use). */
+  ratePerSecond?: number;
+  /** Requests that may go at once after a quiet spell (default 3). */
+  burst?: number;
+  /** Retries after a 429, 5xx or network error (default 4); logins are never retried. */
+  maxRetries?: number;
+  /** First backoff after a 5xx or network error (default 1 s), doubled per retry up to backoffMaxMs. */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** First global pause after a 429 (default 5 s), doubled per 429 in a row up to rateLimitPauseMaxMs (2 min). */
+  rateLimitPauseMs?: number;
+  rateLimitPauseMaxMs?: number;
+  /** Per-request timeout (default 15 s). */
+  requestTimeoutMs?: number;
+  random?: () => number;
+}
+
+export interface TransportDeps {
+  pacer: Pacer;
+  gate: LoginGate;
+  status: StatusTracker;
+  log: FastifyBaseLogger;
+  hasTotpSecret: boolean;
+  /** The SDK's current cookie jar as a Cookie header (requests may wait in the queue while it changes). */
+  cookieHeader: () => Promise<string | undefined>;
+  fetch?: typeof fetch;
+  settings?: VrchatPacerSettings;
+}
+
+/**
+ * The `fetch` the SDK uses: every VRChat request passes the pacer, is retried with backoff on 429/5xx/
+ * network errors, and feeds the status. Logins pass the login gate; 2FA codes only go to the TOTP endpoint.
+ */
+export function createTransport(deps: TransportDeps): { fetch: typeof fetch; close(): void } {
+  const s = deps.settings ?? {};
+  const maxRetries = s.maxRetries ?? 4;
+  const timeoutMs = s.requestTimeoutMs ?? 15_000;
+  const realFetch = deps.fetch ?? globalThis.fetch;
+  const closing = new AbortController();
+  let rateLimitsInARow = 0;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        closing.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      closing.signal.addEventListener('abort', done, { once: true });
+    });
+
+  async function send(kind: Kind, req: Request): Promise<Response> {
+    if (kind !== 'login') {
+      // Cookies may have changed while the request waited (another caller logged in meanwhile).
+      const cookie = await deps.cookieHeader();
+      if (cookie) req.headers.set('cookie', cookie);
+    }
+    const ctrl = new AbortController();
+    const timer = setTimeout(() => ctrl.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
+    const onClose = () => ctrl.abort(new DOMException('closed', 'AbortError'));
+    closing.signal.addEventListener('abort', onClose, { once: true });
+    try {
+      return await realFetch(req, { signal: ctrl.signal });
+    } finally {
+      clearTimeout(timer);
+      closing.signal.removeEventListener('abort', onClose);
+    }
+  }
+
+  async function pacedFetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {
+    const template = input instanceof Request && !init ? input : new Request(input, init);
+    const kind = classify(template);
+    // The SDK sends the same code to every offered 2FA method; a TOTP code is never a recovery or email code.
+    if (kind === 'other-2fa') return localError(401, 'Not attempted: the bot only uses TOTP');
+    if (kind === 'totp' && !deps.hasTotpSecret) return localError(401, 'No TOTP secret is configured');
+    if (kind === 'login' || (kind === 'totp' && !deps.gate.open)) {
+      const gate = deps.gate.begin();
+      if (gate) return localError(503, gate.refused);
+    }
+    const auth = kind !== 'api';
+
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await deps.pacer.acquire();
+      } catch (err) {
+        if (err instanceof PacerClosedError) return localError(503, err.message);
+        throw err;
+      }
+      let res: Response;
+      try {
+        res = await send(kind, template.clone());
+      } catch (err) {
+        const message = closing.signal.aborted
+          ? 'The VRChat client is closed.'
+          : `VRChat is unreachable: ${describe(err)}`;
+        if (!auth && !closing.signal.aborted && attempt < maxRetries) {
+          deps.log.debug({ attempt, err: describe(err) }, 'VRChat: network error, retrying');
+          await sleep(backoffDelay(attempt, s.backoffBaseMs ?? 1000, s.backoffMaxMs ?? 30_000, s.random));
+          continue;
+        }
+        if (auth) deps.gate.fail(message);
+        deps.status.set('unreachable', { lastError: message });
+        return localError(503, message);
+      }
+
+      if (res.status === 429) {
+        const message = messageOf(await bodyOf(res), 429);
+        rateLimitsInARow += 1;
+        deps.pacer.pause(
+          backoffDelay(
+            rateLimitsInARow - 1,
+            s.rateLimitPauseMs ?? 5_000,
+            s.rateLimitPauseMaxMs ?? 120_000,
+            s.random,
+          ),
+        );
+        if (auth) deps.gate.fail(message);
+        const until = Math.max(deps.pacer.pausedUntilMs() ?? 0, auth ? deps.gate.nextAttemptAt : 0);
+        deps.status.set('rate_limited', { lastError: message, rateLimitedUntil: until });
+        // A login is never retried: its 429 means too many sessions, and another login makes it worse.
+        if (auth || attempt >= maxRetries) return res;
+        deps.log.debug(
+          { attempt, pausedUntil: new Date(until).toISOString() },
+          'VRChat: 429, pausing all requests',
+        );
+        await res.body?.cancel().catch(() => {});
+        continue;
+      }
+      rateLimitsInARow = 0;
+
+      if (res.status >= 500) {
+        if (!auth && attempt < maxRetries) {
+          deps.log.debug({ attempt, status: res.status }, 'VRChat: server error, retrying');
+          await res.body?.cancel().catch(() => {});
+          await sleep(backoffDelay(attempt, s.backoffBaseMs ?? 1000, s.backoffMaxMs ?? 30_000, s.random));
+          continue;
+        }
+        const message = messageOf(await bodyOf(res), res.status);
+        if (auth) deps.gate.fail(message);
+        deps.status.set('unreachable', { lastError: message });
+        return res;
+      }
+      return observeAnswer(deps, kind, template, res);
+    }
+  }
+
+  return {
+    fetch: pacedFetch as typeof fetch,
+    close: () => closing.abort(),
+  };
+}

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './app.js';
+
+const guild = '1300000000000000001';
+const vrc = 'usr_c1644b5b-3ca4-45b4-97c6-a2a0de70d469';
+/** Every route that acts for a signed-in user; each must answer 401 to an anonymous caller. */
+const protectedRoutes: [string, string, unknown?][] = [
+  ['GET', '/api/user'],
+  ['GET', '/api/users/profile'],
+  ['GET', '/api/users/search?query=abc'],
+  ['GET', `/api/users/check?vrcId=${vrc}`],
+  ['POST', `/api/users/link?vrcId=${vrc}`],
+  ['POST', `/api/users/verify?vrcId=${vrc}`],
+  ['GET', '/api/users/refresh'],
+  ['POST', '/api/users/unlink'],
+  ['GET', '/api/users/group/reset_invites'],
+  ['GET', `/api/users/guests/${guild}`],
+  ['GET', `/api/users/guests/${guild}/search?memberQuery=a`],
+  ['POST', `/api/users/guests/${guild}/assign`, { discordId: '1300000000000000002' }],
+  ['DELETE', `/api/users/guests/${guild}/unassign/1c2b3d4e-0000-4000-8000-000000000000`],
+  ['POST', '/api/oauth-approve', { token: 'abcdefghijklmnop' }],
+];
+
+describe('every user route refuses anonymous callers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it.each(protectedRoutes)('%s %s answers 401', async (method, url, payload) => {
+    const res = await t.inject({ method: method as 'GET', url, payload: payload as object | undefined });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBeTruthy();
+  });
+
+  it('lists every operation of the OpenAPI document that is not public', async () => {
+    const doc = (await t.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const publicOps = new Set([
+      'getHealth',
+      'getConfig',
+      'getLoginRedirect',
+      'completeLogin',
+      'loginWithToken',
+      'logout',
+      'startSdkLogin',
+      'pollSdkLogin',
+      'getVpmListing',
+      'getVpmPackage',
+    ]);
+    const covered = new Set(protectedRoutes.map(([m, u]) => `${m} ${u.split('?')[0]}`));
+    for (const [path, ops] of Object.entries<Record<string, { operationId: string }>>(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        if (publicOps.has(op.operationId)) continue;
+        const pattern = new RegExp(`^${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+        expect(
+          [...covered].some((c) => pattern.test(c)),
+          `${method.toUpperCase()} ${path} has no 401 test`,
+        ).toBe(true);
+      }
+    }
+  });
+});

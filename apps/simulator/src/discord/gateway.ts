@@ -1,0 +1,296 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { WebSocket, WebSocketServer } from 'ws';
+import { discordApp } from '../demo.js';
+import { EVENT_INTENT, guildCreatePayload, Intent, readyPayload, VALID_INTENTS } from './gateway-payloads.js';
+import { memberObject } from './serialize.js';
+import { compareSnowflakes } from './snowflake.js';
+import { type DiscordState, type DispatchEvent, PRIVILEGED_INTENTS } from './state.js';
+
+const Op = {
+  Dispatch: 0,
+  Heartbeat: 1,
+  Identify: 2,
+  PresenceUpdate: 3,
+  VoiceStateUpdate: 4,
+  Resume: 6,
+  Reconnect: 7,
+  RequestGuildMembers: 8,
+  InvalidSession: 9,
+  Hello: 10,
+  HeartbeatAck: 11,
+} as const;
+
+/** Discord's gateway close codes the simulator uses. */
+export const Close = {
+  UnknownError: 4000,
+  UnknownOpcode: 4001,
+  DecodeError: 4002,
+  NotAuthenticated: 4003,
+  AuthenticationFailed: 4004,
+  AlreadyAuthenticated: 4005,
+  SessionTimedOut: 4009,
+  InvalidShard: 4010,
+  InvalidApiVersion: 4012,
+  InvalidIntents: 4013,
+  DisallowedIntents: 4014,
+} as const;
+
+/** Events kept per session for RESUME; older ones are gone and force a fresh IDENTIFY. */
+const BUFFER_LIMIT = 1000;
+
+interface Session {
+  id: string;
+  intents: number;
+  largeThreshold: number;
+  seq: number;
+  buffer: { s: number; frame: string }[];
+  ws: WebSocket | null;
+}
+
+export interface GatewayOptions {
+  heartbeatMs: number;
+  url: () => string;
+}
+
+const validToken = (token: unknown) =>
+  token === discordApp.botToken || token === `Bot ${discordApp.botToken}`;
+
+/**
+ * The bot gateway: HELLO / IDENTIFY / READY / GUILD_CREATE, heartbeats, RESUME with replay, member
+ * chunking (op 8), and fan-out of every state change from the in-process event bus.
+ */
+export class Gateway {
+  readonly sessions = new Map<string, Session>();
+
+  constructor(
+    private readonly state: DiscordState,
+    wss: WebSocketServer,
+    private readonly opts: GatewayOptions,
+  ) {
+    wss.on('connection', (ws: WebSocket, req: IncomingMessage) => this.onConnection(ws, req));
+    state.bus.on('dispatch', (event: DispatchEvent) => this.fanOut(event));
+  }
+
+  /** Connected sessions, for the control API. */
+  connected(): Session[] {
+    return [...this.sessions.values()].filter((s) => s.ws !== null);
+  }
+
+  /** Asks every client to reconnect (op 7), as Discord does before moving a session. */
+  requestReconnect(): number {
+    const live = this.connected();
+    for (const s of live) s.ws!.send(JSON.stringify({ op: Op.Reconnect, d: null, s: null, t: null }));
+    return live.length;
+  }
+
+  /** Drops every connection with `code`; 4000-range codes other than the fatal ones let clients resume. */
+  disconnectAll(code: number): number {
+    const live = this.connected();
+    for (const s of live) s.ws!.close(code, 'Closed by the simulator control API');
+    return live.length;
+  }
+
+  /**
+   * Forgets every session and drops the sockets: clients try to RESUME, get op 9 and IDENTIFY afresh
+   * (discord.js then waits out its 5 s identify throttle, as with real Discord).
+   */
+  resetSessions(): void {
+    const live = this.connected();
+    this.sessions.clear();
+    for (const s of live) s.ws!.close(Close.UnknownError, 'Simulator reset');
+  }
+
+  private onConnection(ws: WebSocket, req: IncomingMessage): void {
+    const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+    if ((query.get('v') ?? '10') !== '10') {
+      ws.close(Close.InvalidApiVersion, 'Invalid API version');
+      return;
+    }
+    if ((query.get('encoding') ?? 'json') !== 'json') {
+      ws.close(Close.DecodeError, 'Only JSON encoding is simulated');
+      return;
+    }
+    let session: Session | null = null;
+    let lastBeat = Date.now();
+    const send = (payload: object) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(payload));
+    // A client that stops heartbeating is a zombie; Discord drops it after about one missed beat.
+    const watchdog = setInterval(() => {
+      if (Date.now() - lastBeat > this.opts.heartbeatMs * 2 + 1000)
+        ws.close(Close.SessionTimedOut, 'Session timed out');
+    }, this.opts.heartbeatMs);
+    ws.on('close', () => {
+      clearInterval(watchdog);
+      if (session?.ws === ws) session.ws = null;
+    });
+    send({
+      op: Op.Hello,
+      d: { heartbeat_interval: this.opts.heartbeatMs, _trace: ['["gateway-simulator"]'] },
+      s: null,
+      t: null,
+    });
+
+    ws.on('message', (raw) => {
+      let msg: { op?: number; d?: Record<string, unknown> | number | null };
+      try {
+        msg = JSON.parse(raw.toString());
+      } catch {
+        return ws.close(Close.DecodeError, 'Error while decoding payload.');
+      }
+      const d = (msg.d ?? {}) as Record<string, unknown>;
+      switch (msg.op) {
+        case Op.Heartbeat:
+          lastBeat = Date.now();
+          return send({ op: Op.HeartbeatAck, d: null, s: null, t: null });
+        case Op.Identify:
+          if (session) return ws.close(Close.AlreadyAuthenticated, 'Already authenticated.');
+          session = this.identify(ws, d);
+          return;
+        case Op.Resume:
+          if (session) return ws.close(Close.AlreadyAuthenticated, 'Already authenticated.');
+          session = this.resume(ws, d);
+          return;
+        case Op.RequestGuildMembers:
+          if (!session) return ws.close(Close.NotAuthenticated, 'Not authenticated.');
+          return this.requestMembers(session, d);
+        case Op.PresenceUpdate:
+        case Op.VoiceStateUpdate:
+          if (!session) return ws.close(Close.NotAuthenticated, 'Not authenticated.');
+          return;
+        default:
+          return ws.close(Close.UnknownOpcode, 'Unknown opcode.');
+      }
+    });
+  }
+
+  private identify(ws: WebSocket, d: Record<string, unknown>): Session | null {
+    if (!validToken(d.token)) {
+      ws.close(Close.AuthenticationFailed, 'Authentication failed.');
+      return null;
+    }
+    const intents = d.intents;
+    if (typeof intents !== 'number' || (intents & ~VALID_INTENTS) !== 0) {
+      ws.close(Close.InvalidIntents, 'Invalid intent(s).');
+      return null;
+    }
+    if (intents & PRIVILEGED_INTENTS & ~this.state.config.privilegedIntents) {
+      ws.close(Close.DisallowedIntents, 'Disallowed intent(s).');
+      return null;
+    }
+    const shard = d.shard as [number, number] | undefined;
+    if (shard && (shard[0] !== 0 || shard[1] !== 1)) {
+      ws.close(Close.InvalidShard, 'Invalid shard.');
+      return null;
+    }
+    this.state.sessionStartLimit.used += 1;
+    const session: Session = {
+      id: randomBytes(16).toString('hex'),
+      intents,
+      largeThreshold: Math.min(250, Math.max(50, Number(d.large_threshold ?? 50))),
+      seq: 0,
+      buffer: [],
+      ws,
+    };
+    this.sessions.set(session.id, session);
+    this.pruneSessions();
+    this.send(session, 'READY', readyPayload(this.state, session.id, this.opts.url()));
+    for (const guild of this.state.botGuilds())
+      this.send(
+        session,
+        'GUILD_CREATE',
+        guildCreatePayload(this.state, guild, intents, session.largeThreshold),
+      );
+    return session;
+  }
+
+  private resume(ws: WebSocket, d: Record<string, unknown>): Session | null {
+    if (!validToken(d.token)) {
+      ws.close(Close.AuthenticationFailed, 'Authentication failed.');
+      return null;
+    }
+    const session = this.sessions.get(String(d.session_id));
+    const seq = Number(d.seq ?? 0);
+    const oldest = session?.buffer[0]?.s ?? (session ? session.seq + 1 : 0);
+    if (!session || seq > session.seq || seq + 1 < oldest) {
+      // Not resumable: the client must wait and IDENTIFY again.
+      ws.send(JSON.stringify({ op: Op.InvalidSession, d: false, s: null, t: null }));
+      return null;
+    }
+    if (session.ws && session.ws !== ws) session.ws.close(Close.UnknownError, 'Session resumed elsewhere');
+    session.ws = ws;
+    for (const entry of session.buffer) if (entry.s > seq) ws.send(entry.frame);
+    this.send(session, 'RESUMED', { _trace: ['["gateway-simulator"]'] });
+    return session;
+  }
+
+  /** op 8: GUILD_MEMBERS_CHUNK replies (one chunk per 1000 members), by query prefix or user ids. */
+  private requestMembers(session: Session, d: Record<string, unknown>): void {
+    const ids = Array.isArray(d.guild_id) ? d.guild_id.map(String) : [String(d.guild_id)];
+    for (const guildId of ids) {
+      const guild = this.state.guilds.get(guildId);
+      if (!guild || !this.state.isBotIn(guild)) continue;
+      const userIds = d.user_ids === undefined ? null : ([] as unknown[]).concat(d.user_ids).map(String);
+      const query = typeof d.query === 'string' ? d.query.toLowerCase() : '';
+      const limit = Number(d.limit ?? 0) || Number.POSITIVE_INFINITY;
+      const allowed = (session.intents & Intent.GuildMembers) !== 0 || userIds !== null || query !== '';
+      const members = allowed
+        ? [...guild.members.values()]
+            .filter((m) => {
+              if (userIds) return userIds.includes(m.userId);
+              const u = this.state.users.get(m.userId)!;
+              return (
+                query === '' ||
+                [u.username, u.globalName, m.nick].some((n) => n?.toLowerCase().startsWith(query))
+              );
+            })
+            .sort((a, b) => compareSnowflakes(a.userId, b.userId))
+            .slice(0, userIds ? undefined : limit)
+        : [];
+      const notFound = userIds ? userIds.filter((id) => !guild.members.has(id)) : [];
+      const chunks = Math.max(1, Math.ceil(members.length / 1000));
+      for (let i = 0; i < chunks; i++) {
+        this.send(session, 'GUILD_MEMBERS_CHUNK', {
+          guild_id: guild.id,
+          members: members.slice(i * 1000, (i + 1) * 1000).map((m) => memberObject(this.state, m)),
+          chunk_index: i,
+          chunk_count: chunks,
+          ...(notFound.length && i === 0 ? { not_found: notFound } : {}),
+          ...(d.nonce !== undefined ? { nonce: d.nonce } : {}),
+        });
+      }
+    }
+  }
+
+  private fanOut(event: DispatchEvent): void {
+    const guild = event.guildId ? this.state.guilds.get(event.guildId) : undefined;
+    if (event.guildId && (!guild || !this.state.isBotIn(guild))) return;
+    const needed = EVENT_INTENT[event.t] ?? 0;
+    // The bot's own member updates arrive whatever the intents (as on Discord).
+    const selfUpdate =
+      event.t === 'GUILD_MEMBER_UPDATE' &&
+      (event.d as { user?: { id?: string } }).user?.id === discordApp.botUserId;
+    for (const session of this.sessions.values()) {
+      if (needed && !selfUpdate && (session.intents & needed) === 0) continue;
+      const d =
+        event.t === 'GUILD_CREATE' && guild
+          ? guildCreatePayload(this.state, guild, session.intents, session.largeThreshold)
+          : event.d;
+      this.send(session, event.t, d);
+    }
+  }
+
+  /** Numbers, buffers (for RESUME) and, when connected, sends a dispatch. */
+  private send(session: Session, t: string, d: unknown): void {
+    session.seq += 1;
+    const frame = JSON.stringify({ op: Op.Dispatch, t, s: session.seq, d });
+    session.buffer.push({ s: session.seq, frame });
+    if (session.buffer.length > BUFFER_LIMIT) session.buffer.shift();
+    if (session.ws && session.ws.readyState === session.ws.OPEN) session.ws.send(frame);
+  }
+
+  /** Disconnected sessions linger for RESUME; keep only a handful so memory stays bounded. */
+  private pruneSessions(): void {
+    const idle = [...this.sessions.values()].filter((s) => s.ws === null);
+    for (const s of idle.slice(0, Math.max(0, idle.length - 10))) this.sessions.delete(s.id);
+  }
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { requireBot } from '../auth.js';
+import { missingAccess } from '../errors.js';
+import { createMessage, parseMessage, postToChannel } from '../messages.js';
+import { messageObject } from '../serialize.js';
+import { compareSnowflakes } from '../snowflake.js';
+import type { DiscordState } from '../state.js';
+import { queryInt, querySnowflake } from '../validate.js';
+
+type ChannelParams = { Params: { channel_id: string }; Querystring: Record<string, string> };
+
+export function registerChannelRoutes(api: FastifyInstance, state: DiscordState): void {
+  api.post<ChannelParams>('/channels/:channel_id/messages', async (req) => {
+    const bot = requireBot(state, req);
+    const { guild, channel } = state.requireChannel(req.params.channel_id);
+    if (!state.isBotIn(guild)) throw missingAccess();
+    const message = createMessage(parseMessage(req.body), {
+      channelId: channel.id,
+      guildId: guild.id,
+      authorId: bot.userId,
+    });
+    postToChannel(state, message);
+    const payload = messageObject(state, message);
+    state.dispatch('MESSAGE_CREATE', { ...payload, guild_id: guild.id }, guild.id);
+    return payload;
+  });
+
+  /** Newest first, like Discord; `before`/`after` page by message id. */
+  api.get<ChannelParams>('/channels/:channel_id/messages', async (req) => {
+    requireBot(state, req);
+    const { guild, channel } = state.requireChannel(req.params.channel_id);
+    if (!state.isBotIn(guild)) throw missingAccess();
+    const limit = queryInt(req.query.limit, 'limit', 1, 100, 50);
+    const before = querySnowflake(req.query.before, 'before');
+    const after = querySnowflake(req.query.after, 'after');
+    let list = [...state.channelMessages(channel.id)].reverse();
+    if (before) list = list.filter((m) => compareSnowflakes(m.id, before) < 0);
+    if (after) list = list.filter((m) => compareSnowflakes(m.id, after) > 0).slice(-limit);
+    return list.slice(0, limit).map((m) => messageObject(state, m));
+  });
+}

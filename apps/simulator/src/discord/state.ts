@@ -1,0 +1,158 @@
+import { EventEmitter } from 'node:events';
+import { discordApp } from '../demo.js';
+import { unknownChannel, unknownGuild } from './errors.js';
+import { OAuthStore } from './oauth-store.js';
+import { ALL_PERMISSIONS, Permission } from './permissions.js';
+import { buildSeed } from './seed.js';
+import type {
+  RoleConnectionMetadata,
+  SimChannel,
+  SimCommand,
+  SimGuild,
+  SimInteraction,
+  SimMessage,
+  SimUser,
+  UserRoleConnection,
+} from './types.js';
+
+function defaultConfig(): DiscordConfig {
+  return {
+    oauthCodeTtlMs: 100_000,
+    interactionAckWindowMs: 3_000,
+    interactionTokenTtlMs: 15 * 60_000,
+    redirectUris: null,
+    privilegedIntents: PRIVILEGED_INTENTS,
+  };
+}
+
+/** A gateway dispatch; `guildId` lets the gateway drop events for guilds the bot is not in. */
+export interface DispatchEvent {
+  t: string;
+  d: unknown;
+  guildId?: string;
+}
+
+/** Knobs tests and the control API may turn at runtime. */
+export interface DiscordConfig {
+  /** Authorization codes expire this long after issue (Discord: about 100 s). */
+  oauthCodeTtlMs: number;
+  /** The bot must send the initial interaction callback within this window (Discord: 3 s). */
+  interactionAckWindowMs: number;
+  /** Interaction tokens stay usable for follow-ups this long (Discord: 15 min). */
+  interactionTokenTtlMs: number;
+  /** Registered OAuth2 redirect URIs; null accepts any absolute http(s) URI. */
+  redirectUris: string[] | null;
+  /** Privileged intents enabled for the application in the (simulated) developer portal. */
+  privilegedIntents: number;
+}
+
+/** GUILD_PRESENCES | GUILD_MEMBERS | MESSAGE_CONTENT. */
+export const PRIVILEGED_INTENTS = (1 << 8) | (1 << 1) | (1 << 15);
+
+/** The whole simulated Discord for one simulator instance, plus the event bus the gateway listens on. */
+export class DiscordState {
+  readonly users: Map<string, SimUser>;
+  readonly guilds: Map<string, SimGuild>;
+  readonly commands = new Map<string, SimCommand>();
+  roleConnectionMetadata: RoleConnectionMetadata[] = [];
+  /** By user id (one application). */
+  readonly roleConnections = new Map<string, UserRoleConnection>();
+  /** By channel id, oldest first. */
+  readonly messages = new Map<string, SimMessage[]>();
+  readonly interactions = new Map<string, SimInteraction>();
+  oauth = new OAuthStore();
+  readonly bus = new EventEmitter();
+  readonly config: DiscordConfig = defaultConfig();
+  readonly sessionStartLimit = { total: 1000, used: 0, resetAt: Date.now() + 86_400_000 };
+  /** API routes registered under /api, for the "every route is in the spec" contract test. */
+  readonly apiRoutes: { method: string; url: string }[] = [];
+
+  constructor() {
+    const seed = buildSeed();
+    this.users = seed.users;
+    this.guilds = seed.guilds;
+    this.bus.setMaxListeners(0);
+  }
+
+  /** Back to the seeded world (the gateway drops its sessions separately). */
+  reset(): void {
+    const seed = buildSeed();
+    this.users.clear();
+    for (const [id, u] of seed.users) this.users.set(id, u);
+    this.guilds.clear();
+    for (const [id, g] of seed.guilds) this.guilds.set(id, g);
+    this.commands.clear();
+    this.roleConnectionMetadata = [];
+    this.roleConnections.clear();
+    this.messages.clear();
+    this.interactions.clear();
+    this.oauth = new OAuthStore();
+    Object.assign(this.config, defaultConfig());
+  }
+
+  get botUser(): SimUser {
+    return this.users.get(discordApp.botUserId)!;
+  }
+
+  requireGuild(id: string): SimGuild {
+    const guild = this.guilds.get(id);
+    if (!guild) throw unknownGuild();
+    return guild;
+  }
+
+  channel(id: string): { guild: SimGuild; channel: SimChannel } | undefined {
+    for (const guild of this.guilds.values()) {
+      const channel = guild.channels.get(id);
+      if (channel) return { guild, channel };
+    }
+    return undefined;
+  }
+
+  requireChannel(id: string): { guild: SimGuild; channel: SimChannel } {
+    const found = this.channel(id);
+    if (!found) throw unknownChannel();
+    return found;
+  }
+
+  isBotIn(guild: SimGuild): boolean {
+    return guild.members.has(discordApp.botUserId);
+  }
+
+  botGuilds(): SimGuild[] {
+    return [...this.guilds.values()].filter((g) => this.isBotIn(g));
+  }
+
+  guildsOf(userId: string): SimGuild[] {
+    return [...this.guilds.values()].filter((g) => g.members.has(userId));
+  }
+
+  /** Guild-level permissions: owner and Administrator get everything. */
+  permissionsOf(guild: SimGuild, userId: string): bigint {
+    if (guild.ownerId === userId) return ALL_PERMISSIONS;
+    const member = guild.members.get(userId);
+    if (!member) return 0n;
+    let perms = guild.roles.get(guild.id)?.permissions ?? 0n;
+    for (const roleId of member.roles) perms |= guild.roles.get(roleId)?.permissions ?? 0n;
+    return (perms & Permission.Administrator) !== 0n ? ALL_PERMISSIONS : perms;
+  }
+
+  /** Position of the member's highest role (0 = only @everyone). */
+  highestPosition(guild: SimGuild, userId: string): number {
+    const member = guild.members.get(userId);
+    if (!member) return -1;
+    return Math.max(0, ...member.roles.map((id) => guild.roles.get(id)?.position ?? 0));
+  }
+
+  dispatch(t: string, d: unknown, guildId?: string): void {
+    this.bus.emit('dispatch', { t, d, guildId } satisfies DispatchEvent);
+  }
+
+  channelMessages(channelId: string): SimMessage[] {
+    let list = this.messages.get(channelId);
+    if (!list) {
+      list = [];
+      this.messages.set(channelId, list);
+    }
+    return list;
+  }
+}

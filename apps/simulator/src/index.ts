@@ -1,0 +1,3 @@
+export { type RunningSimulator, startSimulator } from './app.js';
+export type { SimulatorOptions } from './context.js';
+export * as demo from './demo.js';

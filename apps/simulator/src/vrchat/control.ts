@@ -1,0 +1,216 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { VrcApiError } from './errors.js';
+import {
+  BIO_MAX,
+  createUser,
+  ownerAddsMember,
+  ownerRemovesMember,
+  patchGroup,
+  patchUser,
+  userBlocksGroup,
+  userRequestsToJoin,
+} from './mutations.js';
+import type { VrchatState } from './state.js';
+
+/**
+ * Test and demo control of the VRChat side, under /control/vrchat (documented in CONTROL.md). Plain
+ * JSON, no auth: it plays the parts of VRChat users, group owners and VRChat's own session store.
+ */
+
+const userPatch = z
+  .object({
+    displayName: z.string().min(1).max(64),
+    bio: z.string().max(BIO_MAX),
+    bioLinks: z.array(z.string()).max(3),
+    pronouns: z.string().max(32),
+    ageVerificationStatus: z.enum(['18+', 'hidden', 'verified']),
+    ageVerified: z.boolean(),
+    status: z.enum(['active', 'join me', 'ask me', 'busy', 'offline']),
+    state: z.enum(['online', 'active', 'offline']),
+    statusDescription: z.string().max(32),
+  })
+  .partial()
+  .strict();
+
+const newUser = userPatch.extend({
+  displayName: z.string().min(1).max(64),
+  username: z.string().min(1).optional(),
+  password: z.string().min(1).optional(),
+  totpSecret: z
+    .string()
+    .regex(/^[A-Z2-7]+=*$/, 'base32')
+    .optional(),
+});
+
+const groupPatch = z
+  .object({
+    name: z.string().min(1).max(64),
+    description: z.string().max(250),
+    joinState: z.enum(['open', 'request', 'invite', 'closed']),
+  })
+  .partial()
+  .strict();
+
+const configPatch = z
+  .object({
+    rate: z.object({ capacity: z.number().int().positive(), perSecond: z.number().positive() }),
+    sessionLimit: z.object({ max: z.number().int().positive(), windowSeconds: z.number().int().positive() }),
+  })
+  .partial()
+  .strict();
+
+const userIdBody = z.object({ userId: z.string().min(1) });
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body ?? {});
+  if (!parsed.success) throw new VrcApiError(400, z.prettifyError(parsed.error));
+  return parsed.data;
+}
+
+export interface ControlHooks {
+  /** Clears everything and seeds the world again. */
+  reset(): void;
+  /** Empties the rate-limit buckets (done with the session counters). */
+  resetRate(): void;
+}
+
+export function registerVrchatControl(
+  control: FastifyInstance,
+  state: VrchatState,
+  hooks: ControlHooks,
+): void {
+  control.setErrorHandler((err: FastifyError | VrcApiError, _req, reply: FastifyReply) => {
+    if (err instanceof VrcApiError) return reply.code(err.status).send({ message: err.message });
+    return reply.code(err.statusCode ?? 500).send({ message: err.message });
+  });
+
+  control.get('/state', async () => ({
+    config: state.config,
+    users: [...state.users.values()].map((u) => ({
+      id: u.id,
+      displayName: u.displayName,
+      ageVerificationStatus: u.ageVerificationStatus,
+      ageVerified: u.ageVerified,
+      bio: u.bio,
+      login: state.accounts.get(u.id)?.username ?? null,
+    })),
+    groups: [...state.groups.values()].map((g) => ({
+      ...g,
+      roles: state.groupRoles(g.id),
+      memberships: state.groupMemberships(g.id),
+      auditLogCount: state.audit.get(g.id)?.length ?? 0,
+    })),
+  }));
+
+  control.get<{ Params: { userId: string } }>('/users/:userId', async (req, reply) => {
+    const user = state.users.get(req.params.userId);
+    if (!user) return reply.code(404).send({ message: 'User not found' });
+    return { ...user, memberships: state.userMemberships(user.id) };
+  });
+
+  control.patch<{ Params: { userId: string } }>('/users/:userId', async (req) =>
+    patchUser(state, req.params.userId, parse(userPatch, req.body)),
+  );
+
+  control.post('/users', async (req, reply) => {
+    const input = parse(newUser, req.body);
+    if ((input.username === undefined) !== (input.password === undefined))
+      throw new VrcApiError(400, 'username and password go together');
+    if (input.username && state.accountByLogin(input.username))
+      throw new VrcApiError(409, `username ${input.username} is taken`);
+    return reply.code(201).send(createUser(state, input));
+  });
+
+  control.get<{ Params: { groupId: string } }>('/groups/:groupId', async (req, reply) => {
+    const group = state.groups.get(req.params.groupId);
+    if (!group) return reply.code(404).send({ message: "Can't find group!" });
+    return {
+      ...group,
+      roles: state.groupRoles(group.id),
+      memberships: state.groupMemberships(group.id),
+      auditLog: state.audit.get(group.id) ?? [],
+    };
+  });
+
+  control.patch<{ Params: { groupId: string } }>('/groups/:groupId', async (req) =>
+    patchGroup(state, req.params.groupId, parse(groupPatch, req.body)),
+  );
+
+  control.post<{ Params: { groupId: string; userId: string } }>(
+    '/groups/:groupId/members/:userId',
+    async (req, reply) => {
+      const { roleIds } = parse(z.object({ roleIds: z.array(z.string()).optional() }).strict(), req.body);
+      return reply.code(201).send(ownerAddsMember(state, req.params.groupId, req.params.userId, roleIds));
+    },
+  );
+
+  control.delete<{ Params: { groupId: string; userId: string } }>(
+    '/groups/:groupId/members/:userId',
+    async (req, reply) => {
+      ownerRemovesMember(state, req.params.groupId, req.params.userId);
+      return reply.code(204).send();
+    },
+  );
+
+  control.post<{ Params: { groupId: string } }>('/groups/:groupId/requests', async (req, reply) => {
+    const { userId } = parse(userIdBody, req.body);
+    return reply.code(201).send(userRequestsToJoin(state, req.params.groupId, userId));
+  });
+
+  control.post<{ Params: { groupId: string } }>('/groups/:groupId/blocks', async (req, reply) => {
+    const { userId } = parse(userIdBody, req.body);
+    return reply.code(201).send(userBlocksGroup(state, req.params.groupId, userId));
+  });
+
+  control.get('/sessions', async () => {
+    const now = Date.now();
+    const windowStart = now - state.config.sessionLimit.windowSeconds * 1000;
+    return {
+      sessionLimit: state.config.sessionLimit,
+      accounts: [...state.accounts.values()].map((a) => {
+        const sessions = [...state.sessions.values()].filter(
+          (s) => s.userId === a.userId && s.expiresAt > now,
+        );
+        return {
+          userId: a.userId,
+          username: a.username,
+          loginsInWindow: (state.logins.get(a.userId) ?? []).filter((t) => t > windowStart).length,
+          activeSessions: sessions.length,
+          pendingTwoFactor: sessions.filter((s) => !s.twoFactorDone).length,
+        };
+      }),
+    };
+  });
+
+  control.post('/reset-sessions', async (_req, reply) => {
+    state.logins.clear();
+    hooks.resetRate();
+    return reply.code(204).send();
+  });
+
+  control.post('/invalidate-sessions', async (req) => {
+    const { userId } = parse(z.object({ userId: z.string().optional() }).strict(), req.body);
+    let invalidated = 0;
+    for (const [token, s] of state.sessions)
+      if (!userId || s.userId === userId) {
+        state.sessions.delete(token);
+        invalidated += 1;
+      }
+    return { invalidated };
+  });
+
+  control.get('/config', async () => state.config);
+
+  control.patch('/config', async (req) => {
+    const patch = parse(configPatch, req.body);
+    state.config = { ...state.config, ...patch };
+    hooks.resetRate();
+    return state.config;
+  });
+
+  control.post('/reset', async (_req, reply) => {
+    hooks.reset();
+    return reply.code(204).send();
+  });
+}

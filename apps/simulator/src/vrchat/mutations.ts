@@ -1,0 +1,188 @@
+import { vrcError } from './errors.js';
+import { stableId } from './ids.js';
+import type { AgeVerificationStatus, JoinState, VrchatState, VrcUser } from './state.js';
+
+/**
+ * Changes made "outside the API" — by the user on their profile page, by a group owner, or by a test
+ * through the control API. Group changes are attributed to the owner and land in the audit log.
+ */
+
+export const BIO_MAX = 512;
+
+export interface UserPatch {
+  displayName?: string;
+  bio?: string;
+  bioLinks?: string[];
+  pronouns?: string;
+  ageVerificationStatus?: AgeVerificationStatus;
+  ageVerified?: boolean;
+  status?: VrcUser['status'];
+  state?: VrcUser['state'];
+  statusDescription?: string;
+}
+
+export function patchUser(state: VrchatState, userId: string, patch: UserPatch): VrcUser {
+  const user = state.users.get(userId);
+  if (!user) throw vrcError(404, 'User not found');
+  if (patch.bio !== undefined && patch.bio.length > BIO_MAX)
+    throw vrcError(400, `bio must be at most ${BIO_MAX} characters`);
+  if (patch.displayName !== undefined && patch.displayName !== user.displayName) {
+    user.pastDisplayNames.push({ displayName: user.displayName, updated_at: new Date().toISOString() });
+  }
+  for (const [key, value] of Object.entries(patch))
+    if (value !== undefined) Object.assign(user, { [key]: value });
+  user.lastActivity = new Date().toISOString();
+  return user;
+}
+
+export interface NewUser extends UserPatch {
+  displayName: string;
+  /** Give the user a login: username + password (+ optional TOTP secret). */
+  username?: string;
+  password?: string;
+  totpSecret?: string;
+}
+
+let created = 0;
+
+export function createUser(state: VrchatState, input: NewUser): VrcUser {
+  created += 1;
+  const id = stableId('usr', `created:${input.displayName}:${Date.now()}:${created}`);
+  const now = new Date().toISOString();
+  const user: VrcUser = {
+    id,
+    displayName: input.displayName,
+    bio: '',
+    bioLinks: [],
+    pronouns: '',
+    ageVerificationStatus: 'hidden',
+    ageVerified: false,
+    developerType: 'none',
+    state: 'offline',
+    status: 'active',
+    statusDescription: '',
+    tags: ['system_trust_basic', 'language_eng'],
+    dateJoined: now.slice(0, 10),
+    lastLogin: now,
+    lastActivity: now,
+    lastPlatform: 'standalonewindows',
+    avatarId: stableId('avtr', `created:${id}`),
+    hasProfilePic: false,
+    allowAvatarCopying: false,
+    pastDisplayNames: [],
+  };
+  state.users.set(id, user);
+  const { username, password, totpSecret, displayName: _d, ...rest } = input;
+  patchUser(state, id, rest);
+  if (username && password) {
+    state.accounts.set(id, {
+      userId: id,
+      username,
+      email: `${username}@vrclink.local`,
+      password,
+      totpSecret,
+      recoveryCodes: [],
+      twoFactorEnabledAt: totpSecret ? now : undefined,
+    });
+  }
+  return user;
+}
+
+export interface GroupPatch {
+  name?: string;
+  description?: string;
+  joinState?: JoinState;
+}
+
+export function patchGroup(state: VrchatState, groupId: string, patch: GroupPatch) {
+  const group = state.groups.get(groupId);
+  if (!group) throw vrcError(404, "Can't find group!");
+  const data: Record<string, { old: unknown; new: unknown }> = {};
+  for (const key of ['name', 'description', 'joinState'] as const) {
+    const value = patch[key];
+    if (value !== undefined && value !== group[key]) {
+      data[key] = { old: group[key], new: value };
+      Object.assign(group, { [key]: value });
+    }
+  }
+  if (Object.keys(data).length) {
+    group.updatedAt = new Date().toISOString();
+    state.addAudit({
+      groupId,
+      actorId: group.ownerId,
+      targetId: groupId,
+      eventType: 'group.update',
+      description: `${state.displayName(group.ownerId)} updated the group (${Object.keys(data).join(', ')}).`,
+      data,
+    });
+  }
+  return group;
+}
+
+/** The owner adds a user as a member directly (e.g. after an in-game invite), with optional roles. */
+export function ownerAddsMember(state: VrchatState, groupId: string, userId: string, roleIds: string[] = []) {
+  const group = state.groups.get(groupId);
+  if (!group) throw vrcError(404, "Can't find group!");
+  if (!state.users.has(userId)) throw vrcError(404, 'User not found');
+  for (const id of roleIds)
+    if (state.roles.get(id)?.groupId !== groupId)
+      throw vrcError(404, `Role ${id} is not a role of this group`);
+  if (state.member(groupId, userId)) throw vrcError(400, "You're already a member!");
+  const m = state.putMembership(groupId, userId, 'member');
+  m.roleIds = [...roleIds];
+  m.acceptedById = group.ownerId;
+  state.addAudit({
+    groupId,
+    actorId: group.ownerId,
+    targetId: userId,
+    eventType: 'group.member.join',
+    description: `${state.displayName(userId)} joined the group (added by ${state.displayName(group.ownerId)}).`,
+    data: { roleIds },
+  });
+  return m;
+}
+
+export function ownerRemovesMember(state: VrchatState, groupId: string, userId: string): void {
+  const group = state.groups.get(groupId);
+  if (!group) throw vrcError(404, "Can't find group!");
+  if (!state.member(groupId, userId)) throw vrcError(403, "You're not a member.");
+  if (userId === group.ownerId) throw vrcError(403, "You can't kick the owner of the group.");
+  state.deleteMembership(groupId, userId);
+  state.addAudit({
+    groupId,
+    actorId: group.ownerId,
+    targetId: userId,
+    eventType: 'group.member.remove',
+    description: `${state.displayName(group.ownerId)} removed ${state.displayName(userId)} from the group.`,
+    data: {},
+  });
+}
+
+/** The user asks to join (what the in-game "Request to join" button does). */
+export function userRequestsToJoin(state: VrchatState, groupId: string, userId: string) {
+  const group = state.groups.get(groupId);
+  if (!group) throw vrcError(404, "Can't find group!");
+  if (!state.users.has(userId)) throw vrcError(404, 'User not found');
+  const existing = state.membership(groupId, userId);
+  if (existing?.status === 'member') throw vrcError(400, "You're already a member!");
+  if (existing?.status === 'requested')
+    throw vrcError(400, 'You already have a pending request to join this group.');
+  if (existing?.status === 'banned') throw vrcError(403, 'You are banned from this group.');
+  const m = state.putMembership(groupId, userId, 'requested');
+  state.addAudit({
+    groupId,
+    actorId: userId,
+    targetId: userId,
+    eventType: 'group.request.create',
+    description: `${state.displayName(userId)} requested to join the group.`,
+    data: {},
+  });
+  return m;
+}
+
+/** The user blocks the group: invites to them are then refused. */
+export function userBlocksGroup(state: VrchatState, groupId: string, userId: string) {
+  if (!state.groups.has(groupId)) throw vrcError(404, "Can't find group!");
+  if (!state.users.has(userId)) throw vrcError(404, 'User not found');
+  return state.putMembership(groupId, userId, 'userblocked');
+}

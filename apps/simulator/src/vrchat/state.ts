@@ -1,0 +1,244 @@
+import { newId } from './ids.js';
+
+export type AgeVerificationStatus = '18+' | 'hidden' | 'verified';
+export type DeveloperType = 'none' | 'trusted' | 'internal' | 'moderator';
+export type UserState = 'online' | 'active' | 'offline';
+export type UserStatus = 'active' | 'join me' | 'ask me' | 'busy' | 'offline';
+export type JoinState = 'open' | 'request' | 'invite' | 'closed';
+export type MembershipStatus = 'member' | 'invited' | 'requested' | 'userblocked' | 'banned';
+export type Visibility = 'visible' | 'friends' | 'hidden';
+
+export interface VrcUser {
+  id: string;
+  displayName: string;
+  bio: string;
+  bioLinks: string[];
+  pronouns: string;
+  ageVerificationStatus: AgeVerificationStatus;
+  ageVerified: boolean;
+  developerType: DeveloperType;
+  state: UserState;
+  status: UserStatus;
+  statusDescription: string;
+  tags: string[];
+  /** YYYY-MM-DD */
+  dateJoined: string;
+  lastLogin: string;
+  lastActivity: string;
+  lastPlatform: string;
+  avatarId: string;
+  hasProfilePic: boolean;
+  allowAvatarCopying: boolean;
+  pastDisplayNames: { displayName: string; updated_at: string }[];
+}
+
+/** A user that can log in (the bot and test accounts). */
+export interface VrcAccount {
+  userId: string;
+  username: string;
+  email: string;
+  password: string;
+  /** Base32; when set the account has TOTP 2FA enabled. */
+  totpSecret?: string;
+  /** One-use recovery codes accepted by /auth/twofactorauth/otp/verify. */
+  recoveryCodes: string[];
+  twoFactorEnabledAt?: string;
+}
+
+export interface VrcGroup {
+  id: string;
+  name: string;
+  shortCode: string;
+  discriminator: string;
+  description: string;
+  rules: string;
+  joinState: JoinState;
+  privacy: 'default' | 'private';
+  ownerId: string;
+  tags: string[];
+  languages: string[];
+  links: string[];
+  isVerified: boolean;
+  iconId: string;
+  bannerId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface VrcRole {
+  id: string;
+  groupId: string;
+  name: string;
+  description: string;
+  /** Rank: a lower number is a higher rank (the owner role is 0). */
+  order: number;
+  permissions: string[];
+  isSelfAssignable: boolean;
+  isManagementRole: boolean;
+  requiresTwoFactor: boolean;
+  requiresPurchase: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One record per (group, user): a member, a pending invite or request, a block or a ban. */
+export interface VrcMembership {
+  id: string;
+  groupId: string;
+  userId: string;
+  status: MembershipStatus;
+  roleIds: string[];
+  visibility: Visibility;
+  isRepresenting: boolean;
+  isSubscribedToAnnouncements: boolean;
+  managerNotes: string;
+  createdAt: string;
+  joinedAt: string | null;
+  bannedAt: string | null;
+  acceptedById: string | null;
+  /** A join request the group rejected with block=true: hidden unless requests?blocked=true. */
+  requestBlocked?: boolean;
+}
+
+export interface VrcAuditEntry {
+  id: string;
+  created_at: string;
+  groupId: string;
+  actorId: string;
+  actorDisplayName: string;
+  targetId: string;
+  eventType: string;
+  description: string;
+  data: Record<string, unknown>;
+}
+
+export interface VrcSession {
+  token: string;
+  userId: string;
+  createdAt: number;
+  expiresAt: number;
+  /** False until the session passed 2FA (always true for accounts without 2FA). */
+  twoFactorDone: boolean;
+}
+
+export interface VrcConfig {
+  rate: { capacity: number; perSecond: number };
+  /** Basic logins per account allowed within the window before 429 'Created too many sessions'. */
+  sessionLimit: { max: number; windowSeconds: number };
+}
+
+export class VrchatState {
+  users = new Map<string, VrcUser>();
+  accounts = new Map<string, VrcAccount>();
+  groups = new Map<string, VrcGroup>();
+  roles = new Map<string, VrcRole>();
+  /** Keyed by `${groupId}:${userId}`. */
+  memberships = new Map<string, VrcMembership>();
+  /** Per group, oldest first. */
+  audit = new Map<string, VrcAuditEntry[]>();
+  sessions = new Map<string, VrcSession>();
+  /** twoFactorAuth cookie value → userId and expiry: lets a later Basic login on that device skip 2FA. */
+  twoFactorTokens = new Map<string, { userId: string; expiresAt: number }>();
+  /** Successful Basic logins per userId (epoch ms), for the session limit. */
+  logins = new Map<string, number[]>();
+
+  constructor(public config: VrcConfig) {}
+
+  /** Forgets everything (the caller seeds again); config stays. */
+  reset(): void {
+    for (const map of [
+      this.users,
+      this.accounts,
+      this.groups,
+      this.roles,
+      this.memberships,
+      this.audit,
+      this.sessions,
+      this.twoFactorTokens,
+      this.logins,
+    ])
+      map.clear();
+  }
+
+  accountByLogin(login: string): VrcAccount | undefined {
+    const needle = login.toLowerCase();
+    for (const account of this.accounts.values())
+      if (account.username.toLowerCase() === needle || account.email.toLowerCase() === needle) return account;
+    return undefined;
+  }
+
+  membership(groupId: string, userId: string): VrcMembership | undefined {
+    return this.memberships.get(`${groupId}:${userId}`);
+  }
+
+  /** Only a full member counts; invites, requests and blocks do not. */
+  member(groupId: string, userId: string): VrcMembership | undefined {
+    const m = this.membership(groupId, userId);
+    return m?.status === 'member' ? m : undefined;
+  }
+
+  setMembership(m: VrcMembership): void {
+    this.memberships.set(`${m.groupId}:${m.userId}`, m);
+  }
+
+  deleteMembership(groupId: string, userId: string): void {
+    this.memberships.delete(`${groupId}:${userId}`);
+  }
+
+  /** Creates or replaces the (group, user) record with a fresh one in the given status. */
+  putMembership(groupId: string, userId: string, status: MembershipStatus, now = new Date()): VrcMembership {
+    const iso = now.toISOString();
+    const m: VrcMembership = {
+      id: this.membership(groupId, userId)?.id ?? newId('gmem'),
+      groupId,
+      userId,
+      status,
+      roleIds: [],
+      visibility: 'visible',
+      isRepresenting: false,
+      isSubscribedToAnnouncements: true,
+      managerNotes: '',
+      createdAt: iso,
+      joinedAt: status === 'member' ? iso : null,
+      bannedAt: status === 'banned' ? iso : null,
+      acceptedById: null,
+    };
+    this.setMembership(m);
+    return m;
+  }
+
+  groupMemberships(groupId: string, status?: MembershipStatus): VrcMembership[] {
+    const out: VrcMembership[] = [];
+    for (const m of this.memberships.values())
+      if (m.groupId === groupId && (!status || m.status === status)) out.push(m);
+    return out;
+  }
+
+  userMemberships(userId: string, status?: MembershipStatus): VrcMembership[] {
+    const out: VrcMembership[] = [];
+    for (const m of this.memberships.values())
+      if (m.userId === userId && (!status || m.status === status)) out.push(m);
+    return out;
+  }
+
+  groupRoles(groupId: string): VrcRole[] {
+    return [...this.roles.values()].filter((r) => r.groupId === groupId).sort((a, b) => a.order - b.order);
+  }
+
+  addAudit(entry: Omit<VrcAuditEntry, 'id' | 'created_at' | 'actorDisplayName'>): VrcAuditEntry {
+    const full: VrcAuditEntry = {
+      id: newId('gaud'),
+      created_at: new Date().toISOString(),
+      actorDisplayName: this.users.get(entry.actorId)?.displayName ?? '',
+      ...entry,
+    };
+    const list = this.audit.get(entry.groupId) ?? [];
+    list.push(full);
+    this.audit.set(entry.groupId, list);
+    return full;
+  }
+
+  displayName(userId: string): string {
+    return this.users.get(userId)?.displayName ?? userId;
+  }
+}

@@ -1,0 +1,103 @@
+import { discordApp } from '../src/demo.js';
+
+/** Small HTTP helpers for the Discord simulator tests (plain fetch, no client library). */
+
+export const BOT_AUTH = `Bot ${discordApp.botToken}`;
+
+export interface Res {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: {
+    auth?: string | null;
+    json?: unknown;
+    form?: Record<string, string>;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<Res> {
+  const headers: Record<string, string> = { ...opts.headers };
+  const auth = opts.auth === undefined ? BOT_AUTH : opts.auth;
+  if (auth) headers.Authorization = auth;
+  let body: string | undefined;
+  if (opts.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.json);
+  } else if (opts.form) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(opts.form).toString();
+  }
+  const res = await fetch(base + path, { method, headers, body, redirect: 'manual' });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // HTML pages and empty bodies stay text.
+  }
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
+export const REDIRECT_URI = 'http://127.0.0.1:5999/auth/discord/callback';
+
+/** Drives the authorize page's form like a browser would and returns the redirect Location. */
+export async function authorize(
+  base: string,
+  opts: {
+    userId: string;
+    scope: string;
+    state?: string;
+    redirectUri?: string;
+    decision?: string;
+    extra?: Record<string, string>;
+  },
+): Promise<URL> {
+  const res = await fetch(`${base}/oauth2/authorize`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      client_id: discordApp.clientId,
+      response_type: 'code',
+      scope: opts.scope,
+      redirect_uri: opts.redirectUri ?? REDIRECT_URI,
+      state: opts.state ?? 'xyz',
+      user_id: opts.userId,
+      decision: opts.decision ?? 'authorize',
+      ...opts.extra,
+    }).toString(),
+  });
+  const location = res.headers.get('location');
+  if (res.status !== 302 || !location)
+    throw new Error(`authorize answered ${res.status}: ${await res.text()}`);
+  return new URL(location);
+}
+
+export const clientForm = { client_id: discordApp.clientId, client_secret: discordApp.clientSecret };
+
+/** A user access token with `scope`, obtained through the real authorize + code exchange. */
+export async function userToken(base: string, userId: string, scope: string) {
+  const code = (await authorize(base, { userId, scope })).searchParams.get('code')!;
+  const res = await call(base, 'POST', '/api/v10/oauth2/token', {
+    auth: null,
+    form: { ...clientForm, grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI },
+  });
+  if (res.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(res.body)}`);
+  return res.body as { access_token: string; refresh_token: string; scope: string };
+}
+
+/** Polls until `check` returns a truthy value (for gateway-driven effects). */
+export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5000): Promise<NonNullable<T>> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,51 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { demoConfig, loggedInAs, loggedOut, renderApp, stubApi } from '../../testing/renderApp';
+
+const nav = async () => within(await screen.findByRole('navigation', { name: 'Main' }));
+const linkNames = async () => (await nav()).getAllByRole('link').map((l) => l.textContent);
+
+beforeEach(() => {
+  vi.spyOn(console, 'debug').mockImplementation(() => {});
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('navigation bar', () => {
+  it('shows only Home and the login button when logged out', async () => {
+    stubApi({ ...loggedOut, 'GET /api/config': { body: demoConfig } });
+    renderApp('/');
+    expect(await linkNames()).toEqual(['Home']);
+    expect(screen.getByRole('link', { name: 'Login through Discord' }).getAttribute('href')).toBe(
+      '/discord/login',
+    );
+    expect(screen.queryByText('Logout')).toBeNull();
+  });
+
+  it('adds Profile, Server Settings and VPM Listing for a logged-in user', async () => {
+    stubApi({ ...loggedInAs('User'), 'GET /api/config': { body: demoConfig } });
+    renderApp('/');
+    expect(await linkNames()).toEqual(['Home', 'Profile', 'Server Settings', 'VPM Listing']);
+    expect(screen.getByText('@neon')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Logout' }).getAttribute('href')).toBe('/logout');
+    expect(screen.queryByText('User')).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Login through Discord' })).toBeNull();
+  });
+
+  it('adds the Admin link and a rank badge for admins', async () => {
+    stubApi(loggedInAs('Admin'));
+    renderApp('/vpm-listing');
+    expect(await linkNames()).toEqual(['Home', 'Profile', 'Server Settings', 'VPM Listing', 'Admin']);
+    expect(screen.getByText('Admin', { selector: '.mantine-Badge-label' })).toBeTruthy();
+  });
+
+  it('highlights the link of the current path', async () => {
+    stubApi(loggedInAs('User'));
+    renderApp('/server-settings/123');
+    const current = (await nav()).getByRole('link', { current: 'page' });
+    expect(current.textContent).toBe('Server Settings');
+  });
+});

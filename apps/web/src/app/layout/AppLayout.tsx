@@ -1,0 +1,62 @@
+import { AppShell, Box, Burger, Container, Drawer, Group, Stack } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconLink } from '@tabler/icons-react';
+import { useEffect } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { Footer } from './Footer';
+import classes from './layout.module.css';
+import { NavLinks } from './NavLinks';
+import { UserSection } from './UserSection';
+
+export function AppLayout() {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const { pathname } = useLocation();
+
+  // Also close the menu on redirects, not only on link clicks.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path change is the trigger
+  useEffect(() => close(), [pathname, close]);
+
+  return (
+    <AppShell header={{ height: 60 }}>
+      <AppShell.Header className={classes.header}>
+        <Container size="lg" h="100%">
+          <Group h="100%" gap="md" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={opened ? 'Close navigation' : 'Open navigation'}
+            />
+            <Link to="/" className={classes.brand} aria-label="VRCLink home">
+              <IconLink size={22} color="var(--mantine-color-violet-4)" aria-hidden />
+              VRCLink
+            </Link>
+            <Group component="nav" aria-label="Main" gap={4} visibleFrom="sm" ml="md" wrap="nowrap">
+              <NavLinks />
+            </Group>
+            <Box ml="auto" visibleFrom="sm">
+              <UserSection />
+            </Box>
+          </Group>
+        </Container>
+      </AppShell.Header>
+
+      <Drawer opened={opened} onClose={close} hiddenFrom="sm" size="80%" title="VRCLink" zIndex={300}>
+        <Stack component="nav" aria-label="Main" gap={4}>
+          <NavLinks onNavigate={close} />
+        </Stack>
+        <Box mt="xl">
+          <UserSection onNavigate={close} stacked />
+        </Box>
+      </Drawer>
+
+      <AppShell.Main className={classes.main}>
+        <div className={classes.content}>
+          <Outlet />
+        </div>
+        <Footer />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

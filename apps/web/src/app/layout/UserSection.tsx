@@ -1,0 +1,73 @@
+import { Anchor, Avatar, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { IconBrandDiscord, IconLogout } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { isAdmin, useLogin } from '../../features/auth';
+
+interface Props {
+  onNavigate?: () => void;
+  /** In the phone menu: the Logout link goes on its own line so the name has room. */
+  stacked?: boolean;
+}
+
+/** Right side of the navigation bar: the login button, or who is logged in and a Logout link. */
+export function UserSection({ onNavigate, stacked = false }: Props) {
+  const login = useLogin();
+  if (!login.user) {
+    return (
+      <Button
+        component={Link}
+        to="/discord/login"
+        onClick={onNavigate}
+        leftSection={<IconBrandDiscord size={18} />}
+        color="indigo"
+        fullWidth={stacked}
+      >
+        Login through Discord
+      </Button>
+    );
+  }
+  const { username, avatar, rank } = login.user;
+  const identity = (
+    <Group gap="sm" wrap="nowrap" miw={0}>
+      <Avatar src={avatar} alt={username} radius="xl" size={34} color="violet">
+        {username.slice(0, 2).toUpperCase()}
+      </Avatar>
+      <Text fw={600} size="sm" truncate maw={stacked ? undefined : 160}>
+        @{username}
+      </Text>
+      {isAdmin(login) && (
+        <Badge color="red" variant="filled" size="sm" style={{ flexShrink: 0 }}>
+          {rank}
+        </Badge>
+      )}
+    </Group>
+  );
+  const logout = (
+    <Anchor
+      component={Link}
+      to="/logout"
+      onClick={onNavigate}
+      size="sm"
+      c="dimmed"
+      display="flex"
+      style={{ alignItems: 'center', gap: 4, flexShrink: 0 }}
+    >
+      <IconLogout size={16} aria-hidden />
+      Logout
+    </Anchor>
+  );
+  if (stacked) {
+    return (
+      <Stack gap="sm">
+        {identity}
+        {logout}
+      </Stack>
+    );
+  }
+  return (
+    <Group gap="sm" wrap="nowrap">
+      {identity}
+      {logout}
+    </Group>
+  );
+}

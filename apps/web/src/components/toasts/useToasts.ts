@@ -1,0 +1,6 @@
+import { useSyncExternalStore } from 'react';
+import { getToasts, subscribe } from './store';
+
+export function useToasts() {
+  return useSyncExternalStore(subscribe, getToasts, getToasts);
+}

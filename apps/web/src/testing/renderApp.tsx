@@ -1,0 +1,52 @@
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { vi } from 'vitest';
+import { Providers } from '../app/Providers';
+import { createQueryClient } from '../app/queryClient';
+import { routes } from '../app/routes';
+
+type Answer = { status?: number; body?: unknown };
+
+export const demoConfig = {
+  inviteUrl: 'https://discord.example/oauth2/authorize?client_id=1&scope=bot+applications.commands',
+  supportUrl: 'https://discord.example/invite/support',
+  contactEmail: 'privacy@vrclink.example',
+  discordWebUrl: 'https://discord.example',
+  vrchatWebUrl: 'https://vrchat.example',
+  demoMode: true,
+};
+
+/** Stubs fetch with answers keyed by `METHOD /path`; unknown calls get a 404. Returns the mock. */
+export function stubApi(answers: Record<string, Answer>) {
+  const fetchMock = vi.fn(async (request: Request) => {
+    const url = new URL(request.url);
+    const answer = answers[`${request.method} ${url.pathname}`] ?? {
+      status: 404,
+      body: { message: 'Not found.' },
+    };
+    const status = answer.status ?? 200;
+    if (status === 204) return new Response(null, { status });
+    return new Response(JSON.stringify(answer.body ?? {}), {
+      status,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+export const loggedOut = { 'GET /api/user': { status: 401, body: { message: 'Not logged in.' } } };
+export const loggedInAs = (rank: 'Admin' | 'User', username = 'neon') => ({
+  'GET /api/user': { body: { id: '42', username, avatar: null, rank } },
+});
+
+/** Renders the whole app (providers + route table) at a path. */
+export function renderApp(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const view = render(
+    <Providers queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return { ...view, router };
+}
