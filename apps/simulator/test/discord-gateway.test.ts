@@ -113,7 +113,7 @@ describe('the Discord gateway (raw protocol)', () => {
     };
     expect(guild.members).toHaveLength(41);
     expect(guild.member_count).toBe(41);
-    expect(guild.roles).toHaveLength(7);
+    expect(guild.roles).toHaveLength(8);
     expect(guild.channels).toHaveLength(2);
   });
 

@@ -100,6 +100,8 @@ const GUILDS: GuildSpec[] = [
       { key: 'Verified', name: 'Verified', color: 0x2ecc71, permissions: 0n },
       { key: 'Event Host', name: 'Event Host', color: 0xf1c40f, permissions: 0n },
       { key: 'Newcomer', name: 'Newcomer', color: 0x95a5a6, permissions: 0n },
+      // Given to guests by hosts (the product's guest setup); nobody holds it at the start.
+      { key: 'Guest', name: 'Guest', color: 0x7f8c8d, permissions: 0n },
     ],
     members: range(1, 40),
     botMember: true,
@@ -169,7 +171,7 @@ const GUILDS: GuildSpec[] = [
 ];
 
 type RoleKeys<G extends GuildSpec['key']> = G extends 'hangout'
-  ? 'everyone' | 'Admin' | 'Moderator' | 'VRCLink' | 'Verified' | 'Event Host' | 'Newcomer'
+  ? 'everyone' | 'Admin' | 'Moderator' | 'VRCLink' | 'Verified' | 'Event Host' | 'Newcomer' | 'Guest'
   : G extends 'danceClub'
     ? 'everyone' | 'Staff' | 'VRCLink' | 'DJ' | 'Dancer' | 'Verified'
     : 'everyone' | 'Caretaker' | 'Regular' | 'Night Owl' | 'Reader';

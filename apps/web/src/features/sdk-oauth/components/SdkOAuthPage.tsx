@@ -1,6 +1,79 @@
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+import { Alert, Button, Container, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconAlertCircle, IconBrandUnity, IconCircleCheck } from '@tabler/icons-react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { ApiError, errorMessage } from '../../../api/errors';
+import { useLogin } from '../../auth';
+import { useApproveSdkLogin } from '../api/approveSdkLogin';
 
-/** Placeholder: the SDK approval page is built in its own issue. */
+export const MISSING_TOKEN_MESSAGE =
+  'This link has no sign-in request. Start the login again from the VRChat SDK in Unity.';
+export const APPROVE_FAILED_MESSAGE = 'The sign-in request could not be approved.';
+
+/** /sdk-oauth?token=…: the signed-in user allows (or denies) the Unity editor's login request. */
 export function SdkOAuthPage() {
-  return <PlaceholderPage title="SDK Access" />;
+  const [params] = useSearchParams();
+  const token = params.get('token')?.trim() ?? '';
+  const navigate = useNavigate();
+  const { user } = useLogin();
+  const approve = useApproveSdkLogin();
+  // A 4xx means the request itself is unknown, expired or used: trying again cannot help.
+  const requestIsDead = approve.error instanceof ApiError && approve.error.kind === 'bad-request';
+
+  return (
+    <Container size="xs" py="xl">
+      <title>SDK Access · VRCLink</title>
+      <Paper withBorder p="xl" radius="md">
+        <Stack gap="lg">
+          <Group gap="md" wrap="nowrap">
+            <ThemeIcon size={48} radius="md" variant="light">
+              <IconBrandUnity size={28} />
+            </ThemeIcon>
+            <Title order={1} fz="h2">
+              Authorize application
+            </Title>
+          </Group>
+
+          {approve.isSuccess ? (
+            <Alert color="green" icon={<IconCircleCheck />} title="Access granted">
+              The VRChat SDK is now signed in as {user ? `@${user.username}` : 'you'}. You can close this page
+              and return to Unity.
+            </Alert>
+          ) : (
+            <>
+              <Text>
+                An application, the <strong>VRChat SDK in the Unity editor</strong>, wants access to your
+                VRCLink account{user ? ` (@${user.username})` : ''}.
+              </Text>
+              <Text c="dimmed" size="sm">
+                It will be able to see your account and the servers and worlds you manage, until you log out
+                of the website. Only allow this if you just started the login from Unity yourself.
+              </Text>
+              {!token && (
+                <Alert color="red" icon={<IconAlertCircle />} title="Cannot sign in">
+                  {MISSING_TOKEN_MESSAGE}
+                </Alert>
+              )}
+              {approve.isError && (
+                <Alert color="red" icon={<IconAlertCircle />} title="Access not granted">
+                  {errorMessage(approve.error, APPROVE_FAILED_MESSAGE)}
+                </Alert>
+              )}
+              <Group justify="flex-end">
+                <Button variant="default" onClick={() => navigate('/')}>
+                  Deny
+                </Button>
+                <Button
+                  onClick={() => approve.mutate(token)}
+                  loading={approve.isPending}
+                  disabled={!token || requestIsDead}
+                >
+                  Allow
+                </Button>
+              </Group>
+            </>
+          )}
+        </Stack>
+      </Paper>
+    </Container>
+  );
 }

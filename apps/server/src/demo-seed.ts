@@ -1,0 +1,49 @@
+import { seedGuildIds, seedUserIds, vrchatSeed } from '@vrclink/simulator';
+import type { Db } from './db/client.js';
+import { guestRoles, guildGroups, vrchatLinks } from './db/schema/index.js';
+
+/**
+ * Product-side demo data, so every feature can be clicked through before the server settings exist:
+ * one VRChat account already linked to somebody else (the conflict path), guest-role entries in the
+ * Hangout, and the Hangout's VRChat group linked to its Discord server. Idempotent: only ever inserts
+ * what is missing, never overwrites what a visitor changed.
+ */
+export const demoSeed = {
+  /** Discord user 2 (akira.night) holds a verified link to VRChat 'Bastian'. */
+  linkedDiscordUserId: seedUserIds.humans[1]!,
+  linkedVrcUserId: vrchatSeed.userIds.Bastian!,
+  hangout: seedGuildIds.hangout,
+} as const;
+
+export async function seedDemoData(db: Db): Promise<void> {
+  const { hangout } = seedGuildIds;
+  await db
+    .insert(vrchatLinks)
+    .values({
+      discordUserId: demoSeed.linkedDiscordUserId,
+      vrcUserId: demoSeed.linkedVrcUserId,
+      vrchatName: 'Bastian',
+      isVerified: true,
+      ageVerification: 'Unverified',
+      verifiedAt: new Date(),
+    })
+    .onConflictDoNothing();
+
+  const existingEntries = await db.$count(guestRoles);
+  if (existingEntries === 0) {
+    await db.insert(guestRoles).values([
+      { guildId: hangout.id, mainRoleId: hangout.roles.Admin, guestRoleId: hangout.roles.Guest, count: 3 },
+      { guildId: hangout.id, mainRoleId: hangout.roles['Event Host'], guestRoleId: hangout.roles.Guest, count: 1 },
+    ]);
+  }
+
+  const existingGroups = await db.$count(guildGroups);
+  if (existingGroups === 0) {
+    await db.insert(guildGroups).values({
+      guildId: hangout.id,
+      groupId: vrchatSeed.groupIds.hangout,
+      name: 'VRC Hangout Official',
+      iconUrl: null,
+    });
+  }
+}

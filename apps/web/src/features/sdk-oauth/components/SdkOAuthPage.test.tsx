@@ -1,0 +1,81 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { demoConfig, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
+import { MISSING_TOKEN_MESSAGE } from './SdkOAuthPage';
+
+const TOKEN = 'sdk-request-token-123';
+const allowButton = () => screen.findByRole('button', { name: 'Allow' });
+
+beforeEach(() => {
+  vi.spyOn(console, 'debug').mockImplementation(() => {});
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('SDK OAuth page', () => {
+  it('says the Unity editor wants access to the signed-in account', async () => {
+    stubApi(loggedInAs('User'));
+    renderApp(`/sdk-oauth?token=${TOKEN}`);
+    expect(await screen.findByRole('heading', { name: 'Authorize application' })).toBeTruthy();
+    expect(screen.getByText(/wants access to your/).textContent).toContain('VRChat SDK in the Unity editor');
+    expect(screen.getByText(/wants access to your/).textContent).toContain('(@neon)');
+    expect(screen.getByRole('button', { name: 'Deny' })).toBeTruthy();
+  });
+
+  it('approves the token on Allow and shows that access was granted', async () => {
+    const fetchMock = stubApi({ ...loggedInAs('User'), 'POST /api/oauth-approve': { status: 204 } });
+    renderApp(`/sdk-oauth?token=${TOKEN}`);
+    fireEvent.click(await allowButton());
+    expect(await screen.findByText('Access granted')).toBeTruthy();
+    expect(screen.getByText(/return to Unity/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Allow' })).toBeNull();
+    const post = fetchMock.mock.calls.map(([r]) => r).find((r) => r.method === 'POST')!;
+    expect(new URL(post.url).pathname).toBe('/api/oauth-approve');
+    expect(await post.json()).toEqual({ token: TOKEN });
+  });
+
+  it('goes home on Deny without approving', async () => {
+    const fetchMock = stubApi({ ...loggedInAs('User'), 'GET /api/config': { body: demoConfig } });
+    const { router } = renderApp(`/sdk-oauth?token=${TOKEN}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Deny' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(fetchMock.mock.calls.some(([r]) => r.method === 'POST')).toBe(false);
+  });
+
+  it.each([
+    [404, 'This sign-in request was not found.'],
+    [409, 'This sign-in request was already used.'],
+    [410, 'This sign-in request has expired. Start again from the SDK.'],
+  ])('shows the server message when approval answers %i, and disables Allow', async (status, message) => {
+    stubApi({ ...loggedInAs('User'), 'POST /api/oauth-approve': { status, body: { message } } });
+    renderApp(`/sdk-oauth?token=${TOKEN}`);
+    fireEvent.click(await allowButton());
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(screen.getByText('Access not granted')).toBeTruthy();
+    expect(screen.queryByText('Access granted')).toBeNull();
+    expect((await allowButton()).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('lets the user try again after a network failure', async () => {
+    stubApi(loggedInAs('User'));
+    const realFetch = globalThis.fetch;
+    vi.stubGlobal('fetch', (request: Request) =>
+      request.method === 'POST' ? Promise.reject(new TypeError('fetch failed')) : realFetch(request),
+    );
+    renderApp(`/sdk-oauth?token=${TOKEN}`);
+    fireEvent.click(await allowButton());
+    expect(await screen.findByText('The sign-in request could not be approved.')).toBeTruthy();
+    expect((await allowButton()).hasAttribute('disabled')).toBe(false);
+  });
+
+  it('explains a link without a token and does not offer Allow', async () => {
+    const fetchMock = stubApi(loggedInAs('User'));
+    renderApp('/sdk-oauth');
+    expect(await screen.findByText(MISSING_TOKEN_MESSAGE)).toBeTruthy();
+    expect((await allowButton()).hasAttribute('disabled')).toBe(true);
+    expect(fetchMock.mock.calls.some(([r]) => r.method === 'POST')).toBe(false);
+  });
+});

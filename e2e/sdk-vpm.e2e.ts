@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from './browser';
+
+const browser = useBrowser();
+
+interface SdkLoginResult {
+  status: string;
+  token?: string;
+  id?: string;
+  username?: string;
+  rank?: string;
+}
+
+interface VpmListing {
+  name: string;
+  id: string;
+  url: string;
+  author: string;
+  packages: Record<string, { versions: Record<string, Record<string, unknown>> }>;
+}
+
+/** The Unity editor's side of the login: plain HTTP calls without browser cookies. */
+const editor = {
+  async start(): Promise<string> {
+    const response = await fetch(`${browser.baseUrl}/api/sdk-login`);
+    expect(response.status).toBe(200);
+    const { token } = (await response.json()) as { token: string };
+    expect(token).toEqual(expect.any(String));
+    return token;
+  },
+  async poll(token: string): Promise<SdkLoginResult> {
+    const response = await fetch(`${browser.baseUrl}/api/sdk-login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as SdkLoginResult;
+  },
+  user(headers: Record<string, string>) {
+    return fetch(`${browser.baseUrl}/api/user`, { headers });
+  },
+};
+
+/** Signs a seeded non-admin member in through the simulator's Discord consent page; returns the username. */
+async function loginAsMember(): Promise<string> {
+  const { page } = browser;
+  await browser.goto('/');
+  await page.getByRole('link', { name: 'Login through Discord' }).click();
+  await page.waitForURL(/\/oauth2\/authorize/);
+  const user = page.locator('input[name="user_id"]:not([value="1200000000000000001"])').first();
+  const username = (await user.getAttribute('aria-label')) ?? '';
+  await user.check();
+  await page.getByRole('button', { name: 'Authorize' }).click();
+  await page.waitForURL(`${browser.baseUrl}/profile`);
+  await page.getByText(`@${username}`).waitFor();
+  return username;
+}
+
+async function openApproval(token: string): Promise<void> {
+  await browser.goto(`/sdk-oauth?token=${encodeURIComponent(token)}`);
+  await browser.page.getByRole('heading', { name: 'Authorize application' }).waitFor();
+}
+
+describe('Unity SDK editor login', () => {
+  it('lets the signed-in user allow the editor, which then acts as them with its access token', async () => {
+    const { page } = browser;
+    const token = await editor.start();
+    expect((await editor.poll(token)).status).toBe('TokenNotAuthorizedYet');
+
+    const username = await loginAsMember();
+    await openApproval(token);
+    expect(await page.getByText(/wants access to your/).textContent()).toContain(`(@${username})`);
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.getByText('Access granted').waitFor();
+    expect(await page.getByText(/return to Unity/).isVisible()).toBe(true);
+    mkdirSync('/tmp/shots', { recursive: true });
+    await page.screenshot({ path: '/tmp/shots/sdk-oauth-granted.png', fullPage: true });
+
+    const result = await editor.poll(token);
+    expect(result).toMatchObject({ status: 'Ok', username, rank: 'User' });
+    expect(result.token).toEqual(expect.any(String));
+    const byBearer = await editor.user({ Authorization: `Bearer ${result.token}` });
+    expect(byBearer.status).toBe(200);
+    expect(await byBearer.json()).toMatchObject({ id: result.id, username });
+    // compat/world-sdk.md: the access token is accepted as the session cookie too.
+    const byCookie = await editor.user({ Cookie: `vrclink_session=${result.token}` });
+    expect(byCookie.status).toBe(200);
+
+    // The request is single use: neither a second poll nor a second approval gets anything.
+    expect((await editor.poll(token)).status).toBe('Unauthorized');
+    await openApproval(token);
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.getByText('This sign-in request was already used.').waitFor();
+    expect(await page.getByText('Access granted').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Allow' }).isDisabled()).toBe(true);
+  });
+
+  it('goes home on Deny and leaves the request unapproved', async () => {
+    const { page } = browser;
+    const token = await editor.start();
+    await loginAsMember();
+    await openApproval(token);
+    mkdirSync('/tmp/shots', { recursive: true });
+    await page.screenshot({ path: '/tmp/shots/sdk-oauth.png', fullPage: true });
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await page.waitForURL(`${browser.baseUrl}/`);
+    await page.getByRole('heading', { name: 'Seamless Linking and Syncing for VRChat' }).waitFor();
+    expect((await editor.poll(token)).status).toBe('TokenNotAuthorizedYet');
+  });
+
+  it("shows the server's message for an unknown request", async () => {
+    const { page } = browser;
+    await loginAsMember();
+    await openApproval('no-such-request-token');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.getByText('This sign-in request was not found.').waitFor();
+  });
+});
+
+describe('VPM listing', () => {
+  it('shows the repository address and the SDK package, and the listing and its zip are served', async () => {
+    const { page } = browser;
+    const response = await fetch(`${browser.baseUrl}/api/vpm/index.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const listing = (await response.json()) as VpmListing;
+    expect(listing).toMatchObject({
+      name: expect.any(String),
+      id: expect.any(String),
+      author: expect.any(String),
+      url: `${browser.baseUrl}/api/vpm/index.json`,
+    });
+    const [packageId, { versions }] = Object.entries(listing.packages)[0];
+    const [version, manifest] = Object.entries(versions)[0];
+    expect(manifest).toMatchObject({
+      name: packageId,
+      version,
+      displayName: expect.any(String),
+      description: expect.any(String),
+      url: expect.stringMatching(/\.zip$/),
+      zipSHA256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+
+    const zip = await fetch(String(manifest.url));
+    expect(zip.status).toBe(200);
+    expect(zip.headers.get('content-type')).toBe('application/zip');
+    const bytes = Buffer.from(await zip.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString('hex')).toBe('504b0304');
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(manifest.zipSHA256);
+
+    await loginAsMember();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: browser.baseUrl });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'VPM Listing' }).click();
+    await page.waitForURL(`${browser.baseUrl}/vpm-listing`);
+    const address = page.getByLabel('Repository address');
+    await address.waitFor();
+    expect(await address.inputValue()).toBe(listing.url);
+    expect(await page.getByRole('link', { name: 'Add to VCC' }).getAttribute('href')).toBe(
+      `vcc://vpm/addRepo?url=${encodeURIComponent(listing.url)}`,
+    );
+    const card = page.getByRole('article', { name: String(manifest.displayName) });
+    expect(await card.getByRole('heading', { name: String(manifest.displayName) }).isVisible()).toBe(true);
+    expect(await card.getByText(packageId, { exact: true }).isVisible()).toBe(true);
+    expect(await card.getByText(`v${version}`).isVisible()).toBe(true);
+    expect(await card.getByText(String(manifest.description)).isVisible()).toBe(true);
+
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Repository address copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(listing.url);
+    mkdirSync('/tmp/shots', { recursive: true });
+    await page.screenshot({ path: '/tmp/shots/vpm-listing.png', fullPage: true });
+  });
+});
