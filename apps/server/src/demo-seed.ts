@@ -33,7 +33,12 @@ export async function seedDemoData(db: Db): Promise<void> {
   if (existingEntries === 0) {
     await db.insert(guestRoles).values([
       { guildId: hangout.id, mainRoleId: hangout.roles.Admin, guestRoleId: hangout.roles.Guest, count: 3 },
-      { guildId: hangout.id, mainRoleId: hangout.roles['Event Host'], guestRoleId: hangout.roles.Guest, count: 1 },
+      {
+        guildId: hangout.id,
+        mainRoleId: hangout.roles['Event Host'],
+        guestRoleId: hangout.roles.Guest,
+        count: 1,
+      },
     ]);
   }
 
