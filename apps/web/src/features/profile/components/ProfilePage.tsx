@@ -1,6 +1,79 @@
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+import { Alert, Button, Center, Container, Loader, SimpleGrid, Stack, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useState } from 'react';
+import { errorMessage } from '../../../api/errors';
+import { usePublicConfig } from '../../../api/publicConfig';
+import { SetupGuestsDialog } from '../../guests';
+import { type ProfileGuild, useProfile } from '../api/profile';
+import { DiscordServers } from './DiscordServers';
+import { LinkAccountDialog } from './link-account/LinkAccountDialog';
+import { ProfileActions } from './ProfileActions';
+import { ProfileHeader } from './ProfileHeader';
+import { UserDetails } from './UserDetails';
+import { VrchatGroups } from './VrchatGroups';
 
-/** Placeholder: the profile page is built in its own issue. */
+function ProfileContent() {
+  const profile = useProfile();
+  const config = usePublicConfig();
+  const [linkOpened, linkDialog] = useDisclosure(false);
+  const [guestsOpened, guestsDialog] = useDisclosure(false);
+  // Kept after closing so the dialog keeps its title while it fades out.
+  const [guestsGuild, setGuestsGuild] = useState<ProfileGuild | null>(null);
+
+  if (profile.isPending) {
+    return (
+      <Center py={80}>
+        <Loader aria-label="Loading profile" />
+      </Center>
+    );
+  }
+  if (profile.isError) {
+    return (
+      <Alert color="red" variant="light" title="Failed to load the profile." role="alert">
+        {errorMessage(profile.error, 'Please try again.')}
+        <div>
+          <Button mt="sm" size="xs" variant="light" color="red" onClick={() => void profile.refetch()}>
+            Try again
+          </Button>
+        </div>
+      </Alert>
+    );
+  }
+
+  const data = profile.data;
+  return (
+    <Stack gap="lg">
+      <ProfileHeader
+        profile={data}
+        actions={<ProfileActions linked={data.linkData !== null} onLinkAccount={linkDialog.open} />}
+      />
+      <UserDetails profile={data} />
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <DiscordServers
+          guilds={data.guilds}
+          discordWebUrl={config?.discordWebUrl}
+          onSetupGuests={(guild) => {
+            setGuestsGuild(guild);
+            guestsDialog.open();
+          }}
+        />
+        <VrchatGroups groups={data.groups} vrchatWebUrl={config?.vrchatWebUrl} />
+      </SimpleGrid>
+      <LinkAccountDialog opened={linkOpened} onClose={linkDialog.close} />
+      <SetupGuestsDialog guild={guestsGuild} opened={guestsOpened} onClose={guestsDialog.close} />
+    </Stack>
+  );
+}
+
+/** /profile: the user, their VRChat link and its actions, their servers and groups. */
 export function ProfilePage() {
-  return <PlaceholderPage title="Profile" />;
+  return (
+    <Container size="lg" py="xl">
+      <title>Profile · VRCLink</title>
+      <Title order={1} mb="lg">
+        Profile
+      </Title>
+      <ProfileContent />
+    </Container>
+  );
 }

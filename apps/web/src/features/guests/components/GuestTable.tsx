@@ -1,0 +1,101 @@
+import { Avatar, Button, Group, Modal, Table, Text, VisuallyHidden } from '@mantine/core';
+import { useState } from 'react';
+import { errorMessage } from '../../../api/errors';
+import { notify } from '../../../components/toasts';
+import type { Guest } from '../api/guestInfo';
+import { useUnassignGuest } from '../api/unassignGuest';
+
+const orNA = (value: string | null) => value ?? 'N/A';
+const guestName = (guest: Guest) => guest.guestUsername ?? guest.guestVrcName ?? guest.guestVrcId ?? 'guest';
+
+/** The host's guests with an Unassign button each (confirmed first). */
+export function GuestTable({ guildId, guests }: { guildId: string; guests: Guest[] }) {
+  const unassign = useUnassignGuest(guildId);
+  const [asking, setAsking] = useState<Guest | null>(null);
+  const [lastAsked, setLastAsked] = useState<Guest | null>(null);
+
+  const confirm = () => {
+    if (!asking) return;
+    setAsking(null);
+    unassign.mutate(asking.id, {
+      onSuccess: () => notify({ type: 'success', message: 'Guest unassigned.' }),
+      onError: (error) => notify({ type: 'error', message: errorMessage(error, 'Failed to unassign guest') }),
+    });
+  };
+
+  if (guests.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        No guests found for this server.
+      </Text>
+    );
+  }
+
+  return (
+    <>
+      <Table.ScrollContainer minWidth={560}>
+        <Table verticalSpacing="xs" aria-label="Guests">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Discord user</Table.Th>
+              <Table.Th>VRChat name</Table.Th>
+              <Table.Th>VRChat ID</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {guests.map((guest) => (
+              <Table.Tr key={guest.id}>
+                <Table.Td>
+                  <Group gap="sm" wrap="nowrap">
+                    <Avatar src={guest.guestProfilePicUrl} alt="" radius="xl" size="sm">
+                      {guestName(guest).slice(0, 2).toUpperCase()}
+                    </Avatar>
+                    <Text size="sm">{orNA(guest.guestUsername)}</Text>
+                  </Group>
+                </Table.Td>
+                <Table.Td>{orNA(guest.guestVrcName)}</Table.Td>
+                <Table.Td>
+                  <Text size="xs" ff="monospace">
+                    {orNA(guest.guestVrcId)}
+                  </Text>
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    aria-label={`Unassign ${guestName(guest)}`}
+                    loading={unassign.isPending && unassign.variables === guest.id}
+                    onClick={() => {
+                      setAsking(guest);
+                      setLastAsked(guest);
+                    }}
+                  >
+                    Unassign
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Modal opened={asking !== null} onClose={() => setAsking(null)} title="Unassign Guest" centered>
+        <Text size="sm">
+          Remove {lastAsked ? guestName(lastAsked) : 'this guest'} as your guest? A Discord guest loses the
+          guest role.
+        </Text>
+        <Group justify="flex-end" mt="lg">
+          <Button variant="default" onClick={() => setAsking(null)}>
+            Cancel
+          </Button>
+          <Button color="red" onClick={confirm} data-autofocus>
+            Confirm
+          </Button>
+        </Group>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,1 @@
+export { SetupGuestsDialog } from './components/SetupGuestsDialog';

@@ -1,0 +1,60 @@
+import { Avatar, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+export interface Entity {
+  id: string;
+  name: string;
+  icon: string | null;
+}
+
+interface Props<T extends Entity> {
+  title: string;
+  items: T[];
+  empty: string;
+  actions: (item: T) => ReactNode;
+}
+
+/** A titled card with a count and one row per server or group: icon, name and buttons. */
+export function EntityList<T extends Entity>({ title, items, empty, actions }: Props<T>) {
+  const titleId = `${title.toLowerCase().replace(/\s+/g, '-')}-title`;
+  return (
+    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={titleId}>
+      <Group gap="sm" mb="md">
+        <Title order={3} id={titleId}>
+          {title}
+        </Title>
+        <Badge variant="light" color="gray" aria-label={`${items.length} ${title}`}>
+          {items.length}
+        </Badge>
+      </Group>
+      {items.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          {empty}
+        </Text>
+      ) : (
+        <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }}>
+          {items.map((item) => (
+            <Group
+              component="li"
+              key={item.id}
+              aria-label={item.name}
+              justify="space-between"
+              gap="sm"
+              wrap="wrap"
+            >
+              <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '1 1 12rem' }}>
+                <Avatar src={item.icon} alt="" radius="md" color="indigo">
+                  {item.name.slice(0, 2).toUpperCase()}
+                </Avatar>
+                <Text fw={500} truncate>
+                  {item.name}
+                </Text>
+              </Group>
+              <Group gap="xs">{actions(item)}</Group>
+            </Group>
+          ))}
+        </Stack>
+      )}
+    </Paper>
+  );
+}

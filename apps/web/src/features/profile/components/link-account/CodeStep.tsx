@@ -1,0 +1,90 @@
+import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
+import { IconCopy, IconExternalLink } from '@tabler/icons-react';
+import { notify } from '../../../../components/toasts';
+
+export const CODE_NOT_FOUND = 'Code not found, try again later';
+
+const texts = {
+  conflict: {
+    intro:
+      'This VRChat account is already linked to another Discord account. Unlink it there, or prove that it is yours: put the verification code below in your VRChat profile bio and press Verify Ownership.',
+    copy: 'Copy Code',
+    verify: 'Verify Ownership',
+  },
+  unverified: {
+    intro:
+      'Your VRChat account is linked, but its ownership is not verified yet. Put the verification code below in your VRChat profile bio and press Verify Account.',
+    copy: 'Copy',
+    verify: 'Verify Account',
+  },
+};
+
+interface Props {
+  /** conflict: step 101 (linked to someone else); unverified: step 102 (linked, not verified). */
+  kind: keyof typeof texts;
+  code: string;
+  profileUrl: string;
+  notFound: boolean;
+  verifying: boolean;
+  onBack: () => void;
+  onVerify: () => void;
+}
+
+async function copy(code: string) {
+  try {
+    await navigator.clipboard.writeText(code);
+    notify({ type: 'success', message: 'Verification code copied.' });
+  } catch {
+    notify({ type: 'error', message: 'Could not copy the code; select it and copy it by hand.' });
+  }
+}
+
+/** Steps 101 and 102: the code to put in the VRChat bio, and the button that checks for it. */
+export function CodeStep({ kind, code, profileUrl, notFound, verifying, onBack, onVerify }: Props) {
+  const text = texts[kind];
+  return (
+    <Stack gap="md">
+      <Text size="sm">{text.intro}</Text>
+      <Stack gap={4}>
+        <Text size="sm" fw={500} id="verification-code-label">
+          Verification code
+        </Text>
+        <Code
+          block
+          fz="lg"
+          ta="center"
+          aria-labelledby="verification-code-label"
+          style={{ userSelect: 'all' }}
+        >
+          {code}
+        </Code>
+      </Stack>
+      {notFound && (
+        <Alert color="red" variant="light" role="alert">
+          {CODE_NOT_FOUND}
+        </Alert>
+      )}
+      <Group justify="flex-end" gap="sm">
+        <Button variant="default" onClick={onBack} disabled={verifying}>
+          Back
+        </Button>
+        <Button variant="default" leftSection={<IconCopy size={16} />} onClick={() => void copy(code)}>
+          {text.copy}
+        </Button>
+        <Button
+          component="a"
+          href={profileUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          variant="default"
+          rightSection={<IconExternalLink size={16} />}
+        >
+          Open Profile
+        </Button>
+        <Button onClick={onVerify} loading={verifying}>
+          {text.verify}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

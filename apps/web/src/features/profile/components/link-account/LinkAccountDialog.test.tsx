@@ -1,0 +1,192 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { dismissAll } from '../../../../components/toasts/store';
+import { demoConfig, loggedInAs, renderApp, stubApi } from '../../../../testing/renderApp';
+import { callsTo, profileFixture } from '../../testing/profileFixtures';
+
+type Answers = Record<string, { status?: number; body?: unknown }>;
+
+const neon = {
+  id: 'usr_neon',
+  displayName: 'NeonVR',
+  profileUrl: 'https://vrchat.example/home/user/usr_neon',
+};
+const VERIFY_FAILED = 'Failed to verify account. Make sure you have the verification code in your bio.';
+
+function setup(extra: Answers = {}) {
+  const answers: Answers = {
+    ...loggedInAs('User'),
+    'GET /api/config': { body: demoConfig },
+    'GET /api/users/profile': { body: profileFixture({ linkData: null }) },
+    'GET /api/users/search': { body: [neon] },
+    'GET /api/users/check': { body: { status: 'Success', verificationCode: 'VRCL-ABCD2345' } },
+    ...extra,
+  };
+  const fetchMock = stubApi(answers);
+  renderApp('/profile');
+  return { answers, fetchMock };
+}
+
+const dialog = () => within(screen.getByRole('dialog'));
+const typeSearch = (value: string) =>
+  fireEvent.change(dialog().getByRole('textbox', { name: /VRChat account/ }), { target: { value } });
+const toastTexts = () => screen.queryAllByTestId('toast').map((toast) => toast.textContent);
+
+/** Opens the dialog, searches and presses Link on the one result. */
+async function searchAndPick() {
+  fireEvent.click(await screen.findByRole('button', { name: 'Link Account' }));
+  await screen.findByRole('dialog', { name: 'Link Account' });
+  typeSearch('neon');
+  await act(() => vi.advanceTimersByTimeAsync(1500));
+  const result = await dialog().findByRole('listitem', { name: 'NeonVR' });
+  fireEvent.click(within(result).getByRole('button', { name: 'Link' }));
+}
+
+beforeEach(() => {
+  vi.spyOn(console, 'debug').mockImplementation(() => {});
+  // Real time still passes (transitions, fetches); the 1.5 s debounce is skipped by advancing the clock.
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+});
+
+afterEach(() => {
+  act(() => dismissAll());
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('Link Account dialog', () => {
+  it('searches 1.5 s after typing stops, not before', async () => {
+    const { fetchMock } = setup();
+    fireEvent.click(await screen.findByRole('button', { name: 'Link Account' }));
+    await screen.findByRole('dialog');
+    typeSearch('ne');
+    await act(() => vi.advanceTimersByTimeAsync(700));
+    typeSearch('neon');
+    await act(() => vi.advanceTimersByTimeAsync(1200));
+    expect(callsTo(fetchMock, 'GET', '/api/users/search')).toHaveLength(0);
+    await act(() => vi.advanceTimersByTimeAsync(300));
+    await waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/users/search')).toHaveLength(1));
+    expect(new URL(callsTo(fetchMock, 'GET', '/api/users/search')[0].url).searchParams.get('query')).toBe(
+      'neon',
+    );
+    expect(await dialog().findByRole('listitem', { name: 'NeonVR' })).toBeTruthy();
+  });
+
+  it('goes 0 → 1 → 102 when the link is not ownership-verified, and refreshes the profile', async () => {
+    const { answers, fetchMock } = setup({ 'POST /api/users/link': { body: { status: 'Success' } } });
+    await searchAndPick();
+    expect(await screen.findByRole('dialog', { name: 'Confirm Link' })).toBeTruthy();
+    expect(new URL(callsTo(fetchMock, 'GET', '/api/users/check')[0].url).searchParams.get('vrcId')).toBe(
+      'usr_neon',
+    );
+    expect(dialog().getByText('NeonVR')).toBeTruthy();
+    answers['GET /api/users/profile'] = {
+      body: profileFixture({
+        linkData: { id: 'usr_neon', vrchatName: 'NeonVR', isVerified: false, ageVerification: 'Unverified' },
+      }),
+    };
+    fireEvent.click(dialog().getByRole('button', { name: 'Confirm' }));
+
+    expect(await screen.findByRole('dialog', { name: 'Verify Your Account' })).toBeTruthy();
+    expect(toastTexts()).toContain('Account Linked');
+    expect(dialog().getByText('VRCL-ABCD2345')).toBeTruthy();
+    expect(dialog().getByRole('button', { name: 'Copy' })).toBeTruthy();
+    expect(dialog().getByRole('link', { name: 'Open Profile' }).getAttribute('href')).toBe(
+      `${demoConfig.vrchatWebUrl}/home/user/usr_neon`,
+    );
+    expect(dialog().getByRole('link', { name: 'Open Profile' }).getAttribute('target')).toBe('_blank');
+    expect(callsTo(fetchMock, 'POST', '/api/users/link')).toHaveLength(1);
+    expect(await screen.findByText('Ownership-Not-Verified')).toBeTruthy();
+  });
+
+  it('in 102 a failed verify shows the inline text and the error toast; success returns to 1', async () => {
+    const { answers } = setup({
+      'POST /api/users/link': { body: { status: 'Success' } },
+      'POST /api/users/verify': { status: 400, body: { message: VERIFY_FAILED } },
+    });
+    await searchAndPick();
+    fireEvent.click(await dialog().findByRole('button', { name: 'Confirm' }));
+    fireEvent.click(await dialog().findByRole('button', { name: 'Verify Account' }));
+    expect(await dialog().findByText('Code not found, try again later')).toBeTruthy();
+    await waitFor(() => expect(toastTexts()).toContain(VERIFY_FAILED));
+
+    answers['POST /api/users/verify'] = { body: { status: 'SuccessVerified' } };
+    fireEvent.click(dialog().getByRole('button', { name: 'Verify Account' }));
+    expect(await screen.findByRole('dialog', { name: 'Confirm Link' })).toBeTruthy();
+    expect(dialog().queryByText('Code not found, try again later')).toBeNull();
+  });
+
+  it('goes 0 → 1 → 2 when the code is already in the bio', async () => {
+    setup({ 'POST /api/users/link': { body: { status: 'SuccessVerified' } } });
+    await searchAndPick();
+    fireEvent.click(await dialog().findByRole('button', { name: 'Confirm' }));
+    expect(await dialog().findByRole('heading', { name: 'Account Ownership Verified' })).toBeTruthy();
+    expect(toastTexts()).toContain('Account Ownership Verified');
+    fireEvent.click(dialog().getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('goes 0 → 101 on a conflict; a failed verify shows only the inline text; success goes to 1', async () => {
+    const { answers, fetchMock } = setup({
+      'GET /api/users/check': { body: { status: 'Conflict', verificationCode: 'VRCL-CONFLICT' } },
+      'POST /api/users/verify': { status: 400, body: { message: VERIFY_FAILED } },
+    });
+    await searchAndPick();
+    expect(await screen.findByRole('dialog', { name: 'Account Already Linked' })).toBeTruthy();
+    expect(dialog().getByText(/already linked to another Discord account/)).toBeTruthy();
+    expect(dialog().getByText('VRCL-CONFLICT')).toBeTruthy();
+    for (const name of ['Back', 'Copy Code', 'Verify Ownership']) {
+      expect(dialog().getByRole('button', { name })).toBeTruthy();
+    }
+    expect(dialog().getByRole('link', { name: 'Open Profile' })).toBeTruthy();
+    expect(callsTo(fetchMock, 'POST', '/api/users/link')).toHaveLength(0);
+
+    fireEvent.click(dialog().getByRole('button', { name: 'Verify Ownership' }));
+    expect(await dialog().findByText('Code not found, try again later')).toBeTruthy();
+    expect(toastTexts()).not.toContain(VERIFY_FAILED);
+
+    answers['POST /api/users/verify'] = { body: { status: 'SuccessVerified' } };
+    fireEvent.click(dialog().getByRole('button', { name: 'Verify Ownership' }));
+    expect(await screen.findByRole('dialog', { name: 'Confirm Link' })).toBeTruthy();
+    expect(dialog().queryByText('Code not found, try again later')).toBeNull();
+  });
+
+  it('copies the code to the clipboard', async () => {
+    const writeText = vi.fn(async () => {});
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    setup({ 'GET /api/users/check': { body: { status: 'Conflict', verificationCode: 'VRCL-CONFLICT' } } });
+    await searchAndPick();
+    fireEvent.click(await dialog().findByRole('button', { name: 'Copy Code' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('VRCL-CONFLICT'));
+    await waitFor(() => expect(toastTexts()).toContain('Verification code copied.'));
+  });
+
+  it('Back returns to the search; reopening starts again at step 0 with an empty search', async () => {
+    setup();
+    await searchAndPick();
+    fireEvent.click(await dialog().findByRole('button', { name: 'Back' }));
+    expect(await screen.findByRole('dialog', { name: 'Link Account' })).toBeTruthy();
+    expect(dialog().getByRole('listitem', { name: 'NeonVR' })).toBeTruthy();
+    fireEvent.click(
+      within(dialog().getByRole('listitem', { name: 'NeonVR' })).getByRole('button', { name: 'Link' }),
+    );
+    await screen.findByRole('dialog', { name: 'Confirm Link' });
+
+    fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Link Account' }));
+    expect(await screen.findByRole('dialog', { name: 'Link Account' })).toBeTruthy();
+    expect((dialog().getByRole('textbox', { name: /VRChat account/ }) as HTMLInputElement).value).toBe('');
+    expect(dialog().queryByRole('listitem')).toBeNull();
+  });
+
+  it('says No results. when the search finds nobody', async () => {
+    setup({ 'GET /api/users/search': { body: [] } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Link Account' }));
+    await screen.findByRole('dialog');
+    typeSearch('x');
+    await act(() => vi.advanceTimersByTimeAsync(1500));
+    expect(await dialog().findByText('No results.')).toBeTruthy();
+  });
+});

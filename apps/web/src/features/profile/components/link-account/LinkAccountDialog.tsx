@@ -1,0 +1,140 @@
+import { Modal } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useState } from 'react';
+import { errorMessage } from '../../../../api/errors';
+import { usePublicConfig } from '../../../../api/publicConfig';
+import { notify } from '../../../../components/toasts';
+import { useCheckVrchatUser } from '../../api/checkVrchatUser';
+import { useLinkVrchatUser } from '../../api/linkVrchatUser';
+import type { VrchatUserResult } from '../../api/searchVrchatUsers';
+import { useVerifyVrchatUser } from '../../api/verifyVrchatUser';
+import { CodeStep } from './CodeStep';
+import { ConfirmStep } from './ConfirmStep';
+import { SearchStep } from './SearchStep';
+import { VerifiedStep } from './VerifiedStep';
+
+/** The spec's step numbers: 0 search, 1 confirm, 2 verified, 101 conflict, 102 linked but not verified. */
+export type LinkStep = 0 | 1 | 2 | 101 | 102;
+
+export const VERIFY_FAILED =
+  'Failed to verify account. Make sure you have the verification code in your bio.';
+
+const titles: Record<LinkStep, string> = {
+  0: 'Link Account',
+  1: 'Confirm Link',
+  2: 'Account Linked',
+  101: 'Account Already Linked',
+  102: 'Verify Your Account',
+};
+
+/** The multi-step flow; mounted fresh on every opening, so it always starts at step 0. */
+function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle: (title: string) => void }) {
+  const vrchatWebUrl = usePublicConfig()?.vrchatWebUrl;
+  const [step, setStepState] = useState<LinkStep>(0);
+  const [text, setText] = useState('');
+  const [selected, setSelected] = useState<VrchatUserResult | null>(null);
+  const [code, setCode] = useState('');
+  const [codeNotFound, setCodeNotFound] = useState(false);
+  const check = useCheckVrchatUser();
+  const link = useLinkVrchatUser();
+  const verify = useVerifyVrchatUser();
+
+  const setStep = (next: LinkStep) => {
+    setStepState(next);
+    setTitle(titles[next]);
+    setCodeNotFound(false);
+  };
+
+  const pick = (user: VrchatUserResult) => {
+    setSelected(user);
+    check.mutate(user.id, {
+      onSuccess: (result) => {
+        setCode(result.verificationCode);
+        setStep(result.status === 'Conflict' ? 101 : 1);
+      },
+      onError: (error) =>
+        notify({ type: 'error', message: errorMessage(error, 'Failed to check the VRChat account.') }),
+    });
+  };
+
+  const confirm = (user: VrchatUserResult) =>
+    link.mutate(user.id, {
+      onSuccess: (result) => {
+        if (result.status === 'SuccessVerified') {
+          setStep(2);
+          notify({ type: 'success', message: 'Account Ownership Verified' });
+        } else {
+          setStep(102);
+          notify({ type: 'success', message: 'Account Linked' });
+        }
+      },
+      onError: (error) =>
+        notify({ type: 'error', message: errorMessage(error, 'Failed to link the account.') }),
+    });
+
+  const verifyOwnership = (user: VrchatUserResult, from: 101 | 102) =>
+    verify.mutate(user.id, {
+      onSuccess: () => {
+        setStep(1);
+        notify({ type: 'success', message: 'Account Ownership Verified' });
+      },
+      onError: () => {
+        setCodeNotFound(true);
+        if (from === 102) notify({ type: 'error', message: VERIFY_FAILED });
+      },
+    });
+
+  if (step === 0 || !selected) {
+    return (
+      <SearchStep
+        text={text}
+        onTextChange={setText}
+        onPick={pick}
+        checkingId={check.isPending ? (check.variables ?? null) : null}
+      />
+    );
+  }
+  if (step === 1) {
+    return (
+      <ConfirmStep
+        user={selected}
+        onBack={() => setStep(0)}
+        onConfirm={() => confirm(selected)}
+        pending={link.isPending}
+      />
+    );
+  }
+  if (step === 2) return <VerifiedStep onClose={onClose} />;
+  return (
+    <CodeStep
+      kind={step === 101 ? 'conflict' : 'unverified'}
+      code={code}
+      profileUrl={vrchatWebUrl ? `${vrchatWebUrl}/home/user/${selected.id}` : selected.profileUrl}
+      notFound={codeNotFound}
+      verifying={verify.isPending}
+      onBack={() => setStep(0)}
+      onVerify={() => verifyOwnership(selected, step)}
+    />
+  );
+}
+
+/** The Link Account dialog (spec section 4); full screen on phones. */
+export function LinkAccountDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const isPhone = useMediaQuery('(max-width: 36em)');
+  const [title, setTitle] = useState(titles[0]);
+  const [session, setSession] = useState(0);
+  const [wasOpened, setWasOpened] = useState(opened);
+  // Each opening starts a new flow (step 0, empty search, no selection).
+  if (opened !== wasOpened) {
+    setWasOpened(opened);
+    if (opened) {
+      setSession((n) => n + 1);
+      setTitle(titles[0]);
+    }
+  }
+  return (
+    <Modal opened={opened} onClose={onClose} title={title} size="lg" fullScreen={isPhone}>
+      <LinkAccountFlow key={session} onClose={onClose} setTitle={setTitle} />
+    </Modal>
+  );
+}
