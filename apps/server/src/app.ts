@@ -5,6 +5,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { Client } from 'discord.js';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -13,6 +14,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { registerBotEvents } from './bot/events/index.js';
 import type { AppConfig } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/client.js';
@@ -36,20 +38,24 @@ const defaultWebDist = join(dirname(fileURLToPath(import.meta.url)), '../../web/
 export interface BuildAppOptions {
   config: AppConfig;
   database: Database;
-  logger?: FastifyBaseLogger | boolean | object;
+  /** Fastify's logger option (default: pino at the configured level); ignored with `loggerInstance`. */
+  logger?: boolean | object;
+  /** A logger shared with the rest of the process (main.ts starts the platforms with the same one). */
+  loggerInstance?: FastifyBaseLogger;
   /** Folder of the built web app; served with SPA fallback when it exists. */
   webDist?: string | null;
-  /** Started platform adapters; without them platform calls answer 503. */
-  platforms?: { discord: DiscordPort; vrchat: VrchatPort };
+  /** Started platform adapters (platforms/start.ts); without them platform calls answer 503. */
+  platforms?: { discord: DiscordPort; vrchat: VrchatPort; bot?: { client: Client } };
 }
 
 /** Builds the HTTP server: API under /api, OpenAPI at /api/openapi.json, the web app everywhere else. */
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ctx: AppContext }> {
-  const app = Fastify({
-    logger: opts.logger ?? { level: opts.config.logLevel },
-    trustProxy: true,
-    bodyLimit: 1024 * 1024,
-  }).withTypeProvider<ZodTypeProvider>();
+  const common = { trustProxy: true, bodyLimit: 1024 * 1024 };
+  const app = (
+    opts.loggerInstance
+      ? Fastify({ ...common, loggerInstance: opts.loggerInstance })
+      : Fastify({ ...common, logger: opts.logger ?? { level: opts.config.logLevel } })
+  ).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // The spec's client sends JSON bodies as patch-JSON; it is plain JSON to us.
@@ -69,6 +75,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
     discord: opts.platforms?.discord ?? unavailableDiscord,
     vrchat: opts.platforms?.vrchat ?? unavailableVrchat,
   };
+
+  // The bot's gateway events call the same services as the routes (e.g. guest slots shrinking).
+  const gateway = opts.platforms?.bot?.client;
+  if (gateway) {
+    const unsubscribe = registerBotEvents(gateway, ctx);
+    app.addHook('onClose', async () => unsubscribe());
+  }
 
   await app.register(fastifyCookie);
   registerAuth(app, ctx.db);

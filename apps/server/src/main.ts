@@ -1,8 +1,10 @@
 import './polyfills.js';
+import pino from 'pino';
 import { buildApp } from './app.js';
 import { resolveConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { isDemoMode, parseEnv } from './env.js';
+import { startPlatforms } from './platforms/start.js';
 
 let env: ReturnType<typeof parseEnv>;
 try {
@@ -18,10 +20,15 @@ const demo = isDemoMode(env)
   : undefined;
 const config = resolveConfig(env, demo?.endpoints);
 const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-const { app } = await buildApp({ config, database });
+if (demo) await (await import('./demo-seed.js')).seedDemoData(database.db);
+const log = pino({ level: config.logLevel });
+// Never throws: an unreachable platform is logged and its calls answer 503 until it comes back.
+const platforms = await startPlatforms({ config, database, log });
+const { app } = await buildApp({ config, database, loggerInstance: log, platforms });
 
 const shutdown = async () => {
   await app.close();
+  await platforms.close();
   await database.close();
   await demo?.sim.close();
   process.exit(0);

@@ -1,4 +1,5 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import pino from 'pino';
 import { buildApp } from '../src/app.js';
 import { resolveConfig } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
@@ -6,18 +7,26 @@ import { parseEnv } from '../src/env.js';
 import type { ZodApp } from '../src/http/types.js';
 import { createSession } from '../src/modules/auth/session.service.js';
 import { upsertUser } from '../src/modules/auth/user.service.js';
+import { type Platforms, startPlatforms } from '../src/platforms/start.js';
 import { openTestDatabase } from './db.js';
 
 export interface TestApp {
   app: ZodApp;
   ctx: AppContext;
   simulatorUrl?: string;
+  /** The real adapters, talking to the simulator (only with `simulator`). */
+  platforms?: Platforms;
+  /** Calls the simulator's control API, e.g. `control('PATCH', '/vrchat/users/usr_…', {bio})`. */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read the simulator's JSON ad hoc
+  control(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Sends a request as a browser would: with a session cookie (if given) and a matching XSRF pair. */
   inject(opts: InjectOptions & { session?: string }): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
 const XSRF = 'test-xsrf-token';
+/** VRChat's pacing, shortened so tests do not wait a second per call. */
+const fastPacer = { ratePerSecond: 200, burst: 50, backoffBaseMs: 5, backoffMaxMs: 40, rateLimitPauseMs: 40 };
 
 /** Builds the real app on a fresh database; with `simulator`, against a fresh simulator too. */
 export async function createTestApp(
@@ -27,12 +36,31 @@ export async function createTestApp(
   const demo = opts.simulator ? await (await import('../src/demo.js')).startDemoSimulator(0) : undefined;
   const config = resolveConfig(env, demo?.endpoints);
   const database = await openTestDatabase();
-  const { app, ctx } = await buildApp({ config, database, logger: false, webDist: null });
+  const platforms = demo
+    ? await startPlatforms({
+        config,
+        database,
+        log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+        vrchatPacer: fastPacer,
+      })
+    : undefined;
+  const { app, ctx } = await buildApp({ config, database, logger: false, webDist: null, platforms });
   await app.ready();
   return {
     app,
     ctx,
     simulatorUrl: demo?.sim.url,
+    platforms,
+    async control(method, path, body) {
+      if (!demo) throw new Error('control() needs createTestApp({ simulator: true })');
+      const res = await fetch(`${demo.sim.url}/control${path}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    },
     inject({ session, ...req }) {
       const cookies: Record<string, string> = {
         'XSRF-TOKEN': XSRF,
@@ -43,6 +71,7 @@ export async function createTestApp(
     },
     async close() {
       await app.close();
+      await platforms?.close();
       await database.close();
       await demo?.sim.close();
     },

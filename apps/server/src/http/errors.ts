@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { DiscordPermissionError } from '../platforms/discord/errors.js';
+import { VrchatError } from '../platforms/vrchat/errors.js';
 
 /** A failure whose message is safe to show the user; mapped to its status by the error handler. */
 export class HttpError extends Error {
@@ -17,6 +19,8 @@ export const unauthorized = (message = 'You must be logged in to do this.') => n
 export const forbidden = (message = 'You do not have permission to do this.') => new HttpError(403, message);
 export const notFound = (message = 'Not found.') => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
+
+export const VRCHAT_UNAVAILABLE = 'VRChat is not reachable right now. Try again later.';
 
 /** The body of every error answer. */
 export const errorBody = z.object({ message: z.string() });
@@ -36,6 +40,15 @@ function describeValidation(err: FastifyError): string {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof HttpError) return reply.code(err.statusCode).send({ message: err.message });
+    // The bot may not manage a role: the message tells a server admin what to change.
+    if (err instanceof DiscordPermissionError) return reply.code(403).send({ message: err.message });
+    if (err instanceof VrchatError) {
+      req.log.warn({ err }, 'VRChat call failed');
+      const refused = err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 429;
+      return refused
+        ? reply.code(502).send({ message: `VRChat refused the request: ${err.message}` })
+        : reply.code(503).send({ message: VRCHAT_UNAVAILABLE });
+    }
     if (hasZodFastifySchemaValidationErrors(err))
       return reply.code(400).send({ message: describeValidation(err) });
     if (isResponseSerializationError(err)) {

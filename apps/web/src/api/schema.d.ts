@@ -402,10 +402,25 @@ export interface components {
             /** @enum {string} */
             rank: "Admin" | "User";
         };
+        GuestInput: {
+            id: string;
+            guestUsername: string | null;
+            guestVrcName: string | null;
+            guestVrcId: string | null;
+            guestProfilePicUrl: string | null;
+        };
         VrchatUserResultInput: {
             id: string;
             displayName: string;
             profileUrl: string;
+        };
+        PublicConfigInput: {
+            inviteUrl: string;
+            supportUrl: string;
+            contactEmail: string;
+            discordWebUrl: string;
+            vrchatWebUrl: string;
+            demoMode: boolean;
         };
         ProfileInput: {
             user: {
@@ -431,13 +446,6 @@ export interface components {
                 name: string;
                 icon: string | null;
             }[];
-        };
-        GuestInput: {
-            id: string;
-            guestUsername: string | null;
-            guestVrcName: string | null;
-            guestVrcId: string | null;
-            guestProfilePicUrl: string | null;
         };
         SdkLoginResultInput: {
             /** @enum {string} */
@@ -465,14 +473,6 @@ export interface components {
                 };
             };
         };
-        PublicConfigInput: {
-            inviteUrl: string;
-            supportUrl: string;
-            contactEmail: string;
-            discordWebUrl: string;
-            vrchatWebUrl: string;
-            demoMode: boolean;
-        };
         Error: {
             message: string;
         };
@@ -485,10 +485,25 @@ export interface components {
             /** @enum {string} */
             rank: "Admin" | "User";
         };
+        Guest: {
+            id: string;
+            guestUsername: string | null;
+            guestVrcName: string | null;
+            guestVrcId: string | null;
+            guestProfilePicUrl: string | null;
+        };
         VrchatUserResult: {
             id: string;
             displayName: string;
             profileUrl: string;
+        };
+        PublicConfig: {
+            inviteUrl: string;
+            supportUrl: string;
+            contactEmail: string;
+            discordWebUrl: string;
+            vrchatWebUrl: string;
+            demoMode: boolean;
         };
         Profile: {
             user: {
@@ -515,13 +530,6 @@ export interface components {
                 icon: string | null;
             }[];
         };
-        Guest: {
-            id: string;
-            guestUsername: string | null;
-            guestVrcName: string | null;
-            guestVrcId: string | null;
-            guestProfilePicUrl: string | null;
-        };
         SdkLoginResult: {
             /** @enum {string} */
             status: "Ok" | "TokenNotAuthorizedYet" | "Unauthorized" | "TokenExpired" | "TokenNotFound" | "Error";
@@ -547,14 +555,6 @@ export interface components {
                     };
                 };
             };
-        };
-        PublicConfig: {
-            inviteUrl: string;
-            supportUrl: string;
-            contactEmail: string;
-            discordWebUrl: string;
-            vrchatWebUrl: string;
-            demoMode: boolean;
         };
     };
     responses: never;

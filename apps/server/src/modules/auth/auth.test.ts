@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../../test/app.js';
 import { issueLoginToken } from './login-token.service.js';
+import { createSession } from './session.service.js';
 
 describe('sessions and token login', () => {
   let t: TestApp;
@@ -115,5 +116,101 @@ describe('sessions and token login', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/^Login failed/);
+  });
+});
+
+describe('Discord OAuth login (against the simulated Discord)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ simulator: true });
+  });
+  afterAll(() => t?.close());
+
+  const discordUser = '1200000000000000007';
+
+  /** Starts a login and plays the person pressing Authorize on Discord's consent page. */
+  async function consent(): Promise<{ code: string; state: string; stateCookie: string }> {
+    const login = await t.inject({ method: 'GET', url: '/api/login', headers: { host: 'app.test' } });
+    const stateCookie = login.cookies.find((c) => c.name === 'vrclink_oauth_state')?.value as string;
+    const authorize = new URL(login.json().redirectUri);
+    const form = new URLSearchParams(authorize.searchParams);
+    form.set('decision', 'authorize');
+    form.set('user_id', discordUser);
+    const res = await fetch(`${t.simulatorUrl}/oauth2/authorize`, {
+      method: 'POST',
+      body: form,
+      redirect: 'manual',
+    });
+    const back = new URL(res.headers.get('location') as string);
+    expect(back.origin + back.pathname).toBe('http://app.test/discord/login/callback');
+    return {
+      code: back.searchParams.get('code') as string,
+      state: back.searchParams.get('state') as string,
+      stateCookie,
+    };
+  }
+  const callback = (body: object, stateCookie?: string) =>
+    t.inject({
+      method: 'POST',
+      url: '/api/login/callback',
+      headers: { host: 'app.test' },
+      cookies: stateCookie ? { vrclink_oauth_state: stateCookie } : {},
+      payload: body,
+    });
+
+  it('POST /api/login/callback signs in, keeps Discord’s tokens encrypted and audit-logs the login', async () => {
+    const { code, state, stateCookie } = await consent();
+    const res = await callback({ code, state }, stateCookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: discordUser, rank: 'User' });
+    const session = res.cookies.find((c) => c.name === 'vrclink_session')?.value;
+    expect((await t.inject({ method: 'GET', url: '/api/user', session })).json().id).toBe(discordUser);
+
+    const tokens = await t.ctx.database.executeSql('select * from discord_tokens where user_id = $1', [
+      discordUser,
+    ]);
+    expect(tokens.rows).toHaveLength(1);
+    expect(String(tokens.rows[0].scope)).toContain('identify');
+    const audits = await t.ctx.database.executeSql(
+      "select * from audit_log where action = 'user.login' and actor_id = $1",
+      [discordUser],
+    );
+    expect(audits.rows).toEqual([expect.objectContaining({ details: { via: 'oauth' } })]);
+  });
+
+  it('POST /api/login/callback refuses a code Discord does not accept (used twice)', async () => {
+    const { code, state, stateCookie } = await consent();
+    expect((await callback({ code, state }, stateCookie)).statusCode).toBe(200);
+    const again = await callback({ code, state }, stateCookie);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().message).toBe('Login failed: Discord did not accept the sign-in code.');
+  });
+
+  it('POST /api/login/callback refuses a login started in another browser (no state cookie)', async () => {
+    const { code, state } = await consent();
+    const res = await callback({ code, state });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^Login failed/);
+  });
+
+  it('POST /api/login/callback answers 400 with a message for a missing code', async () => {
+    const res = await callback({ state: 'abc' }, 'abc');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^Invalid body/);
+  });
+
+  it('GET /api/logout deletes every session of the user, web and SDK alike', async () => {
+    const first = await signIn(t);
+    const second = await createSession(t.ctx.db, first.id, 'web');
+    await createSession(t.ctx.db, first.id, 'sdk');
+    const other = await signIn(t);
+    const out = await t.inject({ method: 'GET', url: '/api/logout', session: first.session });
+    expect(out.statusCode).toBe(204);
+    const left = await t.ctx.database.executeSql('select user_id from sessions where user_id in ($1, $2)', [
+      first.id,
+      other.id,
+    ]);
+    expect(left.rows).toEqual([{ user_id: other.id }]);
+    expect((await t.inject({ method: 'GET', url: '/api/user', session: second })).statusCode).toBe(401);
   });
 });

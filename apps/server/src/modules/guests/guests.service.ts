@@ -23,6 +23,14 @@ function toGuest(g: GuestRow) {
   };
 }
 
+/** A host's guests in one server, oldest first. */
+const hostGuests = (db: Queryable, guildId: string, hostId: string) =>
+  db
+    .select()
+    .from(guests)
+    .where(and(eq(guests.guildId, guildId), eq(guests.hostUserId, hostId)))
+    .orderBy(asc(guests.createdAt), asc(guests.id));
+
 /** The caller as a host in this server: their held guest-role entries and current guests. */
 async function hostContext(ctx: AppContext, guildId: string, hostId: string, db: Queryable = ctx.db) {
   const member = await ctx.discord.getMember(guildId, hostId);
@@ -31,11 +39,7 @@ async function hostContext(ctx: AppContext, guildId: string, hostId: string, db:
   const held = heldEntries(all, member.roles);
   if (held.length === 0) throw forbidden(NOT_A_HOST);
   // PGlite has one connection: inside a transaction every read must use the transaction.
-  const mine = await db
-    .select()
-    .from(guests)
-    .where(and(eq(guests.guildId, guildId), eq(guests.hostUserId, hostId)))
-    .orderBy(asc(guests.createdAt));
+  const mine = await hostGuests(db, guildId, hostId);
   return { member, held, guests: mine, slots: slotsCount(held) };
 }
 
@@ -56,7 +60,13 @@ export async function getGuestInfo(ctx: AppContext, guildId: string, hostId: str
   };
 }
 
-const lastVrchatSearch = new Map<string, number>();
+/** When each host last searched VRChat, per app (tests build many apps in one process). */
+const lastVrchatSearches = new WeakMap<AppContext, Map<string, number>>();
+
+/** Serialises slot changes of one host (assign, unassign, slots shrinking) across server processes. */
+async function lockHost(tx: Queryable, guildId: string, hostId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`guests:${guildId}:${hostId}`}))`);
+}
 
 export async function searchGuests(
   ctx: AppContext,
@@ -89,11 +99,12 @@ export async function searchGuests(
   }
   const query = q.vrcQuery ?? '';
   // One VRChat search per host every 5 s: VRChat's API is shared by every server using the bot.
-  const last = lastVrchatSearch.get(hostId) ?? 0;
-  const wait = last + VRCHAT_SEARCH_COOLDOWN_MS - Date.now();
+  const lastSearch = lastVrchatSearches.get(ctx) ?? new Map<string, number>();
+  lastVrchatSearches.set(ctx, lastSearch);
+  const wait = (lastSearch.get(hostId) ?? 0) + VRCHAT_SEARCH_COOLDOWN_MS - Date.now();
   if (wait > 0)
     throw new HttpError(429, `Please wait ${Math.ceil(wait / 1000)}s before searching VRChat again.`);
-  lastVrchatSearch.set(hostId, Date.now());
+  lastSearch.set(hostId, Date.now());
   const users = await ctx.vrchat.searchUsers(query, { n: 20 });
   return {
     results: users.map((u) => ({
@@ -110,7 +121,7 @@ export type AssignInput = { discordId: string } | { vrcId: string; vrcDisplayNam
 export async function assignGuest(ctx: AppContext, guildId: string, hostId: string, input: AssignInput) {
   // Serialise assignments per host so two quick clicks cannot overrun the slot limit.
   return ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`guests:${guildId}:${hostId}`}))`);
+    await lockHost(tx, guildId, hostId);
     const host = await hostContext(ctx, guildId, hostId, tx);
     if (freeSlots(host.slots, host.guests.length) <= 0) throw badRequest(NO_FREE_SLOTS);
     const byRole = new Map<string, number>();
@@ -166,33 +177,56 @@ export async function assignGuest(ctx: AppContext, guildId: string, hostId: stri
 }
 
 export async function unassignGuest(ctx: AppContext, guildId: string, hostId: string, guestId: string) {
-  const rows = await ctx.db
-    .select()
+  await ctx.db.transaction(async (tx) => {
+    await lockHost(tx, guildId, hostId);
+    const rows = await tx
+      .select()
+      .from(guests)
+      .where(and(eq(guests.id, guestId), eq(guests.guildId, guildId), eq(guests.hostUserId, hostId)))
+      .limit(1);
+    if (!rows[0]) throw notFound('Guest not found.');
+    await removeGuests(ctx, tx, guildId, rows, hostId, 'guest.unassigned');
+  });
+}
+
+/** Whether another host also gave this person the same guest role (then it stays). */
+async function isGuestOfAnother(tx: Queryable, guest: GuestRow): Promise<boolean> {
+  if (!guest.guestDiscordId) return false;
+  const others = await tx
+    .select({ id: guests.id })
     .from(guests)
-    .where(and(eq(guests.id, guestId), eq(guests.guildId, guildId), eq(guests.hostUserId, hostId)))
+    .where(
+      and(
+        eq(guests.guildId, guest.guildId),
+        eq(guests.guestDiscordId, guest.guestDiscordId),
+        eq(guests.guestRoleId, guest.guestRoleId),
+      ),
+    )
     .limit(1);
-  const guest = rows[0];
-  if (!guest) throw notFound('Guest not found.');
-  await removeGuests(ctx, guildId, [guest], hostId, 'guest.unassigned');
+  return others.length > 0;
 }
 
 /** Takes the guest role back (Discord guests) and deletes the records, audit-logged one by one. */
 async function removeGuests(
   ctx: AppContext,
+  tx: Queryable,
   guildId: string,
   list: GuestRow[],
   actorId: string | null,
   action: string,
 ) {
   for (const guest of list) {
-    if (guest.guestDiscordId) {
-      const stillMember = await ctx.discord.getMember(guildId, guest.guestDiscordId);
-      if (stillMember?.roles.includes(guest.guestRoleId)) {
-        await ctx.discord.removeRole(guildId, guest.guestDiscordId, guest.guestRoleId, 'Guest slot removed');
-      }
+    await tx.delete(guests).where(eq(guests.id, guest.id));
+    // Not checked against the member's cached roles: the role may have been added moments ago and the
+    // gateway event not arrived yet. Removing a role the member does not have is a no-op for Discord.
+    if (
+      guest.guestDiscordId &&
+      !(await isGuestOfAnother(tx, guest)) &&
+      (await ctx.discord.getMember(guildId, guest.guestDiscordId))
+    ) {
+      await ctx.discord.removeRole(guildId, guest.guestDiscordId, guest.guestRoleId, 'Guest slot removed');
     }
-    await ctx.db.delete(guests).where(eq(guests.id, guest.id));
-    await audit(ctx.db, {
+    await audit(tx, {
       action,
       actorId,
       guildId,
@@ -204,22 +238,19 @@ async function removeGuests(
 
 /**
  * Called when a member's roles change or they leave: a host whose slots shrank loses the newest guests
- * beyond the remaining slots (all of them when no main role is left).
+ * beyond the remaining slots (all of them when no main role is left). Reads the host's roles under the
+ * host's lock, so an assignment running at the same time is counted.
  */
-export async function reconcileHostGuests(
-  ctx: AppContext,
-  guildId: string,
-  hostId: string,
-  roles: readonly string[] | null,
-) {
-  const mine = await ctx.db
-    .select()
-    .from(guests)
-    .where(and(eq(guests.guildId, guildId), eq(guests.hostUserId, hostId)))
-    .orderBy(asc(guests.createdAt));
-  if (mine.length === 0) return;
-  const all = await ctx.db.select().from(guestRoles).where(eq(guestRoles.guildId, guildId));
-  const slots = roles ? slotsCount(heldEntries(all, roles)) : 0;
-  const excess = guestsOverLimit(mine, slots);
-  if (excess.length) await removeGuests(ctx, guildId, excess, null, 'guest.revoked_host_lost_role');
+export async function reconcileHostGuests(ctx: AppContext, guildId: string, hostId: string) {
+  // Most members host nobody: answer without a transaction.
+  if ((await hostGuests(ctx.db, guildId, hostId).limit(1)).length === 0) return;
+  await ctx.db.transaction(async (tx) => {
+    await lockHost(tx, guildId, hostId);
+    const mine = await hostGuests(tx, guildId, hostId);
+    const member = await ctx.discord.getMember(guildId, hostId);
+    const all = await tx.select().from(guestRoles).where(eq(guestRoles.guildId, guildId));
+    const slots = member ? slotsCount(heldEntries(all, member.roles)) : 0;
+    const excess = guestsOverLimit(mine, slots);
+    if (excess.length) await removeGuests(ctx, tx, guildId, excess, null, 'guest.revoked_host_lost_role');
+  });
 }

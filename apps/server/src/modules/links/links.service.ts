@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import type { Db, Queryable } from '../../db/client.js';
+import type { Queryable } from '../../db/client.js';
 import { groupInvites, linkEvents, verificationCodes, vrchatLinks } from '../../db/schema/index.js';
-import { badRequest, conflict, HttpError, notFound } from '../../http/errors.js';
+import { conflict, HttpError, notFound } from '../../http/errors.js';
 import { audit } from '../audit/audit.service.js';
 import { ageVerificationOf } from './age.js';
 import { bioHasCode, newVerificationCode, vrchatIdFrom } from './code.js';
@@ -87,10 +87,10 @@ async function writeLink(
   discordUserId: string,
   vrc: { id: string; displayName: string; ageVerificationStatus?: string; ageVerified?: boolean },
   verified: boolean,
-): Promise<void> {
+): Promise<{ isVerified: boolean }> {
   const age = ageVerificationOf(vrc);
   try {
-    await ctx.db.transaction(async (tx) => {
+    return await ctx.db.transaction(async (tx) => {
       const holder = await findLinkByVrchat(tx, vrc.id);
       if (holder && holder.discordUserId !== discordUserId) {
         if (!verified) throw conflict(CONFLICT_NEEDS_PROOF);
@@ -143,6 +143,7 @@ async function writeLink(
         targetId: vrc.id,
         details: { vrchatName: vrc.displayName, ageVerification: age, replaced: previous?.vrcUserId ?? null },
       });
+      return { isVerified };
     });
   } catch (err) {
     // Someone else linked the same account between our read and write.
@@ -155,8 +156,9 @@ export async function linkAccount(ctx: AppContext, discordUserId: string, vrcUse
   const vrc = await requireVrchatUser(ctx, vrcUserId);
   const code = await codeFor(ctx.db, discordUserId, vrc.id);
   const proven = bioHasCode(vrc.bio, code);
-  await writeLink(ctx, discordUserId, vrc, proven);
-  return { status: proven ? ('SuccessVerified' as const) : ('Success' as const) };
+  // Relinking an account this user already proved stays verified, and says so.
+  const { isVerified } = await writeLink(ctx, discordUserId, vrc, proven);
+  return { status: isVerified ? ('SuccessVerified' as const) : ('Success' as const) };
 }
 
 export async function verifyAccount(ctx: AppContext, discordUserId: string, vrcUserId: string) {
@@ -211,7 +213,7 @@ export async function unlinkAccount(ctx: AppContext, discordUserId: string) {
 
 export async function resetGroupInvites(ctx: AppContext, discordUserId: string) {
   const link = await findLinkByDiscord(ctx.db, discordUserId);
-  if (!link) throw badRequest(NO_LINK);
+  if (!link) throw notFound(NO_LINK);
   await ctx.db.transaction(async (tx) => {
     const removed = await tx
       .delete(groupInvites)

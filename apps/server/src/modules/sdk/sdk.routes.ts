@@ -6,6 +6,8 @@ import type { ZodApp } from '../../http/types.js';
 import { approveSdkLogin, redeemSdkLogin, startSdkLogin } from './sdk.service.js';
 
 const tokenBody = z.object({ token: z.string().min(10).max(200) });
+// The editor reads `status` from every poll answer, so any unknown token is TokenNotFound, not a 400.
+const pollBody = z.object({ token: z.string().max(1000) });
 const sdkLoginResult = z.object({
   status: z.enum(['Ok', 'TokenNotAuthorizedYet', 'Unauthorized', 'TokenExpired', 'TokenNotFound', 'Error']),
   token: z.string().optional(),
@@ -41,7 +43,7 @@ export async function sdkRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         operationId: 'pollSdkLogin',
         tags: ['sdk'],
         description: 'Ok once approved (single use) with an access token for Authorization: Bearer.',
-        body: tokenBody,
+        body: pollBody,
         response: { 200: sdkLoginResult },
       },
     },

@@ -47,6 +47,11 @@ describe('Unity SDK editor login', () => {
     expect((await poll('this-token-does-not-exist')).status).toBe('TokenNotFound');
   });
 
+  it('answers TokenNotFound, not 400, for an empty or short token (the editor reads status)', async () => {
+    expect((await poll('')).status).toBe('TokenNotFound');
+    expect((await poll('abc')).status).toBe('TokenNotFound');
+  });
+
   it('answers TokenExpired after 10 minutes', async () => {
     const token = await startToken();
     vi.useFakeTimers({ now: Date.now() + 10 * 60 * 1000 + 1000, toFake: ['Date'] });
@@ -91,6 +96,31 @@ describe('Unity SDK editor login', () => {
       headers: { authorization: `Bearer ${access}` },
     });
     expect(me.statusCode).toBe(401);
+  });
+
+  it('POST /api/oauth-approve answers 403 without the XSRF header and approves nothing', async () => {
+    const user = await signIn(t);
+    const token = await startToken();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/oauth-approve',
+      cookies: { vrclink_session: user.session },
+      payload: { token },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe('Invalid or missing XSRF token.');
+    expect((await poll(token)).status).toBe('TokenNotAuthorizedYet');
+  });
+
+  it.each([
+    ['POST', '/api/oauth-approve', {}],
+    ['POST', '/api/oauth-approve', { token: 42 }],
+    ['POST', '/api/sdk-login', {}],
+  ] as const)('%s %s answers 400 with a message for %j', async (method, url, payload) => {
+    const user = await signIn(t);
+    const res = await t.inject({ method, url, payload, session: user.session });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^Invalid body/);
   });
 
   it('stores request tokens hashed', async () => {

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import { guestRoles, guildGroups } from '../src/db/schema/index.js';
+import { waitFor } from '../src/platforms/testing.js';
+import { signIn, type TestApp } from './app.js';
+
+/**
+ * Small factories for route tests against the simulator: people and roles are made through the
+ * simulators' control APIs; guest-role entries and guild groups (no admin API yet) as database rows.
+ */
+
+const unique = () => randomBytes(3).toString('hex');
+
+export interface VrchatUserFields {
+  displayName?: string;
+  bio?: string;
+  ageVerificationStatus?: '18+' | 'hidden' | 'verified';
+  ageVerified?: boolean;
+}
+
+/** A new VRChat user (hidden age, empty bio unless given). */
+export async function vrchatUser(
+  t: TestApp,
+  fields: VrchatUserFields = {},
+): Promise<{ id: string; displayName: string }> {
+  const displayName = fields.displayName ?? `Tester ${unique()}`;
+  const res = await t.control('POST', '/vrchat/users', {
+    ageVerificationStatus: 'hidden',
+    ageVerified: false,
+    bio: '',
+    ...fields,
+    displayName,
+  });
+  expect(res.status).toBe(201);
+  return { id: res.body.id, displayName };
+}
+
+export async function updateVrchatUser(t: TestApp, id: string, fields: VrchatUserFields): Promise<void> {
+  expect((await t.control('PATCH', `/vrchat/users/${id}`, fields)).status).toBe(200);
+}
+
+/** A new role (placed just above @everyone, so below the bot's role and manageable by it). */
+export async function discordRole(t: TestApp, guildId: string, name = `Role ${unique()}`): Promise<string> {
+  const res = await t.control('POST', `/discord/guilds/${guildId}/roles`, { name });
+  expect(res.status).toBe(201);
+  const roleId: string = res.body.id;
+  await waitFor(async () => (await t.ctx.discord.getGuild(guildId))?.roles.some((r) => r.id === roleId));
+  return roleId;
+}
+
+/** The member's role ids as the simulated Discord holds them (the source of truth, not the bot's cache). */
+export async function simulatorRoles(t: TestApp, guildId: string, userId: string): Promise<string[] | null> {
+  const res = await t.control('GET', `/discord/guilds/${guildId}`);
+  const member = (res.body.members as { userId: string; roles: string[] }[]).find((m) => m.userId === userId);
+  return member?.roles ?? null;
+}
+
+/** Waits until the bot's view of the member matches (gateway events arrive asynchronously). */
+export async function botSeesRoles(
+  t: TestApp,
+  guildId: string,
+  userId: string,
+  check: (r: string[]) => boolean,
+) {
+  await waitFor(async () => {
+    const member = await t.ctx.discord.getMember(guildId, userId);
+    return member ? check(member.roles) : false;
+  });
+}
+
+/** A new Discord user who joins the guild (with roles), once the bot has seen them join. */
+export async function discordMember(
+  t: TestApp,
+  guildId: string,
+  opts: { username?: string; roles?: string[] } = {},
+): Promise<{ id: string; username: string }> {
+  const username = opts.username ?? `member_${unique()}`;
+  const res = await t.control('POST', `/discord/guilds/${guildId}/members`, {
+    username,
+    roles: opts.roles ?? [],
+  });
+  expect(res.status).toBe(201);
+  const id: string = res.body.userId;
+  await botSeesRoles(t, guildId, id, (roles) => (opts.roles ?? []).every((r) => roles.includes(r)));
+  return { id, username };
+}
+
+/** A signed-in user who is also a member of the guild with the given roles. */
+export async function signInMember(
+  t: TestApp,
+  guildId: string,
+  opts: { username?: string; roles?: string[] } = {},
+): Promise<{ id: string; session: string; username: string }> {
+  const member = await discordMember(t, guildId, opts);
+  return { ...(await signIn(t, { id: member.id, username: member.username })), username: member.username };
+}
+
+/** A guest-role entry: holders of `mainRoleId` may give `count` people `guestRoleId`. */
+export async function guestRoleEntry(
+  t: TestApp,
+  entry: { guildId: string; mainRoleId: string; guestRoleId: string; count: number },
+): Promise<string> {
+  const [row] = await t.ctx.db.insert(guestRoles).values(entry).returning();
+  return row.id;
+}
+
+/** A VRChat group linked to a Discord server. */
+export async function guildGroup(
+  t: TestApp,
+  group: { guildId: string; groupId: string; name: string; iconUrl?: string | null },
+): Promise<void> {
+  await t.ctx.db.insert(guildGroups).values({ iconUrl: null, ...group });
+}
+
+/** Rows of a table matching a SQL condition, e.g. `rows(t, 'link_events', 'discord_user_id = $1', [id])`. */
+export async function rows(
+  t: TestApp,
+  table: 'audit_log' | 'link_events' | 'vrchat_links' | 'guests' | 'group_invites',
+  where = 'true',
+  params: unknown[] = [],
+): Promise<Record<string, unknown>[]> {
+  return (await t.ctx.database.executeSql(`select * from ${table} where ${where} order by 1`, params)).rows;
+}
