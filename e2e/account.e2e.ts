@@ -95,7 +95,7 @@ describe('linking a VRChat account', () => {
   it('links, verifies through the bio, refreshes and unlinks an 18+ account', async () => {
     const { page } = browser;
     await signInAs(page, ADMIN);
-    expect(await page.getByText('No VRChat account linked yet.').isVisible()).toBe(true);
+    await page.getByText('No VRChat account linked yet.').waitFor();
 
     await searchAndPick(page, 'Aurora Skye');
     const dialog = page.getByRole('dialog');
@@ -206,7 +206,7 @@ describe('guests', () => {
     await dialog.getByRole('button', { name: /^Unassign (Cinnamon|cinnamon_roll)/ }).click();
     await page
       .getByRole('dialog', { name: 'Unassign Guest' })
-      .getByRole('button', { name: 'Unassign' })
+      .getByRole('button', { name: 'Confirm' })
       .click();
     await page.getByText('Guest unassigned.').first().waitFor();
     await dialog.getByText('Used 2/3 (Free 1)').waitFor();
