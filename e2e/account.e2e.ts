@@ -41,12 +41,7 @@ async function hasGuestRole(userId: string): Promise<boolean> {
 }
 
 async function signInAs(page: Page, discordUserId: string): Promise<void> {
-  await browser.goto('/');
-  await page.getByRole('link', { name: 'Login through Discord' }).click();
-  await page.waitForURL(/\/oauth2\/authorize/);
-  await page.locator(`input[name="user_id"][value="${discordUserId}"]`).check();
-  await page.getByRole('button', { name: 'Authorize' }).click();
-  await page.waitForURL(`${browser.baseUrl}/profile`);
+  await browser.signIn({ id: discordUserId });
   await page.getByRole('heading', { name: 'Profile' }).waitFor();
 }
 

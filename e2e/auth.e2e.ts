@@ -2,30 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
 
 const browser = useBrowser();
-/** The seeded simulator user who is a platform admin in demo mode. */
-const ADMIN_DISCORD_ID = '1200000000000000001';
-
 const mainNav = () => browser.page.getByRole('navigation', { name: 'Main' });
 const mainNavLinks = () => mainNav().getByRole('link').allTextContents();
 
-/** Goes through the simulator's Discord consent page as the chosen user; returns the username. */
-async function loginAs(pick: 'admin' | 'member'): Promise<string> {
-  const { page } = browser;
-  await browser.goto('/');
-  await page.getByRole('link', { name: 'Login through Discord' }).click();
-  await page.waitForURL(/\/oauth2\/authorize/);
-  const selector =
-    pick === 'admin'
-      ? `input[name="user_id"][value="${ADMIN_DISCORD_ID}"]`
-      : `input[name="user_id"]:not([value="${ADMIN_DISCORD_ID}"])`;
-  const user = page.locator(selector).first();
-  const username = (await user.getAttribute('aria-label')) ?? '';
-  await user.check();
-  await page.getByRole('button', { name: 'Authorize' }).click();
-  await page.waitForURL(`${browser.baseUrl}/profile`);
-  await page.getByText(`@${username}`).waitFor();
-  return username;
-}
+const loginAs = (pick: 'admin' | 'member') => browser.signIn(pick);
 
 describe('login through the Discord simulator', () => {
   it('signs a member in, shows the logged-in navigation, and logs out', async () => {

@@ -18,7 +18,15 @@ export interface BrowserHandle {
   readonly baseUrl: string;
   /** Opens a path of the app and waits until the network is idle. */
   goto(path: string): Promise<void>;
+  /**
+   * Signs in through the simulator's Discord consent page: as the seeded user with that id, or as the
+   * admin / the first other member. Answers the username once the profile page shows it.
+   */
+  signIn(who: 'admin' | 'member' | { id: string }): Promise<string>;
 }
+
+/** The seeded simulator user who is a platform admin in demo mode. */
+export const ADMIN_DISCORD_ID = '1200000000000000001';
 
 /** One Chromium per test file, a fresh context (cookies, storage) per test. */
 export function useBrowser(viewport = { width: 1280, height: 800 }): BrowserHandle {
@@ -48,6 +56,22 @@ export function useBrowser(viewport = { width: 1280, height: 800 }): BrowserHand
     baseUrl,
     async goto(path: string) {
       await page.goto(path, { waitUntil: 'networkidle' });
+    },
+    async signIn(who) {
+      await this.goto('/');
+      await page.getByRole('link', { name: 'Login through Discord' }).click();
+      await page.waitForURL(/\/oauth2\/authorize/);
+      const selector =
+        who === 'member'
+          ? `input[name="user_id"]:not([value="${ADMIN_DISCORD_ID}"])`
+          : `input[name="user_id"][value="${who === 'admin' ? ADMIN_DISCORD_ID : who.id}"]`;
+      const user = page.locator(selector).first();
+      const username = (await user.getAttribute('aria-label')) ?? '';
+      await user.check();
+      await page.getByRole('button', { name: 'Authorize' }).click();
+      await page.waitForURL(`${baseUrl}/profile`);
+      await page.getByText(`@${username}`).waitFor();
+      return username;
     },
   };
 }

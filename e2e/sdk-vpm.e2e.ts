@@ -44,20 +44,7 @@ const editor = {
   },
 };
 
-/** Signs a seeded non-admin member in through the simulator's Discord consent page; returns the username. */
-async function loginAsMember(): Promise<string> {
-  const { page } = browser;
-  await browser.goto('/');
-  await page.getByRole('link', { name: 'Login through Discord' }).click();
-  await page.waitForURL(/\/oauth2\/authorize/);
-  const user = page.locator('input[name="user_id"]:not([value="1200000000000000001"])').first();
-  const username = (await user.getAttribute('aria-label')) ?? '';
-  await user.check();
-  await page.getByRole('button', { name: 'Authorize' }).click();
-  await page.waitForURL(`${browser.baseUrl}/profile`);
-  await page.getByText(`@${username}`).waitFor();
-  return username;
-}
+const loginAsMember = () => browser.signIn('member');
 
 async function openApproval(token: string): Promise<void> {
   await browser.goto(`/sdk-oauth?token=${encodeURIComponent(token)}`);

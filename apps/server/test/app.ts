@@ -8,6 +8,7 @@ import type { ZodApp } from '../src/http/types.js';
 import { createSession } from '../src/modules/auth/session.service.js';
 import { upsertUser } from '../src/modules/auth/user.service.js';
 import { type Platforms, startPlatforms } from '../src/platforms/start.js';
+import { callSimulatorControl } from '../src/platforms/testing.js';
 import { openTestDatabase } from './db.js';
 
 export interface TestApp {
@@ -53,13 +54,7 @@ export async function createTestApp(
     platforms,
     async control(method, path, body) {
       if (!demo) throw new Error('control() needs createTestApp({ simulator: true })');
-      const res = await fetch(`${demo.sim.url}/control${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+      return callSimulatorControl(demo.sim.url, method, path, body);
     },
     inject({ session, ...req }) {
       const cookies: Record<string, string> = {

@@ -21,17 +21,25 @@ export async function startSimHarness(): Promise<SimHarness> {
     url: demo.sim.url,
     config: resolveConfig(env, demo.endpoints),
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    async control(method, path, body) {
-      const res = await fetch(`${demo.sim.url}/control${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined };
-    },
+    control: (method, path, body) => callSimulatorControl(demo.sim.url, method, path, body),
     close: () => demo.sim.close(),
   };
+}
+
+/** Calls a simulator's control API (JSON in, JSON out). */
+export async function callSimulatorControl(
+  simulatorUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${simulatorUrl}/control${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
 /** Resolves once `check` answers truthy (polled every 5 ms). */
