@@ -1,0 +1,69 @@
+/**
+ * `npm run bench`: request cost of the account routes, as ratios against GET /api/health measured in the
+ * same run (so the figures compare across machines). Runs the real app on an in-memory database against
+ * the simulators, with the demo seed, through Fastify's inject (no sockets: the server's own cost).
+ */
+import '../apps/server/src/polyfills.js';
+import { performance } from 'node:perf_hooks';
+import { seedGuildIds, seedUserIds, vrchatSeed } from '@vrclink/simulator';
+import { seedDemoData } from '../apps/server/src/demo-seed.js';
+import { createTestApp, signIn } from '../apps/server/test/app.js';
+
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
+const WARMUP = 30;
+
+const t = await createTestApp({ simulator: true });
+await seedDemoData(t.ctx.db);
+// Measure the server, not the simulated VRChat rate limit (10/s, which the pacer would wait out).
+await t.control('PATCH', '/vrchat/config', { rate: { capacity: 100_000, perSecond: 100_000 } });
+const admin = await signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
+const hangout = seedGuildIds.hangout.id;
+const aurora = vrchatSeed.userIds['Aurora Skye']!;
+
+type Case = { name: string; run: () => Promise<{ statusCode: number }> };
+const cases: Case[] = [
+  { name: 'GET /api/health (baseline)', run: () => t.inject({ method: 'GET', url: '/api/health' }) },
+  { name: 'GET /api/user', run: () => t.inject({ method: 'GET', url: '/api/user', session: admin.session }) },
+  {
+    name: 'GET /api/users/profile',
+    run: () => t.inject({ method: 'GET', url: '/api/users/profile', session: admin.session }),
+  },
+  {
+    name: 'GET /api/users/check',
+    run: () => t.inject({ method: 'GET', url: `/api/users/check?vrcId=${aurora}`, session: admin.session }),
+  },
+  {
+    name: 'GET /api/users/guests/{guildId}',
+    run: () => t.inject({ method: 'GET', url: `/api/users/guests/${hangout}`, session: admin.session }),
+  },
+  {
+    // Reads the VRChat user through the pacer and the simulator's HTTP API, then writes the link.
+    name: 'POST /api/users/link (VRChat round trip)',
+    run: () => t.inject({ method: 'POST', url: `/api/users/link?vrcId=${aurora}`, session: admin.session }),
+  },
+];
+
+async function measure(c: Case): Promise<number> {
+  for (let i = 0; i < WARMUP; i++) await c.run();
+  const start = performance.now();
+  for (let i = 0; i < ITERATIONS; i++) {
+    const res = await c.run();
+    if (res.statusCode >= 400) throw new Error(`${c.name} answered ${res.statusCode}`);
+  }
+  return ((performance.now() - start) * 1000) / ITERATIONS;
+}
+
+try {
+  const results: { name: string; micros: number }[] = [];
+  for (const c of cases) results.push({ name: c.name, micros: await measure(c) });
+  const baseline = results[0]!.micros;
+  process.stdout.write(`${ITERATIONS} sequential requests per case (after ${WARMUP} warm-up)\n\n`);
+  process.stdout.write(`${'case'.padEnd(44)}${'µs/request'.padStart(12)}${'× baseline'.padStart(12)}\n`);
+  for (const r of results) {
+    process.stdout.write(
+      `${r.name.padEnd(44)}${r.micros.toFixed(0).padStart(12)}${(r.micros / baseline).toFixed(1).padStart(12)}\n`,
+    );
+  }
+} finally {
+  await t.close();
+}
