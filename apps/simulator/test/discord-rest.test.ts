@@ -58,6 +58,7 @@ describe('@discordjs/rest against the simulator', () => {
   });
 
   it('starts refusing once a moderator moves the bot’s role below the target role', async () => {
+    const role = (await rest.get(Routes.guildRole(hangout.id, hangout.roles.VRCLink))) as { position: number };
     await call(sim.url, 'PATCH', `/control/discord/guilds/${hangout.id}/roles/${hangout.roles.VRCLink}`, {
       auth: null,
       json: { position: 1 },
@@ -68,7 +69,7 @@ describe('@discordjs/rest against the simulator', () => {
     expect(error).toMatchObject({ code: 50013 });
     await call(sim.url, 'PATCH', `/control/discord/guilds/${hangout.id}/roles/${hangout.roles.VRCLink}`, {
       auth: null,
-      json: { position: 4 },
+      json: { position: role.position },
     });
     await rest.put(Routes.guildMemberRole(hangout.id, user, hangout.roles.Verified));
   });
