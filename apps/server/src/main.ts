@@ -4,6 +4,7 @@ import { buildApp } from './app.js';
 import { resolveConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { isDemoMode, parseEnv } from './env.js';
+import { startRetention } from './modules/auth/retention.js';
 import { startPlatforms } from './platforms/start.js';
 
 let env: ReturnType<typeof parseEnv>;
@@ -25,8 +26,12 @@ const log = pino({ level: config.logLevel });
 // Never throws: an unreachable platform is logged and its calls answer 503 until it comes back.
 const platforms = await startPlatforms({ config, database, log });
 const { app } = await buildApp({ config, database, loggerInstance: log, platforms });
+const stopRetention = startRetention(database.db, log, {
+  keepDiscordTokens: config.discord.linkedRolesEnabled,
+});
 
 const shutdown = async () => {
+  stopRetention();
   await app.close();
   await platforms.close();
   await database.close();

@@ -3,6 +3,7 @@ import type { WebSocketServer } from 'ws';
 import type { SimContext } from '../context.js';
 import { applyFault } from '../faults.js';
 import { useDiscordBodyParsers } from './body-parsers.js';
+import { registerDiscordCdn } from './cdn.js';
 import { registerDiscordControl } from './control.js';
 import { DiscordApiError, notFound } from './errors.js';
 import { Gateway } from './gateway.js';
@@ -38,8 +39,9 @@ function discordErrorHandler(err: FastifyError, _req: FastifyRequest, reply: Fas
 
 /**
  * The Discord half of the simulator: REST under /api/v10 (+ unversioned OAuth2 under /api/oauth2),
- * the bot gateway at /discord/gateway, the OAuth2 authorize and server pages at the root, and the
- * control API under /control/discord.
+ * the bot gateway at /discord/gateway, the OAuth2 authorize and server pages at the root, the CDN
+ * (avatars, guild icons) under /cdn (outside /api: not a REST operation) and the control API under
+ * /control/discord.
  */
 export async function registerDiscord(
   app: FastifyInstance,
@@ -107,6 +109,8 @@ export async function registerDiscord(
       },
     );
   });
+
+  await app.register(async (cdn) => registerDiscordCdn(cdn, state), { prefix: '/cdn' });
 
   await app.register(
     async (control) => {

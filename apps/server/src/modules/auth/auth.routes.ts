@@ -138,7 +138,9 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
     },
     async (req, reply) => {
       if (req.auth) {
-        await deleteUserSessions(ctx.db, req.auth.user.id);
+        await deleteUserSessions(ctx.db, req.auth.user.id, {
+          keepDiscordTokens: ctx.config.discord.linkedRolesEnabled,
+        });
         await audit(ctx.db, { action: 'user.logout', actorId: req.auth.user.id, targetId: req.auth.user.id });
       }
       reply.clearCookie(SESSION_COOKIE, { path: '/' });

@@ -213,4 +213,53 @@ describe('Discord OAuth login (against the simulated Discord)', () => {
     expect(left.rows).toEqual([{ user_id: other.id }]);
     expect((await t.inject({ method: 'GET', url: '/api/user', session: second })).statusCode).toBe(401);
   });
+
+  it('GET /api/logout forgets the Discord tokens (linked roles are off)', async () => {
+    const { code, state, stateCookie } = await consent();
+    const session = (await callback({ code, state }, stateCookie)).cookies.find(
+      (c) => c.name === 'vrclink_session',
+    )?.value;
+    const tokensOf = () =>
+      t.ctx.database.executeSql('select user_id from discord_tokens where user_id = $1', [discordUser]);
+    expect((await tokensOf()).rows).toHaveLength(1);
+    expect((await t.inject({ method: 'GET', url: '/api/logout', session })).statusCode).toBe(204);
+    expect((await tokensOf()).rows).toHaveLength(0);
+  });
+});
+
+describe('login options', () => {
+  it('GET /api/login asks for role_connections.write when linked roles are enabled', async () => {
+    const t = await createTestApp({ env: { LINKED_ROLES_ENABLED: 'true' } });
+    try {
+      const res = await t.inject({ method: 'GET', url: '/api/login' });
+      const scope = new URL(res.json().redirectUri).searchParams.get('scope');
+      expect(scope?.split(' ').sort()).toEqual(['guilds', 'identify', 'role_connections.write']);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('sets the session cookie Secure when the site is reached over https (behind a proxy)', async () => {
+    const t = await createTestApp();
+    try {
+      const token = await issueLoginToken(t.ctx.db, {
+        id: '1777777777777777778',
+        username: 'secure',
+        globalName: null,
+        avatar: null,
+      });
+      const res = await t.inject({
+        method: 'GET',
+        url: `/api/discord_auth?token=${token}`,
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      expect(res.statusCode).toBe(200);
+      const cookie = res.cookies.find((c) => c.name === 'vrclink_session');
+      expect(cookie?.secure).toBe(true);
+      expect(cookie?.httpOnly).toBe(true);
+      expect(cookie?.sameSite).toBe('Lax');
+    } finally {
+      await t.close();
+    }
+  });
 });

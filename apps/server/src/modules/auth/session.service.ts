@@ -1,7 +1,7 @@
 import { and, eq, gt } from 'drizzle-orm';
 import { randomToken, sha256 } from '../../crypto.js';
 import type { Db } from '../../db/client.js';
-import { sessions, users } from '../../db/schema/index.js';
+import { discordTokens, sessions, users } from '../../db/schema/index.js';
 
 /** Privacy policy: most personal data is kept up to 72 hours or until logout. */
 export const SESSION_TTL_MS = 72 * 60 * 60 * 1000;
@@ -42,7 +42,17 @@ export async function deleteSessionByHash(db: Db, tokenHash: string): Promise<vo
   await db.delete(sessions).where(eq(sessions.idHash, tokenHash));
 }
 
-/** Logging out of the website also revokes the SDK tokens the user approved. */
-export async function deleteUserSessions(db: Db, userId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+/**
+ * Logging out of the website also revokes the SDK tokens the user approved, and forgets the user's Discord
+ * OAuth tokens unless linked roles need them (privacy policy: until logout).
+ */
+export async function deleteUserSessions(
+  db: Db,
+  userId: string,
+  opts: { keepDiscordTokens: boolean },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(sessions).where(eq(sessions.userId, userId));
+    if (!opts.keepDiscordTokens) await tx.delete(discordTokens).where(eq(discordTokens.userId, userId));
+  });
 }
