@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './app.js';
+import { createSession } from '../src/modules/auth/session.service.js';
+import { createTestApp, signIn, type TestApp } from './app.js';
 
 const guild = '1300000000000000001';
 const vrc = 'usr_c1644b5b-3ca4-45b4-97c6-a2a0de70d469';
@@ -59,5 +60,27 @@ describe('every user route refuses anonymous callers', () => {
         ).toBe(true);
       }
     }
+  });
+});
+
+describe('the Unity SDK access token', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  // The editor has no cookies: it sends `Authorization: Bearer` with no XSRF pair, on any user route.
+  it.each(protectedRoutes)('%s %s accepts it as Authorization: Bearer', async (method, url, payload) => {
+    const user = await signIn(t);
+    const token = await createSession(t.ctx.db, user.id, 'sdk');
+    const res = await t.app.inject({
+      method: method as 'GET',
+      url,
+      payload: payload as object | undefined,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.statusCode).not.toBe(401);
+    expect(res.statusCode).not.toBe(403);
   });
 });

@@ -110,6 +110,8 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
   app.get(
     '/discord_auth',
     {
+      // It signs the browser in: without the XSRF pair a foreign page could log a victim into its account.
+      config: { stateChanging: true },
       schema: {
         operationId: 'loginWithToken',
         tags: ['auth'],

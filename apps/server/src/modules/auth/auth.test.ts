@@ -67,6 +67,15 @@ describe('sessions and token login', () => {
       expect(me.json().id).toBe(identity.id);
     });
 
+    it('refuses a request without the XSRF pair and leaves the token usable', async () => {
+      const token = await issueLoginToken(t.ctx.db, identity);
+      const forged = await t.app.inject({ method: 'GET', url: `/api/discord_auth?token=${token}` });
+      expect(forged.statusCode).toBe(403);
+      expect(forged.json().message).toBe('Invalid or missing XSRF token.');
+      const res = await t.inject({ method: 'GET', url: `/api/discord_auth?token=${token}` });
+      expect(res.statusCode).toBe(200);
+    });
+
     it('refuses a token used twice', async () => {
       const token = await issueLoginToken(t.ctx.db, identity);
       expect((await t.inject({ method: 'GET', url: `/api/discord_auth?token=${token}` })).statusCode).toBe(
