@@ -146,8 +146,139 @@ describe('legal pages', () => {
   });
 });
 
+/** The named colour family of a CSS `rgb(…)` colour: grey when barely saturated, else by hue. */
+function colourFamily(css: string): 'grey' | 'red' | 'green' | 'blue' | 'other' {
+  const [r, g, b] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => Number(v) / 255);
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  const lightness = (max + min) / 2;
+  const saturation = max === min ? 0 : (max - min) / (1 - Math.abs(2 * lightness - 1));
+  if (saturation < 0.15) return 'grey';
+  const d = max - min;
+  const hue = (max === r ? ((g - b) / d + 6) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4) * 60;
+  if (hue < 20 || hue >= 340) return 'red';
+  if (hue >= 90 && hue < 160) return 'green';
+  if (hue >= 190 && hue < 250) return 'blue';
+  return 'other';
+}
+
 describe('toasts', () => {
   const toastTexts = () => browser.page.getByTestId('toast').allInnerTexts();
+
+  /** Computed colours of the toast showing `text`: its accent stripe, icon and bar (if any). */
+  const toastColours = (text: string) =>
+    browser.page
+      .getByTestId('toast')
+      .filter({ hasText: text })
+      .evaluate((toast) => {
+        const bar = toast.querySelector('[role="progressbar"] > div, [aria-hidden="true"] > div');
+        return {
+          stripe: getComputedStyle(toast).borderLeftColor,
+          stripeWidth: getComputedStyle(toast).borderLeftWidth,
+          icon: getComputedStyle(toast.querySelector('svg')!).color,
+          bar: bar ? getComputedStyle(bar).backgroundColor : null,
+        };
+      });
+
+  it('colours success green, error red, progress blue and the others grey', async () => {
+    const { page } = browser;
+    await browser.goto('/');
+    await page.evaluate(() => {
+      const notify = window.__vrclinkNotify!;
+      notify({ message: 'Saved!', type: 'success', persistent: true });
+      notify({ message: 'It broke', type: 'error', persistent: true });
+      notify({ message: 'Uploading', type: 'progress', persistent: true, progress: 40 });
+      notify({ message: 'For your information', type: 'info', persistent: true });
+      notify({ message: 'Careful', type: 'warning', persistent: true });
+    });
+    expect(await toastTexts()).toEqual([
+      'Saved!',
+      'It broke',
+      'Uploading (40%)',
+      'For your information',
+      'Careful',
+    ]);
+    const expected = {
+      'Saved!': 'green',
+      'It broke': 'red',
+      Uploading: 'blue',
+      'For your information': 'grey',
+      Careful: 'grey',
+    } as const;
+    for (const [text, family] of Object.entries(expected)) {
+      const colours = await toastColours(text);
+      expect(colourFamily(colours.stripe), `${text}: stripe ${colours.stripe}`).toBe(family);
+      expect(parseFloat(colours.stripeWidth), text).toBeGreaterThanOrEqual(3);
+      expect(colourFamily(colours.icon), `${text}: icon ${colours.icon}`).toBe(family);
+    }
+    // Distinct toasts of a family share the same colour; the families differ from each other.
+    const stripes = await Promise.all(Object.keys(expected).map(async (t) => (await toastColours(t)).stripe));
+    expect(new Set(stripes).size).toBe(4);
+    expect((await toastColours('Uploading')).bar).toBe((await toastColours('Uploading')).stripe);
+  });
+
+  it('shows a progress toast as a blue bar with its percentage, updated in place', async () => {
+    const { page } = browser;
+    await browser.goto('/');
+    const progressToast = (progress: number) => ({
+      id: 'upload',
+      message: 'Uploading',
+      type: 'progress',
+      persistent: true,
+      progress,
+    });
+    await page.evaluate((toast) => window.__vrclinkNotify?.(toast), progressToast(40));
+    const toast = page.getByTestId('toast');
+    const bar = toast.getByRole('progressbar');
+    const filled = () =>
+      bar.evaluate((track) => track.firstElementChild!.getBoundingClientRect().width / track.clientWidth);
+    expect(await toast.innerText()).toBe('Uploading (40%)');
+    expect(await bar.getAttribute('aria-valuenow')).toBe('40');
+    await vi.waitFor(async () => expect(await filled()).toBeCloseTo(0.4, 2), { timeout: 2000 });
+    expect(colourFamily((await toastColours('Uploading')).bar!)).toBe('blue');
+
+    await page.evaluate((t) => window.__vrclinkNotify?.(t), progressToast(75));
+    expect(await toastTexts()).toEqual(['Uploading (75%)']);
+    expect(await bar.getAttribute('aria-valuenow')).toBe('75');
+    await vi.waitFor(async () => expect(await filled()).toBeCloseTo(0.75, 2), { timeout: 2000 });
+  });
+
+  it.each([
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ])('stacks the toasts at the bottom right of the viewport (%s), also when scrolled', async (_, size) => {
+    const { page } = browser;
+    await page.setViewportSize(size);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await browser.goto('/');
+    await page.evaluate(() => {
+      window.__vrclinkNotify?.({ message: 'First', type: 'info', persistent: true });
+      window.__vrclinkNotify?.({ message: 'Second', type: 'success', persistent: true });
+    });
+    const area = page.getByRole('status', { name: 'Notifications' });
+    const check = async () => {
+      const box = (await area.boundingBox())!;
+      expect(box.width).toBeGreaterThan(100);
+      // Close to the right and bottom edges (Mantine's md spacing is 16 px), in the right/bottom half.
+      expect(size.width - (box.x + box.width)).toBeGreaterThanOrEqual(0);
+      expect(size.width - (box.x + box.width)).toBeLessThanOrEqual(24);
+      expect(size.height - (box.y + box.height)).toBeGreaterThanOrEqual(0);
+      expect(size.height - (box.y + box.height)).toBeLessThanOrEqual(24);
+      // It hugs the right edge: on a wide screen it sits in the right half; on a phone it spans the width.
+      expect(box.x).toBeGreaterThanOrEqual(size.width - (box.x + box.width));
+      if (size.width >= 720) expect(box.x).toBeGreaterThan(size.width / 2);
+      expect(box.y).toBeGreaterThan(size.height / 2);
+      // Newest at the bottom: the second toast sits below the first, both inside the area.
+      const first = (await page.getByTestId('toast').filter({ hasText: 'First' }).boundingBox())!;
+      const second = (await page.getByTestId('toast').filter({ hasText: 'Second' }).boundingBox())!;
+      expect(second.y).toBeGreaterThanOrEqual(first.y + first.height);
+      expect(second.y + second.height).toBeCloseTo(box.y + box.height, 0);
+    };
+    await check();
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await check();
+  });
 
   it('removes a toast after about 5 seconds but keeps a persistent one', async () => {
     const { page } = browser;

@@ -34,7 +34,11 @@ function readPng(buf: Buffer): { width: number; height: number; rgb: number[] } 
 
 async function get(url: string) {
   const res = await fetch(url);
-  return { status: res.status, type: res.headers.get('content-type'), body: Buffer.from(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    body: Buffer.from(await res.arrayBuffer()),
+  };
 }
 
 let sim: RunningSimulator;

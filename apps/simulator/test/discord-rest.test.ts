@@ -58,7 +58,9 @@ describe('@discordjs/rest against the simulator', () => {
   });
 
   it('starts refusing once a moderator moves the bot’s role below the target role', async () => {
-    const role = (await rest.get(Routes.guildRole(hangout.id, hangout.roles.VRCLink))) as { position: number };
+    const role = (await rest.get(Routes.guildRole(hangout.id, hangout.roles.VRCLink))) as {
+      position: number;
+    };
     await call(sim.url, 'PATCH', `/control/discord/guilds/${hangout.id}/roles/${hangout.roles.VRCLink}`, {
       auth: null,
       json: { position: 1 },

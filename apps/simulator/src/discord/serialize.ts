@@ -93,7 +93,7 @@ export function guildObject(g: SimGuild, withCounts: boolean) {
   return {
     id: g.id,
     name: g.name,
-    icon: null,
+    icon: g.icon,
     description: g.description,
     home_header: null,
     splash: null,
@@ -145,7 +145,7 @@ export function myGuildObject(state: DiscordState, g: SimGuild, userId: string, 
   return {
     id: g.id,
     name: g.name,
-    icon: null,
+    icon: g.icon,
     banner: null,
     owner: g.ownerId === userId,
     permissions: state.permissionsOf(g, userId).toString(),

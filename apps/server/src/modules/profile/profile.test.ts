@@ -72,8 +72,17 @@ describe('GET /api/users/profile (against the simulators)', () => {
     const body = await profile(user);
     expect(body.user).toEqual({ id: user.id, username: 'hangout_only', avatar: null });
     expect(body.guilds).toEqual([
-      { id: hangout.id, name: 'VRChat Hangout', icon: null, canSetupGuests: false },
+      {
+        id: hangout.id,
+        name: 'VRChat Hangout',
+        icon: expect.stringMatching(/\/cdn\/icons\/1300000000000000001\/[0-9a-f]{32}\.png/),
+        canSetupGuests: false,
+      },
     ]);
+    // The icon address points at the (simulated) Discord CDN and serves a picture.
+    const icon = await fetch(body.guilds[0].icon);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/png');
     expect(body.groups).toEqual([
       { id: 'grp_hangout', name: 'Hangout Group', icon: null },
       { id: 'grp_events', name: 'Events', icon: 'https://i/e.png' },
