@@ -254,3 +254,59 @@ export async function reconcileHostGuests(ctx: AppContext, guildId: string, host
     if (excess.length) await removeGuests(ctx, tx, guildId, excess, null, 'guest.revoked_host_lost_role');
   });
 }
+
+/**
+ * A Discord guest left the server: Discord dropped all their roles, so their guest records go too and the
+ * hosts' slots are free again. Each host's records change under that host's lock.
+ */
+export async function forgetDepartedGuest(ctx: AppContext, guildId: string, guestDiscordId: string) {
+  const records = await ctx.db
+    .select()
+    .from(guests)
+    .where(and(eq(guests.guildId, guildId), eq(guests.guestDiscordId, guestDiscordId)));
+  for (const hostId of new Set(records.map((r) => r.hostUserId))) {
+    await ctx.db.transaction(async (tx) => {
+      await lockHost(tx, guildId, hostId);
+      const gone = await tx
+        .delete(guests)
+        .where(
+          and(
+            eq(guests.guildId, guildId),
+            eq(guests.hostUserId, hostId),
+            eq(guests.guestDiscordId, guestDiscordId),
+          ),
+        )
+        .returning({ id: guests.id });
+      for (const { id } of gone) {
+        await audit(tx, {
+          action: 'guest.left_server',
+          actorId: null,
+          guildId,
+          targetId: guestDiscordId,
+          details: { guestId: id, hostUserId: hostId },
+        });
+      }
+    });
+  }
+}
+
+/**
+ * Catches up on what happened while the bot was not listening (a restart, a lost gateway connection):
+ * hosts whose slots shrank lose their newest guests, and guests who left are forgotten.
+ */
+export async function reconcileGuildGuests(ctx: AppContext, guildId: string) {
+  const hosts = await ctx.db
+    .selectDistinct({ id: guests.hostUserId })
+    .from(guests)
+    .where(eq(guests.guildId, guildId));
+  for (const host of hosts) await reconcileHostGuests(ctx, guildId, host.id);
+  const discordGuests = await ctx.db
+    .selectDistinct({ id: guests.guestDiscordId })
+    .from(guests)
+    .where(and(eq(guests.guildId, guildId), sql`${guests.guestDiscordId} is not null`));
+  for (const guest of discordGuests) {
+    if (guest.id && !(await ctx.discord.getMember(guildId, guest.id))) {
+      await forgetDepartedGuest(ctx, guildId, guest.id);
+    }
+  }
+}

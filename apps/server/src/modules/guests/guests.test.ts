@@ -10,8 +10,9 @@ import {
   simulatorRoles,
   vrchatUser,
 } from '../../../test/factories.js';
-import { vrchatLinks } from '../../db/schema/index.js';
+import { guests, vrchatLinks } from '../../db/schema/index.js';
 import { waitFor } from '../../platforms/testing.js';
+import { reconcileGuildGuests } from './guests.service.js';
 
 const { hangout } = seedGuildIds;
 const base = `/api/users/guests/${hangout.id}`;
@@ -357,6 +358,49 @@ describe('guest setup (against the simulators)', () => {
         hangout.id,
       ]);
       expect(audits.map((a) => a.target_id)).toEqual(expect.arrayContaining([middle.id, newest.id]));
+    });
+
+    it('frees the slot when a Discord guest leaves the server', async () => {
+      const user = await host(roles.host1);
+      const guest = await assignDiscordGuest(user);
+      expect((await assign(user, { discordId: (await discordMember(t, hangout.id)).id })).statusCode).toBe(
+        400,
+      );
+      await t.control('DELETE', `/discord/guilds/${hangout.id}/members/${guest.id}`);
+      await waitFor(async () => (await info(user)).json().guests.length === 0);
+      const audits = await rows(t, 'audit_log', "action = 'guest.left_server' and target_id = $1", [
+        guest.id,
+      ]);
+      expect(audits).toHaveLength(1);
+      expect((await assign(user, { discordId: (await discordMember(t, hangout.id)).id })).statusCode).toBe(
+        200,
+      );
+    });
+
+    it('catches up on role changes and departures the bot missed while it was away', async () => {
+      // What a restart finds: a host who lost every main role and a guest who left, both still on record.
+      const formerHost = await host();
+      const kept = await discordMember(t, hangout.id, { roles: [roles.guestRole] });
+      const stayingHost = await host(roles.host1);
+      await t.ctx.db.insert(guests).values([
+        {
+          guildId: hangout.id,
+          hostUserId: formerHost.id,
+          guestRoleId: roles.guestRole,
+          guestDiscordId: kept.id,
+        },
+        {
+          guildId: hangout.id,
+          hostUserId: stayingHost.id,
+          guestRoleId: roles.guestRole,
+          guestDiscordId: '1999999999999999990',
+        },
+      ]);
+      await reconcileGuildGuests(t.ctx, hangout.id);
+      expect(await rows(t, 'guests', 'host_user_id in ($1, $2)', [formerHost.id, stayingHost.id])).toEqual(
+        [],
+      );
+      expect(await hasGuestRole(kept.id)).toBe(false);
     });
 
     it('takes every guest role back when the host leaves the server', async () => {
