@@ -38,6 +38,7 @@ const failures = {
   404: errorBody,
   409: errorBody,
   429: errorBody,
+  502: errorBody,
   503: errorBody,
 };
 

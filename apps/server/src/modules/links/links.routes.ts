@@ -30,6 +30,7 @@ const failures = {
   403: errorBody,
   404: errorBody,
   409: errorBody,
+  502: errorBody,
   503: errorBody,
 };
 

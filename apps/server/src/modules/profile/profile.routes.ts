@@ -32,7 +32,7 @@ export async function profileRoutes(app: ZodApp, ctx: AppContext): Promise<void>
         tags: ['profile'],
         description:
           'The caller, their VRChat link, their servers (where the bot is) and those servers’ groups.',
-        response: { 200: profile, 401: errorBody, 503: errorBody },
+        response: { 200: profile, 401: errorBody, 502: errorBody, 503: errorBody },
       },
     },
     async (req) => getProfile(ctx, requireUser(req).user),
