@@ -131,6 +131,24 @@ describe('Setup Guests dialog', () => {
     expect(callsTo(fetchMock, 'POST', `${GUESTS}/assign`)).toHaveLength(1);
   });
 
+  it('merges quick keystrokes into one Discord search (300 ms debounce)', async () => {
+    const { fetchMock } = setup({
+      [`GET ${GUESTS}`]: { body: info(2, []) },
+      [`GET ${GUESTS}/search`]: { body: discordResults },
+    });
+    const dialog = await openDialog();
+    fireEvent.click(await dialog.findByRole('button', { name: 'Add Guest' }));
+    const input = dialog.getByRole('textbox', { name: /Discord member/ });
+    for (const value of ['a', 'al', 'ali']) {
+      fireEvent.change(input, { target: { value } });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(callsTo(fetchMock, 'GET', `${GUESTS}/search`)).toHaveLength(0);
+    await dialog.findByRole('listitem', { name: 'Alice' });
+    const searches = callsTo(fetchMock, 'GET', `${GUESTS}/search`);
+    expect(searches.map((r) => new URL(r.url).searchParams.get('memberQuery'))).toEqual(['ali']);
+  });
+
   it("shows the server's message when assigning fails", async () => {
     setup({
       [`GET ${GUESTS}`]: { body: info(2, []) },
