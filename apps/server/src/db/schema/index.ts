@@ -1,4 +1,5 @@
 export * from './audit.js';
+export * from './cooldowns.js';
 export * from './guilds.js';
 export * from './links.js';
 export * from './platform.js';

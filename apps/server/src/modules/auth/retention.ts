@@ -1,7 +1,7 @@
 import { and, eq, gt, lt, notExists } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
-import { discordTokens, loginTokens, sdkLoginRequests, sessions } from '../../db/schema/index.js';
+import { cooldowns, discordTokens, loginTokens, sdkLoginRequests, sessions } from '../../db/schema/index.js';
 
 /** How often expired data is deleted (and once at start). */
 export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
@@ -15,6 +15,7 @@ export async function purgeExpired(db: Db, opts: { keepDiscordTokens: boolean },
   await db.delete(sessions).where(lt(sessions.expiresAt, now));
   await db.delete(loginTokens).where(lt(loginTokens.expiresAt, now));
   await db.delete(sdkLoginRequests).where(lt(sdkLoginRequests.expiresAt, now));
+  await db.delete(cooldowns).where(lt(cooldowns.until, now));
   if (!opts.keepDiscordTokens) {
     const liveSession = db
       .select({ one: sessions.idHash })

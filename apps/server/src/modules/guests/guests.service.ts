@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
+import { takeCooldown } from '../../db/cooldown.js';
 import { guestRoles, guests, vrchatLinks } from '../../db/schema/index.js';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../http/errors.js';
 import { audit } from '../audit/audit.service.js';
@@ -60,9 +61,6 @@ export async function getGuestInfo(ctx: AppContext, guildId: string, hostId: str
   };
 }
 
-/** When each host last searched VRChat, per app (tests build many apps in one process). */
-const lastVrchatSearches = new WeakMap<AppContext, Map<string, number>>();
-
 /** Serialises slot changes of one host (assign, unassign, slots shrinking) across server processes. */
 async function lockHost(tx: Queryable, guildId: string, hostId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`guests:${guildId}:${hostId}`}))`);
@@ -99,12 +97,10 @@ export async function searchGuests(
   }
   const query = q.vrcQuery ?? '';
   // One VRChat search per host every 5 s: VRChat's API is shared by every server using the bot.
-  const lastSearch = lastVrchatSearches.get(ctx) ?? new Map<string, number>();
-  lastVrchatSearches.set(ctx, lastSearch);
-  const wait = (lastSearch.get(hostId) ?? 0) + VRCHAT_SEARCH_COOLDOWN_MS - Date.now();
+  // Kept in the database so the limit holds across every server process.
+  const wait = await takeCooldown(ctx.db, `vrchat-guest-search:${hostId}`, VRCHAT_SEARCH_COOLDOWN_MS);
   if (wait > 0)
     throw new HttpError(429, `Please wait ${Math.ceil(wait / 1000)}s before searching VRChat again.`);
-  lastSearch.set(hostId, Date.now());
   const users = await ctx.vrchat.searchUsers(query, { n: 20 });
   return {
     results: users.map((u) => ({
