@@ -20,9 +20,13 @@ const demo = isDemoMode(env)
   ? await (await import('./demo.js')).startDemoSimulator(env.SIMULATOR_PORT)
   : undefined;
 const config = resolveConfig(env, demo?.endpoints);
-const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-if (demo) await (await import('./demo-seed.js')).seedDemoData(database.db);
 const log = pino({ level: config.logLevel });
+const database = await openDatabase({
+  url: config.databaseUrl,
+  dataDir: config.dataDir,
+  onConnectionError: (err) => log.warn({ err }, 'A database connection broke; it will be replaced'),
+});
+if (demo) await (await import('./demo-seed.js')).seedDemoData(database.db);
 // Never throws: an unreachable platform is logged and its calls answer 503 until it comes back.
 const platforms = await startPlatforms({ config, database, log });
 const { app } = await buildApp({ config, database, loggerInstance: log, platforms });

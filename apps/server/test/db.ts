@@ -16,13 +16,24 @@ export async function openTestDatabase(): Promise<Database> {
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  // A connection broken by the final drop is expected; it must not fail the run.
+  const database = await openDatabase({ url: url.toString(), onConnectionError: () => {} });
   return {
     ...database,
     async close() {
       await database.close();
       const dropper = new pg.Client({ connectionString: adminUrl });
       await dropper.connect();
+      // pool.end() resolves before its sockets are closed; forcing the drop while they still close
+      // sends them an error nobody listens to any more. Wait (briefly) until they are gone.
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await dropper.query(
+          'select count(*)::int as n from pg_stat_activity where datname = $1',
+          [name],
+        );
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await dropper.query(`drop database if exists ${name} with (force)`);
       await dropper.end();
     },

@@ -28,9 +28,17 @@ const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '../../dr
  * Opens the database and applies committed migrations. `url` undefined = embedded PGlite under `dataDir`
  * (`memory://` for an in-memory one, used by tests).
  */
-export async function openDatabase(opts: { url?: string; dataDir?: string }): Promise<Database> {
+export async function openDatabase(opts: {
+  url?: string;
+  dataDir?: string;
+  /** Told about idle PostgreSQL connections that broke (they are replaced on the next query). */
+  onConnectionError?: (err: Error) => void;
+}): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
+    // An idle connection the server drops (restart, failover, admin) must not crash the process: the pool
+    // discards it and opens a new one on the next query.
+    pool.on('error', (err) => opts.onConnectionError?.(err));
     const db = drizzlePg(pool, { schema });
     // Several server processes may start at once: one migrates, the others wait on the lock.
     const client = await pool.connect();
