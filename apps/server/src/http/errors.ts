@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DiscordPermissionError } from '../platforms/discord/errors.js';
+import { DiscordError, DiscordPermissionError } from '../platforms/discord/errors.js';
 import { VrchatError } from '../platforms/vrchat/errors.js';
 
 /** A failure whose message is safe to show the user; mapped to its status by the error handler. */
@@ -20,7 +20,13 @@ export const forbidden = (message = 'You do not have permission to do this.') =>
 export const notFound = (message = 'Not found.') => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
-export const VRCHAT_UNAVAILABLE = 'VRChat is not reachable right now. Try again later.';
+/** A platform call failed: its own refusal (4xx) is a 502 with its reason, anything else a 503. */
+function platformFailure(platform: 'Discord' | 'VRChat', err: DiscordError | VrchatError) {
+  const refused = err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 429;
+  return refused
+    ? { status: 502, message: `${platform} refused the request: ${err.message}` }
+    : { status: 503, message: `${platform} is not reachable right now. Try again later.` };
+}
 
 /** The body of every error answer. */
 export const errorBody = z.object({ message: z.string() });
@@ -42,12 +48,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (err instanceof HttpError) return reply.code(err.statusCode).send({ message: err.message });
     // The bot may not manage a role: the message tells a server admin what to change.
     if (err instanceof DiscordPermissionError) return reply.code(403).send({ message: err.message });
-    if (err instanceof VrchatError) {
-      req.log.warn({ err }, 'VRChat call failed');
-      const refused = err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 429;
-      return refused
-        ? reply.code(502).send({ message: `VRChat refused the request: ${err.message}` })
-        : reply.code(503).send({ message: VRCHAT_UNAVAILABLE });
+    if (err instanceof VrchatError || err instanceof DiscordError) {
+      const platform = err instanceof VrchatError ? 'VRChat' : 'Discord';
+      req.log.warn({ err }, `${platform} call failed`);
+      const answer = platformFailure(platform, err);
+      return reply.code(answer.status).send({ message: answer.message });
     }
     if (hasZodFastifySchemaValidationErrors(err))
       return reply.code(400).send({ message: describeValidation(err) });

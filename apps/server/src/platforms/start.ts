@@ -24,7 +24,7 @@ export interface StartPlatformsOptions {
 }
 
 export interface Platforms {
-  /** Product code's view of Discord: failures that are not the caller's fault answer 503. */
+  /** Product code's view of Discord: every failure is a DiscordError (answered 502/503, never 500). */
   discord: DiscordPort;
   vrchat: VrchatPlatform;
   /** The bot itself (gateway client), for event handlers. */
@@ -89,7 +89,7 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
   else log.warn({ vrchat: vrchatState }, 'VRChat: not logged in; VRChat features answer 503 until it is');
 
   return {
-    discord: guardDiscord(bot, log),
+    discord: guardDiscord(bot),
     vrchat,
     bot,
     async close() {

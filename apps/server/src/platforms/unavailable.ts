@@ -1,12 +1,13 @@
-import { HttpError } from '../http/errors.js';
+import { DiscordError } from './discord/errors.js';
 import type { DiscordPort, VrchatPort } from './ports.js';
+import { VrchatError } from './vrchat/errors.js';
 
-function unavailable(platform: string): never {
-  throw new HttpError(503, `${platform} is not reachable right now. Try again later.`);
-}
-
-const vrchat = async () => unavailable('VRChat');
-const discord = async () => unavailable('Discord');
+const vrchat = async () => {
+  throw new VrchatError(503, 'The VRChat adapter is not started.');
+};
+const discord = async () => {
+  throw new DiscordError(503, 'The Discord adapter is not started.');
+};
 
 /** Stands in when a platform adapter is not started (e.g. a server built without platforms). */
 export const unavailableVrchat: VrchatPort = {

@@ -8,6 +8,21 @@ export class DiscordPermissionError extends Error {
   }
 }
 
+/**
+ * A Discord call that failed in a way the adapter does not map to a product outcome (as VrchatError for
+ * VRChat). status: Discord's 4xx when it refused the request, 503 when it could not be reached.
+ */
+export class DiscordError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'DiscordError';
+  }
+}
+
 /** Discord's JSON error code of a failed REST call, if it was one. */
 export function discordCode(err: unknown): number | undefined {
   return err instanceof DiscordAPIError && typeof err.code === 'number' ? err.code : undefined;

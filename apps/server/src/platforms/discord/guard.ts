@@ -1,11 +1,7 @@
 import { DiscordAPIError } from 'discord.js';
-import type { FastifyBaseLogger } from 'fastify';
-import { HttpError } from '../../http/errors.js';
 import type { DiscordPort } from '../ports.js';
-import { DiscordPermissionError } from './errors.js';
+import { DiscordError, DiscordPermissionError } from './errors.js';
 import { DiscordGrantError } from './oauth.js';
-
-export const DISCORD_UNAVAILABLE = 'Discord is not reachable right now. Try again later.';
 
 /** Every DiscordPort method; a Record so a method added to the port cannot be forgotten here. */
 const portMethods: Record<keyof DiscordPort, true> = {
@@ -20,22 +16,26 @@ const portMethods: Record<keyof DiscordPort, true> = {
   userGuilds: true,
 };
 
-/** What a failed Discord call means to the person who asked for it. */
+/** discord.js's and the network's failures as the adapter's own error; domain errors pass through. */
 function translate(err: unknown): unknown {
-  if (err instanceof HttpError || err instanceof DiscordPermissionError || err instanceof DiscordGrantError)
+  if (
+    err instanceof DiscordError ||
+    err instanceof DiscordPermissionError ||
+    err instanceof DiscordGrantError
+  )
     return err;
-  // A 4xx is Discord refusing this request (a deleted role, a missing channel): say so.
-  if (err instanceof DiscordAPIError && err.status >= 400 && err.status < 500 && err.status !== 429)
-    return new HttpError(502, `Discord refused the request: ${err.message}`);
-  // Network errors, 5xx and rate limits past discord.js's retries: nothing the caller can fix.
-  return new HttpError(503, DISCORD_UNAVAILABLE);
+  // A 4xx is Discord refusing this request (a deleted role, a missing channel).
+  if (err instanceof DiscordAPIError && err.status >= 400 && err.status < 500)
+    return new DiscordError(err.status, err.message, { cause: err });
+  // Network errors, 5xx and rate limits past discord.js's retries.
+  return new DiscordError(503, err instanceof Error ? err.message : String(err), { cause: err });
 }
 
 /**
- * The port with Discord's failures turned into answers: domain errors pass through, Discord refusing a
- * request is a 502 with its reason, and an unreachable Discord is a 503 (logged) instead of a 500.
+ * The port with every Discord failure as a DiscordError (the error handler answers 502 or 503 for it,
+ * never 500), as the VRChat adapter does with VrchatError; domain errors pass through.
  */
-export function guardDiscord(port: DiscordPort, log: FastifyBaseLogger): DiscordPort {
+export function guardDiscord(port: DiscordPort): DiscordPort {
   const guarded: Record<string, unknown> = {};
   for (const name of Object.keys(portMethods) as (keyof DiscordPort)[]) {
     const method = port[name] as (...args: unknown[]) => Promise<unknown>;
@@ -43,9 +43,7 @@ export function guardDiscord(port: DiscordPort, log: FastifyBaseLogger): Discord
       try {
         return await method.apply(port, args);
       } catch (err) {
-        const answer = translate(err);
-        if (answer !== err) log.warn({ err, call: name }, 'Discord: call failed');
-        throw answer;
+        throw translate(err);
       }
     };
   }
