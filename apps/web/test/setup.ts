@@ -1,5 +1,6 @@
-import { cleanup } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { act, cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { dismissAll } from '../src/components/toasts/store';
 
 // jsdom lacks the layout APIs Mantine touches.
 Object.defineProperty(window, 'matchMedia', {
@@ -24,6 +25,17 @@ class ResizeObserverStub {
 window.ResizeObserver = ResizeObserverStub;
 window.HTMLElement.prototype.scrollIntoView = () => {};
 
+// The app logs expected failures (a visitor who is not logged in) with console.debug: keep test output
+// clean; a test can still assert on the spy.
+beforeEach(() => {
+  vi.spyOn(console, 'debug').mockImplementation(() => {});
+});
+
+// Every test starts from the same place: no toasts, real timers, real fetch, no spies.
 afterEach(() => {
+  act(() => dismissAll());
   cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });

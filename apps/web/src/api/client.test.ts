@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, unwrap } from './client';
 import { ApiError, errorMessage } from './errors';
 import { assertPathParams } from './requiredParams';
@@ -13,11 +13,6 @@ beforeEach(() => {
   fetchMock.mockReset();
   vi.stubGlobal('fetch', fetchMock);
   vi.spyOn(document, 'cookie', 'get').mockReturnValue('theme=dark; XSRF-TOKEN=token%2Fvalue');
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 describe('path parameter check', () => {

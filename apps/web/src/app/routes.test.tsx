@@ -1,15 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoConfig, loggedInAs, loggedOut, renderApp, stubApi } from '../testing/renderApp';
-
-beforeEach(() => {
-  vi.spyOn(console, 'debug').mockImplementation(() => {});
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
 
 describe('route table', () => {
   it.each(['/profile', '/server-settings', '/server-settings/1/roles', '/sdk-oauth'])(

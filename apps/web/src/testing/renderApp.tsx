@@ -1,4 +1,4 @@
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { Providers } from '../app/Providers';
@@ -6,6 +6,8 @@ import { createQueryClient } from '../app/queryClient';
 import { routes } from '../app/routes';
 
 type Answer = { status?: number; body?: unknown };
+/** Stubbed answers keyed by `METHOD /path`. */
+export type Answers = Record<string, Answer>;
 
 export const demoConfig = {
   inviteUrl: 'https://discord.example/oauth2/authorize?client_id=1&scope=bot+applications.commands',
@@ -17,7 +19,7 @@ export const demoConfig = {
 };
 
 /** Stubs fetch with answers keyed by `METHOD /path`; unknown calls get a 404. Returns the mock. */
-export function stubApi(answers: Record<string, Answer>) {
+export function stubApi(answers: Answers) {
   const fetchMock = vi.fn(async (request: Request) => {
     const url = new URL(request.url);
     const answer = answers[`${request.method} ${url.pathname}`] ?? {
@@ -50,3 +52,17 @@ export function renderApp(path: string) {
   );
   return { ...view, router };
 }
+
+/** The requests the stubbed fetch received for `METHOD /path`. */
+export function callsTo(
+  fetchMock: { mock: { calls: [Request][] } },
+  method: string,
+  path: string,
+): Request[] {
+  return fetchMock.mock.calls
+    .map(([request]) => request)
+    .filter((request) => request.method === method && new URL(request.url).pathname === path);
+}
+
+/** The texts of the toasts on screen, oldest first. */
+export const toastTexts = () => screen.queryAllByTestId('toast').map((toast) => toast.textContent);

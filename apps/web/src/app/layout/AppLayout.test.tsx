@@ -1,18 +1,9 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoConfig, loggedInAs, loggedOut, renderApp, stubApi } from '../../testing/renderApp';
 
 const nav = async () => within(await screen.findByRole('navigation', { name: 'Main' }));
 const linkNames = async () => (await nav()).getAllByRole('link').map((l) => l.textContent);
-
-beforeEach(() => {
-  vi.spyOn(console, 'debug').mockImplementation(() => {});
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
 
 describe('navigation bar', () => {
   it('shows only Home and the login button when logged out', async () => {

@@ -1,7 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { dismissAll, notify, update } from './store';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { notify, update } from './store';
 import { ToastArea } from './ToastArea';
 
 function renderArea() {
@@ -16,11 +16,6 @@ const texts = () => screen.queryAllByTestId('toast').map((t) => t.textContent);
 
 beforeEach(() => {
   vi.useFakeTimers();
-});
-
-afterEach(() => {
-  act(() => dismissAll());
-  vi.useRealTimers();
 });
 
 describe('ToastArea', () => {

@@ -1,7 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../../app/queryClient';
 import { loggedInAs, loggedOut, stubApi } from '../../../testing/renderApp';
 import { useLogin } from '../loginContext';
@@ -23,15 +23,6 @@ function renderProvider() {
     </MantineProvider>,
   );
 }
-
-beforeEach(() => {
-  vi.spyOn(console, 'debug').mockImplementation(() => {});
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
 
 describe('LoginProvider', () => {
   it('renders nothing until the current user has loaded', async () => {

@@ -1,11 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { dismissAll } from '../../../components/toasts/store';
-import { demoConfig, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
-import { callsTo, profileFixture } from '../../profile/testing/profileFixtures';
+import { describe, expect, it, vi } from 'vitest';
+import { type Answers, callsTo, renderApp, stubApi, toastTexts } from '../../../testing/renderApp';
+import { profilePageAnswers } from '../../profile/testing/profileFixtures';
 import type { Guest, GuestInfo } from '../api/guestInfo';
-
-type Answers = Record<string, { status?: number; body?: unknown }>;
 
 const GUESTS = '/api/users/guests/900';
 const guest = (n: number): Guest => ({
@@ -30,9 +27,7 @@ const discordResults = {
 
 function setup(extra: Answers) {
   const answers: Answers = {
-    ...loggedInAs('User'),
-    'GET /api/config': { body: demoConfig },
-    'GET /api/users/profile': { body: profileFixture() },
+    ...profilePageAnswers(),
     ...extra,
   };
   const fetchMock = stubApi(answers);
@@ -44,19 +39,6 @@ async function openDialog() {
   fireEvent.click(await screen.findByRole('button', { name: 'Setup Guests' }));
   return within(await screen.findByRole('dialog', { name: 'Neon Lounge' }));
 }
-
-const toastTexts = () => screen.queryAllByTestId('toast').map((toast) => toast.textContent);
-
-beforeEach(() => {
-  vi.spyOn(console, 'debug').mockImplementation(() => {});
-});
-
-afterEach(() => {
-  act(() => dismissAll());
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
 
 describe('Setup Guests dialog', () => {
   it('shows the role chips, the used and free slots and the guest table', async () => {

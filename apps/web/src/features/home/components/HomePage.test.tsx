@@ -1,15 +1,9 @@
 import { screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { demoConfig, loggedOut, renderApp, stubApi } from '../../../testing/renderApp';
 
 beforeEach(() => {
-  vi.spyOn(console, 'debug').mockImplementation(() => {});
   stubApi({ ...loggedOut, 'GET /api/config': { body: demoConfig } });
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 describe('home page', () => {

@@ -1,17 +1,11 @@
 import { screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { demoConfig, loggedOut, renderApp, stubApi } from '../../../testing/renderApp';
 
 const sectionHeadings = () => screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
 
 beforeEach(() => {
-  vi.spyOn(console, 'debug').mockImplementation(() => {});
   stubApi({ ...loggedOut, 'GET /api/config': { body: demoConfig } });
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 describe('legal pages', () => {

@@ -1,17 +1,19 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { dismissAll } from '../../../components/toasts/store';
-import { demoConfig, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import {
+  type Answers,
+  callsTo,
+  demoConfig,
+  renderApp,
+  stubApi,
+  toastTexts,
+} from '../../../testing/renderApp';
 import type { Profile } from '../api/profile';
-import { callsTo, profileFixture } from '../testing/profileFixtures';
-
-type Answers = Record<string, { status?: number; body?: unknown }>;
+import { profileFixture, profilePageAnswers } from '../testing/profileFixtures';
 
 function stubProfile(profile: Profile, extra: Answers = {}) {
   const answers: Answers = {
-    ...loggedInAs('User'),
-    'GET /api/config': { body: demoConfig },
-    'GET /api/users/profile': { body: profile },
+    ...profilePageAnswers(profile),
     ...extra,
   };
   return { answers, fetchMock: stubApi(answers) };
@@ -21,18 +23,6 @@ const badges = () =>
   within(screen.getByRole('list', { name: 'Verification status' }))
     .getAllByRole('listitem')
     .map((badge) => badge.textContent);
-
-const toastTexts = () => screen.queryAllByTestId('toast').map((toast) => toast.textContent);
-
-beforeEach(() => {
-  vi.spyOn(console, 'debug').mockImplementation(() => {});
-});
-
-afterEach(() => {
-  act(() => dismissAll());
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
 
 describe('profile page header', () => {
   it('shows the username and the verified ownership and 18+ badges', async () => {

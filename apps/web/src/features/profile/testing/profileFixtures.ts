@@ -1,3 +1,4 @@
+import { type Answers, demoConfig, loggedInAs } from '../../../testing/renderApp';
 import type { Profile } from '../api/profile';
 
 /** A logged-in user's profile; override parts per test. */
@@ -14,13 +15,11 @@ export function profileFixture(overrides: Partial<Profile> = {}): Profile {
   };
 }
 
-/** The requests the mocked fetch received for `METHOD /path`. */
-export function callsTo(
-  fetchMock: { mock: { calls: [Request][] } },
-  method: string,
-  path: string,
-): Request[] {
-  return fetchMock.mock.calls
-    .map(([request]) => request)
-    .filter((request) => request.method === method && new URL(request.url).pathname === path);
+/** What the profile page loads: the signed-in user, the public config and this profile. */
+export function profilePageAnswers(profile: Profile = profileFixture()): Answers {
+  return {
+    ...loggedInAs('User'),
+    'GET /api/config': { body: demoConfig },
+    'GET /api/users/profile': { body: profile },
+  };
 }

@@ -1,19 +1,10 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { demoConfig, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
 import { MISSING_TOKEN_MESSAGE } from './SdkOAuthPage';
 
 const TOKEN = 'sdk-request-token-123';
 const allowButton = () => screen.findByRole('button', { name: 'Allow' });
-
-beforeEach(() => {
-  vi.spyOn(console, 'debug').mockImplementation(() => {});
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
 
 describe('SDK OAuth page', () => {
   it('says the Unity editor wants access to the signed-in account', async () => {

@@ -1,6 +1,5 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { dismissAll } from '../../../components/toasts/store';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
 import { COPIED_MESSAGE, COPY_FAILED_MESSAGE } from './RepositoryAddress';
 import { LISTING_FAILED_MESSAGE } from './VpmListingPage';
@@ -32,15 +31,8 @@ function stubClipboard(writeText: (text: string) => Promise<void>) {
   Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
 }
 
-beforeEach(() => {
-  vi.spyOn(console, 'debug').mockImplementation(() => {});
-});
-
 afterEach(() => {
-  act(() => dismissAll());
   Reflect.deleteProperty(navigator, 'clipboard');
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 describe('VPM listing page', () => {

@@ -1,10 +1,14 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { dismissAll } from '../../../../components/toasts/store';
-import { demoConfig, loggedInAs, renderApp, stubApi } from '../../../../testing/renderApp';
-import { callsTo, profileFixture } from '../../testing/profileFixtures';
-
-type Answers = Record<string, { status?: number; body?: unknown }>;
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  type Answers,
+  callsTo,
+  demoConfig,
+  renderApp,
+  stubApi,
+  toastTexts,
+} from '../../../../testing/renderApp';
+import { profileFixture, profilePageAnswers } from '../../testing/profileFixtures';
 
 const neon = {
   id: 'usr_neon',
@@ -15,9 +19,7 @@ const VERIFY_FAILED = 'Failed to verify account. Make sure you have the verifica
 
 function setup(extra: Answers = {}) {
   const answers: Answers = {
-    ...loggedInAs('User'),
-    'GET /api/config': { body: demoConfig },
-    'GET /api/users/profile': { body: profileFixture({ linkData: null }) },
+    ...profilePageAnswers(profileFixture({ linkData: null })),
     'GET /api/users/search': { body: [neon] },
     'GET /api/users/check': { body: { status: 'Success', verificationCode: 'VRCL-ABCD2345' } },
     ...extra,
@@ -30,8 +32,6 @@ function setup(extra: Answers = {}) {
 const dialog = () => within(screen.getByRole('dialog'));
 const typeSearch = (value: string) =>
   fireEvent.change(dialog().getByRole('textbox', { name: /VRChat account/ }), { target: { value } });
-const toastTexts = () => screen.queryAllByTestId('toast').map((toast) => toast.textContent);
-
 /** Opens the dialog, searches and presses Link on the one result. */
 async function searchAndPick() {
   fireEvent.click(await screen.findByRole('button', { name: 'Link Account' }));
@@ -43,16 +43,8 @@ async function searchAndPick() {
 }
 
 beforeEach(() => {
-  vi.spyOn(console, 'debug').mockImplementation(() => {});
   // Real time still passes (transitions, fetches); the 1.5 s debounce is skipped by advancing the clock.
   vi.useFakeTimers({ shouldAdvanceTime: true });
-});
-
-afterEach(() => {
-  act(() => dismissAll());
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 describe('Link Account dialog', () => {
