@@ -1,5 +1,6 @@
 import { Button } from '@mantine/core';
-import { IconExternalLink, IconUserPlus } from '@tabler/icons-react';
+import { IconUserPlus } from '@tabler/icons-react';
+import { ExternalLinkButton } from '../../../components/ExternalLinkButton';
 import type { ProfileGuild } from '../api/profile';
 import { EntityList } from './EntityList';
 
@@ -17,18 +18,9 @@ export function DiscordServers({ guilds, discordWebUrl, onSetupGuests }: Props) 
       empty="You are not in any server that uses the bot yet."
       actions={(guild) => (
         <>
-          <Button
-            component="a"
-            href={discordWebUrl ? `${discordWebUrl}/channels/${guild.id}` : undefined}
-            target="_blank"
-            rel="noopener noreferrer"
-            size="xs"
-            variant="default"
-            disabled={!discordWebUrl}
-            rightSection={<IconExternalLink size={14} />}
-          >
+          <ExternalLinkButton href={discordWebUrl && `${discordWebUrl}/channels/${guild.id}`}>
             View Server
-          </Button>
+          </ExternalLinkButton>
           {guild.canSetupGuests && (
             <Button size="xs" leftSection={<IconUserPlus size={14} />} onClick={() => onSetupGuests(guild)}>
               Setup Guests

@@ -1,5 +1,4 @@
-import { Button } from '@mantine/core';
-import { IconExternalLink } from '@tabler/icons-react';
+import { ExternalLinkButton } from '../../../components/ExternalLinkButton';
 import type { ProfileGroup } from '../api/profile';
 import { EntityList } from './EntityList';
 
@@ -10,18 +9,9 @@ export function VrchatGroups({ groups, vrchatWebUrl }: { groups: ProfileGroup[];
       items={groups}
       empty="None of your servers has a VRChat group yet."
       actions={(group) => (
-        <Button
-          component="a"
-          href={vrchatWebUrl ? `${vrchatWebUrl}/home/group/${group.id}` : undefined}
-          target="_blank"
-          rel="noopener noreferrer"
-          size="xs"
-          variant="default"
-          disabled={!vrchatWebUrl}
-          rightSection={<IconExternalLink size={14} />}
-        >
+        <ExternalLinkButton href={vrchatWebUrl && `${vrchatWebUrl}/home/group/${group.id}`}>
           View Group
-        </Button>
+        </ExternalLinkButton>
       )}
     />
   );

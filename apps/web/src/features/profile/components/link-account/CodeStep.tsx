@@ -1,5 +1,6 @@
 import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
-import { IconCopy, IconExternalLink } from '@tabler/icons-react';
+import { IconCopy } from '@tabler/icons-react';
+import { ExternalLinkButton } from '../../../../components/ExternalLinkButton';
 import { notify } from '../../../../components/toasts';
 
 export const CODE_NOT_FOUND = 'Code not found, try again later';
@@ -71,16 +72,9 @@ export function CodeStep({ kind, code, profileUrl, notFound, verifying, onBack, 
         <Button variant="default" leftSection={<IconCopy size={16} />} onClick={() => void copy(code)}>
           {text.copy}
         </Button>
-        <Button
-          component="a"
-          href={profileUrl}
-          target="_blank"
-          rel="noopener noreferrer"
-          variant="default"
-          rightSection={<IconExternalLink size={16} />}
-        >
+        <ExternalLinkButton href={profileUrl} size="sm">
           Open Profile
-        </Button>
+        </ExternalLinkButton>
         <Button onClick={onVerify} loading={verifying}>
           {text.verify}
         </Button>
