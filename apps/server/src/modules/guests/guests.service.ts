@@ -256,32 +256,22 @@ export async function reconcileHostGuests(ctx: AppContext, guildId: string, host
  * hosts' slots are free again. Each host's records change under that host's lock.
  */
 export async function forgetDepartedGuest(ctx: AppContext, guildId: string, guestDiscordId: string) {
-  const records = await ctx.db
-    .select()
-    .from(guests)
-    .where(and(eq(guests.guildId, guildId), eq(guests.guestDiscordId, guestDiscordId)));
-  for (const hostId of new Set(records.map((r) => r.hostUserId))) {
+  const ofGuest = (db: Queryable, hostId?: string) =>
+    db
+      .select()
+      .from(guests)
+      .where(
+        and(
+          eq(guests.guildId, guildId),
+          eq(guests.guestDiscordId, guestDiscordId),
+          hostId ? eq(guests.hostUserId, hostId) : undefined,
+        ),
+      );
+  const hosts = new Set((await ofGuest(ctx.db)).map((r) => r.hostUserId));
+  for (const hostId of hosts) {
     await ctx.db.transaction(async (tx) => {
       await lockHost(tx, guildId, hostId);
-      const gone = await tx
-        .delete(guests)
-        .where(
-          and(
-            eq(guests.guildId, guildId),
-            eq(guests.hostUserId, hostId),
-            eq(guests.guestDiscordId, guestDiscordId),
-          ),
-        )
-        .returning({ id: guests.id });
-      for (const { id } of gone) {
-        await audit(tx, {
-          action: 'guest.left_server',
-          actorId: null,
-          guildId,
-          targetId: guestDiscordId,
-          details: { guestId: id, hostUserId: hostId },
-        });
-      }
+      await removeGuests(ctx, tx, guildId, await ofGuest(tx, hostId), null, 'guest.left_server');
     });
   }
 }
