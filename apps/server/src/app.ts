@@ -23,12 +23,16 @@ import { registerErrorHandler } from './http/errors.js';
 import type { ZodApp } from './http/types.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { guestsRoutes } from './modules/guests/guests.routes.js';
+import { guildsRoutes } from './modules/guilds/guilds.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { linksRoutes } from './modules/links/links.routes.js';
 import { metaRoutes } from './modules/meta/meta.routes.js';
+import { permissionsRoutes } from './modules/permissions/permissions.routes.js';
 import { profileRoutes } from './modules/profile/profile.routes.js';
 import { sdkRoutes } from './modules/sdk/sdk.routes.js';
 import { vpmRoutes } from './modules/vpm/vpm.routes.js';
+import { worldDataRoutes } from './modules/worlds/world-data.routes.js';
+import { worldsRoutes } from './modules/worlds/worlds.routes.js';
 import { DiscordOAuth } from './platforms/discord/oauth.js';
 import type { DiscordPort, VrchatPort } from './platforms/ports.js';
 import { unavailableDiscord, unavailableVrchat } from './platforms/unavailable.js';
@@ -113,9 +117,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       await guestsRoutes(zapi, ctx);
       await sdkRoutes(zapi, ctx);
       await vpmRoutes(zapi, ctx);
+      await guildsRoutes(zapi, ctx);
+      await permissionsRoutes(zapi, ctx);
+      await worldsRoutes(zapi, ctx);
     },
     { prefix: '/api' },
   );
+  await worldDataRoutes(app, ctx);
 
   const webDist = opts.webDist === undefined ? defaultWebDist : opts.webDist;
   const serveWeb = Boolean(webDist && existsSync(join(webDist, 'index.html')));

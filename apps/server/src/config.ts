@@ -16,6 +16,8 @@ export interface AppConfig {
   adminDiscordIds: ReadonlySet<string>;
   contactEmail: string;
   supportUrl: string;
+  /** GitHub Pages base of the world data mirror (the worlds' 'Trusted URL'), without a trailing slash. */
+  worldMirrorUrl: string | null;
   discord: {
     clientId: string;
     clientSecret: string;
@@ -74,6 +76,7 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
     adminDiscordIds: admins,
     contactEmail: env.CONTACT_EMAIL,
     supportUrl: env.SUPPORT_URL,
+    worldMirrorUrl: env.WORLD_MIRROR_URL?.replace(/\/$/, '') ?? null,
     discord: {
       clientId: sim?.discord.clientId ?? env.DISCORD_CLIENT_ID ?? '',
       clientSecret: sim?.discord.clientSecret ?? env.DISCORD_CLIENT_SECRET ?? '',

@@ -49,6 +49,7 @@ export const envSchema = z.object({
   VRCHAT_WEB_URL: z.string().url().default('https://vrchat.com'),
   VRCHAT_PIPELINE_URL: z.string().default('wss://pipeline.vrchat.cloud'),
   VRCHAT_CONTACT: z.string().default('admin@vrclink.app'),
+  WORLD_MIRROR_URL: optionalString.pipe(z.string().url().optional()),
   SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
 });
 export type Env = z.infer<typeof envSchema>;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { guestRoles, guildGroups } from '../src/db/schema/index.js';
+import { guestRoles, guildGroups, vrchatLinks } from '../src/db/schema/index.js';
 import { waitFor } from '../src/platforms/testing.js';
 import { signIn, type TestApp } from './app.js';
 
@@ -112,10 +112,40 @@ export async function guildGroup(
   await t.ctx.db.insert(guildGroups).values({ iconUrl: null, ...group });
 }
 
+/**
+ * A VRChat link as the linking flow leaves it (verified = the bio code was seen). For tests of what links
+ * feed (world data); the linking flow itself is tested through its routes.
+ */
+export async function vrchatLink(
+  t: TestApp,
+  link: {
+    discordUserId: string;
+    vrcUserId?: string;
+    vrchatName: string;
+    isVerified?: boolean;
+    plus18?: boolean;
+  },
+): Promise<void> {
+  await t.ctx.db.insert(vrchatLinks).values({
+    discordUserId: link.discordUserId,
+    vrcUserId: link.vrcUserId ?? `usr_${randomBytes(8).toString('hex')}`,
+    vrchatName: link.vrchatName,
+    isVerified: link.isVerified ?? true,
+    ageVerification: link.plus18 ? 'Plus18' : 'Unverified',
+  });
+}
+
 /** Rows of a table matching a SQL condition, e.g. `rows(t, 'link_events', 'discord_user_id = $1', [id])`. */
 export async function rows(
   t: TestApp,
-  table: 'audit_log' | 'link_events' | 'vrchat_links' | 'guests' | 'group_invites',
+  table:
+    | 'audit_log'
+    | 'link_events'
+    | 'vrchat_links'
+    | 'guests'
+    | 'group_invites'
+    | 'guild_permissions'
+    | 'worlds',
   where = 'true',
   params: unknown[] = [],
 ): Promise<Record<string, unknown>[]> {

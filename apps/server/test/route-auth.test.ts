@@ -4,6 +4,7 @@ import { createTestApp, signIn, type TestApp } from './app.js';
 
 const guild = '1300000000000000001';
 const vrc = 'usr_c1644b5b-3ca4-45b4-97c6-a2a0de70d469';
+const world = '3f2b6c1e-0000-4000-8000-000000000000';
 /** Every route that acts for a signed-in user; each must answer 401 to an anonymous caller. */
 const protectedRoutes: [string, string, unknown?][] = [
   ['GET', '/api/user'],
@@ -20,6 +21,17 @@ const protectedRoutes: [string, string, unknown?][] = [
   ['POST', `/api/users/guests/${guild}/assign`, { discordId: '1300000000000000002' }],
   ['DELETE', `/api/users/guests/${guild}/unassign/1c2b3d4e-0000-4000-8000-000000000000`],
   ['POST', '/api/oauth-approve', { token: 'abcdefghijklmnop' }],
+  ['GET', '/api/guilds'],
+  ['GET', `/api/guilds/permissions/${guild}`],
+  ['POST', `/api/guilds/permissions/${guild}/1300000000000000002`, { permissions: ['ViewWorlds'] }],
+  ['DELETE', `/api/guilds/permissions/${guild}/1300000000000000002`],
+  ['GET', `/api/guilds/${guild}/worlds`],
+  ['PUT', `/api/guilds/${guild}/worlds`, {}],
+  ['GET', `/api/guilds/${guild}/worlds/${world}`],
+  ['POST', `/api/guilds/${guild}/worlds/${world}`, { name: 'x' }],
+  ['DELETE', `/api/guilds/${guild}/worlds/${world}`],
+  ['POST', `/api/guilds/${guild}/worlds/${world}/roles`, { discordEncodeRoles: [] }],
+  ['GET', `/api/guilds/${guild}/worlds/preview/${world}`],
 ];
 
 describe('every user route refuses anonymous callers', () => {
@@ -48,6 +60,7 @@ describe('every user route refuses anonymous callers', () => {
       'pollSdkLogin',
       'getVpmListing',
       'getVpmPackage',
+      'getWorldData',
     ]);
     const covered = new Set(protectedRoutes.map(([m, u]) => `${m} ${u.split('?')[0]}`));
     for (const [path, ops] of Object.entries<Record<string, { operationId: string }>>(doc.paths)) {

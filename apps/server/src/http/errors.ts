@@ -66,3 +66,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return reply.code(500).send({ message: 'Internal server error.' });
   });
 }
+
+/** The error answers a route may give, for its response schema: `{ 200: thing, ...errorResponses }`. */
+export const errorResponses = {
+  400: errorBody,
+  401: errorBody,
+  403: errorBody,
+  404: errorBody,
+  409: errorBody,
+  429: errorBody,
+  502: errorBody,
+  503: errorBody,
+};

@@ -112,12 +112,18 @@ export interface DiscordRoleInfo {
   id: string;
   name: string;
   position: number;
+  /** RGB as an integer, 0 for none. */
+  color: number;
+  /** The role's permissions, as Discord's decimal bit string. */
+  permissions: string;
 }
 
 export interface DiscordGuildInfo {
   id: string;
   name: string;
   iconUrl: string | null;
+  ownerId: string;
+  /** Every role, @everyone (id = guild id) included, highest first. */
   roles: DiscordRoleInfo[];
 }
 

@@ -5,6 +5,7 @@ import { randomToken } from '../../crypto.js';
 import { requireUser } from '../../http/auth.js';
 import { SESSION_COOKIE, setCookie } from '../../http/cookies.js';
 import { badRequest, errorBody } from '../../http/errors.js';
+import { originOf } from '../../http/origin.js';
 import type { ZodApp } from '../../http/types.js';
 import { DiscordGrantError, type DiscordIdentity } from '../../platforms/discord/oauth.js';
 import { audit } from '../audit/audit.service.js';
@@ -15,10 +16,6 @@ import { rankOf, storeDiscordTokens, upsertUser } from './user.service.js';
 
 const STATE_COOKIE = 'vrclink_oauth_state';
 const STATE_TTL_SECONDS = 10 * 60;
-
-function originOf(ctx: AppContext, req: FastifyRequest): string {
-  return ctx.config.publicUrl || `${req.protocol}://${req.host}`;
-}
 
 export function toCurrentUser(
   ctx: AppContext,
@@ -69,7 +66,7 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       const redirectUri = ctx.discordOAuth.authorizeUrl({
         state,
         scopes,
-        redirectUri: `${originOf(ctx, req)}/discord/login/callback`,
+        redirectUri: `${originOf(ctx.config, req)}/discord/login/callback`,
       });
       return { redirectUri };
     },
@@ -91,7 +88,7 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       if (!expected || expected !== req.body.state) {
         throw badRequest('Login failed: the sign-in request expired or was started in another browser.');
       }
-      const redirectUri = `${originOf(ctx, req)}/discord/login/callback`;
+      const redirectUri = `${originOf(ctx.config, req)}/discord/login/callback`;
       let tokens: Awaited<ReturnType<typeof ctx.discordOAuth.exchangeCode>>;
       try {
         tokens = await ctx.discordOAuth.exchangeCode(req.body.code, redirectUri);

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../http/auth.js';
-import { errorBody } from '../../http/errors.js';
+import { errorResponses } from '../../http/errors.js';
+import { snowflake } from '../../http/params.js';
 import type { ZodApp } from '../../http/types.js';
 import { assignGuest, getGuestInfo, searchGuests, unassignGuest } from './guests.service.js';
 
-const snowflake = z.string().regex(/^\d{1,20}$/, 'must be a Discord id');
 const guildParams = z.object({ guildId: snowflake });
 const guest = z.object({
   id: z.string(),
@@ -31,16 +31,6 @@ const searchResult = z.object({
   vrcName: z.string().optional(),
   profileUrl: z.string().optional(),
 });
-const failures = {
-  400: errorBody,
-  401: errorBody,
-  403: errorBody,
-  404: errorBody,
-  409: errorBody,
-  429: errorBody,
-  502: errorBody,
-  503: errorBody,
-};
 
 export async function guestsRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
   app.get(
@@ -50,7 +40,7 @@ export async function guestsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
         operationId: 'getGuests',
         tags: ['guests'],
         params: guildParams,
-        response: { 200: guestInfo, ...failures },
+        response: { 200: guestInfo, ...errorResponses },
       },
     },
     async (req) => getGuestInfo(ctx, req.params.guildId, requireUser(req).user.id),
@@ -74,7 +64,7 @@ export async function guestsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
             (q) => Boolean(q.memberQuery) !== Boolean(q.vrcQuery),
             'give exactly one of memberQuery and vrcQuery',
           ),
-        response: { 200: z.object({ results: z.array(searchResult) }), ...failures },
+        response: { 200: z.object({ results: z.array(searchResult) }), ...errorResponses },
       },
     },
     async (req) => searchGuests(ctx, req.params.guildId, requireUser(req).user.id, req.query),
@@ -96,7 +86,7 @@ export async function guestsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
             })
             .strict(),
         ]),
-        response: { 200: guest, ...failures },
+        response: { 200: guest, ...errorResponses },
       },
     },
     async (req) => assignGuest(ctx, req.params.guildId, requireUser(req).user.id, req.body),
@@ -109,7 +99,7 @@ export async function guestsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
         operationId: 'unassignGuest',
         tags: ['guests'],
         params: z.object({ guildId: snowflake, guestEntryId: z.uuid() }),
-        response: { 204: z.undefined(), ...failures },
+        response: { 204: z.undefined(), ...errorResponses },
       },
     },
     async (req, reply) => {

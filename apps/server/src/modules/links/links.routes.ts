@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../http/auth.js';
-import { errorBody } from '../../http/errors.js';
+import { errorResponses } from '../../http/errors.js';
 import type { ZodApp } from '../../http/types.js';
 import {
   checkLink,
@@ -24,15 +24,6 @@ z.globalRegistry.add(vrchatUserResult, { id: 'VrchatUserResult' });
 const checkResult = z.object({ status: z.enum(['Success', 'Conflict']), verificationCode: z.string() });
 const linkResult = z.object({ status: z.enum(['Success', 'SuccessVerified']) });
 const okResult = z.object({ status: z.literal('Success') });
-const failures = {
-  400: errorBody,
-  401: errorBody,
-  403: errorBody,
-  404: errorBody,
-  409: errorBody,
-  502: errorBody,
-  503: errorBody,
-};
 
 /** Linking a VRChat account to the signed-in Discord account (spec user-area sections 4, 7, 8). */
 export async function linksRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
@@ -44,7 +35,7 @@ export async function linksRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         tags: ['links'],
         description: 'VRChat users by display name, usr_ id or profile URL.',
         querystring: z.object({ query: z.string().trim().min(1, 'must not be empty').max(200) }),
-        response: { 200: z.array(vrchatUserResult), ...failures },
+        response: { 200: z.array(vrchatUserResult), ...errorResponses },
       },
     },
     async (req) => {
@@ -62,7 +53,7 @@ export async function linksRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         description:
           'Conflict when the VRChat account is linked to another Discord account; the code to prove ownership.',
         querystring: vrcIdQuery,
-        response: { 200: checkResult, ...failures },
+        response: { 200: checkResult, ...errorResponses },
       },
     },
     async (req) => checkLink(ctx, requireUser(req).user.id, req.query.vrcId),
@@ -77,7 +68,7 @@ export async function linksRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         description:
           'SuccessVerified when the code is already in the bio, else Success (linked, not verified).',
         querystring: vrcIdQuery,
-        response: { 200: linkResult, ...failures },
+        response: { 200: linkResult, ...errorResponses },
       },
     },
     async (req) => linkAccount(ctx, requireUser(req).user.id, req.query.vrcId),
@@ -92,7 +83,7 @@ export async function linksRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         description:
           'Reads the VRChat bio; with the code the link is verified (and moved here from another account).',
         querystring: vrcIdQuery,
-        response: { 200: linkResult, ...failures },
+        response: { 200: linkResult, ...errorResponses },
       },
     },
     async (req) => verifyAccount(ctx, requireUser(req).user.id, req.query.vrcId),
@@ -106,7 +97,7 @@ export async function linksRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         operationId: 'refreshLink',
         tags: ['links'],
         description: 'Re-reads the linked VRChat account (name, age verification).',
-        response: { 200: okResult, ...failures },
+        response: { 200: okResult, ...errorResponses },
       },
     },
     async (req) => refreshLink(ctx, requireUser(req).user.id),
@@ -115,7 +106,11 @@ export async function linksRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
   app.post(
     '/users/unlink',
     {
-      schema: { operationId: 'unlinkAccount', tags: ['links'], response: { 200: okResult, ...failures } },
+      schema: {
+        operationId: 'unlinkAccount',
+        tags: ['links'],
+        response: { 200: okResult, ...errorResponses },
+      },
     },
     async (req) => unlinkAccount(ctx, requireUser(req).user.id),
   );
@@ -128,7 +123,7 @@ export async function linksRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         operationId: 'resetGroupInvites',
         tags: ['links'],
         description: 'Forgets the group invites sent to this user so the sync may invite again.',
-        response: { 200: okResult, ...failures },
+        response: { 200: okResult, ...errorResponses },
       },
     },
     async (req) => resetGroupInvites(ctx, requireUser(req).user.id),

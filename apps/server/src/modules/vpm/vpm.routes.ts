@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { errorBody, notFound } from '../../http/errors.js';
+import { originOf } from '../../http/origin.js';
 import type { ZodApp } from '../../http/types.js';
 import { vpmListing, worldSdkPackage } from './vpm.service.js';
 
@@ -27,7 +28,7 @@ export async function vpmRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         response: { 200: listing },
       },
     },
-    async (req) => vpmListing(ctx.config.publicUrl || `${req.protocol}://${req.host}`),
+    async (req) => vpmListing(originOf(ctx.config, req)),
   );
 
   app.get(

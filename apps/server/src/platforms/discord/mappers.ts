@@ -48,7 +48,16 @@ export function guildFromCache(g: Guild): DiscordGuildInfo {
     id: g.id,
     name: g.name,
     iconUrl: g.iconURL(image),
-    roles: g.roles.cache.map((r) => ({ id: r.id, name: r.name, position: r.position })).sort(byPosition),
+    ownerId: g.ownerId,
+    roles: g.roles.cache
+      .map((r) => ({
+        id: r.id,
+        name: r.name,
+        position: r.position,
+        color: r.color,
+        permissions: r.permissions.bitfield.toString(),
+      }))
+      .sort(byPosition),
   };
 }
 
@@ -57,7 +66,16 @@ export function guildFromApi(cdn: CDN, g: APIGuild, roles: APIRole[] = g.roles):
     id: g.id,
     name: g.name,
     iconUrl: g.icon ? cdn.icon(g.id, g.icon, image) : null,
-    roles: roles.map((r) => ({ id: r.id, name: r.name, position: r.position })).sort(byPosition),
+    ownerId: g.owner_id,
+    roles: roles
+      .map((r) => ({
+        id: r.id,
+        name: r.name,
+        position: r.position,
+        color: r.color,
+        permissions: r.permissions,
+      }))
+      .sort(byPosition),
   };
 }
 

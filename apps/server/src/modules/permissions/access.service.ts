@@ -1,0 +1,45 @@
+import { and, eq } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { guildPermissions } from '../../db/schema/index.js';
+import { forbidden, notFound } from '../../http/errors.js';
+import type { DiscordGuildInfo } from '../../platforms/ports.js';
+import { expandPermissions, type GuildPermission, isDiscordManager } from './guild-permissions.js';
+
+export const BOT_NOT_IN_GUILD = 'The bot is not in this server.';
+export const NOT_A_MEMBER = 'You are not a member of this server.';
+
+export interface GuildAccess {
+  guild: DiscordGuildInfo;
+  /** Effective permissions (implied ones included); empty when the caller has none. */
+  permissions: GuildPermission[];
+}
+
+/**
+ * What the caller may do in a server: Admin for Discord's owner and server managers, plus the grants
+ * stored here. Someone who left the server keeps nothing, whatever was granted.
+ */
+export async function guildAccess(ctx: AppContext, userId: string, guildId: string): Promise<GuildAccess> {
+  const guild = await ctx.discord.getGuild(guildId);
+  if (!guild) throw notFound(BOT_NOT_IN_GUILD);
+  const member = await ctx.discord.getMember(guildId, userId);
+  if (!member) throw forbidden(NOT_A_MEMBER);
+  const [grant] = await ctx.db
+    .select({ permissions: guildPermissions.permissions })
+    .from(guildPermissions)
+    .where(and(eq(guildPermissions.guildId, guildId), eq(guildPermissions.userId, userId)));
+  const granted = [...(grant?.permissions ?? []), ...(isDiscordManager(guild, member) ? ['Admin'] : [])];
+  return { guild, permissions: expandPermissions(granted) };
+}
+
+/** The one check every server-scoped service starts with: 403 naming the missing permission. */
+export async function requireGuildPermission(
+  ctx: AppContext,
+  userId: string,
+  guildId: string,
+  needed: GuildPermission,
+): Promise<GuildAccess> {
+  const access = await guildAccess(ctx, userId, guildId);
+  if (!access.permissions.includes(needed))
+    throw forbidden(`You need the ${needed} permission in this server.`);
+  return access;
+}

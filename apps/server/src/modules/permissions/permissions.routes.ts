@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { requireUser } from '../../http/auth.js';
+import { errorResponses } from '../../http/errors.js';
+import { snowflake } from '../../http/params.js';
+import type { ZodApp } from '../../http/types.js';
+import { guildPermissionValues } from './guild-permissions.js';
+import { deletePermissions, listPermissions, setPermissions } from './permissions.service.js';
+
+export const guildPermission = z.enum(guildPermissionValues);
+z.globalRegistry.add(guildPermission, { id: 'GuildPermission' });
+const entry = z.object({
+  userId: z.string(),
+  username: z.string().nullable(),
+  avatar: z.string().nullable(),
+  permissions: z.array(guildPermission),
+});
+const params = z.object({ guildId: snowflake, userId: snowflake });
+
+export async function permissionsRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
+  app.get(
+    '/guilds/permissions/:guildId',
+    {
+      schema: {
+        operationId: 'getGuildPermissions',
+        tags: ['permissions'],
+        description: 'Users granted permissions in the server (Admin only).',
+        params: z.object({ guildId: snowflake }),
+        response: { 200: z.object({ users: z.array(entry) }), ...errorResponses },
+      },
+    },
+    async (req) => listPermissions(ctx, requireUser(req).user.id, req.params.guildId),
+  );
+
+  app.post(
+    '/guilds/permissions/:guildId/:userId',
+    {
+      schema: {
+        operationId: 'setGuildPermissions',
+        tags: ['permissions'],
+        description: "Replaces the user's granted permissions (Admin only).",
+        params,
+        body: z.object({ permissions: z.array(guildPermission).max(guildPermissionValues.length * 2) }),
+        response: {
+          200: z.object({
+            userId: z.string(),
+            permissions: z.array(guildPermission),
+            effective: z.array(guildPermission),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (req) =>
+      setPermissions(
+        ctx,
+        requireUser(req).user.id,
+        req.params.guildId,
+        req.params.userId,
+        req.body.permissions,
+      ),
+  );
+
+  app.delete(
+    '/guilds/permissions/:guildId/:userId',
+    {
+      schema: {
+        operationId: 'deleteGuildPermissions',
+        tags: ['permissions'],
+        params,
+        response: { 204: z.undefined(), ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      await deletePermissions(ctx, requireUser(req).user.id, req.params.guildId, req.params.userId);
+      return reply.code(204).send();
+    },
+  );
+}

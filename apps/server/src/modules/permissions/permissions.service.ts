@@ -1,0 +1,89 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { guildPermissions } from '../../db/schema/index.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { audit } from '../audit/audit.service.js';
+import { requireGuildPermission } from './access.service.js';
+import { expandPermissions, type GuildPermission } from './guild-permissions.js';
+
+export const NO_PERMISSION_SELECTED = 'Select at least one permission.';
+export const TARGET_NOT_A_MEMBER = 'That user is not a member of this server.';
+export const NO_PERMISSION_ENTRY = 'That user has no permission entry in this server.';
+
+const entriesOf = (ctx: AppContext, guildId: string) =>
+  ctx.db
+    .select()
+    .from(guildPermissions)
+    .where(eq(guildPermissions.guildId, guildId))
+    .orderBy(asc(guildPermissions.updatedAt), asc(guildPermissions.userId));
+
+/** The granted entries of a server, with each user's Discord name and avatar (null once they left). */
+export async function listPermissions(ctx: AppContext, actorId: string, guildId: string) {
+  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+  const entries = await entriesOf(ctx, guildId);
+  const users = await Promise.all(
+    entries.map(async (e) => {
+      const member = await ctx.discord.getMember(guildId, e.userId);
+      return {
+        userId: e.userId,
+        username: member?.username ?? null,
+        avatar: member?.avatarUrl ?? null,
+        permissions: e.permissions as GuildPermission[],
+      };
+    }),
+  );
+  return { users };
+}
+
+/** Replaces a user's granted permissions (Admin only; the user must be in the server). */
+export async function setPermissions(
+  ctx: AppContext,
+  actorId: string,
+  guildId: string,
+  userId: string,
+  permissions: GuildPermission[],
+) {
+  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+  const wanted = [...new Set(permissions)];
+  if (wanted.length === 0) throw badRequest(NO_PERMISSION_SELECTED);
+  if (!(await ctx.discord.getMember(guildId, userId))) throw notFound(TARGET_NOT_A_MEMBER);
+  await ctx.db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ permissions: guildPermissions.permissions })
+      .from(guildPermissions)
+      .where(and(eq(guildPermissions.guildId, guildId), eq(guildPermissions.userId, userId)));
+    await tx
+      .insert(guildPermissions)
+      .values({ guildId, userId, permissions: wanted, grantedBy: actorId })
+      .onConflictDoUpdate({
+        target: [guildPermissions.guildId, guildPermissions.userId],
+        set: { permissions: wanted, grantedBy: actorId, updatedAt: new Date() },
+      });
+    await audit(tx, {
+      action: 'permissions.set',
+      actorId,
+      guildId,
+      targetId: userId,
+      details: { before: before?.permissions ?? [], after: wanted },
+    });
+  });
+  return { userId, permissions: wanted, effective: expandPermissions(wanted) };
+}
+
+export async function deletePermissions(ctx: AppContext, actorId: string, guildId: string, userId: string) {
+  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+  await ctx.db.transaction(async (tx) => {
+    const [removed] = await tx
+      .delete(guildPermissions)
+      .where(and(eq(guildPermissions.guildId, guildId), eq(guildPermissions.userId, userId)))
+      .returning();
+    if (!removed) throw notFound(NO_PERMISSION_ENTRY);
+    await audit(tx, {
+      action: 'permissions.delete',
+      actorId,
+      guildId,
+      targetId: userId,
+      details: { before: removed.permissions },
+    });
+  });
+}
