@@ -42,6 +42,9 @@ const editor = {
   user(headers: Record<string, string>) {
     return fetch(`${browser.baseUrl}/api/user`, { headers });
   },
+  get(path: string, accessToken: string) {
+    return fetch(`${browser.baseUrl}${path}`, { headers: { Authorization: `Bearer ${accessToken}` } });
+  },
 };
 
 const loginAsMember = () => browser.signIn('member');
@@ -83,6 +86,34 @@ describe('Unity SDK editor login', () => {
     await page.getByText('This sign-in request was already used.').waitFor();
     expect(await page.getByText('Access granted').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Allow' }).isDisabled()).toBe(true);
+  });
+
+  it("lets a server admin's editor list their servers and worlds, and download a world's data", async () => {
+    const token = await editor.start();
+    await browser.signIn('admin');
+    await openApproval(token);
+    await browser.page.getByRole('button', { name: 'Allow' }).click();
+    await browser.page.getByText('Access granted').waitFor();
+    const { token: access } = await editor.poll(token);
+    expect(access).toEqual(expect.any(String));
+
+    const guilds = (await (await editor.get('/api/guilds', access ?? '')).json()) as {
+      id: string;
+      name: string;
+    }[];
+    const hangout = guilds.find((g) => g.name === 'VRChat Hangout');
+    expect(hangout).toBeDefined();
+    const worlds = await editor.get(`/api/guilds/${hangout?.id}/worlds`, access ?? '');
+    expect(worlds.status).toBe(200);
+    const { worlds: list } = (await worlds.json()) as { worlds: { name: string; untrustedUrl: string }[] };
+    const lobby = list.find((w) => w.name === 'Hangout Lobby');
+    expect(lobby?.untrustedUrl).toMatch(/\/data\/v2\/[0-9a-f-]{36}$/);
+    // What the world itself downloads: public, no credentials.
+    const data = await fetch(lobby?.untrustedUrl.replace(/^https?:\/\/[^/]+/, browser.baseUrl) ?? '');
+    expect(data.status).toBe(200);
+    const doc = JSON.parse(await data.text());
+    expect(doc).toMatchObject({ Version: 1, CustomData: 'Welcome to the VRChat Hangout!' });
+    expect(doc.GroupUsers.Moderator).toEqual(['Bastian']);
   });
 
   it('goes home on Deny and leaves the request unapproved', async () => {

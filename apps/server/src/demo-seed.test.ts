@@ -1,3 +1,4 @@
+import { seedUserIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../test/app.js';
 import { demoSeed, seedDemoData } from './demo-seed.js';
@@ -28,5 +29,32 @@ describe('demo seed', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().status).toBe('Conflict');
+  });
+});
+
+describe('demo seed world (against the simulators)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ simulator: true });
+    await seedDemoData(t.ctx.db);
+  });
+  afterAll(() => t.close());
+
+  it('gives the Hangout a world fed from its Discord roles and its VRChat group', async () => {
+    const owner = await signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
+    const res = await t.inject({
+      method: 'GET',
+      url: `/api/guilds/${demoSeed.hangout.id}/worlds`,
+      session: owner.session,
+    });
+    expect(res.statusCode).toBe(200);
+    const [world] = res.json().worlds;
+    expect(world).toMatchObject({ name: 'Hangout Lobby', locked: true, includeGroupData: true });
+    const doc = JSON.parse((await t.app.inject({ method: 'GET', url: `/data/v2/${world.id}` })).body);
+    // Bastian is linked (verified) to akira.night, a Discord moderator; he moderates the VRChat group too.
+    expect(doc.GuildUsers.Moderator).toEqual(['Bastian']);
+    expect(doc.GroupUsers).toMatchObject({ Owner: ['Aurora Skye'], Moderator: ['Bastian'] });
+    expect(Object.keys(doc.GuildUsers)).toEqual(['Admin', 'Moderator', 'Verified', 'Event Host', 'Guest']);
+    expect(doc.CustomData).toBe('Welcome to the VRChat Hangout!');
   });
 });

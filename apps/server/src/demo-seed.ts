@@ -1,11 +1,11 @@
 import { seedGuildIds, seedUserIds, vrchatSeed } from '@vrclink/simulator';
 import type { Db } from './db/client.js';
-import { guestRoles, guildGroups, vrchatLinks } from './db/schema/index.js';
+import { guestRoles, guildGroups, vrchatLinks, worlds } from './db/schema/index.js';
 
 /**
  * Product-side demo data, so every feature can be clicked through before the server settings exist:
  * one VRChat account already linked to somebody else (the conflict path), guest-role entries in the
- * Hangout, and the Hangout's VRChat group linked to its Discord server. Idempotent: only ever inserts
+ * Hangout, the Hangout's VRChat group linked to its Discord server, and one world fed from both. Idempotent: only ever inserts
  * what is missing, never overwrites what a visitor changed.
  */
 export const demoSeed = {
@@ -49,6 +49,20 @@ export async function seedDemoData(db: Db): Promise<void> {
       groupId: vrchatSeed.groupIds.hangout,
       name: 'VRC Hangout Official',
       iconUrl: null,
+    });
+  }
+
+  if ((await db.$count(worlds)) === 0) {
+    const groupRoles = vrchatSeed.roleIds.hangout;
+    await db.insert(worlds).values({
+      guildId: hangout.id,
+      name: 'Hangout Lobby',
+      includeGroupData: true,
+      customData: 'Welcome to the VRChat Hangout!',
+      discordEncodeRoles: [hangout.roles.Admin, hangout.roles.Moderator, hangout.roles.Verified],
+      discordAlwaysEncodeRoles: [hangout.roles['Event Host'], hangout.roles.Guest],
+      groupEncodeRoles: [groupRoles.owner, groupRoles.moderator, groupRoles.verified18],
+      groupAlwaysEncodeRoles: [groupRoles.eventHost],
     });
   }
 }
