@@ -1,6 +1,90 @@
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+import {
+  Alert,
+  Button,
+  Center,
+  Container,
+  Grid,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useNavigate, useParams } from 'react-router';
+import { errorMessage } from '../../../api/errors';
+import { useGuilds } from '../api/guilds';
+import { parseServerSettingsPath, serverTabs } from '../tabs';
+import { ServerList } from './ServerList';
+import { TabContent } from './TabContent';
 
-/** Placeholder: server administration is built in its own issue. */
 export function ServerSettingsPage() {
-  return <PlaceholderPage title="Server Settings" />;
+  const guilds = useGuilds();
+  const navigate = useNavigate();
+  const { serverId, tab, rest } = parseServerSettingsPath(useParams()['*']);
+  const guild = guilds.data?.find((g) => g.id === serverId) ?? null;
+
+  return (
+    <Container size="xl" py="xl">
+      <title>Server Settings · VRCLink</title>
+      <Title order={1} mb="md">
+        Server Settings
+      </Title>
+      {guilds.isPending ? (
+        <Center py={80}>
+          <Loader aria-label="Loading servers" />
+        </Center>
+      ) : guilds.isError ? (
+        <Alert color="red" variant="light" title="Failed to load server information." role="alert">
+          {errorMessage(guilds.error, 'Please try again.')}
+        </Alert>
+      ) : (
+        <Grid gap="lg">
+          <Grid.Col span={{ base: 12, md: 3 }}>
+            <ServerList
+              guilds={guilds.data}
+              selectedId={serverId}
+              onSelect={(g) => navigate(`/server-settings/${g.id}/discord`)}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 9 }}>
+            <Stack gap="md">
+              <Group gap="xs" role="tablist" aria-label="Server settings">
+                {serverTabs.map((t) => (
+                  <Button
+                    key={t.value}
+                    role="tab"
+                    aria-selected={guild !== null && tab === t.value}
+                    variant={guild !== null && tab === t.value ? 'filled' : 'default'}
+                    disabled={!guild}
+                    onClick={() => guild && navigate(`/server-settings/${guild.id}/${t.value}`)}
+                  >
+                    {t.label}
+                  </Button>
+                ))}
+              </Group>
+              {guild && tab ? (
+                <TabContent key={`${guild.id}/${tab}`} guild={guild} tab={tab} rest={rest} />
+              ) : (
+                <Paper withBorder p="xl">
+                  <Center>
+                    <Stack align="center" gap={4}>
+                      <Title order={2} size="h3">
+                        No Server Selected
+                      </Title>
+                      <Text c="dimmed">
+                        {serverId && !guild
+                          ? 'You cannot manage this server, or the bot is not in it.'
+                          : 'Choose a server on the left.'}
+                      </Text>
+                    </Stack>
+                  </Center>
+                </Paper>
+              )}
+            </Stack>
+          </Grid.Col>
+        </Grid>
+      )}
+    </Container>
+  );
 }

@@ -1,0 +1,1 @@
+export { WorldsTab } from './components/WorldsTab';
