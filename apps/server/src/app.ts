@@ -26,6 +26,7 @@ import { guestsRoutes } from './modules/guests/guests.routes.js';
 import { guildsRoutes } from './modules/guilds/guilds.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { linksRoutes } from './modules/links/links.routes.js';
+import { membersRoutes } from './modules/members/members.routes.js';
 import { metaRoutes } from './modules/meta/meta.routes.js';
 import { permissionsRoutes } from './modules/permissions/permissions.routes.js';
 import { profileRoutes } from './modules/profile/profile.routes.js';
@@ -120,6 +121,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       await guildsRoutes(zapi, ctx);
       await permissionsRoutes(zapi, ctx);
       await worldsRoutes(zapi, ctx);
+      await membersRoutes(zapi, ctx);
     },
     { prefix: '/api' },
   );

@@ -32,6 +32,8 @@ const protectedRoutes: [string, string, unknown?][] = [
   ['DELETE', `/api/guilds/${guild}/worlds/${world}`],
   ['POST', `/api/guilds/${guild}/worlds/${world}/roles`, { discordEncodeRoles: [] }],
   ['GET', `/api/guilds/${guild}/worlds/preview/${world}`],
+  ['GET', `/api/members/${guild}?search=ab`],
+  ['GET', `/api/members/${guild}/1300000000000000002`],
 ];
 
 describe('every user route refuses anonymous callers', () => {
