@@ -1,6 +1,74 @@
-import { Text } from '@mantine/core';
+import { Button, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import type { ManageableGuild } from '../../server-settings/api/guilds';
+import { can } from '../../server-settings/tabs';
+import { PermissionsPanel } from './PermissionsPanel';
 
-export function ManagementTab(_props: { guild: ManageableGuild }) {
-  return <Text c="dimmed">Management is not available yet.</Text>;
+interface CardProps {
+  title: string;
+  description: string;
+  action: string;
+  disabled?: boolean;
+  onClick?: () => void;
+}
+
+function ManagementCard({ title, description, action, disabled, onClick }: CardProps) {
+  return (
+    <Card withBorder padding="lg">
+      <Stack gap="xs" h="100%" justify="space-between">
+        <div>
+          <Title order={3} size="h4">
+            {title}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {description}
+          </Text>
+        </div>
+        <Button variant="light" disabled={disabled} onClick={onClick} aria-label={`${action} ${title}`}>
+          {action}
+        </Button>
+      </Stack>
+    </Card>
+  );
+}
+
+export function ManagementTab({ guild }: { guild: ManageableGuild }) {
+  const isAdmin = can(guild.permissions, 'Admin');
+  const [view, setView] = useState<'permissions' | null>(null);
+  return (
+    <Stack gap="lg">
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <ManagementCard
+          title="Logging to Discord"
+          description="Send the bot's actions to a channel of your server."
+          action="Configure"
+          disabled
+        />
+        <ManagementCard
+          title="Search Logs"
+          description="Search the bot's logs of this server."
+          action="Open"
+          disabled
+        />
+        <ManagementCard
+          title="Admins & Permissions"
+          description={
+            isAdmin
+              ? 'Who may manage this server here, and what they may do.'
+              : 'Only administrators can manage permissions.'
+          }
+          action="Manage"
+          disabled={!isAdmin}
+          onClick={() => setView('permissions')}
+        />
+        <ManagementCard
+          title="Access & API Keys"
+          description="API keys are not available yet."
+          action="Manage"
+          disabled
+        />
+      </SimpleGrid>
+      {view === 'permissions' && isAdmin && <PermissionsPanel guildId={guild.id} />}
+    </Stack>
+  );
 }

@@ -1,0 +1,172 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import {
+  type Answers,
+  callsTo,
+  loggedInAs,
+  renderApp,
+  stubApi,
+  toastTexts,
+} from '../../../testing/renderApp';
+
+const all = [
+  'Admin',
+  'WorldPreview',
+  'ViewGuild',
+  'ViewWorlds',
+  'ManageWorlds',
+  'ViewImages',
+  'ManageImages',
+];
+const guild = (permissions: string[]) => ({ id: '900', name: 'Neon Lounge', icon: null, permissions });
+const PERMS = '/api/guilds/permissions/900';
+const users = [
+  { userId: '501', username: 'alice', avatar: null, permissions: ['Admin'] },
+  { userId: '502', username: null, avatar: null, permissions: ['ViewWorlds', 'ManageImages'] },
+];
+
+function setup(extra: Answers = {}, permissions = all) {
+  const fetchMock = stubApi({
+    ...loggedInAs('User'),
+    'GET /api/guilds': { body: [guild(permissions)] },
+    [`GET ${PERMS}`]: { body: { users } },
+    ...extra,
+  });
+  renderApp('/server-settings/900/management');
+  return fetchMock;
+}
+
+async function openPermissions() {
+  fireEvent.click(await screen.findByRole('button', { name: 'Manage Admins & Permissions' }));
+  return screen.findByRole('table');
+}
+
+describe('Management tab: Admins & Permissions', () => {
+  it('shows the four cards, with logging and log search disabled', async () => {
+    setup();
+    expect(
+      ((await screen.findByRole('button', { name: 'Configure Logging to Discord' })) as HTMLButtonElement)
+        .disabled,
+    ).toBe(true);
+    expect((screen.getByRole('button', { name: 'Open Search Logs' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    expect(screen.getByText('Access & API Keys')).toBeTruthy();
+  });
+
+  it('lists granted users, Admin shown as Administrator, the id when the name is unknown', async () => {
+    setup();
+    const table = await openPermissions();
+    const alice = within(table).getByRole('row', { name: /alice/ });
+    expect(within(alice).getByText('Administrator')).toBeTruthy();
+    const other = within(table).getByRole('row', { name: /502/ });
+    expect(within(other).getByText('ViewWorlds')).toBeTruthy();
+    expect(within(other).getByText('ManageImages')).toBeTruthy();
+  });
+
+  it('refuses to untick the last permission and says to use the delete (X)', async () => {
+    const fetchMock = setup();
+    await openPermissions();
+    fireEvent.click(screen.getByRole('button', { name: 'Edit alice' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'Administrator' }));
+    expect(dialog.getByText('Use the delete (X) to remove the last permission entry.')).toBeTruthy();
+    expect((dialog.getByRole('checkbox', { name: 'Administrator' }) as HTMLInputElement).checked).toBe(true);
+    expect(callsTo(fetchMock, 'POST', `${PERMS}/501`)).toHaveLength(0);
+  });
+
+  it('saves an edit with the ticked permissions', async () => {
+    const fetchMock = setup({
+      [`POST ${PERMS}/502`]: {
+        body: { userId: '502', permissions: ['ViewWorlds'], effective: ['ViewWorlds'] },
+      },
+    });
+    await openPermissions();
+    fireEvent.click(screen.getByRole('button', { name: 'Edit 502' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'ManageImages' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', `${PERMS}/502`)).toHaveLength(1));
+    expect(await callsTo(fetchMock, 'POST', `${PERMS}/502`)[0].json()).toEqual({
+      permissions: ['ViewWorlds'],
+    });
+  });
+
+  it('shows the failure text when saving fails', async () => {
+    setup({ [`POST ${PERMS}/502`]: { status: 500, body: { message: 'Internal server error.' } } });
+    await openPermissions();
+    fireEvent.click(screen.getByRole('button', { name: 'Edit 502' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'ManageImages' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(toastTexts()).toContain('Failed to update permissions.'));
+  });
+
+  it('adds an admin: Save needs a chosen member and a permission', async () => {
+    const fetchMock = setup({
+      'GET /api/members/900': {
+        body: {
+          results: [
+            {
+              id: '777',
+              username: 'newbie',
+              avatar: null,
+              vrcName: null,
+              vrcId: null,
+              linkCount: 0,
+              linkLastChanged: null,
+              isVerified: false,
+              ageVerified: 'Unverified',
+            },
+          ],
+          totalCount: 1,
+          totalPages: 1,
+        },
+      },
+      [`POST ${PERMS}/777`]: {
+        body: { userId: '777', permissions: ['ViewGuild'], effective: ['ViewGuild'] },
+      },
+    });
+    await openPermissions();
+    fireEvent.click(screen.getByRole('button', { name: 'Add Admin' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Add Admin' }));
+    const save = dialog.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    fireEvent.change(dialog.getByRole('textbox', { name: 'User' }), { target: { value: 'new' } });
+    fireEvent.click(await dialog.findByRole('radio', { name: 'newbie (777)' }, { timeout: 3000 }));
+    expect(save.disabled).toBe(true);
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'ViewGuild' }));
+    expect(save.disabled).toBe(false);
+    fireEvent.click(save);
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', `${PERMS}/777`)).toHaveLength(1));
+    const search = callsTo(fetchMock, 'GET', '/api/members/900')[0];
+    expect(new URL(search.url).searchParams.get('search')).toBe('new');
+  });
+
+  it('deletes an entry after confirmation, and says so when it fails', async () => {
+    const fetchMock = setup({
+      [`DELETE ${PERMS}/501`]: { status: 500, body: { message: 'Internal server error.' } },
+    });
+    await openPermissions();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete alice' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(toastTexts()).toContain('Failed to delete user permissions.'));
+    expect(callsTo(fetchMock, 'DELETE', `${PERMS}/501`)).toHaveLength(1);
+  });
+
+  it('says when the permissions cannot be loaded', async () => {
+    setup({
+      [`GET ${PERMS}`]: { status: 403, body: { message: 'You need the Admin permission in this server.' } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Manage Admins & Permissions' }));
+    expect(await screen.findByText('Failed to load permissions.', {}, { timeout: 4000 })).toBeTruthy();
+  });
+
+  it('keeps permissions closed to non-administrators', async () => {
+    setup({}, ['ViewWorlds', 'WorldPreview']);
+    const manage = (await screen.findByRole('button', {
+      name: 'Manage Admins & Permissions',
+    })) as HTMLButtonElement;
+    expect(manage.disabled).toBe(true);
+  });
+});
