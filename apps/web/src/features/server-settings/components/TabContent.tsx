@@ -1,6 +1,7 @@
 import { Paper, Text, Title } from '@mantine/core';
 import { DiscordTab } from '../../discord-settings';
 import { ManagementTab } from '../../management';
+import { MembersTab } from '../../members';
 import { WorldsTab } from '../../worlds';
 import type { ManageableGuild } from '../api/guilds';
 import type { ServerTab } from '../tabs';
@@ -17,6 +18,8 @@ export function TabContent({ guild, tab, rest }: Props) {
   switch (tab) {
     case 'discord':
       return <DiscordTab guild={guild} />;
+    case 'members':
+      return <MembersTab guild={guild} />;
     case 'management':
       return <ManagementTab guild={guild} />;
     case 'worlds':

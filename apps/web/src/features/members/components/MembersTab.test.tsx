@@ -1,0 +1,89 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { type Answers, callsTo, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
+
+const guild = { id: '900', name: 'Neon Lounge', icon: null, permissions: ['ViewGuild'] };
+const member = (n: number, linked = false) => ({
+  id: `60${n}`,
+  username: `member${n}`,
+  avatar: null,
+  vrcName: linked ? 'Nova' : null,
+  vrcId: linked ? 'usr_nova' : null,
+  linkCount: linked ? 2 : 0,
+  linkLastChanged: linked ? '2026-01-02T03:04:05.000Z' : null,
+  isVerified: linked,
+  ageVerified: linked ? 'Plus18' : 'Unverified',
+});
+
+function setup(extra: Answers = {}) {
+  const fetchMock = stubApi({
+    ...loggedInAs('User'),
+    'GET /api/guilds': { body: [guild] },
+    'GET /api/members/900': {
+      body: { results: [member(1, true), member(2)], totalCount: 30, totalPages: 2 },
+    },
+    'GET /api/members/900/601': {
+      body: { id: '601', discordRoles: [{ id: 'r1', name: 'DJ', color: 0xe67e22, position: 3 }] },
+    },
+    ...extra,
+  });
+  renderApp('/server-settings/900/members');
+  return fetchMock;
+}
+const searches = (fetchMock: ReturnType<typeof setup>) =>
+  callsTo(fetchMock, 'GET', '/api/members/900').map((r) => Object.fromEntries(new URL(r.url).searchParams));
+
+describe('Members tab', () => {
+  it('lists members with the total and the page, Previous disabled on page 1', async () => {
+    const fetchMock = setup();
+    expect(await screen.findByText('Discord Member Search')).toBeTruthy();
+    expect(await screen.findByText('member1')).toBeTruthy();
+    expect(screen.getByText('Total: 30')).toBeTruthy();
+    expect(screen.getByText('Page 1 of 2')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(searches(fetchMock).at(-1)?.page).toBe('2'));
+    expect(await screen.findByText('Page 2 of 2')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('reveals the link state with More: 18+ only for Plus18, Never without a change', async () => {
+    setup();
+    const linked = within(await screen.findByLabelText('member1'));
+    fireEvent.click(linked.getByRole('button', { name: 'More' }));
+    expect(linked.getByText('Nova')).toBeTruthy();
+    expect(linked.getByText('usr_nova')).toBeTruthy();
+    expect(linked.getByText('Yes')).toBeTruthy();
+    expect(linked.getByText('18+')).toBeTruthy();
+    expect(linked.getByRole('button', { name: 'Less' })).toBeTruthy();
+    const other = within(screen.getByLabelText('member2'));
+    fireEvent.click(other.getByRole('button', { name: 'More' }));
+    expect(other.getByText('Never')).toBeTruthy();
+    expect(other.getAllByText('No')).toHaveLength(2);
+  });
+
+  it('searches by the chosen field after 2 characters, and not for 1', async () => {
+    const fetchMock = setup();
+    await screen.findByText('member1');
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search' }), { target: { value: 'n' } });
+    expect((screen.getByRole('button', { name: 'Search' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search' }), { target: { value: 'no' } });
+    await waitFor(() =>
+      expect(searches(fetchMock).at(-1)).toMatchObject({ search: 'no', searchBy: 'DiscordName', page: '1' }),
+    );
+    expect(searches(fetchMock).some((q) => q.search === 'n')).toBe(false);
+  });
+
+  it('opens Member Details with the Discord ID and the roles', async () => {
+    setup();
+    fireEvent.click(await screen.findByRole('button', { name: 'Details of member1' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Member Details' }));
+    expect(dialog.getByText('Discord ID: 601')).toBeTruthy();
+    expect(await dialog.findByText('DJ')).toBeTruthy();
+  });
+
+  it('shows the empty state', async () => {
+    setup({ 'GET /api/members/900': { body: { results: [], totalCount: 0, totalPages: 1 } } });
+    expect(await screen.findByText('No members found.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,95 @@
+import { Alert, Button, Group, Loader, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ManageableGuild } from '../../server-settings/api/guilds';
+import { MEMBER_SEARCH_MIN, type MemberSearchField, membersQuery } from '../../server-settings/api/members';
+import { MemberCard } from './MemberCard';
+import { MemberDetailsDialog } from './MemberDetailsDialog';
+
+const searchFields: MemberSearchField[] = ['DiscordId', 'DiscordName', 'VrcId', 'VrcName'];
+
+/** 'Discord Member Search': every member when the search is empty, else at least 2 characters. */
+export function MembersTab({ guild }: { guild: ManageableGuild }) {
+  const [text, setText] = useState('');
+  const [searchBy, setSearchBy] = useState<MemberSearchField>('DiscordName');
+  const [page, setPage] = useState(1);
+  const [debounced] = useDebouncedValue(text.trim(), 250);
+  const [submitted, setSubmitted] = useState<string | null>(null);
+  const search = submitted ?? debounced;
+  const valid = search.length === 0 || search.length >= MEMBER_SEARCH_MIN;
+  const members = useQuery({ ...membersQuery(guild.id, search, searchBy, page), enabled: valid });
+  const [open, setOpen] = useState<string | null>(null);
+  const totalPages = members.data?.totalPages ?? 1;
+
+  const changeText = (value: string) => {
+    setText(value);
+    setSubmitted(null);
+    setPage(1);
+  };
+  return (
+    <Paper withBorder p="lg">
+      <Title order={2} size="h3" mb="md">
+        Discord Member Search
+      </Title>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setSubmitted(text.trim());
+          setPage(1);
+        }}
+      >
+        <Group align="flex-end" mb="md">
+          <Select
+            label="Search By"
+            data={searchFields}
+            value={searchBy}
+            onChange={(v) => v && (setSearchBy(v as MemberSearchField), setPage(1))}
+            allowDeselect={false}
+            w={160}
+          />
+          <TextInput
+            label="Search"
+            value={text}
+            onChange={(e) => changeText(e.currentTarget.value)}
+            error={!valid ? `Type at least ${MEMBER_SEARCH_MIN} characters.` : undefined}
+            style={{ flex: 1 }}
+          />
+          <Button type="submit" disabled={text.trim().length > 0 && text.trim().length < MEMBER_SEARCH_MIN}>
+            Search
+          </Button>
+        </Group>
+      </form>
+      <Group justify="space-between" mb="sm">
+        <Text size="sm">Total: {members.data?.totalCount ?? 0}</Text>
+        <Group gap="xs">
+          <Button size="xs" variant="default" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </Button>
+          <Text size="sm">
+            Page {page} of {totalPages}
+          </Text>
+          <Button size="xs" variant="default" disabled={page >= totalPages} onClick={() => setPage(page + 1)}>
+            Next
+          </Button>
+        </Group>
+      </Group>
+      {members.isError ? (
+        <Alert color="red" variant="light" role="alert">
+          Failed to load members.
+        </Alert>
+      ) : members.isPending && valid ? (
+        <Loader aria-label="Loading members" />
+      ) : (members.data?.results.length ?? 0) === 0 ? (
+        <Text c="dimmed">No members found.</Text>
+      ) : (
+        <Stack gap="xs">
+          {members.data?.results.slice(0, 25).map((m) => (
+            <MemberCard key={m.id} member={m} onOpen={() => setOpen(m.id)} />
+          ))}
+        </Stack>
+      )}
+      <MemberDetailsDialog guildId={guild.id} memberId={open} onClose={() => setOpen(null)} />
+    </Paper>
+  );
+}

@@ -1,0 +1,1 @@
+export { MembersTab } from './components/MembersTab';
