@@ -21,8 +21,10 @@ import type { Database } from './db/client.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/errors.js';
 import type { ZodApp } from './http/types.js';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { guestsRoutes } from './modules/guests/guests.routes.js';
+import { guildSettingsRoutes } from './modules/guild-settings/guild-settings.routes.js';
 import { guildsRoutes } from './modules/guilds/guilds.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { linksRoutes } from './modules/links/links.routes.js';
@@ -119,9 +121,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       await sdkRoutes(zapi, ctx);
       await vpmRoutes(zapi, ctx);
       await guildsRoutes(zapi, ctx);
+      await guildSettingsRoutes(zapi, ctx);
       await permissionsRoutes(zapi, ctx);
       await worldsRoutes(zapi, ctx);
       await membersRoutes(zapi, ctx);
+      await apiKeysRoutes(zapi, ctx);
     },
     { prefix: '/api' },
   );

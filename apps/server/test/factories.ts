@@ -95,10 +95,10 @@ export async function signInMember(
   return { ...(await signIn(t, { id: member.id, username: member.username })), username: member.username };
 }
 
-/** A guest-role entry: holders of `mainRoleId` may give `count` people `guestRoleId`. */
+/** A guest-role entry: holders of `mainRoleId` may give `count` people `guestRoleId` (null: not set up yet). */
 export async function guestRoleEntry(
   t: TestApp,
-  entry: { guildId: string; mainRoleId: string; guestRoleId: string; count: number },
+  entry: { guildId: string; mainRoleId: string | null; guestRoleId: string | null; count: number },
 ): Promise<string> {
   const [row] = await t.ctx.db.insert(guestRoles).values(entry).returning();
   return row.id;
@@ -145,6 +145,8 @@ export async function rows(
     | 'guests'
     | 'group_invites'
     | 'guild_permissions'
+    | 'guild_settings'
+    | 'guest_roles'
     | 'worlds',
   where = 'true',
   params: unknown[] = [],

@@ -32,7 +32,21 @@ const protectedRoutes: [string, string, unknown?][] = [
   ['DELETE', `/api/guilds/${guild}/worlds/${world}`],
   ['POST', `/api/guilds/${guild}/worlds/${world}/roles`, { discordEncodeRoles: [] }],
   ['GET', `/api/guilds/${guild}/worlds/preview/${world}`],
+  ['GET', `/api/guilds/${guild}`],
+  ['POST', `/api/guilds/${guild}`, { autoAssignRoles: {} }],
+  ['POST', `/api/guilds/${guild}/contact`, { email: 'admin@example.com' }],
+  ['GET', `/api/guilds/${guild}/guest_roles`],
+  ['POST', `/api/guilds/${guild}/guest_roles`],
+  ['PUT', `/api/guilds/${guild}/guest_roles`, { id: world, count: 1 }],
+  ['DELETE', `/api/guilds/${guild}/guest_roles/${world}`],
   ['GET', `/api/members/${guild}?search=ab`],
+  ['GET', `/api/guilds/${guild}/api_keys`],
+  [
+    'POST',
+    `/api/guilds/${guild}/api_keys/create`,
+    { name: 'x', permissions: ['ViewWorlds'], validUntil: '2030-01-01T00:00:00Z' },
+  ],
+  ['DELETE', `/api/guilds/${guild}/api_keys/${world}`],
   ['GET', `/api/members/${guild}/1300000000000000002`],
 ];
 

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomToken } from '../crypto.js';
 import type { Db } from '../db/client.js';
+import { API_KEY_ACTOR, API_KEY_PREFIX } from '../modules/api-keys/api-key-actor.js';
+import { type ActiveApiKey, findApiKey } from '../modules/api-keys/api-key-lookup.js';
 import { type ActiveSession, findSession } from '../modules/auth/session.service.js';
 import { SESSION_COOKIE, setCookie, XSRF_COOKIE, XSRF_HEADER } from './cookies.js';
 import { forbidden, unauthorized } from './errors.js';
@@ -14,6 +16,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     auth: ActiveSession | null;
+    /** A server's API key, when the Authorization header carried one instead of a user's token. */
+    apiKey: ActiveApiKey | null;
     /** True when credentials came in an Authorization header, which a cross-site form cannot send. */
     viaHeader: boolean;
   }
@@ -22,8 +26,10 @@ declare module 'fastify' {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function bearerToken(req: FastifyRequest): string | undefined {
-  const header = req.headers.authorization;
-  return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+  const header = req.headers.authorization?.trim();
+  if (header?.startsWith('Bearer ')) return header.slice(7).trim();
+  // API keys may also be sent bare, as the spec's client configures them.
+  return header?.startsWith(API_KEY_PREFIX) ? header : undefined;
 }
 
 /**
@@ -32,6 +38,7 @@ function bearerToken(req: FastifyRequest): string | undefined {
  */
 export function registerAuth(app: FastifyInstance, db: Db): void {
   app.decorateRequest('auth', null);
+  app.decorateRequest('apiKey', null);
   app.decorateRequest('viaHeader', false);
   app.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith('/api/')) return;
@@ -45,9 +52,23 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
       const header = req.headers[XSRF_HEADER];
       if (!xsrfCookie || header !== xsrfCookie) throw forbidden('Invalid or missing XSRF token.');
     }
+    if (bearer?.startsWith(API_KEY_PREFIX)) {
+      req.apiKey = await findApiKey(db, bearer);
+      return;
+    }
     const token = bearer ?? req.cookies[SESSION_COOKIE];
     if (token) req.auth = await findSession(db, token);
   });
+}
+
+/**
+ * Who acts on a server's data: the signed-in user's id, or `apikey:<id>` for an API key (which
+ * requireGuildPermission limits to its own server and permissions). 401 for anybody else.
+ */
+export function requireActor(req: FastifyRequest): string {
+  if (req.auth) return req.auth.user.id;
+  if (req.apiKey) return `${API_KEY_ACTOR}${req.apiKey.id}`;
+  throw unauthorized();
 }
 
 /** The signed-in caller, or 401. */

@@ -116,6 +116,8 @@ export interface DiscordRoleInfo {
   color: number;
   /** The role's permissions, as Discord's decimal bit string. */
   permissions: string;
+  /** Managed by an integration (a bot's own role, a booster role): Discord lets nobody give it. */
+  managed: boolean;
 }
 
 export interface DiscordGuildInfo {
@@ -151,6 +153,8 @@ export interface DiscordPort {
   getGuild(guildId: string): Promise<DiscordGuildInfo | null>;
   /** null when the user is not a member. */
   getMember(guildId: string, userId: string): Promise<DiscordMemberInfo | null>;
+  /** The bot's own membership (its roles decide which roles it may give); null when it is not in the guild. */
+  botMember(guildId: string): Promise<DiscordMemberInfo | null>;
   searchMembers(guildId: string, query: string, limit: number): Promise<DiscordMemberInfo[]>;
   listMembers(guildId: string): Promise<DiscordMemberInfo[]>;
   /** Throws DiscordPermissionError when the bot may not manage the role. */

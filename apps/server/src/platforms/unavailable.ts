@@ -30,6 +30,7 @@ export const unavailableDiscord: DiscordPort = {
   botGuildIds: discord,
   getGuild: discord,
   getMember: discord,
+  botMember: discord,
   searchMembers: discord,
   listMembers: discord,
   addRole: discord,

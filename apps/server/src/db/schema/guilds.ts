@@ -13,15 +13,18 @@ export const guildGroups = pgTable(
   (t) => [index('guild_groups_guild_idx').on(t.guildId), index('guild_groups_pk').on(t.guildId, t.groupId)],
 );
 
-/** A guest-role entry: holders of the main role may give `count` people the guest role. */
+/**
+ * A guest-role entry: holders of the main role may give `count` people the guest role. A new entry starts
+ * empty (roles null, count 0) and gives no slots until both roles are chosen.
+ */
 export const guestRoles = pgTable(
   'guest_roles',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     guildId: text('guild_id').notNull(),
-    mainRoleId: text('main_role_id').notNull(),
-    guestRoleId: text('guest_role_id').notNull(),
-    count: integer('count').notNull(),
+    mainRoleId: text('main_role_id'),
+    guestRoleId: text('guest_role_id'),
+    count: integer('count').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('guest_roles_guild_idx').on(t.guildId)],

@@ -1,5 +1,7 @@
+export * from './api-keys.js';
 export * from './audit.js';
 export * from './cooldowns.js';
+export * from './guild-settings.js';
 export * from './guilds.js';
 export * from './links.js';
 export * from './permissions.js';

@@ -233,9 +233,10 @@ async function removeGuests(
 }
 
 /**
- * Called when a member's roles change or they leave: a host whose slots shrank loses the newest guests
- * beyond the remaining slots (all of them when no main role is left). Reads the host's roles under the
- * host's lock, so an assignment running at the same time is counted.
+ * Called when a member's roles change or they leave, or a server admin changes the guest-role entries: a
+ * host whose slots shrank loses the newest guests beyond the remaining slots of their guest role (all of
+ * them when no main role is left). Reads the host's roles under the host's lock, so an assignment running
+ * at the same time is counted.
  */
 export async function reconcileHostGuests(ctx: AppContext, guildId: string, hostId: string) {
   // Most members host nobody: answer without a transaction.
@@ -245,8 +246,7 @@ export async function reconcileHostGuests(ctx: AppContext, guildId: string, host
     const mine = await hostGuests(tx, guildId, hostId);
     const member = await ctx.discord.getMember(guildId, hostId);
     const all = await tx.select().from(guestRoles).where(eq(guestRoles.guildId, guildId));
-    const slots = member ? slotsCount(heldEntries(all, member.roles)) : 0;
-    const excess = guestsOverLimit(mine, slots);
+    const excess = guestsOverLimit(mine, member ? heldEntries(all, member.roles) : []);
     if (excess.length) await removeGuests(ctx, tx, guildId, excess, null, 'guest.revoked_host_lost_role');
   });
 }

@@ -34,9 +34,29 @@ describe('guest slots', () => {
     ).toBeNull();
   });
 
+  it('ignores entries without a main role, a guest role or a count', () => {
+    const incomplete = [
+      { id: 'd', mainRoleId: null, guestRoleId: 'guest', count: 4 },
+      { id: 'e', mainRoleId: 'member', guestRoleId: null, count: 4 },
+      { id: 'f', mainRoleId: 'member', guestRoleId: 'guest', count: 0 },
+      { id: 'g', mainRoleId: null, guestRoleId: null, count: 0 },
+    ];
+    expect(heldEntries([...entries, ...incomplete], ['member'])).toEqual([]);
+    expect(heldEntries([...entries, ...incomplete], ['staff', 'member']).map((e) => e.id)).toEqual(['c']);
+  });
+
   it('drops the newest guests beyond the remaining slots', () => {
-    expect(guestsOverLimit(['g1', 'g2', 'g3'], 1)).toEqual(['g2', 'g3']);
-    expect(guestsOverLimit(['g1'], 0)).toEqual(['g1']);
-    expect(guestsOverLimit(['g1'], 4)).toEqual([]);
+    const g = (id: string, guestRoleId = 'guest') => ({ id, guestRoleId });
+    const held = heldEntries(entries, ['supporter']);
+    expect(guestsOverLimit([g('g1'), g('g2'), g('g3')], held)).toEqual([g('g3')]);
+    expect(guestsOverLimit([g('g1')], [])).toEqual([g('g1')]);
+    expect(guestsOverLimit([g('g1')], heldEntries(entries, ['vip']))).toEqual([]);
+  });
+
+  it('counts the slots of each guest role apart, and drops guests of a role no held entry gives', () => {
+    const g = (id: string, guestRoleId: string) => ({ id, guestRoleId });
+    const held = heldEntries(entries, ['supporter', 'staff']);
+    const list = [g('s1', 'staff-guest'), g('g1', 'guest'), g('s2', 'staff-guest'), g('old', 'retired')];
+    expect(guestsOverLimit(list, held)).toEqual([g('s2', 'staff-guest'), g('old', 'retired')]);
   });
 });

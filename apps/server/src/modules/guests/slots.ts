@@ -1,13 +1,27 @@
 /** Guest-slot arithmetic (pure): slots come from the guest-role entries whose main role the host holds. */
 export interface GuestRoleEntry {
   id: string;
-  mainRoleId: string;
-  guestRoleId: string;
+  /** null while an admin is still setting the entry up (a new row starts empty). */
+  mainRoleId: string | null;
+  guestRoleId: string | null;
   count: number;
 }
 
-export function heldEntries<T extends GuestRoleEntry>(entries: T[], hostRoles: readonly string[]): T[] {
-  return entries.filter((e) => hostRoles.includes(e.mainRoleId));
+/** An entry that gives slots: both roles chosen and a count above 0. */
+export type CompleteEntry<T extends GuestRoleEntry = GuestRoleEntry> = T & {
+  mainRoleId: string;
+  guestRoleId: string;
+};
+
+const isComplete = <T extends GuestRoleEntry>(e: T): e is CompleteEntry<T> =>
+  e.mainRoleId !== null && e.guestRoleId !== null && e.count > 0;
+
+/** The entries that give this host slots: complete (both roles, count above 0) and with a main role held. */
+export function heldEntries<T extends GuestRoleEntry>(
+  entries: T[],
+  hostRoles: readonly string[],
+): CompleteEntry<T>[] {
+  return entries.filter(isComplete).filter((e) => hostRoles.includes(e.mainRoleId));
 }
 
 export function slotsCount(entries: GuestRoleEntry[]): number {
@@ -23,7 +37,7 @@ export function freeSlots(slots: number, guestCount: number): number {
  * The entry a new guest is counted against: the first held entry whose own slots are not used up,
  * given how many current guests hold each guest role.
  */
-export function entryWithRoom<T extends GuestRoleEntry>(
+export function entryWithRoom<T extends CompleteEntry>(
   entries: T[],
   guestsByRole: Map<string, number>,
 ): T | null {
@@ -37,9 +51,19 @@ export function entryWithRoom<T extends GuestRoleEntry>(
 }
 
 /**
- * Which guests must go when a host's slots shrink: the newest ones beyond the remaining slots.
- * Guests are given oldest first.
+ * Which guests must go when a host's slots shrink: for each guest role, the newest guests beyond the slots
+ * the held entries give with that role (all of them when no held entry gives it any more, e.g. after an
+ * entry's guest role changed). Guests are given oldest first.
  */
-export function guestsOverLimit<G>(guestsOldestFirst: G[], slots: number): G[] {
-  return guestsOldestFirst.slice(Math.max(0, slots));
+export function guestsOverLimit<G extends { guestRoleId: string }>(
+  guestsOldestFirst: G[],
+  held: CompleteEntry[],
+): G[] {
+  const room = new Map<string, number>();
+  for (const e of held) room.set(e.guestRoleId, (room.get(e.guestRoleId) ?? 0) + Math.max(0, e.count));
+  return guestsOldestFirst.filter((g) => {
+    const left = room.get(g.guestRoleId) ?? 0;
+    room.set(g.guestRoleId, left - 1);
+    return left <= 0;
+  });
 }

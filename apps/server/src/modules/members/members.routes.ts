@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { ageVerificationValues } from '../../db/schema/links.js';
-import { requireUser } from '../../http/auth.js';
+import { requireActor } from '../../http/auth.js';
 import { errorResponses } from '../../http/errors.js';
 import { snowflake } from '../../http/params.js';
 import type { ZodApp } from '../../http/types.js';
@@ -46,7 +46,7 @@ export async function membersRoutes(app: ZodApp, ctx: AppContext): Promise<void>
         },
       },
     },
-    async (req) => searchMembers(ctx, requireUser(req).user.id, req.params.guildId, req.query),
+    async (req) => searchMembers(ctx, requireActor(req), req.params.guildId, req.query),
   );
 
   app.get(
@@ -74,6 +74,6 @@ export async function membersRoutes(app: ZodApp, ctx: AppContext): Promise<void>
         },
       },
     },
-    async (req) => memberDetails(ctx, requireUser(req).user.id, req.params.guildId, req.params.memberId),
+    async (req) => memberDetails(ctx, requireActor(req), req.params.guildId, req.params.memberId),
   );
 }

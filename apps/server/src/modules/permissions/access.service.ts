@@ -3,10 +3,13 @@ import type { AppContext } from '../../context.js';
 import { guildPermissions } from '../../db/schema/index.js';
 import { forbidden, notFound } from '../../http/errors.js';
 import type { DiscordGuildInfo } from '../../platforms/ports.js';
+import { API_KEY_ACTOR } from '../api-keys/api-key-actor.js';
+import { findApiKeyById } from '../api-keys/api-key-lookup.js';
 import { expandPermissions, type GuildPermission, isDiscordManager } from './guild-permissions.js';
 
 export const BOT_NOT_IN_GUILD = 'The bot is not in this server.';
 export const NOT_A_MEMBER = 'You are not a member of this server.';
+export const KEY_NOT_FOR_GUILD = 'This API key is not valid for this server.';
 
 export interface GuildAccess {
   guild: DiscordGuildInfo;
@@ -19,6 +22,7 @@ export interface GuildAccess {
  * stored here. Someone who left the server keeps nothing, whatever was granted.
  */
 export async function guildAccess(ctx: AppContext, userId: string, guildId: string): Promise<GuildAccess> {
+  if (userId.startsWith(API_KEY_ACTOR)) return apiKeyAccess(ctx, userId.slice(API_KEY_ACTOR.length), guildId);
   const guild = await ctx.discord.getGuild(guildId);
   if (!guild) throw notFound(BOT_NOT_IN_GUILD);
   const member = await ctx.discord.getMember(guildId, userId);
@@ -29,6 +33,15 @@ export async function guildAccess(ctx: AppContext, userId: string, guildId: stri
     .where(and(eq(guildPermissions.guildId, guildId), eq(guildPermissions.userId, userId)));
   const granted = [...(grant?.permissions ?? []), ...(isDiscordManager(guild, member) ? ['Admin'] : [])];
   return { guild, permissions: expandPermissions(granted) };
+}
+
+/** An API key acts only in the server it was made for, with only the permissions it was given. */
+async function apiKeyAccess(ctx: AppContext, keyId: string, guildId: string): Promise<GuildAccess> {
+  const key = await findApiKeyById(ctx.db, keyId);
+  if (!key || key.guildId !== guildId) throw forbidden(KEY_NOT_FOR_GUILD);
+  const guild = await ctx.discord.getGuild(guildId);
+  if (!guild) throw notFound(BOT_NOT_IN_GUILD);
+  return { guild, permissions: expandPermissions(key.permissions.filter((p) => p !== 'Admin')) };
 }
 
 /** The one check every server-scoped service starts with: 403 naming the missing permission. */

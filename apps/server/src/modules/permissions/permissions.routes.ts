@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { requireUser } from '../../http/auth.js';
+import { requireActor } from '../../http/auth.js';
 import { errorResponses } from '../../http/errors.js';
 import { snowflake } from '../../http/params.js';
 import type { ZodApp } from '../../http/types.js';
@@ -29,7 +29,7 @@ export async function permissionsRoutes(app: ZodApp, ctx: AppContext): Promise<v
         response: { 200: z.object({ users: z.array(entry) }), ...errorResponses },
       },
     },
-    async (req) => listPermissions(ctx, requireUser(req).user.id, req.params.guildId),
+    async (req) => listPermissions(ctx, requireActor(req), req.params.guildId),
   );
 
   app.post(
@@ -52,13 +52,7 @@ export async function permissionsRoutes(app: ZodApp, ctx: AppContext): Promise<v
       },
     },
     async (req) =>
-      setPermissions(
-        ctx,
-        requireUser(req).user.id,
-        req.params.guildId,
-        req.params.userId,
-        req.body.permissions,
-      ),
+      setPermissions(ctx, requireActor(req), req.params.guildId, req.params.userId, req.body.permissions),
   );
 
   app.delete(
@@ -72,7 +66,7 @@ export async function permissionsRoutes(app: ZodApp, ctx: AppContext): Promise<v
       },
     },
     async (req, reply) => {
-      await deletePermissions(ctx, requireUser(req).user.id, req.params.guildId, req.params.userId);
+      await deletePermissions(ctx, requireActor(req), req.params.guildId, req.params.userId);
       return reply.code(204).send();
     },
   );

@@ -2,6 +2,7 @@ import { inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { guestRoles, guildGroups } from '../../db/schema/index.js';
 import type { DiscordGuildInfo, DiscordMemberInfo } from '../../platforms/ports.js';
+import { heldEntries } from '../guests/slots.js';
 import { findLinkByDiscord } from '../links/links.service.js';
 
 export interface MemberGuild {
@@ -53,7 +54,11 @@ export async function getProfile(
       id: guild.id,
       name: guild.name,
       icon: guild.iconUrl,
-      canSetupGuests: entries.some((e) => e.guildId === guild.id && member.roles.includes(e.mainRoleId)),
+      canSetupGuests:
+        heldEntries(
+          entries.filter((e) => e.guildId === guild.id),
+          member.roles,
+        ).length > 0,
     })),
     groups: uniqueGroups.map((g) => ({ id: g.groupId, name: g.name, icon: g.iconUrl })),
   };

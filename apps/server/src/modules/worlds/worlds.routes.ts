@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { requireUser } from '../../http/auth.js';
+import { requireActor } from '../../http/auth.js';
 import { errorResponses } from '../../http/errors.js';
 import { originOf } from '../../http/origin.js';
 import type { ZodApp } from '../../http/types.js';
@@ -29,7 +29,6 @@ export async function worldsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
     origin: originOf(ctx.config, req),
     mirrorUrl: ctx.config.worldMirrorUrl,
   });
-  const actor = (req: FastifyRequest) => requireUser(req).user.id;
 
   app.get(
     '/guilds/:guildId/worlds',
@@ -42,7 +41,7 @@ export async function worldsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
         response: { 200: worldsResponse, ...errorResponses },
       },
     },
-    async (req) => listWorlds(ctx, actor(req), req.params.guildId, urls(req)),
+    async (req) => listWorlds(ctx, requireActor(req), req.params.guildId, urls(req)),
   );
 
   app.put(
@@ -60,7 +59,7 @@ export async function worldsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
         response: { 200: worldsResponse, ...errorResponses },
       },
     },
-    async (req) => createWorld(ctx, actor(req), req.params.guildId, req.body?.name, urls(req)),
+    async (req) => createWorld(ctx, requireActor(req), req.params.guildId, req.body?.name, urls(req)),
   );
 
   app.get(
@@ -75,7 +74,7 @@ export async function worldsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
         response: { 200: z.record(z.string(), z.unknown()), ...errorResponses },
       },
     },
-    async (req) => previewWorldData(ctx, actor(req), req.params.guildId, req.params.worldId),
+    async (req) => previewWorldData(ctx, requireActor(req), req.params.guildId, req.params.worldId),
   );
 
   app.get(
@@ -89,7 +88,7 @@ export async function worldsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
         response: { 200: world, ...errorResponses },
       },
     },
-    async (req) => getWorld(ctx, actor(req), req.params.guildId, req.params.worldId, urls(req)),
+    async (req) => getWorld(ctx, requireActor(req), req.params.guildId, req.params.worldId, urls(req)),
   );
 
   app.post(
@@ -105,7 +104,8 @@ export async function worldsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
         response: { 200: world, ...errorResponses },
       },
     },
-    async (req) => updateWorld(ctx, actor(req), req.params.guildId, req.params.worldId, req.body, urls(req)),
+    async (req) =>
+      updateWorld(ctx, requireActor(req), req.params.guildId, req.params.worldId, req.body, urls(req)),
   );
 
   app.delete(
@@ -120,7 +120,7 @@ export async function worldsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
       },
     },
     async (req, reply) => {
-      await deleteWorld(ctx, actor(req), req.params.guildId, req.params.worldId);
+      await deleteWorld(ctx, requireActor(req), req.params.guildId, req.params.worldId);
       return reply.code(204).send();
     },
   );
@@ -138,6 +138,6 @@ export async function worldsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
       },
     },
     async (req) =>
-      setWorldRoles(ctx, actor(req), req.params.guildId, req.params.worldId, req.body, urls(req)),
+      setWorldRoles(ctx, requireActor(req), req.params.guildId, req.params.worldId, req.body, urls(req)),
   );
 }

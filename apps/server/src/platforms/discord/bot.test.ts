@@ -94,6 +94,16 @@ describe('Discord bot adapter against the simulator', () => {
     await waitFor(async () => !(await bot.getMember(hangout.id, userId))?.roles.includes(eventHost));
   });
 
+  it("botMember answers the bot's own roles (cache or REST); roles say whether an integration manages them", async () => {
+    for (const discord of [bot, restOnly]) {
+      expect((await discord.botMember(hangout.id))?.roles).toEqual([hangout.roles.VRCLink]);
+      expect(await discord.botMember(quietCorner.id)).toBeNull();
+      const roles = (await discord.getGuild(hangout.id))?.roles ?? [];
+      expect(roles.find((r) => r.id === hangout.roles.VRCLink)?.managed).toBe(true);
+      expect(roles.find((r) => r.id === hangout.roles.Verified)?.managed).toBe(false);
+    }
+  });
+
   it('explains a role above the bot with DiscordPermissionError', async () => {
     for (const discord of [bot, restOnly]) {
       const attempt = discord.addRole(hangout.id, seedUserIds.humans[10], hangout.roles.Moderator);

@@ -8,6 +8,13 @@ export class DiscordPermissionError extends Error {
   }
 }
 
+/** What a server admin must change when the bot lacks Manage Roles (Discord refused, or checked ahead). */
+export const BOT_NEEDS_MANAGE_ROLES = 'The bot needs the Manage Roles permission to change roles.';
+
+/** What a server admin must change when a role is at or above the bot's highest role. */
+export const roleAboveBotMessage = (roleName: string) =>
+  `The bot's role must be above ${roleName} to manage it.`;
+
 /**
  * A Discord call that failed in a way the adapter does not map to a product outcome (as VrchatError for
  * VRChat). status: Discord's 4xx when it refused the request, 503 when it could not be reached.

@@ -8,6 +8,7 @@ const portMethods: Record<keyof DiscordPort, true> = {
   botGuildIds: true,
   getGuild: true,
   getMember: true,
+  botMember: true,
   searchMembers: true,
   listMembers: true,
   addRole: true,

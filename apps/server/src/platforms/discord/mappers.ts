@@ -56,6 +56,7 @@ export function guildFromCache(g: Guild): DiscordGuildInfo {
         position: r.position,
         color: r.color,
         permissions: r.permissions.bitfield.toString(),
+        managed: r.managed,
       }))
       .sort(byPosition),
   };
@@ -74,6 +75,7 @@ export function guildFromApi(cdn: CDN, g: APIGuild, roles: APIRole[] = g.roles):
         position: r.position,
         color: r.color,
         permissions: r.permissions,
+        managed: r.managed,
       }))
       .sort(byPosition),
   };

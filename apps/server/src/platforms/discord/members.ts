@@ -1,6 +1,7 @@
 import {
   type APIGuildMember,
   type APIRole,
+  type APIUser,
   type Client,
   type Guild,
   PermissionFlagsBits,
@@ -8,12 +9,18 @@ import {
   Routes,
 } from 'discord.js';
 import type { DiscordMemberInfo, DiscordPort } from '../ports.js';
-import { DiscordPermissionError, discordCode, isNotFound } from './errors.js';
+import {
+  BOT_NEEDS_MANAGE_ROLES,
+  DiscordPermissionError,
+  discordCode,
+  isNotFound,
+  roleAboveBotMessage,
+} from './errors.js';
 import { matchesMemberQuery, memberFromApi, memberFromCache } from './mappers.js';
 
 type MemberMethods = Pick<
   DiscordPort,
-  'getMember' | 'searchMembers' | 'listMembers' | 'addRole' | 'removeRole'
+  'getMember' | 'botMember' | 'searchMembers' | 'listMembers' | 'addRole' | 'removeRole'
 >;
 
 /** Discord's page size for GET /guilds/{id}/members. */
@@ -46,10 +53,8 @@ export function memberMethods(client: Client): MemberMethods {
   async function explainDenied(guildId: string, roleId: string): Promise<DiscordPermissionError> {
     const me = cachedGuild(client, guildId)?.members.me;
     if (me && !me.permissions.has(PermissionFlagsBits.ManageRoles))
-      return new DiscordPermissionError('The bot needs the Manage Roles permission to change roles.');
-    return new DiscordPermissionError(
-      `The bot's role must be above ${await roleName(guildId, roleId)} to manage it.`,
-    );
+      return new DiscordPermissionError(BOT_NEEDS_MANAGE_ROLES);
+    return new DiscordPermissionError(roleAboveBotMessage(await roleName(guildId, roleId)));
   }
 
   async function changeRole(
@@ -68,19 +73,34 @@ export function memberMethods(client: Client): MemberMethods {
     }
   }
 
+  async function getMember(guildId: string, userId: string): Promise<DiscordMemberInfo | null> {
+    const guild = cachedGuild(client, guildId);
+    const cached = guild?.members.cache.get(userId);
+    if (cached) return memberFromCache(cached);
+    if (guild && hasAllMembers(guild)) return null;
+    try {
+      const member = (await rest.get(Routes.guildMember(guildId, userId))) as APIGuildMember;
+      return memberFromApi(rest.cdn, guildId, member);
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  let botUserId: string | undefined;
+  /** The bot's user id: from the gateway once ready, else asked once over REST. */
+  async function ownId(): Promise<string> {
+    botUserId ??= client.user?.id ?? ((await rest.get(Routes.user('@me'))) as APIUser).id;
+    return botUserId;
+  }
+
   return {
-    async getMember(guildId, userId) {
-      const guild = cachedGuild(client, guildId);
-      const cached = guild?.members.cache.get(userId);
-      if (cached) return memberFromCache(cached);
-      if (guild && hasAllMembers(guild)) return null;
-      try {
-        const member = (await rest.get(Routes.guildMember(guildId, userId))) as APIGuildMember;
-        return memberFromApi(rest.cdn, guildId, member);
-      } catch (err) {
-        if (isNotFound(err)) return null;
-        throw err;
-      }
+    getMember,
+
+    async botMember(guildId) {
+      const me = cachedGuild(client, guildId)?.members.me;
+      if (me) return memberFromCache(me);
+      return getMember(guildId, await ownId());
     },
 
     async searchMembers(guildId, query, limit) {

@@ -1,6 +1,107 @@
-import { Text } from '@mantine/core';
+import { Alert, Avatar, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { notify } from '../../../components/toasts';
 import type { ManageableGuild } from '../../server-settings/api/guilds';
+import { NoAccess } from '../../server-settings/components/NoAccess';
+import { can } from '../../server-settings/tabs';
+import { type AutoAssignRoles, useGuildSettings, useUpdateAutoAssignRoles } from '../api/guildSettings';
+import { GuestRolesDialog } from './GuestRolesDialog';
+import { RoleSelect } from './RoleSelect';
 
-export function DiscordTab(_props: { guild: ManageableGuild }) {
-  return <Text c="dimmed">Discord settings are not available yet.</Text>;
+function Count({ label, value }: { label: string; value: number }) {
+  return (
+    <Paper withBorder p="sm">
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={700} size="xl">
+        {value}
+      </Text>
+    </Paper>
+  );
+}
+
+export function DiscordTab({ guild }: { guild: ManageableGuild }) {
+  const settings = useGuildSettings(guild.id);
+  const update = useUpdateAutoAssignRoles(guild.id);
+  const [guestsOpen, setGuestsOpen] = useState(false);
+  const canEdit = can(guild.permissions, 'Admin');
+
+  if (!can(guild.permissions, 'ViewGuild'))
+    return <NoAccess what="this server's Discord settings" permission="ViewGuild" />;
+  if (settings.isPending) return <Text>Loading..</Text>;
+  if (settings.isError)
+    return (
+      <Alert color="red" variant="light" role="alert">
+        Failed to load server information.
+      </Alert>
+    );
+  const data = settings.data;
+  const save = (change: Partial<AutoAssignRoles>) =>
+    update.mutate(change, {
+      onSuccess: () => notify({ type: 'success', message: 'Auto assign roles updated successfully.' }),
+      onError: () => notify({ type: 'error', message: 'Failed to update auto assign roles.' }),
+    });
+
+  return (
+    <Stack gap="lg">
+      <Group>
+        <Avatar src={data.icon} alt="" size="lg" radius="md">
+          {data.name.slice(0, 1)}
+        </Avatar>
+        <div>
+          <Title order={2} size="h3">
+            {data.name}
+          </Title>
+          <Text c="dimmed">Discord Settings</Text>
+        </div>
+      </Group>
+      <SimpleGrid cols={2} maw={420}>
+        <Count label="Members" value={data.members} />
+        <Count label="Linked Members" value={data.linkedMembers} />
+      </SimpleGrid>
+      <Paper withBorder p="lg">
+        <Title order={3} mb="md">
+          Settings
+        </Title>
+        <Stack>
+          <RoleSelect
+            label="18+ Verified Role"
+            description="Given to members whose VRChat account is verified 18+; removed from all unverified."
+            roles={data.roles}
+            value={data.autoAssignRoles.ageVerifiedPlus18RoleId}
+            disabled={!canEdit || update.isPending}
+            onChange={(ageVerifiedPlus18RoleId) => save({ ageVerifiedPlus18RoleId })}
+          />
+          <RoleSelect
+            label="Linked Users Role"
+            description="Given to members who linked a VRChat account; removed from all unverified."
+            roles={data.roles}
+            value={data.autoAssignRoles.linkedRoleId}
+            disabled={!canEdit || update.isPending}
+            onChange={(linkedRoleId) => save({ linkedRoleId })}
+          />
+          <Group justify="space-between">
+            <div>
+              <Text fw={500}>Guest Roles</Text>
+              <Text size="sm" c="dimmed">
+                Let holders of a role give guests a role of their own.
+              </Text>
+            </div>
+            <Button variant="light" onClick={() => setGuestsOpen(true)}>
+              Setup
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+      {guestsOpen && (
+        <GuestRolesDialog
+          guildId={guild.id}
+          roles={data.roles}
+          canEdit={canEdit}
+          onClose={() => setGuestsOpen(false)}
+        />
+      )}
+    </Stack>
+  );
 }

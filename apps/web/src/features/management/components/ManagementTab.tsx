@@ -2,6 +2,7 @@ import { Button, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { ManageableGuild } from '../../server-settings/api/guilds';
 import { can } from '../../server-settings/tabs';
+import { ApiKeysPanel } from './ApiKeysPanel';
 import { PermissionsPanel } from './PermissionsPanel';
 
 interface CardProps {
@@ -34,7 +35,7 @@ function ManagementCard({ title, description, action, disabled, onClick }: CardP
 
 export function ManagementTab({ guild }: { guild: ManageableGuild }) {
   const isAdmin = can(guild.permissions, 'Admin');
-  const [view, setView] = useState<'permissions' | null>(null);
+  const [view, setView] = useState<'permissions' | 'apiKeys' | null>(null);
   return (
     <Stack gap="lg">
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -63,12 +64,18 @@ export function ManagementTab({ guild }: { guild: ManageableGuild }) {
         />
         <ManagementCard
           title="Access & API Keys"
-          description="API keys are not available yet."
+          description={
+            isAdmin
+              ? 'Keys for your own tools, acting in this server only.'
+              : 'Only administrators can manage API keys.'
+          }
           action="Manage"
-          disabled
+          disabled={!isAdmin}
+          onClick={() => setView('apiKeys')}
         />
       </SimpleGrid>
       {view === 'permissions' && isAdmin && <PermissionsPanel guildId={guild.id} />}
+      {view === 'apiKeys' && isAdmin && <ApiKeysPanel guildId={guild.id} />}
     </Stack>
   );
 }

@@ -1,14 +1,4 @@
-import {
-  Avatar,
-  Button,
-  Card,
-  Collapse,
-  Group,
-  SimpleGrid,
-  Stack,
-  Text,
-  UnstyledButton,
-} from '@mantine/core';
+import { Avatar, Button, Card, Group, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { MemberSearchResult } from '../../server-settings/api/members';
 

@@ -4,6 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ManageableGuild } from '../../server-settings/api/guilds';
 import { MEMBER_SEARCH_MIN, type MemberSearchField, membersQuery } from '../../server-settings/api/members';
+import { NoAccess } from '../../server-settings/components/NoAccess';
+import { can } from '../../server-settings/tabs';
 import { MemberCard } from './MemberCard';
 import { MemberDetailsDialog } from './MemberDetailsDialog';
 
@@ -11,6 +13,12 @@ const searchFields: MemberSearchField[] = ['DiscordId', 'DiscordName', 'VrcId', 
 
 /** 'Discord Member Search': every member when the search is empty, else at least 2 characters. */
 export function MembersTab({ guild }: { guild: ManageableGuild }) {
+  if (!can(guild.permissions, 'ViewGuild'))
+    return <NoAccess what="this server's members" permission="ViewGuild" />;
+  return <MemberSearch guild={guild} />;
+}
+
+function MemberSearch({ guild }: { guild: ManageableGuild }) {
   const [text, setText] = useState('');
   const [searchBy, setSearchBy] = useState<MemberSearchField>('DiscordName');
   const [page, setPage] = useState(1);
@@ -44,7 +52,11 @@ export function MembersTab({ guild }: { guild: ManageableGuild }) {
             label="Search By"
             data={searchFields}
             value={searchBy}
-            onChange={(v) => v && (setSearchBy(v as MemberSearchField), setPage(1))}
+            onChange={(v) => {
+              if (!v) return;
+              setSearchBy(v as MemberSearchField);
+              setPage(1);
+            }}
             allowDeselect={false}
             w={160}
           />

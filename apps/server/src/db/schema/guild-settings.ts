@@ -1,0 +1,12 @@
+import { pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** A server's Discord-tab settings: the roles the bot assigns automatically and the contact e-mail. */
+export const guildSettings = pgTable('guild_settings', {
+  guildId: text('guild_id').primaryKey(),
+  ageVerifiedRoleId: text('age_verified_role_id'),
+  ageVerifiedPlus18RoleId: text('age_verified_plus18_role_id'),
+  linkedRoleId: text('linked_role_id'),
+  /** Required by World Images, so the provider can reach the server about issues or reports. */
+  contactEmail: text('contact_email'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

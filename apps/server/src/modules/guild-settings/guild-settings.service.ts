@@ -1,0 +1,126 @@
+import { count, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { guildSettings, vrchatLinks } from '../../db/schema/index.js';
+import { badRequest } from '../../http/errors.js';
+import type { DiscordGuildInfo } from '../../platforms/ports.js';
+import { audit } from '../audit/audit.service.js';
+import { requireGuildPermission } from '../permissions/access.service.js';
+import { assignableRoleProblem } from './assignable-role.js';
+import type { AutoAssignRoles, AutoAssignRolesUpdate } from './guild-settings.schemas.js';
+
+export const INVALID_EMAIL = 'Please enter a valid email address.';
+
+type SettingsRow = typeof guildSettings.$inferSelect;
+
+const autoAssignKeys = ['ageVerifiedRoleId', 'ageVerifiedPlus18RoleId', 'linkedRoleId'] as const;
+
+async function settingsOf(db: Queryable, guildId: string, forUpdate = false) {
+  const query = db.select().from(guildSettings).where(eq(guildSettings.guildId, guildId));
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row as SettingsRow | undefined;
+}
+
+const autoAssignOf = (row: SettingsRow | undefined): AutoAssignRoles => ({
+  ageVerifiedRoleId: row?.ageVerifiedRoleId ?? null,
+  ageVerifiedPlus18RoleId: row?.ageVerifiedPlus18RoleId ?? null,
+  linkedRoleId: row?.linkedRoleId ?? null,
+});
+
+/** How many of these Discord users linked a VRChat account (one query, the ids as one array parameter). */
+async function countLinked(ctx: AppContext, discordIds: string[]): Promise<number> {
+  if (discordIds.length === 0) return 0;
+  const [{ n }] = await ctx.db
+    .select({ n: count() })
+    .from(vrchatLinks)
+    .where(sql`${vrchatLinks.discordUserId} = any(${sql.param(discordIds)}::text[])`);
+  return n;
+}
+
+async function describeGuild(ctx: AppContext, guild: DiscordGuildInfo) {
+  const [members, row] = await Promise.all([ctx.discord.listMembers(guild.id), settingsOf(ctx.db, guild.id)]);
+  return {
+    id: guild.id,
+    name: guild.name,
+    icon: guild.iconUrl,
+    members: members.length,
+    linkedMembers: await countLinked(
+      ctx,
+      members.map((m) => m.userId),
+    ),
+    roles: guild.roles
+      .filter((r) => r.id !== guild.id)
+      .map(({ id, name, color, position }) => ({ id, name, color, position })),
+    autoAssignRoles: autoAssignOf(row),
+    contactEmail: row?.contactEmail ?? null,
+  };
+}
+
+/** The Discord tab: the server, its counts and roles, and its settings. */
+export async function getGuildSettings(ctx: AppContext, actorId: string, guildId: string) {
+  const { guild } = await requireGuildPermission(ctx, actorId, guildId, 'ViewGuild');
+  return describeGuild(ctx, guild);
+}
+
+/** Throws 400 naming the first role the bot could not give; roles already saved are not checked again. */
+async function checkAutoAssign(
+  ctx: AppContext,
+  guild: DiscordGuildInfo,
+  before: AutoAssignRoles,
+  change: AutoAssignRolesUpdate,
+) {
+  const chosen = autoAssignKeys
+    .map((key) => change[key])
+    .filter((id, i): id is string => typeof id === 'string' && id !== before[autoAssignKeys[i]]);
+  if (chosen.length === 0) return;
+  const bot = await ctx.discord.botMember(guild.id);
+  for (const id of chosen) {
+    const problem = assignableRoleProblem(guild, bot?.roles ?? [], id);
+    if (problem) throw badRequest(problem);
+  }
+}
+
+/** Sets or clears the roles the bot assigns (18+ verified, age verified, linked); Admin only. */
+export async function updateAutoAssignRoles(
+  ctx: AppContext,
+  actorId: string,
+  guildId: string,
+  change: AutoAssignRolesUpdate,
+) {
+  const { guild } = await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+  await checkAutoAssign(ctx, guild, autoAssignOf(await settingsOf(ctx.db, guildId)), change);
+  await ctx.db.transaction(async (tx) => {
+    // Merged onto the row as it is now, so a simultaneous change of another role is kept.
+    const before = autoAssignOf(await settingsOf(tx, guildId, true));
+    const after = { ...before, ...change };
+    await tx
+      .insert(guildSettings)
+      .values({ guildId, ...after })
+      .onConflictDoUpdate({ target: guildSettings.guildId, set: { ...after, updatedAt: new Date() } });
+    await audit(tx, { action: 'guild.auto_assign_roles', actorId, guildId, details: { before, after } });
+  });
+  return describeGuild(ctx, guild);
+}
+
+/** Stores the contact e-mail World Images requires; ManageImages (Admin implies it). */
+export async function setContactEmail(ctx: AppContext, actorId: string, guildId: string, email: string) {
+  await requireGuildPermission(ctx, actorId, guildId, 'ManageImages');
+  const parsed = z.email().safeParse(email.trim());
+  if (!parsed.success) throw badRequest(INVALID_EMAIL);
+  const contactEmail = parsed.data;
+  await ctx.db.transaction(async (tx) => {
+    const before = (await settingsOf(tx, guildId, true))?.contactEmail ?? null;
+    await tx
+      .insert(guildSettings)
+      .values({ guildId, contactEmail })
+      .onConflictDoUpdate({ target: guildSettings.guildId, set: { contactEmail, updatedAt: new Date() } });
+    await audit(tx, {
+      action: 'guild.contact_email',
+      actorId,
+      guildId,
+      details: { before, after: contactEmail },
+    });
+  });
+  return { contactEmail };
+}

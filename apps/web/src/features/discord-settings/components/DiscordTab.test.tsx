@@ -1,0 +1,140 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import {
+  type Answers,
+  callsTo,
+  loggedInAs,
+  renderApp,
+  stubApi,
+  toastTexts,
+} from '../../../testing/renderApp';
+
+const all = [
+  'Admin',
+  'WorldPreview',
+  'ViewGuild',
+  'ViewWorlds',
+  'ManageWorlds',
+  'ViewImages',
+  'ManageImages',
+];
+const roles = [
+  { id: '11', name: 'Admin', color: 0, position: 5 },
+  { id: '12', name: 'Supporter', color: 0, position: 3 },
+  { id: '13', name: 'Guest', color: 0, position: 1 },
+];
+const settings = {
+  id: '900',
+  name: 'Neon Lounge',
+  icon: null,
+  members: 40,
+  linkedMembers: 7,
+  roles,
+  autoAssignRoles: { ageVerifiedRoleId: null, ageVerifiedPlus18RoleId: '12', linkedRoleId: null },
+  contactEmail: null,
+};
+const entry = {
+  id: '1c2b3d4e-0000-4000-8000-000000000001',
+  primaryRoleId: '12',
+  guestRoleId: '13',
+  count: 2,
+};
+
+function setup(extra: Answers = {}, permissions = all) {
+  const fetchMock = stubApi({
+    ...loggedInAs('User'),
+    'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions }] },
+    'GET /api/guilds/900': { body: settings },
+    'GET /api/guilds/900/guest_roles': { body: { guestRoles: [entry] } },
+    ...extra,
+  });
+  renderApp('/server-settings/900/discord');
+  return fetchMock;
+}
+
+describe('Discord tab', () => {
+  it('shows the header, the counts and the role settings; @everyone is not a choice', async () => {
+    setup();
+    expect(await screen.findByText('Discord Settings')).toBeTruthy();
+    expect(screen.getByText('40')).toBeTruthy();
+    expect(screen.getByText('7')).toBeTruthy();
+    const plus18 = screen.getByLabelText('18+ Verified Role', { exact: false }) as HTMLSelectElement;
+    expect(plus18.value).toBe('12');
+    const linked = screen.getByLabelText('Linked Users Role', { exact: false }) as HTMLSelectElement;
+    expect(linked.value).toBe('');
+    expect([...linked.options].map((o) => o.text)).toEqual(['None Selected', 'Admin', 'Supporter', 'Guest']);
+  });
+
+  it('saves a chosen role at once, and null when cleared', async () => {
+    const fetchMock = setup({ 'POST /api/guilds/900': { body: settings } });
+    const linked = (await screen.findByLabelText('Linked Users Role', { exact: false })) as HTMLSelectElement;
+    fireEvent.change(linked, { target: { value: '11' } });
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', '/api/guilds/900')).toHaveLength(1));
+    expect(await callsTo(fetchMock, 'POST', '/api/guilds/900')[0].json()).toEqual({
+      autoAssignRoles: { linkedRoleId: '11' },
+    });
+    await waitFor(() => expect(toastTexts()).toContain('Auto assign roles updated successfully.'));
+    fireEvent.change(screen.getByLabelText('18+ Verified Role', { exact: false }), { target: { value: '' } });
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', '/api/guilds/900')).toHaveLength(2));
+    expect(await callsTo(fetchMock, 'POST', '/api/guilds/900')[1].json()).toEqual({
+      autoAssignRoles: { ageVerifiedPlus18RoleId: null },
+    });
+  });
+
+  it('says so when saving fails', async () => {
+    setup({ 'POST /api/guilds/900': { status: 400, body: { message: 'nope' } } });
+    fireEvent.change(await screen.findByLabelText('Linked Users Role', { exact: false }), {
+      target: { value: '11' },
+    });
+    await waitFor(() => expect(toastTexts()).toContain('Failed to update auto assign roles.'));
+  });
+
+  it('edits guest roles in the Guest Users dialog: each change saves at once', async () => {
+    const fetchMock = setup({ 'PUT /api/guilds/900/guest_roles': { body: { ...entry, count: 5 } } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Setup' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Guest Users' }));
+    const row = within(await dialog.findByRole('row', { name: 'Guest role 1' }));
+    const count = row.getByLabelText('Count') as HTMLSelectElement;
+    expect(count.options).toHaveLength(26);
+    fireEvent.change(count, { target: { value: '5' } });
+    await waitFor(() => expect(callsTo(fetchMock, 'PUT', '/api/guilds/900/guest_roles')).toHaveLength(1));
+    expect(await callsTo(fetchMock, 'PUT', '/api/guilds/900/guest_roles')[0].json()).toEqual({
+      ...entry,
+      count: 5,
+    });
+    await waitFor(() => expect(toastTexts()).toContain('Guest role updated successfully.'));
+  });
+
+  it('adds a row from the server and tells a failed delete apart from a gone one', async () => {
+    const second = {
+      id: '1c2b3d4e-0000-4000-8000-000000000002',
+      primaryRoleId: null,
+      guestRoleId: null,
+      count: 0,
+    };
+    const fetchMock = setup({
+      'POST /api/guilds/900/guest_roles': { body: { guestRoles: [entry, second] } },
+      [`DELETE /api/guilds/900/guest_roles/${entry.id}`]: { status: 500, body: { message: 'boom' } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Setup' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Guest Users' }));
+    fireEvent.click(await dialog.findByRole('button', { name: 'Add' }));
+    const added = within(await dialog.findByRole('row', { name: 'Guest role 2' }));
+    expect((added.getByLabelText('Main Role') as HTMLSelectElement).value).toBe('');
+    expect(callsTo(fetchMock, 'POST', '/api/guilds/900/guest_roles')).toHaveLength(1);
+    fireEvent.click(dialog.getByRole('button', { name: 'Remove guest role 1' }));
+    expect(await dialog.findByText('An error occurred while deleting the guest role.')).toBeTruthy();
+  });
+
+  it('keeps the settings read-only without Admin, and says what is missing without ViewGuild', async () => {
+    setup({}, ['ViewGuild']);
+    expect(
+      ((await screen.findByLabelText('Linked Users Role', { exact: false })) as HTMLSelectElement).disabled,
+    ).toBe(true);
+  });
+
+  it('explains a missing ViewGuild permission', async () => {
+    setup({}, ['ViewWorlds', 'WorldPreview']);
+    expect(await screen.findByText(/grant you the ViewGuild permission/)).toBeTruthy();
+  });
+});

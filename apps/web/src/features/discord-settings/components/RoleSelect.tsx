@@ -1,0 +1,46 @@
+import { NativeSelect } from '@mantine/core';
+
+export interface RoleOption {
+  id: string;
+  name: string;
+}
+
+interface Props {
+  label: string;
+  description?: string;
+  roles: RoleOption[];
+  value: string | null;
+  onChange: (roleId: string | null) => void;
+  disabled?: boolean;
+  /** What the empty choice reads: 'None Selected' for settings, 'Select...' in tables. */
+  emptyLabel?: string;
+}
+
+/** One role or none; @everyone is never a choice. Native, so keyboard and screen readers just work. */
+export function RoleSelect({
+  label,
+  description,
+  roles,
+  value,
+  onChange,
+  disabled,
+  emptyLabel = 'None Selected',
+}: Props) {
+  const choices = roles.filter((r) => r.name !== '@everyone');
+  const data = [
+    { value: '', label: choices.length === 0 ? 'No options' : emptyLabel },
+    ...choices.map((r) => ({ value: r.id, label: r.name })),
+  ];
+  // A role deleted on Discord still shows, so the stale choice is visible and can be cleared.
+  if (value && !choices.some((r) => r.id === value)) data.push({ value, label: `Deleted role (${value})` });
+  return (
+    <NativeSelect
+      label={label}
+      description={description}
+      data={data}
+      value={value ?? ''}
+      disabled={disabled}
+      onChange={(e) => onChange(e.currentTarget.value || null)}
+    />
+  );
+}

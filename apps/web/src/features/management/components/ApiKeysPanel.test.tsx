@@ -1,0 +1,91 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import {
+  type Answers,
+  callsTo,
+  loggedInAs,
+  renderApp,
+  stubApi,
+  toastTexts,
+} from '../../../testing/renderApp';
+
+const KEYS = '/api/guilds/900/api_keys';
+const key = {
+  id: '1c2b3d4e-0000-4000-8000-00000000000a',
+  name: 'Board',
+  createdOn: '2026-11-01T10:00:00.000Z',
+  validUntil: '2026-12-01T10:00:00.000Z',
+  permissions: ['ViewWorlds'],
+  lastUsedAt: null,
+};
+
+function setup(extra: Answers = {}) {
+  const fetchMock = stubApi({
+    ...loggedInAs('User'),
+    'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions: ['Admin'] }] },
+    [`GET ${KEYS}`]: { body: { apiKeys: [key] } },
+    ...extra,
+  });
+  renderApp('/server-settings/900/management');
+  return fetchMock;
+}
+async function openCreate() {
+  fireEvent.click(await screen.findByRole('button', { name: 'Manage Access & API Keys' }));
+  fireEvent.click(await screen.findByRole('button', { name: 'Create API key' }));
+  return within(await screen.findByRole('dialog', { name: 'Create API key' }));
+}
+
+describe('Access & API Keys', () => {
+  it('lists keys with their permissions and never-used state', async () => {
+    setup();
+    fireEvent.click(await screen.findByRole('button', { name: 'Manage Access & API Keys' }));
+    const row = within(await screen.findByRole('row', { name: /Board/ }));
+    expect(row.getByText('ViewWorlds')).toBeTruthy();
+    expect(row.getByText('Never')).toBeTruthy();
+  });
+
+  it('asks for a name and a permission before creating, then shows the token once', async () => {
+    const fetchMock = setup({
+      [`POST ${KEYS}/create`]: { body: { ...key, name: 'CI', token: 'vrcl_secret' } },
+    });
+    const dialog = await openCreate();
+    expect(dialog.queryByRole('checkbox', { name: 'Administrator' })).toBeNull();
+    fireEvent.click(dialog.getByRole('button', { name: 'Create' }));
+    expect(dialog.getByText('Please enter a name for the API key.')).toBeTruthy();
+    fireEvent.change(dialog.getByRole('textbox', { name: 'Name' }), { target: { value: ' CI ' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create' }));
+    expect(dialog.getByText('Select at least one permission.')).toBeTruthy();
+    expect(callsTo(fetchMock, 'POST', `${KEYS}/create`)).toHaveLength(0);
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'ViewWorlds' }));
+    // Valid for 30 days by default.
+    const until = (dialog.getByLabelText('Valid until') as HTMLInputElement).value;
+    expect(until).toBe(new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10));
+    fireEvent.click(dialog.getByRole('button', { name: 'Create' }));
+    const created = within(await screen.findByRole('dialog', { name: 'API key created' }));
+    expect(created.getByLabelText('API key token').textContent).toBe('vrcl_secret');
+    const body = await callsTo(fetchMock, 'POST', `${KEYS}/create`)[0].json();
+    expect(body).toMatchObject({ name: 'CI', permissions: ['ViewWorlds'] });
+  });
+
+  it('shows the server message when creating fails, and the delete failure text', async () => {
+    setup({
+      [`POST ${KEYS}/create`]: { status: 409, body: { message: 'A server can have at most 25 API keys.' } },
+      [`DELETE ${KEYS}/${key.id}`]: { status: 500, body: { message: 'boom' } },
+    });
+    const dialog = await openCreate();
+    fireEvent.change(dialog.getByRole('textbox', { name: 'Name' }), { target: { value: 'x' } });
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'ViewImages' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Create' }));
+    expect(await dialog.findByText('A server can have at most 25 API keys.')).toBeTruthy();
+    fireEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Board' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(toastTexts()).toContain('Failed to delete API key.'));
+  });
+
+  it('says when the keys cannot be loaded', async () => {
+    setup({ [`GET ${KEYS}`]: { status: 403, body: { message: 'no' } } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Manage Access & API Keys' }));
+    expect(await screen.findByText('Failed to load API keys.', {}, { timeout: 4000 })).toBeTruthy();
+  });
+});

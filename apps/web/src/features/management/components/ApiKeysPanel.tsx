@@ -1,0 +1,109 @@
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Modal,
+  Paper,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconKey, IconX } from '@tabler/icons-react';
+import { useState } from 'react';
+import { notify } from '../../../components/toasts';
+import { type ApiKey, useApiKeys, useDeleteApiKey } from '../api/apiKeys';
+import { CreateApiKeyDialog } from './CreateApiKeyDialog';
+
+const day = (iso: string) => new Date(iso).toLocaleDateString();
+
+/** 'Access & API Keys': keys that act in this server with their own permissions. */
+export function ApiKeysPanel({ guildId }: { guildId: string }) {
+  const keys = useApiKeys(guildId);
+  const remove = useDeleteApiKey(guildId);
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<ApiKey | null>(null);
+  const confirmDelete = () =>
+    deleting &&
+    remove.mutate(deleting.id, {
+      onSuccess: () => notify({ type: 'success', message: 'API key deleted.' }),
+      onError: () => notify({ type: 'error', message: 'Failed to delete API key.' }),
+      onSettled: () => setDeleting(null),
+    });
+
+  return (
+    <Paper withBorder p="lg">
+      <Group justify="space-between" mb="md">
+        <Title order={3}>Access & API Keys</Title>
+        <Button leftSection={<IconKey size={16} />} onClick={() => setCreating(true)}>
+          Create API key
+        </Button>
+      </Group>
+      {keys.isPending ? (
+        <Loader aria-label="Loading API keys" />
+      ) : keys.isError ? (
+        <Alert color="red" variant="light" role="alert">
+          Failed to load API keys.
+        </Alert>
+      ) : keys.data.apiKeys.length === 0 ? (
+        <Text c="dimmed">No API keys yet.</Text>
+      ) : (
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Permissions</Table.Th>
+              <Table.Th>Created</Table.Th>
+              <Table.Th>Valid until</Table.Th>
+              <Table.Th>Last used</Table.Th>
+              <Table.Th aria-label="Actions" />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {keys.data.apiKeys.map((key) => (
+              <Table.Tr key={key.id}>
+                <Table.Td>{key.name}</Table.Td>
+                <Table.Td>
+                  <Group gap={4}>
+                    {key.permissions.map((p) => (
+                      <Badge key={p} variant="light">
+                        {p}
+                      </Badge>
+                    ))}
+                  </Group>
+                </Table.Td>
+                <Table.Td>{day(key.createdOn)}</Table.Td>
+                <Table.Td>{day(key.validUntil)}</Table.Td>
+                <Table.Td>{key.lastUsedAt ? day(key.lastUsedAt) : 'Never'}</Table.Td>
+                <Table.Td>
+                  <ActionIcon
+                    color="red"
+                    variant="subtle"
+                    aria-label={`Delete ${key.name}`}
+                    onClick={() => setDeleting(key)}
+                  >
+                    <IconX size={16} />
+                  </ActionIcon>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {creating && <CreateApiKeyDialog guildId={guildId} onClose={() => setCreating(false)} />}
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete API key">
+        <Text mb="md">Delete {deleting?.name}? Anything using it stops working at once.</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => setDeleting(null)}>
+            Cancel
+          </Button>
+          <Button color="red" loading={remove.isPending} onClick={confirmDelete}>
+            Confirm
+          </Button>
+        </Group>
+      </Modal>
+    </Paper>
+  );
+}

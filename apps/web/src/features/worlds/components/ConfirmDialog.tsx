@@ -1,0 +1,37 @@
+import { Button, Group, Modal, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+interface Props {
+  opened: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel?: string;
+  confirmColor?: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+/** Asks before an irreversible world action: Confirm (or the given label) and Cancel. */
+export function ConfirmDialog({
+  opened,
+  title,
+  children,
+  confirmLabel = 'Confirm',
+  confirmColor = 'red',
+  onConfirm,
+  onCancel,
+}: Props) {
+  return (
+    <Modal opened={opened} onClose={onCancel} title={title} centered>
+      <Text size="sm">{children}</Text>
+      <Group justify="flex-end" mt="lg">
+        <Button variant="default" onClick={onCancel} data-autofocus>
+          Cancel
+        </Button>
+        <Button color={confirmColor} onClick={onConfirm}>
+          {confirmLabel}
+        </Button>
+      </Group>
+    </Modal>
+  );
+}

@@ -1,0 +1,74 @@
+import { Button, Group, Tooltip } from '@mantine/core';
+import { IconPhoto, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { errorMessage } from '../../../api/errors';
+import { notify } from '../../../components/toasts';
+import { useDeleteWorld } from '../api/deleteWorld';
+import type { World } from '../api/worlds';
+import { ConfirmDialog } from './ConfirmDialog';
+
+interface Props {
+  guildId: string;
+  world: World;
+  canManage: boolean;
+  canViewImages: boolean;
+}
+
+/** Images opens the world's image editor; Delete (only when unlocked) asks first. */
+export function WorldActions({ guildId, world, canManage, canViewImages }: Props) {
+  const navigate = useNavigate();
+  const remove = useDeleteWorld(guildId);
+  const [confirming, setConfirming] = useState(false);
+
+  const confirmDelete = () => {
+    setConfirming(false);
+    remove.mutate(world.id, {
+      onSuccess: () => notify({ type: 'success', message: `World "${world.name}" deleted.` }),
+      onError: (err) =>
+        notify({
+          type: 'error',
+          message: `Failed to delete world: ${errorMessage(err, 'Please try again.')}`,
+        }),
+    });
+  };
+
+  return (
+    <Group justify="flex-end" gap="sm">
+      {canViewImages && (
+        <Button
+          variant="default"
+          leftSection={<IconPhoto size={16} />}
+          onClick={() => navigate(`/server-settings/${guildId}/worlds/images/${world.id}`)}
+        >
+          Images
+        </Button>
+      )}
+      {canManage && (
+        <Tooltip label="Unlock the world to delete it." disabled={!world.locked}>
+          <span>
+            <Button
+              color="red"
+              variant="light"
+              leftSection={<IconTrash size={16} />}
+              disabled={world.locked}
+              loading={remove.isPending}
+              onClick={() => setConfirming(true)}
+            >
+              Delete
+            </Button>
+          </span>
+        </Tooltip>
+      )}
+      <ConfirmDialog
+        opened={confirming}
+        title="Delete World"
+        confirmLabel="Delete"
+        onCancel={() => setConfirming(false)}
+        onConfirm={confirmDelete}
+      >
+        Delete “{world.name}”? This removes all its data and cannot be undone.
+      </ConfirmDialog>
+    </Group>
+  );
+}

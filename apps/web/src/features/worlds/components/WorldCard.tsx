@@ -1,0 +1,50 @@
+import { Alert, Divider, Paper, Stack } from '@mantine/core';
+import type { ManageableGuild } from '../../server-settings/api/guilds';
+import { can } from '../../server-settings/tabs';
+import type { World, WorldsResponse } from '../api/worlds';
+import { CustomDataEditor } from './CustomDataEditor';
+import { SAVE_FAILED, useWorldSave } from './useWorldSave';
+import { WorldActions } from './WorldActions';
+import { WorldHeader } from './WorldHeader';
+import { WorldRolePickers } from './WorldRolePickers';
+import { WorldToggles } from './WorldToggles';
+
+interface Props {
+  guild: ManageableGuild;
+  world: World;
+  roles: Pick<WorldsResponse, 'discordRoles' | 'groupRoles'>;
+}
+
+/** One world's settings; controls are read-only without ManageWorlds. */
+export function WorldCard({ guild, world, roles }: Props) {
+  const canManage = can(guild.permissions, 'ManageWorlds');
+  const { save, saveRoles, error, dismissError } = useWorldSave(guild.id, world.id);
+  return (
+    <Paper withBorder p="lg" component="article" aria-label={world.name}>
+      <Stack gap="md">
+        <WorldHeader
+          guildId={guild.id}
+          world={world}
+          canManage={canManage}
+          canPreview={can(guild.permissions, 'WorldPreview')}
+          onSave={save}
+        />
+        {error && (
+          <Alert color="red" variant="light" title={SAVE_FAILED} withCloseButton onClose={dismissError}>
+            {error}
+          </Alert>
+        )}
+        <WorldToggles world={world} readOnly={!canManage} onSave={save} />
+        <Divider />
+        <WorldRolePickers world={world} roles={roles} readOnly={!canManage} onSave={saveRoles} />
+        <CustomDataEditor world={world} readOnly={!canManage} onSave={save} />
+        <WorldActions
+          guildId={guild.id}
+          world={world}
+          canManage={canManage}
+          canViewImages={can(guild.permissions, 'ViewImages')}
+        />
+      </Stack>
+    </Paper>
+  );
+}

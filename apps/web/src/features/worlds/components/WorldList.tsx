@@ -1,0 +1,67 @@
+import { Alert, Badge, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { errorMessage } from '../../../api/errors';
+import type { ManageableGuild } from '../../server-settings/api/guilds';
+import { can } from '../../server-settings/tabs';
+import { useWorlds } from '../api/worlds';
+import { CreateWorldButton } from './CreateWorldButton';
+import { WorldCard } from './WorldCard';
+
+/** The server's worlds: header with count and 'Create new', then one card per world. */
+export function WorldList({ guild }: { guild: ManageableGuild }) {
+  const canView = can(guild.permissions, 'ViewWorlds');
+  const canManage = can(guild.permissions, 'ManageWorlds');
+  const worlds = useWorlds(guild.id, canView);
+
+  if (!canView) {
+    return (
+      <Paper withBorder p="lg">
+        <Text c="dimmed">You need the ViewWorlds permission in this server to see its worlds.</Text>
+      </Paper>
+    );
+  }
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Group gap="xs">
+          <Title order={2} size="h3">
+            Worlds
+          </Title>
+          {worlds.data && (
+            <Badge variant="light" aria-label="Number of worlds">
+              {worlds.data.worlds.length}
+            </Badge>
+          )}
+        </Group>
+        {canManage && <CreateWorldButton guildId={guild.id} />}
+      </Group>
+      {worlds.isPending ? (
+        <Center py={60}>
+          <Loader aria-label="Loading worlds" />
+        </Center>
+      ) : worlds.isError ? (
+        <Alert color="red" variant="light" title="Failed to load worlds.">
+          {errorMessage(worlds.error, 'Please try again.')}
+        </Alert>
+      ) : worlds.data.worlds.length === 0 ? (
+        <Paper withBorder p="xl">
+          <Center>
+            <Stack align="center" gap={4}>
+              <Title order={3} size="h4">
+                No worlds yet
+              </Title>
+              <Text c="dimmed">
+                {canManage
+                  ? 'Create one with Create new to give a VRChat world its data.'
+                  : 'An admin of this server can create one.'}
+              </Text>
+            </Stack>
+          </Center>
+        </Paper>
+      ) : (
+        worlds.data.worlds.map((world) => (
+          <WorldCard key={world.id} guild={guild} world={world} roles={worlds.data} />
+        ))
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,52 @@
+import { TextInput, Title } from '@mantine/core';
+import { useRef, useState } from 'react';
+
+interface Props {
+  name: string;
+  readOnly: boolean;
+  onRename: (name: string) => void;
+}
+
+/** The world's name, renamed in place: saved on Enter or when leaving the field; Escape or blank undoes. */
+export function WorldName({ name, readOnly, onRename }: Props) {
+  const [draft, setDraft] = useState(name);
+  const [editing, setEditing] = useState(false);
+  const cancelled = useRef(false);
+  if (readOnly) {
+    return (
+      <Title order={3} size="h4">
+        {name}
+      </Title>
+    );
+  }
+  const commit = () => {
+    setEditing(false);
+    const next = draft.trim();
+    if (!cancelled.current && next && next !== name) onRename(next);
+    cancelled.current = false;
+  };
+  return (
+    <TextInput
+      aria-label="World name"
+      value={editing ? draft : name}
+      maxLength={100}
+      variant="unstyled"
+      size="lg"
+      style={{ flex: 1 }}
+      styles={{ input: { fontWeight: 700 } }}
+      onFocus={() => {
+        setDraft(name);
+        setEditing(true);
+      }}
+      onChange={(e) => setDraft(e.currentTarget.value)}
+      onBlur={commit}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') e.currentTarget.blur();
+        if (e.key === 'Escape') {
+          cancelled.current = true;
+          e.currentTarget.blur();
+        }
+      }}
+    />
+  );
+}
