@@ -1,6 +1,6 @@
-import { seedUserIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signInHangoutOwner } from '../test/factories.js';
 import { demoSeed, seedDemoData } from './demo-seed.js';
 
 describe('demo seed', () => {
@@ -41,7 +41,7 @@ describe('demo seed world (against the simulators)', () => {
   afterAll(() => t.close());
 
   it('gives the Hangout a world fed from its Discord roles and its VRChat group', async () => {
-    const owner = await signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
+    const owner = await signInHangoutOwner(t);
     const res = await t.inject({
       method: 'GET',
       url: `/api/guilds/${demoSeed.hangout.id}/worlds`,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
+import { seedUserIds } from '../../simulator/src/discord/seed.js';
 import { guestRoles, guildGroups, vrchatLinks } from '../src/db/schema/index.js';
 import { waitFor } from '../src/platforms/testing.js';
 import { signIn, type TestApp } from './app.js';
@@ -94,6 +95,10 @@ export async function signInMember(
   const member = await discordMember(t, guildId, opts);
   return { ...(await signIn(t, { id: member.id, username: member.username })), username: member.username };
 }
+
+/** The seeded platform admin, who owns the seeded Hangout on the simulated Discord (so is Admin there). */
+export const signInHangoutOwner = (t: TestApp) =>
+  signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
 
 /** A guest-role entry: holders of `mainRoleId` may give `count` people `guestRoleId` (null: not set up yet). */
 export async function guestRoleEntry(

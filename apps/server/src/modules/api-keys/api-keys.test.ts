@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds, seedUserIds } from '../../../../simulator/src/discord/seed.js';
-import { createTestApp, signIn, type TestApp } from '../../../test/app.js';
-import { rows, signInMember } from '../../../test/factories.js';
+import { seedGuildIds } from '../../../../simulator/src/discord/seed.js';
+import { createTestApp, type TestApp } from '../../../test/app.js';
+import { rows, signInHangoutOwner, signInMember } from '../../../test/factories.js';
 
 const { hangout, danceClub } = seedGuildIds;
 const base = `/api/guilds/${hangout.id}/api_keys`;
@@ -12,7 +12,7 @@ describe('API keys (against the simulators)', () => {
   let owner: { id: string; session: string };
   beforeAll(async () => {
     t = await createTestApp({ simulator: true });
-    owner = await signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
+    owner = await signInHangoutOwner(t);
   });
   afterAll(() => t?.close());
 

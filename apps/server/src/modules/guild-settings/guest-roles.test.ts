@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds, seedUserIds } from '../../../../simulator/src/discord/seed.js';
-import { createTestApp, signIn, type TestApp } from '../../../test/app.js';
+import { seedGuildIds } from '../../../../simulator/src/discord/seed.js';
+import { createTestApp, type TestApp } from '../../../test/app.js';
 import {
   discordMember,
   discordRole,
   guestRoleEntry,
   rows,
+  signInHangoutOwner,
   signInMember,
   simulatorRoles,
 } from '../../../test/factories.js';
@@ -20,7 +21,7 @@ describe('guest roles of the Discord tab (against the simulators)', () => {
   let owner: User;
   beforeAll(async () => {
     t = await createTestApp({ simulator: true });
-    owner = await signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
+    owner = await signInHangoutOwner(t);
   });
   afterAll(() => t?.close());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedGuildIds, seedUserIds } from '../../../../simulator/src/discord/seed.js';
-import { createTestApp, signIn, type TestApp } from '../../../test/app.js';
-import { discordRole, rows, signInMember, vrchatLink } from '../../../test/factories.js';
+import { createTestApp, type TestApp } from '../../../test/app.js';
+import { discordRole, rows, signInHangoutOwner, signInMember, vrchatLink } from '../../../test/factories.js';
 import { waitFor } from '../../platforms/testing.js';
 
 const { hangout, quietCorner } = seedGuildIds;
@@ -25,7 +25,7 @@ describe('Discord tab settings (against the simulators)', () => {
   let owner: User;
   beforeAll(async () => {
     t = await createTestApp({ simulator: true });
-    owner = await signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
+    owner = await signInHangoutOwner(t);
   });
   afterAll(() => t?.close());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedGuildIds, seedUserIds } from '../../../../simulator/src/discord/seed.js';
-import { createTestApp, signIn, type TestApp } from '../../../test/app.js';
-import { signInMember, vrchatLink } from '../../../test/factories.js';
+import { createTestApp, type TestApp } from '../../../test/app.js';
+import { signInHangoutOwner, signInMember, vrchatLink } from '../../../test/factories.js';
 
 const { hangout } = seedGuildIds;
 const base = `/api/members/${hangout.id}`;
@@ -12,7 +12,7 @@ describe('member search (against the simulators)', () => {
   let linked: { id: string; session: string; username: string };
   beforeAll(async () => {
     t = await createTestApp({ simulator: true });
-    owner = await signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
+    owner = await signInHangoutOwner(t);
     linked = await signInMember(t, hangout.id, {
       username: 'zz_linked_member',
       roles: [hangout.roles.Verified],

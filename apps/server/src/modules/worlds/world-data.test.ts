@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds, seedUserIds } from '../../../../simulator/src/discord/seed.js';
+import { seedGuildIds } from '../../../../simulator/src/discord/seed.js';
 import { vrchatGroupIds, vrchatRoleIds } from '../../../../simulator/src/vrchat/seed-groups.js';
-import { createTestApp, signIn, type TestApp } from '../../../test/app.js';
-import { guestRoleEntry, guildGroup, signInMember, vrchatLink, vrchatUser } from '../../../test/factories.js';
+import { createTestApp, type TestApp } from '../../../test/app.js';
+import {
+  guestRoleEntry,
+  guildGroup,
+  signInHangoutOwner,
+  signInMember,
+  vrchatLink,
+  vrchatUser,
+} from '../../../test/factories.js';
 import { decodeWorldBody } from './codec/lzw.js';
 
 const { hangout } = seedGuildIds;
@@ -13,7 +20,7 @@ describe('world data (against the simulators)', () => {
   let owner: { id: string; session: string };
   beforeAll(async () => {
     t = await createTestApp({ simulator: true });
-    owner = await signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
+    owner = await signInHangoutOwner(t);
     // Linked members: Alpha (Admin, Verified, 18+), Bravo (Verified), Charlie (unproven link, Event Host).
     const { Admin, Verified } = hangout.roles;
     const alpha = await signInMember(t, hangout.id, { roles: [Admin, Verified] });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds, seedUserIds } from '../../../../simulator/src/discord/seed.js';
-import { createTestApp, signIn, type TestApp } from '../../../test/app.js';
-import { discordRole, rows, signInMember } from '../../../test/factories.js';
+import { seedGuildIds } from '../../../../simulator/src/discord/seed.js';
+import { createTestApp, type TestApp } from '../../../test/app.js';
+import { discordRole, rows, signInHangoutOwner, signInMember } from '../../../test/factories.js';
 import { createSession } from '../auth/session.service.js';
 
 const { hangout, danceClub } = seedGuildIds;
@@ -13,7 +13,7 @@ describe('worlds (against the simulators)', () => {
   let owner: User;
   beforeAll(async () => {
     t = await createTestApp({ simulator: true });
-    owner = await signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
+    owner = await signInHangoutOwner(t);
   });
   afterAll(() => t?.close());
 

@@ -1,18 +1,7 @@
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Modal,
-  Paper,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Group, Loader, Paper, Table, Text, Title } from '@mantine/core';
 import { IconKey, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notify } from '../../../components/toasts';
 import { type ApiKey, useApiKeys, useDeleteApiKey } from '../api/apiKeys';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
@@ -93,17 +82,16 @@ export function ApiKeysPanel({ guildId }: { guildId: string }) {
         </Table>
       )}
       {creating && <CreateApiKeyDialog guildId={guildId} onClose={() => setCreating(false)} />}
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete API key">
-        <Text mb="md">Delete {deleting?.name}? Anything using it stops working at once.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setDeleting(null)}>
-            Cancel
-          </Button>
-          <Button color="red" loading={remove.isPending} onClick={confirmDelete}>
-            Confirm
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDialog
+        opened={deleting !== null}
+        title="Delete API key"
+        confirmColor="red"
+        loading={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      >
+        Delete {deleting?.name}? Anything using it stops working at once.
+      </ConfirmDialog>
     </Paper>
   );
 }

@@ -8,6 +8,7 @@ import {
   stubApi,
   toastTexts,
 } from '../../../testing/renderApp';
+import { guildPermissions } from '../../server-settings/permissions';
 
 const all = [
   'Admin',

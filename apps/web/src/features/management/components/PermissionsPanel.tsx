@@ -6,7 +6,6 @@ import {
   Button,
   Group,
   Loader,
-  Modal,
   Paper,
   Stack,
   Table,
@@ -15,6 +14,7 @@ import {
 } from '@mantine/core';
 import { IconPencil, IconUserPlus, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notify } from '../../../components/toasts';
 import { permissionLabel } from '../../server-settings/permissions';
 import { useDeletePermissions } from '../api/deletePermissions';
@@ -120,17 +120,16 @@ export function PermissionsPanel({ guildId }: { guildId: string }) {
           onClose={() => setEditing(null)}
         />
       )}
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Remove permissions">
-        <Text mb="md">Remove every permission of {deleting && name(deleting)} in this server?</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setDeleting(null)}>
-            Cancel
-          </Button>
-          <Button color="red" loading={remove.isPending} onClick={confirmDelete}>
-            Confirm
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDialog
+        opened={deleting !== null}
+        title="Remove permissions"
+        confirmColor="red"
+        loading={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      >
+        Remove every permission of {deleting && name(deleting)} in this server?
+      </ConfirmDialog>
     </Paper>
   );
 }

@@ -2,11 +2,11 @@ import { Button, Group } from '@mantine/core';
 import { IconLink, IconLinkOff, IconRefresh, IconUsersGroup } from '@tabler/icons-react';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notify } from '../../../components/toasts';
 import { useRefreshLink } from '../api/refreshLink';
 import { useResetGroupInvites } from '../api/resetGroupInvites';
 import { useUnlinkAccount } from '../api/unlinkAccount';
-import { ConfirmModal } from './ConfirmModal';
 
 type ActionId = 'refresh' | 'unlink' | 'reset';
 
@@ -85,7 +85,7 @@ export function ProfileActions({ linked, onLinkAccount }: { linked: boolean; onL
             </Button>
           );
         })}
-      <ConfirmModal
+      <ConfirmDialog
         opened={asking !== null}
         title={actions[lastAsked].label}
         confirmColor={lastAsked === 'unlink' ? 'red' : undefined}
@@ -93,7 +93,7 @@ export function ProfileActions({ linked, onLinkAccount }: { linked: boolean; onL
         onCancel={() => setAsking(null)}
       >
         {actions[lastAsked].question}
-      </ConfirmModal>
+      </ConfirmDialog>
     </Group>
   );
 }

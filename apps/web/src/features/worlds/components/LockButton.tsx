@@ -1,7 +1,7 @@
 import { ActionIcon, Tooltip } from '@mantine/core';
 import { IconLock, IconLockOpen } from '@tabler/icons-react';
 import { useState } from 'react';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 
 interface Props {
   locked: boolean;
@@ -29,6 +29,7 @@ export function LockButton({ locked, readOnly, onChange }: Props) {
         </ActionIcon>
       </Tooltip>
       <ConfirmDialog
+        confirmColor="red"
         opened={confirming}
         title="Unlock World"
         onCancel={() => setConfirming(false)}

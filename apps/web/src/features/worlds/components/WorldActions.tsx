@@ -3,10 +3,10 @@ import { IconPhoto, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../../api/errors';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notify } from '../../../components/toasts';
 import { useDeleteWorld } from '../api/deleteWorld';
 import type { World } from '../api/worlds';
-import { ConfirmDialog } from './ConfirmDialog';
 
 interface Props {
   guildId: string;
@@ -61,6 +61,7 @@ export function WorldActions({ guildId, world, canManage, canViewImages }: Props
         </Tooltip>
       )}
       <ConfirmDialog
+        confirmColor="red"
         opened={confirming}
         title="Delete World"
         confirmLabel="Delete"

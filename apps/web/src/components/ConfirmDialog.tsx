@@ -7,17 +7,20 @@ interface Props {
   children: ReactNode;
   confirmLabel?: string;
   confirmColor?: string;
+  /** While the confirmed action runs. */
+  loading?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }
 
-/** Asks before an irreversible world action: Confirm (or the given label) and Cancel. */
+/** Asks before an action runs: Confirm (or the given label) and Cancel, which has the focus. */
 export function ConfirmDialog({
   opened,
   title,
   children,
   confirmLabel = 'Confirm',
-  confirmColor = 'red',
+  confirmColor,
+  loading,
   onConfirm,
   onCancel,
 }: Props) {
@@ -28,7 +31,7 @@ export function ConfirmDialog({
         <Button variant="default" onClick={onCancel} data-autofocus>
           Cancel
         </Button>
-        <Button color={confirmColor} onClick={onConfirm}>
+        <Button color={confirmColor} onClick={onConfirm} loading={loading}>
           {confirmLabel}
         </Button>
       </Group>
