@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: request cost of the account routes, as ratios against GET /api/health measured in the
+ * `npm run bench`: request cost of the account, server settings and world data routes, as ratios against GET /api/health measured in the
  * same run (so the figures compare across machines). Runs the real app on an in-memory database against
  * the simulators, with the demo seed, through Fastify's inject (no sockets: the server's own cost).
  */
@@ -19,6 +19,9 @@ await t.control('PATCH', '/vrchat/config', { rate: { capacity: 100_000, perSecon
 const admin = await signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
 const hangout = seedGuildIds.hangout.id;
 const aurora = vrchatSeed.userIds['Aurora Skye']!;
+const worldsUrl = `/api/guilds/${hangout}/worlds`;
+const lobby: string = (await t.inject({ method: 'GET', url: worldsUrl, session: admin.session })).json()
+  .worlds[0].id;
 
 type Case = { name: string; run: () => Promise<{ statusCode: number }> };
 const cases: Case[] = [
@@ -40,6 +43,34 @@ const cases: Case[] = [
     // Reads the VRChat user through the pacer and the simulator's HTTP API, then writes the link.
     name: 'POST /api/users/link (VRChat round trip)',
     run: () => t.inject({ method: 'POST', url: `/api/users/link?vrcId=${aurora}`, session: admin.session }),
+  },
+  {
+    name: 'GET /api/guilds',
+    run: () => t.inject({ method: 'GET', url: '/api/guilds', session: admin.session }),
+  },
+  {
+    name: 'GET /api/guilds/{guildId}/worlds',
+    run: () => t.inject({ method: 'GET', url: worldsUrl, session: admin.session }),
+  },
+  {
+    // Searches the bot's member cache and reads the page's links and link history.
+    name: 'GET /api/members/{guildId}?search',
+    run: () =>
+      t.inject({
+        method: 'GET',
+        url: `/api/members/${hangout}?searchBy=DiscordName&search=a`,
+        session: admin.session,
+      }),
+  },
+  {
+    // What every world downloads on join: served from the database while younger than a minute.
+    name: 'GET /data/v2/{worldGuid} (cached)',
+    run: () => t.inject({ method: 'GET', url: `/data/v2/${lobby}` }),
+  },
+  {
+    // A full build: members, verified links, guests, the VRChat group's roles and members (two VRChat calls).
+    name: 'GET …/worlds/preview/{worldId} (full build)',
+    run: () => t.inject({ method: 'GET', url: `${worldsUrl}/preview/${lobby}`, session: admin.session }),
   },
 ];
 
