@@ -14,7 +14,9 @@ export interface RunningSimulator {
 
 /** Builds and starts the Discord + VRChat simulator on one port (0 = any free port). */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
-  const app = Fastify({ logger: false });
+  // A simulator owes nobody a graceful goodbye: closing drops every connection, in flight or not.
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  let closing = false;
   let baseUrl = '';
   const ctx: SimContext = { baseUrl: () => baseUrl, faults: new FaultStore(), options };
   // WebSocket endpoints (Discord gateway, VRChat pipeline) attach their own noServer servers here.
@@ -22,7 +24,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   app.server.on('upgrade', (req, socket, head) => {
     const path = (req.url ?? '/').split('?')[0];
     const wss = sockets.get(path);
-    if (!wss) return socket.destroy();
+    // A client reconnecting while the simulator closes would keep it open for ever.
+    if (!wss || closing) return socket.destroy();
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
   const addSocket = (path: string) => {
@@ -41,6 +44,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     url: baseUrl,
     app,
     async close() {
+      closing = true;
       for (const wss of sockets.values()) {
         for (const client of wss.clients) client.terminate();
         wss.close();
