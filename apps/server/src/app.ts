@@ -23,6 +23,7 @@ import { registerErrorHandler } from './http/errors.js';
 import type { ZodApp } from './http/types.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { guestsRoutes } from './modules/guests/guests.routes.js';
 import { guildSettingsRoutes } from './modules/guild-settings/guild-settings.routes.js';
 import { guildsRoutes } from './modules/guilds/guilds.routes.js';
@@ -122,6 +123,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       await vpmRoutes(zapi, ctx);
       await guildsRoutes(zapi, ctx);
       await guildSettingsRoutes(zapi, ctx);
+      await groupsRoutes(zapi, ctx);
       await permissionsRoutes(zapi, ctx);
       await worldsRoutes(zapi, ctx);
       await membersRoutes(zapi, ctx);

@@ -152,6 +152,8 @@ export async function rows(
     | 'guild_permissions'
     | 'guild_settings'
     | 'guest_roles'
+    | 'guild_groups'
+    | 'group_link_codes'
     | 'worlds',
   where = 'true',
   params: unknown[] = [],

@@ -5,6 +5,7 @@ import { createTestApp, signIn, type TestApp } from './app.js';
 const guild = '1300000000000000001';
 const vrc = 'usr_c1644b5b-3ca4-45b4-97c6-a2a0de70d469';
 const world = '3f2b6c1e-0000-4000-8000-000000000000';
+const grp = 'grp_3f2b6c1e-0000-4000-8000-000000000000';
 /** Every route that acts for a signed-in user; each must answer 401 to an anonymous caller. */
 const protectedRoutes: [string, string, unknown?][] = [
   ['GET', '/api/user'],
@@ -48,6 +49,12 @@ const protectedRoutes: [string, string, unknown?][] = [
   ],
   ['DELETE', `/api/guilds/${guild}/api_keys/${world}`],
   ['GET', `/api/members/${guild}/1300000000000000002`],
+  ['GET', `/api/groups/${guild}`],
+  ['POST', `/api/groups/${guild}`, { enabled: true }],
+  ['DELETE', `/api/groups/${guild}`],
+  ['POST', `/api/groups/${guild}/link/start`, { groupId: grp }],
+  ['POST', `/api/groups/${guild}/link/check`, { groupId: grp }],
+  ['POST', `/api/groups/${guild}/link/join`, { groupId: grp }],
 ];
 
 describe('every user route refuses anonymous callers', () => {

@@ -34,7 +34,11 @@ export interface VrchatGroup {
   bannerUrl: string | null;
   ownerId: string | null;
   memberCount: number;
+  /** Members not offline (0 when VRChat leaves it out). */
+  onlineMemberCount: number;
   joinState: 'open' | 'request' | 'invite' | 'closed' | null;
+  /** The product's own account in the group: member, requested, invited, banned, userblocked, inactive. */
+  membershipStatus: string | null;
   /** Only when asked for with `includeRoles`. */
   roles: VrchatGroupRole[] | null;
 }
@@ -54,6 +58,9 @@ export interface VrchatJoinRequest {
   thumbnailUrl: string | null;
   requestedAt: string | null;
 }
+
+/** What asking to join a group came to for the product's account. */
+export type VrchatJoinOutcome = 'member' | 'requested' | 'invite_only' | 'refused';
 
 export type VrchatInviteOutcome = 'invited' | 'already_member' | 'already_invited' | 'blocked';
 
@@ -93,6 +100,8 @@ export interface VrchatPort {
   addGroupMemberRole(groupId: string, userId: string, roleId: string): Promise<string[]>;
   removeGroupMemberRole(groupId: string, userId: string, roleId: string): Promise<string[]>;
   inviteToGroup(groupId: string, userId: string): Promise<VrchatInviteOutcome>;
+  /** The product's account joins (open group, or accepting an invite) or asks to join (request-only). */
+  joinGroup(groupId: string): Promise<VrchatJoinOutcome>;
   listJoinRequests(groupId: string): Promise<VrchatJoinRequest[]>;
   respondJoinRequest(
     groupId: string,

@@ -20,6 +20,7 @@ export const unavailableVrchat: VrchatPort = {
   addGroupMemberRole: vrchat,
   removeGroupMemberRole: vrchat,
   inviteToGroup: vrchat,
+  joinGroup: vrchat,
   listJoinRequests: vrchat,
   respondJoinRequest: vrchat,
   kickGroupMember: vrchat,

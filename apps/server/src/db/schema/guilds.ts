@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** VRChat groups linked to a Discord server (managed in the server settings). */
 export const guildGroups = pgTable(
@@ -8,9 +8,25 @@ export const guildGroups = pgTable(
     groupId: text('group_id').notNull(),
     name: text('name').notNull(),
     iconUrl: text('icon_url'),
+    /** The group feature (role sync) runs only when on; off for a new link. */
+    enabled: boolean('enabled').notNull().default(false),
+    /** Removes group members without the membership the role mappings give. */
+    autoKick: boolean('auto_kick').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('guild_groups_guild_idx').on(t.guildId), index('guild_groups_pk').on(t.guildId, t.groupId)],
+);
+
+/** The description code proving a server admin manages a VRChat group; stable until used, 24 hours at most. */
+export const groupLinkCodes = pgTable(
+  'group_link_codes',
+  {
+    guildId: text('guild_id').notNull(),
+    groupId: text('group_id').notNull(),
+    code: text('code').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.guildId, t.groupId] })],
 );
 
 /**

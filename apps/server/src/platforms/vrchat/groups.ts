@@ -1,4 +1,4 @@
-import type { VrchatInviteOutcome, VrchatPort } from '../ports.js';
+import type { VrchatInviteOutcome, VrchatJoinOutcome, VrchatPort } from '../ports.js';
 import { toAuditEntry, toGroup, toJoinRequest, toMember, toRole } from './mappers.js';
 import type { VrchatCaller } from './platform.js';
 
@@ -85,6 +85,16 @@ export function groupMethods(caller: VrchatCaller): GroupMethods {
       if (res.status === 400 && /already a member/i.test(res.message)) return 'already_member';
       if (res.status === 400 && /already invited/i.test(res.message)) return 'already_invited';
       if (res.status === 403 && /can.?t invite/i.test(res.message)) return 'blocked';
+      caller.fail(res);
+    },
+
+    async joinGroup(groupId): Promise<VrchatJoinOutcome> {
+      const res = await caller.call((c) => c.joinGroup({ path: { groupId } }));
+      if (res.ok) return res.data?.membershipStatus === 'member' ? 'member' : 'requested';
+      if (res.status === 400 && /already a member/i.test(res.message)) return 'member';
+      if (res.status === 400 && /pending request/i.test(res.message)) return 'requested';
+      if (res.status === 403 && /invite only/i.test(res.message)) return 'invite_only';
+      if (res.status === 403 || res.status === 400) return 'refused';
       caller.fail(res);
     },
 

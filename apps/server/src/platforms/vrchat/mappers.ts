@@ -65,7 +65,9 @@ export function toGroup(g: Group): VrchatGroup {
     bannerUrl: url(g.bannerUrl),
     ownerId: g.ownerId ?? null,
     memberCount: g.memberCount ?? 0,
+    onlineMemberCount: g.onlineMemberCount ?? 0,
     joinState: g.joinState ?? null,
+    membershipStatus: g.membershipStatus ?? null,
     roles: g.roles ? g.roles.map(toRole) : null,
   };
 }

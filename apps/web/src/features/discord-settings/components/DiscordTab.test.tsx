@@ -10,15 +10,7 @@ import {
 } from '../../../testing/renderApp';
 import { guildPermissions } from '../../server-settings/permissions';
 
-const all = [
-  'Admin',
-  'WorldPreview',
-  'ViewGuild',
-  'ViewWorlds',
-  'ManageWorlds',
-  'ViewImages',
-  'ManageImages',
-];
+const all: string[] = guildPermissions;
 const roles = [
   { id: '11', name: 'Admin', color: 0, position: 5 },
   { id: '12', name: 'Supporter', color: 0, position: 3 },

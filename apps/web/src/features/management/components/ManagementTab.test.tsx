@@ -10,15 +10,7 @@ import {
 } from '../../../testing/renderApp';
 import { guildPermissions } from '../../server-settings/permissions';
 
-const all = [
-  'Admin',
-  'WorldPreview',
-  'ViewGuild',
-  'ViewWorlds',
-  'ManageWorlds',
-  'ViewImages',
-  'ManageImages',
-];
+const all: string[] = guildPermissions;
 const guild = (permissions: string[]) => ({ id: '900', name: 'Neon Lounge', icon: null, permissions });
 const PERMS = '/api/guilds/permissions/900';
 const users = [

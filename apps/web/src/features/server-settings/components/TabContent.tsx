@@ -2,6 +2,7 @@ import { Paper, Text, Title } from '@mantine/core';
 import { DiscordTab } from '../../discord-settings';
 import { ManagementTab } from '../../management';
 import { MembersTab } from '../../members';
+import { VrchatTab } from '../../vrchat-settings';
 import { WorldsTab } from '../../worlds';
 import type { ManageableGuild } from '../api/guilds';
 import type { ServerTab } from '../tabs';
@@ -18,6 +19,8 @@ export function TabContent({ guild, tab, rest }: Props) {
   switch (tab) {
     case 'discord':
       return <DiscordTab guild={guild} />;
+    case 'vrchat':
+      return <VrchatTab guild={guild} />;
     case 'members':
       return <MembersTab guild={guild} />;
     case 'management':

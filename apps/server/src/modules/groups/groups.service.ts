@@ -1,0 +1,102 @@
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { groupLinkCodes, guildGroups } from '../../db/schema/index.js';
+import { notFound } from '../../http/errors.js';
+import { audit } from '../audit/audit.service.js';
+import { requireGuildPermission } from '../permissions/access.service.js';
+import type { GroupSettingsUpdate, LinkedGroup } from './groups.schemas.js';
+
+export const NO_LINKED_GROUP = 'No VRChat group is linked to this server.';
+
+export type GroupLinkRow = typeof guildGroups.$inferSelect;
+
+/** The server's linked group row (a server links at most one). */
+export async function linkOf(db: Queryable, guildId: string, forUpdate = false) {
+  const query = db.select().from(guildGroups).where(eq(guildGroups.guildId, guildId)).limit(1);
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row as GroupLinkRow | undefined;
+}
+
+async function requireLink(db: Queryable, guildId: string, forUpdate = false) {
+  const row = await linkOf(db, guildId, forUpdate);
+  if (!row) throw notFound(NO_LINKED_GROUP);
+  return row;
+}
+
+/** The linked group as VRChat shows it now, with the server's settings; the spec's defaults when VRChat lost it. */
+async function describe(ctx: AppContext, row: GroupLinkRow): Promise<LinkedGroup> {
+  const group = await ctx.vrchat.getGroup(row.groupId);
+  if (!group) {
+    return {
+      id: row.groupId,
+      name: 'Unknown',
+      iconUrl: null,
+      memberCount: 0,
+      onlineMemberCount: 0,
+      enabled: false,
+      autoKick: false,
+    };
+  }
+  return {
+    id: group.id,
+    name: group.name,
+    iconUrl: group.iconUrl,
+    memberCount: group.memberCount,
+    onlineMemberCount: group.onlineMemberCount,
+    enabled: row.enabled,
+    autoKick: row.autoKick,
+  };
+}
+
+export async function getLinkedGroup(ctx: AppContext, actorId: string, guildId: string) {
+  await requireGuildPermission(ctx, actorId, guildId, 'ViewGuild');
+  return describe(ctx, await requireLink(ctx.db, guildId));
+}
+
+/** Turns the group feature or auto-kick on or off; Admin only. */
+export async function updateGroupSettings(
+  ctx: AppContext,
+  actorId: string,
+  guildId: string,
+  change: GroupSettingsUpdate,
+) {
+  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+  const row = await ctx.db.transaction(async (tx) => {
+    const before = await requireLink(tx, guildId, true);
+    const [after] = await tx
+      .update(guildGroups)
+      .set(change)
+      .where(eq(guildGroups.guildId, guildId))
+      .returning();
+    await audit(tx, {
+      action: 'group.settings',
+      actorId,
+      guildId,
+      targetId: before.groupId,
+      details: {
+        before: { enabled: before.enabled, autoKick: before.autoKick },
+        after: { enabled: after.enabled, autoKick: after.autoKick },
+      },
+    });
+    return after;
+  });
+  return describe(ctx, row);
+}
+
+/** Unlinks the server's group (and forgets its pending link codes); Admin only. */
+export async function unlinkGroup(ctx: AppContext, actorId: string, guildId: string): Promise<void> {
+  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+  await ctx.db.transaction(async (tx) => {
+    const row = await requireLink(tx, guildId, true);
+    await tx.delete(guildGroups).where(eq(guildGroups.guildId, guildId));
+    await tx.delete(groupLinkCodes).where(eq(groupLinkCodes.guildId, guildId));
+    await audit(tx, {
+      action: 'group.unlinked',
+      actorId,
+      guildId,
+      targetId: row.groupId,
+      details: { name: row.name, enabled: row.enabled, autoKick: row.autoKick },
+    });
+  });
+}

@@ -1,0 +1,76 @@
+import { Alert, Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { notify } from '../../../components/toasts';
+import { useJoinGroupLink } from '../api/joinGroupLink';
+
+interface Props {
+  guildId: string;
+  groupId: string;
+  found: boolean;
+  invitesUrl: string | undefined;
+  onClose: () => void;
+}
+
+const waiting = {
+  Requested:
+    "The bot asked to join the group. Accept its join request in the group's settings, then press Link Group again.",
+  Invited: 'The group is invite-only: invite the bot to the group, then press Link Group again.',
+} as const;
+
+/** After Check Code: code not found (retry), or found with Link Group. */
+export function CheckCodeDialog({ guildId, groupId, found, invitesUrl, onClose }: Props) {
+  const join = useJoinGroupLink(guildId);
+  const [hint, setHint] = useState<string | null>(null);
+
+  const link = () =>
+    join.mutate(groupId, {
+      onSuccess: ({ status }) => {
+        if (status === 'Member') {
+          notify({ type: 'success', message: 'Group successfully linked' });
+          onClose();
+        } else if (status === 'Requested' || status === 'Invited') setHint(waiting[status]);
+        else notify({ type: 'error', message: `Error while linking (${status})` });
+      },
+      onError: (error) => notify({ type: 'error', message: `Error while linking: ${error.message}` }),
+    });
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      centered
+      title={found ? 'Code found in group description' : 'Code not found in group description'}
+    >
+      {found ? (
+        <Stack>
+          <Text size="sm">The bot's VRChat account must be a member of the group to link it.</Text>
+          {hint && (
+            <Alert color="yellow" variant="light">
+              {hint}
+            </Alert>
+          )}
+          <Anchor href={invitesUrl} target="_blank" rel="noopener noreferrer" size="sm">
+            Open the group's invites and join requests
+          </Anchor>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Close
+            </Button>
+            <Button onClick={link} loading={join.isPending}>
+              Link Group
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <Stack>
+          <Text size="sm">
+            Save the link code in the group's description, wait a moment and press Check Code again.
+          </Text>
+          <Group justify="flex-end">
+            <Button onClick={onClose}>Close</Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,20 @@
+import { useState } from 'react';
+import { notify } from '../../../components/toasts';
+import { type GroupLinkInfo, useStartGroupLink } from '../api/startGroupLink';
+import { GroupIdEntry } from './GroupIdEntry';
+import { LinkingStep } from './LinkingStep';
+
+/** Step 0: enter the group id; step 1: put the link code into the group's description and link. */
+export function LinkGroup({ guildId, canEdit }: { guildId: string; canEdit: boolean }) {
+  const start = useStartGroupLink(guildId);
+  const [linking, setLinking] = useState<GroupLinkInfo | null>(null);
+
+  const begin = (groupId: string) =>
+    start.mutate(groupId, {
+      onSuccess: setLinking,
+      onError: () => notify({ type: 'error', message: 'Error while linking, does the group exist ?' }),
+    });
+
+  if (linking) return <LinkingStep guildId={guildId} info={linking} onBack={() => setLinking(null)} />;
+  return <GroupIdEntry canEdit={canEdit} loading={start.isPending} onStart={begin} />;
+}

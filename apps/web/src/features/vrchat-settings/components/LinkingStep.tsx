@@ -1,0 +1,77 @@
+import { Avatar, Button, Code, CopyButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { usePublicConfig } from '../../../api/publicConfig';
+import { ExternalLinkButton } from '../../../components/ExternalLinkButton';
+import { notify } from '../../../components/toasts';
+import { useCheckGroupLink } from '../api/checkGroupLink';
+import type { GroupLinkInfo } from '../api/startGroupLink';
+import { groupPageUrl } from '../groupId';
+import { CheckCodeDialog } from './CheckCodeDialog';
+
+interface Props {
+  guildId: string;
+  info: GroupLinkInfo;
+  onBack: () => void;
+}
+
+/** Step 1: the group and its link code, to be put into the group's description. */
+export function LinkingStep({ guildId, info, onBack }: Props) {
+  const check = useCheckGroupLink(guildId);
+  const pageUrl = groupPageUrl(usePublicConfig()?.vrchatWebUrl, info.id);
+
+  const checkCode = () =>
+    check.mutate(info.id, { onError: () => notify({ type: 'error', message: 'Error while linking' }) });
+
+  return (
+    <Paper withBorder p="lg" maw={640}>
+      <Stack>
+        <Group>
+          <Avatar src={info.iconUrl} alt="" size="lg" radius="md">
+            {info.name.slice(0, 1)}
+          </Avatar>
+          <div>
+            <Title order={2} size="h3">
+              {info.name}
+            </Title>
+            <Text c="dimmed">Linking Group</Text>
+          </div>
+        </Group>
+        <Text size="sm">
+          Put this link code into the group's description, then press Check Code. You may remove it from the
+          description once the group is linked.
+        </Text>
+        <Group>
+          <Code fz="lg" aria-label="Link code">
+            {info.linkCode}
+          </Code>
+          <CopyButton value={info.linkCode}>
+            {({ copied, copy }) => (
+              <Button size="xs" variant="light" onClick={copy}>
+                {copied ? 'Copied' : 'Copy'}
+              </Button>
+            )}
+          </CopyButton>
+        </Group>
+        <Group>
+          <ExternalLinkButton href={pageUrl} size="sm">
+            Open Group Page
+          </ExternalLinkButton>
+          <Button onClick={checkCode} loading={check.isPending}>
+            Check Code
+          </Button>
+          <Button variant="subtle" onClick={onBack}>
+            Back
+          </Button>
+        </Group>
+      </Stack>
+      {check.data && (
+        <CheckCodeDialog
+          guildId={guildId}
+          groupId={info.id}
+          found={check.data.status === 'CodeFound'}
+          invitesUrl={pageUrl}
+          onClose={check.reset}
+        />
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,189 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import {
+  type Answers,
+  callsTo,
+  demoConfig,
+  loggedInAs,
+  renderApp,
+  stubApi,
+  toastTexts,
+} from '../../../testing/renderApp';
+
+const grp = 'grp_3f2b6c1e-0000-4000-8000-00000000abcd';
+const base = '/api/groups/900';
+const group = {
+  id: grp,
+  name: 'Neon Dancers',
+  iconUrl: null,
+  memberCount: 42,
+  onlineMemberCount: 5,
+  enabled: false,
+  autoKick: true,
+};
+const notLinked = { status: 404, body: { message: 'No VRChat group is linked to this server.' } };
+const info = { id: grp, name: 'Neon Dancers', iconUrl: null, linkCode: 'VRCL-ABCD2345' };
+
+/** Effective permissions, as GET /api/guilds answers them (Admin implies the rest). */
+const all = [
+  'Admin',
+  'WorldPreview',
+  'ViewGuild',
+  'ViewWorlds',
+  'ManageWorlds',
+  'ViewImages',
+  'ManageImages',
+];
+
+function setup(extra: Answers = {}, permissions = all) {
+  const fetchMock = stubApi({
+    ...loggedInAs('User'),
+    'GET /api/config': { body: demoConfig },
+    'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions }] },
+    [`GET ${base}`]: { body: group },
+    ...extra,
+  });
+  renderApp('/server-settings/900/vrchat');
+  return fetchMock;
+}
+
+// A switch is named by its label and then its description.
+const switchOf = (label: string) =>
+  screen.getByRole('switch', { name: new RegExp(`^${label}`) }) as HTMLInputElement;
+const findSwitch = (label: string) => screen.findByRole('switch', { name: new RegExp(`^${label}`) });
+const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
+const bodyOf = async (fetchMock: ReturnType<typeof stubApi>, path: string, i = 0) =>
+  callsTo(fetchMock, 'POST', path)[i].json();
+
+describe('VRChat tab, linked', () => {
+  it('shows the group, its counts and page link; audit log and role setups are not available yet', async () => {
+    setup();
+    expect(await screen.findByText('Neon Dancers')).toBeTruthy();
+    expect(screen.getByText('42')).toBeTruthy();
+    expect(screen.getByText('Online Members')).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: /Open Group Page/ }).getAttribute('href')).toBe(
+        `${demoConfig.vrchatWebUrl}/home/group/${grp}`,
+      ),
+    );
+    expect(button('View Audit Log').disabled).toBe(true);
+    expect(button('Discord to Group Roles setup').disabled).toBe(true);
+    expect(button('Group to Discord Roles setup').disabled).toBe(true);
+    expect(switchOf('Enable Groups feature').checked).toBe(false);
+    expect(switchOf('Auto Remove Members without membership').checked).toBe(true);
+  });
+
+  it('saves a switch at once and shows what the server answered', async () => {
+    const fetchMock = setup({ [`POST ${base}`]: { body: { ...group, enabled: true } } });
+    fireEvent.click(await findSwitch('Enable Groups feature'));
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', base)).toHaveLength(1));
+    expect(await bodyOf(fetchMock, base)).toEqual({ enabled: true });
+    await waitFor(() => expect(switchOf('Enable Groups feature').checked).toBe(true));
+  });
+
+  it('unlinks after confirmation and returns to the unlinked screen', async () => {
+    const fetchMock = setup({ [`DELETE ${base}`]: { status: 204 } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Unlink Group' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Are you sure you want to unlink this group?')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(callsTo(fetchMock, 'DELETE', base)).toHaveLength(0);
+    fireEvent.click(button('Unlink Group'));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Unlink' }));
+    expect(await screen.findByText('Group not Linked')).toBeTruthy();
+    expect(callsTo(fetchMock, 'DELETE', base)).toHaveLength(1);
+  });
+
+  it('is read-only without Admin', async () => {
+    setup({}, ['ViewGuild']);
+    expect(await screen.findByText('Neon Dancers')).toBeTruthy();
+    expect(button('Unlink Group').disabled).toBe(true);
+    expect(switchOf('Enable Groups feature').disabled).toBe(true);
+  });
+
+  it('shows No access without ViewGuild, and asks nothing', async () => {
+    const fetchMock = setup({}, ['ViewWorlds']);
+    expect(await screen.findByText('No access')).toBeTruthy();
+    expect(callsTo(fetchMock, 'GET', base)).toHaveLength(0);
+  });
+});
+
+describe('VRChat tab, linking', () => {
+  const linking = (extra: Answers = {}) =>
+    setup({
+      [`GET ${base}`]: notLinked,
+      [`POST ${base}/link/start`]: { body: info },
+      [`POST ${base}/link/check`]: { body: { status: 'CodeFound' } },
+      ...extra,
+    });
+  const startWith = async (text: string) => {
+    const input = await screen.findByLabelText('Group ID');
+    fireEvent.change(input, { target: { value: text } });
+    fireEvent.click(button('Start Linking Group'));
+  };
+
+  it('enables Start only for a grp_ UUID, and reduces pasted text to the id', async () => {
+    linking();
+    const input = (await screen.findByLabelText('Group ID')) as HTMLInputElement;
+    expect(screen.getByText('Group not Linked')).toBeTruthy();
+    expect(button('Start Linking Group').disabled).toBe(true);
+    fireEvent.change(input, { target: { value: 'grp_123' } });
+    expect(button('Start Linking Group').disabled).toBe(true);
+    fireEvent.paste(input, {
+      clipboardData: { getData: () => `https://vrchat.com/home/group/${grp}/about` },
+    });
+    expect(input.value).toBe(grp);
+    expect(button('Start Linking Group').disabled).toBe(false);
+  });
+
+  it('shows the link code and, once found, links the group as a member', async () => {
+    const fetchMock = linking({ [`POST ${base}/link/join`]: { body: { status: 'Member' } } });
+    await startWith(`see ${grp}`);
+    expect(await screen.findByText('VRCL-ABCD2345')).toBeTruthy();
+    expect(await bodyOf(fetchMock, `${base}/link/start`)).toEqual({ groupId: grp });
+    expect(screen.getByText(/may remove it from the description/)).toBeTruthy();
+    fireEvent.click(button('Check Code'));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Code found in group description')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Link Group' }));
+    await waitFor(() => expect(toastTexts()).toContain('Group successfully linked'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(callsTo(fetchMock, 'GET', base).length).toBeGreaterThan(1);
+  });
+
+  it.each([
+    ['Requested', /Accept its join request.*press Link Group again/],
+    ['Invited', /invite the bot/],
+  ])('explains %s and keeps the dialog open', async (status, text) => {
+    linking({ [`POST ${base}/link/join`]: { body: { status } } });
+    await startWith(grp);
+    fireEvent.click(await screen.findByRole('button', { name: 'Check Code' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Link Group' }));
+    expect(await screen.findByText(text)).toBeTruthy();
+    expect(screen.getByRole('dialog')).toBeTruthy();
+  });
+
+  it('says when the code is not in the description yet', async () => {
+    linking({ [`POST ${base}/link/check`]: { body: { status: 'CodeNotFound' } } });
+    await startWith(grp);
+    fireEvent.click(await screen.findByRole('button', { name: 'Check Code' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Code not found in group description')).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Link Group' })).toBeNull();
+  });
+
+  it('stays on the id entry when the group does not exist, and reports a failed check', async () => {
+    linking({ [`POST ${base}/link/start`]: { status: 404, body: { message: 'VRChat group not found.' } } });
+    await startWith(grp);
+    await waitFor(() => expect(toastTexts()).toContain('Error while linking, does the group exist ?'));
+    expect(screen.getByText('Group not Linked')).toBeTruthy();
+  });
+
+  it("reports 'Error while linking' when the check fails", async () => {
+    linking({ [`POST ${base}/link/check`]: { status: 503, body: { message: 'down' } } });
+    await startWith(grp);
+    fireEvent.click(await screen.findByRole('button', { name: 'Check Code' }));
+    await waitFor(() => expect(toastTexts()).toContain('Error while linking'));
+  });
+});

@@ -1,0 +1,25 @@
+import { Alert, Text } from '@mantine/core';
+import type { ManageableGuild } from '../../server-settings/api/guilds';
+import { NoAccess } from '../../server-settings/components/NoAccess';
+import { can } from '../../server-settings/tabs';
+import { useLinkedGroup } from '../api/linkedGroup';
+import { LinkedGroupView } from './LinkedGroupView';
+import { LinkGroup } from './LinkGroup';
+
+/** The VRChat tab: the linked group and its settings, or the linking flow when none is linked. */
+export function VrchatTab({ guild }: { guild: ManageableGuild }) {
+  const canView = can(guild.permissions, 'ViewGuild');
+  const group = useLinkedGroup(guild.id, canView);
+  const canEdit = can(guild.permissions, 'Admin');
+
+  if (!canView) return <NoAccess what="this server's VRChat settings" permission="ViewGuild" />;
+  if (group.isPending) return <Text>Loading..</Text>;
+  if (group.isError)
+    return (
+      <Alert color="red" variant="light" role="alert">
+        Failed to load the VRChat group.
+      </Alert>
+    );
+  if (!group.data) return <LinkGroup guildId={guild.id} canEdit={canEdit} />;
+  return <LinkedGroupView guildId={guild.id} group={group.data} canEdit={canEdit} />;
+}

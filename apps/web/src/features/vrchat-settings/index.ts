@@ -1,0 +1,1 @@
+export { VrchatTab } from './components/VrchatTab';
