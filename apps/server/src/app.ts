@@ -22,6 +22,7 @@ import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/errors.js';
 import type { ZodApp } from './http/types.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
+import { auditLogRoutes } from './modules/audit-log/audit-log.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { guestsRoutes } from './modules/guests/guests.routes.js';
@@ -127,6 +128,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       await permissionsRoutes(zapi, ctx);
       await worldsRoutes(zapi, ctx);
       await membersRoutes(zapi, ctx);
+      await auditLogRoutes(zapi, ctx);
       await apiKeysRoutes(zapi, ctx);
     },
     { prefix: '/api' },

@@ -55,6 +55,7 @@ const protectedRoutes: [string, string, unknown?][] = [
   ['POST', `/api/groups/${guild}/link/start`, { groupId: grp }],
   ['POST', `/api/groups/${guild}/link/check`, { groupId: grp }],
   ['POST', `/api/groups/${guild}/link/join`, { groupId: grp }],
+  ['GET', `/api/groups/audit_log/${guild}`],
 ];
 
 describe('every user route refuses anonymous callers', () => {

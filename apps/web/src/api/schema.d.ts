@@ -683,6 +683,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/groups/audit_log/{guildId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs Admin. The server's audit trail: who changed what through the dashboard, keys and bot. */
+        get: operations["getAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/guilds/{guildId}/api_keys": {
         parameters: {
             query?: never;
@@ -768,6 +785,18 @@ export interface components {
             validUntil: string;
             permissions: components["schemas"]["GuildPermissionInput"][];
             lastUsedAt: string | null;
+        };
+        AuditLogEntryInput: {
+            id: string;
+            createdAt: string;
+            actorId: string | null;
+            actorDisplayname: string | null;
+            eventType: string;
+            targetId: string | null;
+            description: string;
+            data: {
+                [key: string]: unknown;
+            } | null;
         };
         CurrentUserInput: {
             /** @description Discord user id */
@@ -974,6 +1003,18 @@ export interface components {
             validUntil: string;
             permissions: components["schemas"]["GuildPermission"][];
             lastUsedAt: string | null;
+        };
+        AuditLogEntry: {
+            id: string;
+            createdAt: string;
+            actorId: string | null;
+            actorDisplayname: string | null;
+            eventType: string;
+            targetId: string | null;
+            description: string;
+            data: {
+                [key: string]: unknown;
+            } | null;
         };
         CurrentUser: {
             /** @description Discord user id */
@@ -5101,6 +5142,116 @@ export interface operations {
                             color: number;
                             position: number;
                         }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuditLog: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                eventTypes?: string | string[];
+                actorIds?: string | string[];
+                targetIds?: string | string[];
+                actorNames?: string | string[];
+                startDate?: string;
+                endDate?: string;
+                sortBy?: "CreatedAt" | "EventType" | "ActorDisplayname" | "TargetId" | "Description";
+                sortOrder?: "Ascending" | "Descending";
+                fullTextSearch?: string;
+            };
+            header?: never;
+            path: {
+                guildId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        auditLogs: components["schemas"]["AuditLogEntry"][];
+                        totalCount: number;
+                        eventTypes: string[];
                     };
                 };
             };

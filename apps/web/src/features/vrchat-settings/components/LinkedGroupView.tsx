@@ -4,6 +4,7 @@ import { usePublicConfig } from '../../../api/publicConfig';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { ExternalLinkButton } from '../../../components/ExternalLinkButton';
 import { notify } from '../../../components/toasts';
+import { AuditLogDialog } from '../../audit-log';
 import type { LinkedGroup } from '../api/linkedGroup';
 import { useUnlinkGroup } from '../api/unlinkGroup';
 import { groupPageUrl } from '../groupId';
@@ -31,6 +32,7 @@ interface Props {
 export function LinkedGroupView({ guildId, group, canEdit }: Props) {
   const unlink = useUnlinkGroup(guildId);
   const [confirming, setConfirming] = useState(false);
+  const [auditOpen, setAuditOpen] = useState(false);
   const pageUrl = groupPageUrl(usePublicConfig()?.vrchatWebUrl, group.id);
 
   const doUnlink = () =>
@@ -60,7 +62,7 @@ export function LinkedGroupView({ guildId, group, canEdit }: Props) {
         <ExternalLinkButton href={pageUrl} size="sm">
           Open Group Page
         </ExternalLinkButton>
-        <Button variant="default" disabled title="Not available yet">
+        <Button variant="default" disabled={!canEdit} onClick={() => setAuditOpen(true)}>
           View Audit Log
         </Button>
         <Button color="red" variant="light" disabled={!canEdit} onClick={() => setConfirming(true)}>
@@ -68,6 +70,7 @@ export function LinkedGroupView({ guildId, group, canEdit }: Props) {
         </Button>
       </Group>
       <GroupSettings guildId={guildId} group={group} canEdit={canEdit} />
+      <AuditLogDialog guildId={guildId} opened={auditOpen} onClose={() => setAuditOpen(false)} />
       <ConfirmDialog
         opened={confirming}
         title="Unlink Confirmation"

@@ -56,7 +56,7 @@ const bodyOf = async (fetchMock: ReturnType<typeof stubApi>, path: string, i = 0
   callsTo(fetchMock, 'POST', path)[i].json();
 
 describe('VRChat tab, linked', () => {
-  it('shows the group, its counts and page link; audit log and role setups are not available yet', async () => {
+  it('shows the group, its counts and page link; role setups are not available yet', async () => {
     setup();
     expect(await screen.findByText('Neon Dancers')).toBeTruthy();
     expect(screen.getByText('42')).toBeTruthy();
@@ -66,7 +66,6 @@ describe('VRChat tab, linked', () => {
         `${demoConfig.vrchatWebUrl}/home/group/${grp}`,
       ),
     );
-    expect(button('View Audit Log').disabled).toBe(true);
     expect(button('Discord to Group Roles setup').disabled).toBe(true);
     expect(button('Group to Discord Roles setup').disabled).toBe(true);
     expect(switchOf('Enable Groups feature').checked).toBe(false);
@@ -95,10 +94,22 @@ describe('VRChat tab, linked', () => {
     expect(callsTo(fetchMock, 'DELETE', base)).toHaveLength(1);
   });
 
+  it('opens the audit log full screen for an Admin', async () => {
+    const fetchMock = setup({
+      'GET /api/groups/audit_log/900': { body: { auditLogs: [], totalCount: 0, eventTypes: [] } },
+    });
+    expect(await screen.findByText('Neon Dancers')).toBeTruthy();
+    expect(callsTo(fetchMock, 'GET', '/api/groups/audit_log/900')).toHaveLength(0);
+    fireEvent.click(button('View Audit Log'));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Audit Log' }));
+    expect(await dialog.findByText('No audit logs found.')).toBeTruthy();
+  });
+
   it('is read-only without Admin', async () => {
     setup({}, ['ViewGuild']);
     expect(await screen.findByText('Neon Dancers')).toBeTruthy();
     expect(button('Unlink Group').disabled).toBe(true);
+    expect(button('View Audit Log').disabled).toBe(true);
     expect(switchOf('Enable Groups feature').disabled).toBe(true);
   });
 

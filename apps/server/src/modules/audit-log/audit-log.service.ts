@@ -1,0 +1,61 @@
+import { asc, count, eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { apiKeys, auditLog, users } from '../../db/schema/index.js';
+import { API_KEY_ACTOR } from '../api-keys/api-key-actor.js';
+import { requireGuildPermission } from '../permissions/access.service.js';
+import { type AuditLogQuery, actorDisplaynameSql, auditOrder, auditWhere } from './audit-log.query.js';
+import { describeAuditEntry } from './describeAuditEntry.js';
+
+export const AUDIT_PAGE_SIZES = [25, 50, 100, 250, 1000] as const;
+
+const apiKeyJoin = sql`${auditLog.actorId} = ${API_KEY_ACTOR} || ${apiKeys.id}::text`;
+
+/** The server's own audit trail (Admin only: it names who did what), filtered, sorted and paged in SQL. */
+export async function listAuditLog(ctx: AppContext, actorId: string, guildId: string, q: AuditLogQuery) {
+  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+  const where = auditWhere(guildId, q);
+  const [page, [total], types] = await Promise.all([
+    ctx.db
+      .select({
+        id: auditLog.id,
+        createdAt: auditLog.createdAt,
+        actorId: auditLog.actorId,
+        actorDisplayname: actorDisplaynameSql,
+        action: auditLog.action,
+        targetId: auditLog.targetId,
+        details: auditLog.details,
+      })
+      .from(auditLog)
+      .leftJoin(users, eq(users.id, auditLog.actorId))
+      .leftJoin(apiKeys, apiKeyJoin)
+      .where(where)
+      .orderBy(...auditOrder(q))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    ctx.db
+      .select({ n: count() })
+      .from(auditLog)
+      .leftJoin(users, eq(users.id, auditLog.actorId))
+      .leftJoin(apiKeys, apiKeyJoin)
+      .where(where),
+    ctx.db
+      .selectDistinct({ action: auditLog.action })
+      .from(auditLog)
+      .where(eq(auditLog.guildId, guildId))
+      .orderBy(asc(auditLog.action)),
+  ]);
+  return {
+    auditLogs: page.map((row) => ({
+      id: String(row.id),
+      createdAt: new Date(row.createdAt).toISOString(),
+      actorId: row.actorId,
+      actorDisplayname: row.actorDisplayname,
+      eventType: row.action,
+      targetId: row.targetId,
+      description: describeAuditEntry(row.action),
+      data: row.details ?? null,
+    })),
+    totalCount: Number(total?.n ?? 0),
+    eventTypes: types.map((t) => t.action),
+  };
+}

@@ -1,0 +1,37 @@
+/** The sentence the audit log shows for each action the product records. */
+export const auditDescriptions: Readonly<Record<string, string>> = {
+  'api_key.create': 'Created an API key',
+  'api_key.delete': 'Deleted an API key',
+  'group.linked': 'Linked VRChat group',
+  'group.settings': 'Changed VRChat group settings',
+  'group.unlinked': 'Unlinked VRChat group',
+  'guest.assigned': 'Assigned a guest',
+  'guest.unassigned': 'Removed a guest',
+  'guest.left_server': 'Guest left the server',
+  'guest.revoked_host_lost_role': 'Removed a guest (host lost the role)',
+  'guest_role.create': 'Created a guest role entry',
+  'guest_role.update': 'Updated a guest role entry',
+  'guest_role.delete': 'Deleted a guest role entry',
+  'guild.auto_assign_roles': 'Changed auto-assigned roles',
+  'guild.contact_email': 'Changed the contact e-mail',
+  'link.created': 'Linked a VRChat account',
+  'link.verified': 'Linked and verified a VRChat account',
+  'link.refreshed': 'Refreshed a VRChat link',
+  'link.removed': 'Unlinked a VRChat account',
+  'link.moved_away': 'VRChat account moved to another user',
+  'link.invites_reset': 'Reset group invites',
+  'permissions.set': 'Granted permissions',
+  'permissions.delete': 'Removed permissions',
+  'world.create': 'Created a world',
+  'world.update': 'Updated world settings',
+  'world.roles': 'Changed world roles',
+  'world.delete': 'Deleted a world',
+};
+
+/**
+ * A short human sentence for an audit entry. It depends on the action only (the target has its own
+ * column), so the database can sort and search by exactly the text shown (see `descriptionSql`).
+ */
+export function describeAuditEntry(action: string): string {
+  return Object.hasOwn(auditDescriptions, action) ? auditDescriptions[action] : action;
+}

@@ -1,0 +1,124 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { Providers } from '../../../app/Providers';
+import { createQueryClient } from '../../../app/queryClient';
+import { type Answers, callsTo, loggedInAs, stubApi } from '../../../testing/renderApp';
+import { AuditLogView } from './AuditLogView';
+
+const path = '/api/groups/audit_log/900';
+const entry = (n: number, extra = {}) => ({
+  id: String(n),
+  createdAt: '2026-11-20T10:00:00.000Z',
+  actorId: '1300000000000000007',
+  actorDisplayname: 'neon',
+  eventType: 'world.update',
+  targetId: `world-${n}`,
+  description: 'Updated world settings',
+  data: { name: `World ${n}` },
+  ...extra,
+});
+const answer = (auditLogs: object[], totalCount = auditLogs.length) => ({
+  body: { auditLogs, totalCount, eventTypes: ['permissions.set', 'world.update'] },
+});
+
+function setup(extra: Answers = {}) {
+  const fetchMock = stubApi({
+    ...loggedInAs('User'),
+    [`GET ${path}`]: answer(
+      [entry(1), entry(2, { actorDisplayname: null, actorId: 'apikey:abc', data: null })],
+      60,
+    ),
+    ...extra,
+  });
+  render(
+    <Providers queryClient={createQueryClient()}>
+      <AuditLogView guildId="900" />
+    </Providers>,
+  );
+  return fetchMock;
+}
+const queries = (fetchMock: ReturnType<typeof setup>) =>
+  callsTo(fetchMock, 'GET', path).map((r) => Object.fromEntries(new URL(r.url).searchParams));
+const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
+const type = (label: string, value: string) =>
+  fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const choose = async (label: string, option: string) => {
+  fireEvent.click(screen.getByRole('combobox', { name: label }));
+  fireEvent.click(await screen.findByRole('option', { name: option, hidden: true }));
+};
+
+describe('AuditLogView', () => {
+  it('asks for the first page, newest first, and shows the entries', async () => {
+    const fetchMock = setup();
+    expect(await screen.findByText('world-1')).toBeTruthy();
+    expect(queries(fetchMock)[0]).toEqual({
+      page: '1',
+      pageSize: '25',
+      sortBy: 'CreatedAt',
+      sortOrder: 'Descending',
+    });
+    const rows = screen.getAllByRole('row');
+    expect(within(rows[1]).getByText('neon')).toBeTruthy();
+    expect(within(rows[1]).getByText('1300000000000000007')).toBeTruthy();
+    expect(within(rows[2]).getAllByText('apikey:abc')).toHaveLength(2);
+    fireEvent.click(within(rows[1]).getByText('{"name":"World 1"}'));
+    expect(within(rows[1]).getByText(/"name": "World 1"/)).toBeTruthy();
+    expect(screen.getByText('Total: 60')).toBeTruthy();
+    expect(screen.getByText('Page 1 / 3')).toBeTruthy();
+  });
+
+  it('pages with Previous and Next, disabled at the ends, and changes the page size', async () => {
+    const fetchMock = setup();
+    await screen.findByText('world-1');
+    expect(button('Previous').disabled).toBe(true);
+    fireEvent.click(button('Next'));
+    fireEvent.click(button('Next'));
+    await waitFor(() => expect(screen.getByText('Page 3 / 3')).toBeTruthy());
+    expect(button('Next').disabled).toBe(true);
+    expect(queries(fetchMock).at(-1)?.page).toBe('3');
+    await choose('Page size', '50');
+    await waitFor(() => expect(queries(fetchMock).at(-1)).toMatchObject({ page: '1', pageSize: '50' }));
+    expect(await screen.findByText('Page 1 / 2')).toBeTruthy();
+  });
+
+  it('applies the filters on Search only, and Reset clears them', async () => {
+    const fetchMock = setup();
+    await screen.findByText('world-1');
+    type('Actor ID', '1300000000000000007');
+    type('Actor Name', 'neon');
+    type('From', '2026-11-01');
+    type('To', '2026-11-20');
+    type('Description/Data', 'lounge');
+    type('Target ID', 'world-1');
+    await choose('Event Type', 'world.update');
+    await choose('Sort By', 'Actor Name');
+    await choose('Sort Order', 'Ascending');
+    expect(queries(fetchMock)).toHaveLength(1);
+    fireEvent.click(button('Search'));
+    const filtered = {
+      page: '1',
+      pageSize: '25',
+      actorIds: '1300000000000000007',
+      actorNames: 'neon',
+      eventTypes: 'world.update',
+      startDate: '2026-11-01',
+      endDate: '2026-11-20',
+      fullTextSearch: 'lounge',
+      targetIds: 'world-1',
+      sortBy: 'ActorDisplayname',
+      sortOrder: 'Ascending',
+    };
+    await waitFor(() => expect(queries(fetchMock).at(-1)).toEqual(filtered));
+    fireEvent.click(button('Reset'));
+    await waitFor(() => expect(queries(fetchMock).at(-1)).toEqual(queries(fetchMock)[0]));
+    expect((screen.getByLabelText('Actor ID') as HTMLInputElement).value).toBe('');
+    expect((screen.getByRole('combobox', { name: 'Event Type' }) as HTMLInputElement).value).toBe('All');
+  });
+
+  it('shows the empty state with one page', async () => {
+    setup({ [`GET ${path}`]: answer([]) });
+    expect(await screen.findByText('No audit logs found.')).toBeTruthy();
+    expect(screen.getByText('Page 1 / 1')).toBeTruthy();
+    expect(button('Next').disabled).toBe(true);
+  });
+});

@@ -1,0 +1,2 @@
+export { AuditLogDialog } from './components/AuditLogDialog';
+export { AuditLogView } from './components/AuditLogView';
