@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, ilike, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import { apiKeys, auditLog, users } from '../../db/schema/index.js';
 import { API_KEY_ACTOR } from '../api-keys/api-key-actor.js';
 import { auditDescriptions } from './describeAuditEntry.js';
@@ -58,12 +58,10 @@ export function auditWhere(guildId: string, q: AuditLogQuery): SQL | undefined {
   }
   if (q.startDate) conditions.push(gte(auditLog.createdAt, new Date(q.startDate)));
   if (q.endDate) {
-    // A date without a time means the whole of that day.
-    conditions.push(
-      dateOnly.test(q.endDate)
-        ? lt(auditLog.createdAt, new Date(Date.parse(q.endDate) + 86_400_000))
-        : lte(auditLog.createdAt, new Date(q.endDate)),
-    );
+    // A date without a time means the whole of that day; a time, the whole of that millisecond (PostgreSQL
+    // keeps microseconds, the answers show milliseconds, so an entry's own time must still include it).
+    const end = Date.parse(q.endDate) + (dateOnly.test(q.endDate) ? 86_400_000 : 1);
+    conditions.push(lt(auditLog.createdAt, new Date(end)));
   }
   const text = q.fullTextSearch?.trim();
   if (text) {
