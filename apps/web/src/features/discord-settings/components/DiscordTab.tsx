@@ -1,5 +1,7 @@
-import { Alert, Avatar, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
+import { EntityHeader } from '../../../components/EntityHeader';
+import { StatCard } from '../../../components/StatCard';
 import { notify } from '../../../components/toasts';
 import type { ManageableGuild } from '../../server-settings/api/guilds';
 import { NoAccess } from '../../server-settings/components/NoAccess';
@@ -7,19 +9,6 @@ import { can } from '../../server-settings/tabs';
 import { type AutoAssignRoles, useGuildSettings, useUpdateAutoAssignRoles } from '../api/guildSettings';
 import { GuestRolesDialog } from './GuestRolesDialog';
 import { RoleSelect } from './RoleSelect';
-
-function Count({ label, value }: { label: string; value: number }) {
-  return (
-    <Paper withBorder p="sm">
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={700} size="xl">
-        {value}
-      </Text>
-    </Paper>
-  );
-}
 
 export function DiscordTab({ guild }: { guild: ManageableGuild }) {
   const settings = useGuildSettings(guild.id);
@@ -45,20 +34,10 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
 
   return (
     <Stack gap="lg">
-      <Group>
-        <Avatar src={data.icon} alt="" size="lg" radius="md">
-          {data.name.slice(0, 1)}
-        </Avatar>
-        <div>
-          <Title order={2} size="h3">
-            {data.name}
-          </Title>
-          <Text c="dimmed">Discord Settings</Text>
-        </div>
-      </Group>
+      <EntityHeader icon={data.icon} name={data.name} subtitle="Discord Settings" />
       <SimpleGrid cols={2} maw={420}>
-        <Count label="Members" value={data.members} />
-        <Count label="Linked Members" value={data.linkedMembers} />
+        <StatCard label="Members" value={data.members} />
+        <StatCard label="Linked Members" value={data.linkedMembers} />
       </SimpleGrid>
       <Paper withBorder p="lg">
         <Title order={3} mb="md">

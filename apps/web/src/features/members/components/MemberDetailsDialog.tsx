@@ -1,7 +1,6 @@
 import { Alert, Badge, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { roleColor } from '../../../components/roleColor';
 import { useMemberDetails } from '../api/memberDetails';
-
-const hex = (color: number) => (color ? `#${color.toString(16).padStart(6, '0')}` : undefined);
 
 export function MemberDetailsDialog({
   guildId,
@@ -28,7 +27,7 @@ export function MemberDetailsDialog({
         ) : (
           <Group gap={6} aria-label="Roles">
             {details.data.discordRoles.map((r) => (
-              <Badge key={r.id} variant="outline" color={hex(r.color) ?? 'gray'}>
+              <Badge key={r.id} variant="outline" color={roleColor(r.color)}>
                 {r.name}
               </Badge>
             ))}

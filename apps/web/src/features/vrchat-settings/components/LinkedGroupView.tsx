@@ -1,27 +1,16 @@
-import { Avatar, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { usePublicConfig } from '../../../api/publicConfig';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { EntityHeader } from '../../../components/EntityHeader';
 import { ExternalLinkButton } from '../../../components/ExternalLinkButton';
+import { StatCard } from '../../../components/StatCard';
 import { notify } from '../../../components/toasts';
 import { AuditLogDialog } from '../../audit-log';
 import type { LinkedGroup } from '../api/linkedGroup';
 import { useUnlinkGroup } from '../api/unlinkGroup';
 import { groupPageUrl } from '../groupId';
 import { GroupSettings } from './GroupSettings';
-
-function Count({ label, value }: { label: string; value: number }) {
-  return (
-    <Paper withBorder p="sm">
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={700} size="xl">
-        {value}
-      </Text>
-    </Paper>
-  );
-}
 
 interface Props {
   guildId: string;
@@ -43,20 +32,10 @@ export function LinkedGroupView({ guildId, group, canEdit }: Props) {
 
   return (
     <Stack gap="lg">
-      <Group>
-        <Avatar src={group.iconUrl} alt="" size="lg" radius="md">
-          {group.name.slice(0, 1)}
-        </Avatar>
-        <div>
-          <Title order={2} size="h3">
-            {group.name}
-          </Title>
-          <Text c="dimmed">VRChat Settings</Text>
-        </div>
-      </Group>
+      <EntityHeader icon={group.iconUrl} name={group.name} subtitle="VRChat Settings" />
       <SimpleGrid cols={2} maw={420}>
-        <Count label="Members" value={group.memberCount} />
-        <Count label="Online Members" value={group.onlineMemberCount} />
+        <StatCard label="Members" value={group.memberCount} />
+        <StatCard label="Online Members" value={group.onlineMemberCount} />
       </SimpleGrid>
       <Group>
         <ExternalLinkButton href={pageUrl} size="sm">

@@ -1,5 +1,6 @@
-import { Avatar, Button, Code, CopyButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Code, CopyButton, Group, Paper, Stack, Text } from '@mantine/core';
 import { usePublicConfig } from '../../../api/publicConfig';
+import { EntityHeader } from '../../../components/EntityHeader';
 import { ExternalLinkButton } from '../../../components/ExternalLinkButton';
 import { notify } from '../../../components/toasts';
 import { useCheckGroupLink } from '../api/checkGroupLink';
@@ -24,17 +25,7 @@ export function LinkingStep({ guildId, info, onBack }: Props) {
   return (
     <Paper withBorder p="lg" maw={640}>
       <Stack>
-        <Group>
-          <Avatar src={info.iconUrl} alt="" size="lg" radius="md">
-            {info.name.slice(0, 1)}
-          </Avatar>
-          <div>
-            <Title order={2} size="h3">
-              {info.name}
-            </Title>
-            <Text c="dimmed">Linking Group</Text>
-          </div>
-        </Group>
+        <EntityHeader icon={info.iconUrl} name={info.name} subtitle="Linking Group" />
         <Text size="sm">
           Put this link code into the group's description, then press Check Code. You may remove it from the
           description once the group is linked.

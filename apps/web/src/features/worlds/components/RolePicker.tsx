@@ -1,8 +1,8 @@
 import { closestCenter, DndContext, type DragEndEvent } from '@dnd-kit/core';
 import { arrayMove, rectSortingStrategy, SortableContext } from '@dnd-kit/sortable';
 import { ColorSwatch, Group, MultiSelect } from '@mantine/core';
+import { roleColor } from '../../../components/roleColor';
 import type { WorldRoleEntry } from '../api/worlds';
-import { roleColor } from './roleColor';
 import { useRoleSensors } from './roleSensors';
 import { SortableRoleChip } from './SortableRoleChip';
 

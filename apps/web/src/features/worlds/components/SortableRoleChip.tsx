@@ -2,7 +2,7 @@ import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { ColorSwatch, Group, Pill } from '@mantine/core';
 import type { KeyboardEvent } from 'react';
-import { roleColor } from './roleColor';
+import { roleColor } from '../../../components/roleColor';
 
 interface Props {
   id: string;
