@@ -53,7 +53,7 @@ const cases: Case[] = [
     run: () => t.inject({ method: 'GET', url: worldsUrl, session: admin.session }),
   },
   {
-    // Searches the bot's member cache and reads the page's links and link history.
+    // Searches the member mirror in SQL and reads the page's links and link history.
     name: 'GET /api/members/{guildId}?search',
     run: () =>
       t.inject({
@@ -98,3 +98,6 @@ try {
 } finally {
   await t.close();
 }
+
+// The member mirror at scale (BENCH_MEMBERS, default 100,000; 0 skips): fills and the Members tab search.
+if (process.env.BENCH_MEMBERS !== '0') await (await import('./members.js')).runMemberBench();

@@ -19,6 +19,7 @@ describe('login through the Discord simulator', () => {
     await page.waitForURL(`${browser.baseUrl}/`);
 
     await page.getByRole('link', { name: 'Logout' }).click();
+    await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('link', { name: 'Login through Discord' }).waitFor();
     expect(page.url()).toBe(`${browser.baseUrl}/`);
     expect(await mainNavLinks()).toEqual(['Home']);
@@ -45,8 +46,21 @@ describe('login through the Discord simulator', () => {
     await browser.page.getByRole('link', { name: 'Login through Discord' }).waitFor();
   });
 
-  it('goes home when the token login fails', async () => {
+  it('says so when a token login link is unknown, and signs nobody in', async () => {
     await browser.goto('/discord_auth?token=not-a-token');
-    await browser.page.waitForURL(`${browser.baseUrl}/`);
+    await browser.page
+      .getByText('This login link is invalid, expired or already used.', { exact: false })
+      .waitFor();
+    expect(await browser.page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
+  });
+
+  it('does not log out when /logout is merely opened (a link from anywhere)', async () => {
+    const { page } = browser;
+    const username = await loginAs('member');
+    await browser.goto('/logout');
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+    await browser.goto('/profile');
+    await page.getByText(`@${username}`).first().waitFor();
+    expect((await page.request.get('/api/user')).status()).toBe(200);
   });
 });

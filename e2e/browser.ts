@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -41,12 +41,19 @@ export function useBrowser(viewport = { width: 1280, height: 800 }): BrowserHand
   afterAll(async () => {
     await browser?.close();
   });
+  let cspViolations: string[] = [];
   beforeEach(async () => {
     context = await browser.newContext({ baseURL: baseUrl, viewport });
     page = await context.newPage();
+    cspViolations = [];
+    // Chromium reports what the Content-Security-Policy blocked on the console; no page may trip it.
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+    });
   });
   afterEach(async () => {
     await context?.close();
+    expect(cspViolations, 'Content-Security-Policy violations').toEqual([]);
   });
 
   return {

@@ -5,8 +5,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import type { Client } from 'discord.js';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -14,13 +13,13 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { registerBotEvents } from './bot/events/index.js';
 import type { AppConfig } from './config.js';
 import type { AppContext } from './context.js';
-import type { Database } from './db/client.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/errors.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import type { ZodApp } from './http/types.js';
+import { adminRoutes } from './modules/admin/admin.routes.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { auditLogRoutes } from './modules/audit-log/audit-log.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -38,33 +37,33 @@ import { sdkRoutes } from './modules/sdk/sdk.routes.js';
 import { vpmRoutes } from './modules/vpm/vpm.routes.js';
 import { worldDataRoutes } from './modules/worlds/world-data.routes.js';
 import { worldsRoutes } from './modules/worlds/worlds.routes.js';
-import { DiscordOAuth } from './platforms/discord/oauth.js';
-import type { DiscordPort, VrchatPort } from './platforms/ports.js';
-import { unavailableDiscord, unavailableVrchat } from './platforms/unavailable.js';
 
 const defaultWebDist = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
-export interface BuildAppOptions {
-  config: AppConfig;
-  database: Database;
-  /** Fastify's logger option (default: pino at the configured level); ignored with `loggerInstance`. */
-  logger?: boolean | object;
-  /** A logger shared with the rest of the process (main.ts starts the platforms with the same one). */
-  loggerInstance?: FastifyBaseLogger;
-  /** Folder of the built web app; served with SPA fallback when it exists. */
-  webDist?: string | null;
-  /** Started platform adapters (platforms/start.ts); without them platform calls answer 503. */
-  platforms?: { discord: DiscordPort; vrchat: VrchatPort; bot?: { client: Client } };
+/** Fastify's types lack the hop count its runtime accepts: the same rule as a function. */
+function fastifyTrustProxy(value: AppConfig['trustProxy']): FastifyServerOptions['trustProxy'] {
+  return typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
 }
 
-/** Builds the HTTP server: API under /api, OpenAPI at /api/openapi.json, the web app everywhere else. */
+export interface BuildAppOptions {
+  /** The process's context (createContext); the app logs with its logger. */
+  ctx: AppContext;
+  /** Folder of the built web app; served with SPA fallback when it exists. */
+  webDist?: string | null;
+}
+
+/**
+ * Builds the HTTP server (the `api` role): API under /api, OpenAPI at /api/openapi.json, the web app
+ * everywhere else. It wires no gateway events: the `bot` role does (main.ts).
+ */
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ctx: AppContext }> {
-  const common = { trustProxy: true, bodyLimit: 1024 * 1024 };
-  const app = (
-    opts.loggerInstance
-      ? Fastify({ ...common, loggerInstance: opts.loggerInstance })
-      : Fastify({ ...common, logger: opts.logger ?? { level: opts.config.logLevel } })
-  ).withTypeProvider<ZodTypeProvider>();
+  const { ctx } = opts;
+  const app = Fastify({
+    // Forwarded headers only from the proxies TRUST_PROXY names: anyone could send them.
+    trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
+    bodyLimit: 1024 * 1024,
+    loggerInstance: ctx.log,
+  }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // The spec's client sends JSON bodies as patch-JSON; it is plain JSON to us.
@@ -75,23 +74,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
   );
   registerErrorHandler(app);
 
-  const ctx: AppContext = {
-    config: opts.config,
-    database: opts.database,
-    db: opts.database.db,
-    log: app.log,
-    discordOAuth: new DiscordOAuth(opts.config.discord),
-    discord: opts.platforms?.discord ?? unavailableDiscord,
-    vrchat: opts.platforms?.vrchat ?? unavailableVrchat,
-  };
-
-  // The bot's gateway events call the same services as the routes (e.g. guest slots shrinking).
-  const gateway = opts.platforms?.bot?.client;
-  if (gateway) {
-    const unsubscribe = registerBotEvents(gateway, ctx);
-    app.addHook('onClose', async () => unsubscribe());
-  }
-
+  await registerSecurityHeaders(app, ctx.config);
   await app.register(fastifyCookie);
   registerAuth(app, ctx.db);
   await app.register(fastifySwagger, {
@@ -108,7 +91,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  // No validator badge: it would load an image from validator.swagger.io, which the CSP does not allow.
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { validatorUrl: null } });
 
   await app.register(
     async (api) => {
@@ -130,6 +114,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       await membersRoutes(zapi, ctx);
       await auditLogRoutes(zapi, ctx);
       await apiKeysRoutes(zapi, ctx);
+      await adminRoutes(zapi, ctx);
     },
     { prefix: '/api' },
   );

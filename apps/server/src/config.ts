@@ -1,14 +1,29 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { Env } from './env.js';
+import type { Env, TrustProxy } from './env.js';
 
 /** Runtime configuration, resolved from the environment (and, in demo mode, from the simulator). */
+export type ProcessRole = 'api' | 'bot' | 'worker';
+
+/** Who this process is (scheduled tasks and /admin name it) and what it runs. */
+export interface ProcessIdentity {
+  /** The service name scheduled tasks are grouped under. */
+  api: string;
+  /** This instance's name: INSTANCE_NAME, else host name + pid. */
+  container: string;
+  roles: ReadonlySet<ProcessRole>;
+}
+
 export interface AppConfig {
   demoMode: boolean;
+  process: ProcessIdentity;
   nodeEnv: Env['NODE_ENV'];
   logLevel: Env['LOG_LEVEL'];
   publicUrl: string;
+  /** Passed to Fastify: whose X-Forwarded-Host/Proto/For to believe (TRUST_PROXY). */
+  trustProxy: TrustProxy;
   dataDir: string;
   databaseUrl?: string;
   /** 32-byte key for encrypting tokens at rest. */
@@ -26,6 +41,8 @@ export interface AppConfig {
     webUrl: string;
     cdnUrl: string;
     linkedRolesEnabled: boolean;
+    /** discord.js sharding: `undefined` = one shard (or Discord's recommendation). */
+    shards?: { count: number; ids: number[] };
   };
   vrchat: {
     username: string;
@@ -65,11 +82,18 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
   const sim = simulator;
   const admins = new Set(env.ADMIN_DISCORD_IDS);
   if (sim) admins.add(sim.adminDiscordUserId);
+  const shardCount = env.SHARD_COUNT;
   return {
     demoMode: Boolean(sim),
+    process: {
+      api: 'vrclink',
+      container: env.INSTANCE_NAME ?? `${hostname()}-${process.pid}`,
+      roles: new Set(env.PROCESS_ROLES),
+    },
     nodeEnv: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, '') ?? '',
+    trustProxy: env.TRUST_PROXY,
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
     secretKey: resolveSecretKey(env),
@@ -85,6 +109,14 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
       webUrl: sim ? sim.url : env.DISCORD_WEB_URL,
       cdnUrl: sim ? `${sim.url}/cdn` : env.DISCORD_CDN_URL,
       linkedRolesEnabled: env.LINKED_ROLES_ENABLED,
+      shards: shardCount
+        ? {
+            count: shardCount,
+            ids: env.SHARD_IDS
+              ? env.SHARD_IDS.split(',').map(Number)
+              : Array.from({ length: shardCount }, (_, i) => i),
+          }
+        : undefined,
     },
     vrchat: {
       username: sim?.vrchat.username ?? env.VRCHAT_USERNAME ?? '',

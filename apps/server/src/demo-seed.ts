@@ -1,5 +1,6 @@
 import { seedGuildIds, seedUserIds, vrchatSeed } from '@vrclink/simulator';
-import type { Db } from './db/client.js';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from './db/client.js';
 import { guestRoles, guildGroups, vrchatLinks, worlds } from './db/schema/index.js';
 
 /**
@@ -15,7 +16,15 @@ export const demoSeed = {
   hangout: seedGuildIds.hangout,
 } as const;
 
-export async function seedDemoData(db: Db): Promise<void> {
+export async function seedDemoData(database: Db): Promise<void> {
+  // Several demo processes may start together on one database: one seeds, the others then find it done.
+  await database.transaction(async (db) => {
+    await db.execute(sql`select pg_advisory_xact_lock(72707371)`);
+    await seedMissing(db);
+  });
+}
+
+async function seedMissing(db: Tx): Promise<void> {
   const { hangout } = seedGuildIds;
   await db
     .insert(vrchatLinks)

@@ -1,22 +1,54 @@
 import { demo, type RunningSimulator, startSimulator } from '@vrclink/simulator';
 import type { SimulatorEndpoints } from './config.js';
 
-/** Starts the Discord + VRChat simulator for demo mode and answers where it is and how to log in. */
-export async function startDemoSimulator(
+const endpointsAt = (url: string): SimulatorEndpoints => ({
+  url,
+  discord: {
+    clientId: demo.discordApp.clientId,
+    clientSecret: demo.discordApp.clientSecret,
+    botToken: demo.discordApp.botToken,
+  },
+  vrchat: { ...demo.vrchatBot },
+  adminDiscordUserId: demo.adminDiscordUserId,
+});
+
+/** True when a simulator answers its control API at `url`. */
+async function isSimulator(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/control/discord/state`, { signal: AbortSignal.timeout(2000) });
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** A simulator of this process's own (tests use port 0 for a fresh one each). */
+export async function startOwnSimulator(
   port: number,
 ): Promise<{ sim: RunningSimulator; endpoints: SimulatorEndpoints }> {
   const sim = await startSimulator({ port, host: '127.0.0.1' });
-  return {
-    sim,
-    endpoints: {
-      url: sim.url,
-      discord: {
-        clientId: demo.discordApp.clientId,
-        clientSecret: demo.discordApp.clientSecret,
-        botToken: demo.discordApp.botToken,
-      },
-      vrchat: { ...demo.vrchatBot },
-      adminDiscordUserId: demo.adminDiscordUserId,
-    },
-  };
+  return { sim, endpoints: endpointsAt(sim.url) };
+}
+
+/**
+ * The Discord + VRChat simulator for demo mode. Several processes share one simulated world: a process
+ * uses the simulator at `SIMULATOR_URL`, or one already running on the port, and starts its own only
+ * when there is none (then it also stops it at shutdown).
+ */
+export async function startDemoSimulator(
+  port: number,
+  opts: { url?: string } = {},
+): Promise<{ sim?: RunningSimulator; endpoints: SimulatorEndpoints }> {
+  if (opts.url) return { endpoints: endpointsAt(opts.url.replace(/\/$/, '')) };
+  const existing = port > 0 ? `http://127.0.0.1:${port}` : undefined;
+  if (existing && (await isSimulator(existing))) return { endpoints: endpointsAt(existing) };
+  try {
+    return await startOwnSimulator(port);
+  } catch (err) {
+    // Another process started one at the same moment: use it.
+    if (existing && (err as NodeJS.ErrnoException).code === 'EADDRINUSE' && (await isSimulator(existing)))
+      return { endpoints: endpointsAt(existing) };
+    throw err;
+  }
 }

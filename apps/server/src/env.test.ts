@@ -15,6 +15,27 @@ const real = {
 };
 
 describe('configuration', () => {
+  it.each([
+    [undefined, false],
+    ['true', true],
+    ['false', false],
+    ['2', 2],
+    ['10.0.0.1, 192.168.0.0/16, loopback, ::1/128', ['10.0.0.1', '192.168.0.0/16', 'loopback', '::1/128']],
+  ])(
+    'reads TRUST_PROXY=%s as Fastify trustProxy %j (default: trust no forwarded headers)',
+    (value, expected) => {
+      const env = parseEnv(value === undefined ? {} : { TRUST_PROXY: value });
+      expect(env.TRUST_PROXY).toEqual(expected);
+      expect(resolveConfig(env).trustProxy).toEqual(expected);
+    },
+  );
+
+  it.each(['yes', '10.0.0.1/33', 'evil.example'])('refuses TRUST_PROXY=%s with a sentence', (value) => {
+    expect(() => parseEnv({ TRUST_PROXY: value })).toThrow(
+      'TRUST_PROXY: must be true, false, a hop count or a comma-separated list of addresses/CIDRs',
+    );
+  });
+
   it('runs in demo mode with the documented defaults when nothing is set', () => {
     const env = parseEnv({});
     expect(isDemoMode(env)).toBe(true);
@@ -49,6 +70,32 @@ describe('configuration', () => {
   it('requires SECRET_KEY in real mode', () => {
     const { SECRET_KEY: _unused, ...withoutKey } = real;
     expect(() => parseEnv(withoutKey)).toThrow(/SECRET_KEY: required in real mode/);
+  });
+
+  it('runs every role in one process by default and reads the process roles, instance name and shards', () => {
+    const config = resolveConfig(parseEnv({}));
+    expect([...config.process.roles].sort()).toEqual(['api', 'bot', 'worker']);
+    expect(config.process.container).toMatch(new RegExp(`-${process.pid}$`));
+    expect(config.discord.shards).toBeUndefined();
+    const split = resolveConfig(
+      parseEnv({
+        PROCESS_ROLES: 'worker, bot',
+        INSTANCE_NAME: 'worker-1',
+        SHARD_COUNT: '4',
+        SHARD_IDS: '1,3',
+      }),
+    );
+    expect([...split.process.roles].sort()).toEqual(['bot', 'worker']);
+    expect(split.process.container).toBe('worker-1');
+    expect(split.discord.shards).toEqual({ count: 4, ids: [1, 3] });
+    expect(resolveConfig(parseEnv({ SHARD_COUNT: '2' })).discord.shards).toEqual({ count: 2, ids: [0, 1] });
+  });
+
+  it('refuses unknown process roles and shard ids outside the shard count', () => {
+    expect(() => parseEnv({ PROCESS_ROLES: 'api,web' })).toThrow(/PROCESS_ROLES/);
+    expect(() => parseEnv({ PROCESS_ROLES: ' ' })).toThrow(/PROCESS_ROLES/);
+    expect(() => parseEnv({ SHARD_COUNT: '2', SHARD_IDS: '0,2' })).toThrow(/SHARD_IDS: every shard id/);
+    expect(() => parseEnv({ SHARD_IDS: '0' })).toThrow(/SHARD_IDS: needs SHARD_COUNT/);
   });
 
   it('lists every bad variable at once', () => {

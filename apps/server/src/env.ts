@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const csv = z
@@ -14,12 +15,45 @@ const optionalString = z
   .optional()
   .transform((s) => (s?.trim() ? s.trim() : undefined));
 
+/** Fastify's trustProxy: `true`/`false`, a hop count, or addresses/CIDRs (and proxy-addr's loopback etc.). */
+export type TrustProxy = boolean | number | string[];
+
+const namedProxyRanges = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, a CIDR range or one of proxy-addr's named ranges. */
+function isProxyAddress(entry: string): boolean {
+  if (namedProxyRanges.has(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (!family || extra !== undefined) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
+
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((raw, ctx): TrustProxy => {
+    const value = raw.trim().toLowerCase();
+    if (value === 'true') return true;
+    if (value === 'false' || value === '') return false;
+    if (/^\d{1,3}$/.test(value)) return Number(value);
+    const list = value.split(',').map((x) => x.trim());
+    if (list.every(isProxyAddress)) return list;
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be true, false, a hop count or a comma-separated list of addresses/CIDRs',
+    });
+    return z.NEVER;
+  });
+
 /** Every environment variable the server reads; documented in README.md and .env.example. */
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: optionalString,
+  /** Which X-Forwarded-* senders to believe (host, protocol, client address); off: nobody's. */
+  TRUST_PROXY: trustProxy,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString.pipe(
@@ -51,6 +85,34 @@ export const envSchema = z.object({
   VRCHAT_CONTACT: z.string().default('admin@vrclink.app'),
   WORLD_MIRROR_URL: optionalString.pipe(z.string().url().optional()),
   SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
+  /** A simulator another process already runs (demo mode); unset: use one on SIMULATOR_PORT or start it. */
+  SIMULATOR_URL: optionalString.pipe(z.string().url().optional()),
+  PROCESS_ROLES: z
+    .string()
+    .default('api,bot,worker')
+    .transform((s) => [
+      ...new Set(
+        s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(
+      z
+        .array(z.enum(['api', 'bot', 'worker'], { message: 'roles are api, bot and worker' }))
+        .min(1, 'name at least one of api, bot, worker'),
+    ),
+  /** This process's name on /admin (scheduled tasks are registered under it); default host name + pid. */
+  INSTANCE_NAME: optionalString,
+  /** Gateway sharding (bots in more than 2,500 servers): total shards and the ids this process runs. */
+  SHARD_COUNT: z.coerce.number().int().min(1).max(1024).optional(),
+  SHARD_IDS: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of shard numbers')
+      .optional(),
+  ),
 });
 export type Env = z.infer<typeof envSchema>;
 
@@ -83,6 +145,14 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       'Invalid configuration:\n  SECRET_KEY: required in real mode (tokens are encrypted with it)',
     );
   }
+  if (env.SHARD_IDS && !env.SHARD_COUNT)
+    throw new Error('Invalid configuration:\n  SHARD_IDS: needs SHARD_COUNT');
+  if (
+    env.SHARD_IDS &&
+    env.SHARD_COUNT &&
+    env.SHARD_IDS.split(',').some((id) => Number(id) >= (env.SHARD_COUNT ?? 1))
+  )
+    throw new Error('Invalid configuration:\n  SHARD_IDS: every shard id must be below SHARD_COUNT');
   return env;
 }
 

@@ -1,12 +1,21 @@
 import './polyfills.js';
 import pino from 'pino';
 import { buildApp } from './app.js';
+import { startBot } from './bot/start-bot.js';
 import { resolveConfig } from './config.js';
+import { createContext } from './context.js';
 import { openDatabase } from './db/client.js';
 import { isDemoMode, parseEnv } from './env.js';
-import { startRetention } from './modules/auth/retention.js';
+import { createJobQueue } from './jobs/pg-boss-queue.js';
+import { startJobWorker } from './jobs/worker.js';
+import { startHeartbeat } from './modules/scheduled-tasks/heartbeat.js';
+import { startScheduler } from './modules/scheduled-tasks/scheduler.js';
 import { startPlatforms } from './platforms/start.js';
 
+/**
+ * The composition root: reads the process roles (PROCESS_ROLES: api, bot, worker), builds the context
+ * once and starts only what the roles ask for.
+ */
 let env: ReturnType<typeof parseEnv>;
 try {
   env = parseEnv();
@@ -17,9 +26,10 @@ try {
 
 // The simulator is only loaded in demo mode; real mode never imports it.
 const demo = isDemoMode(env)
-  ? await (await import('./demo.js')).startDemoSimulator(env.SIMULATOR_PORT)
+  ? await (await import('./demo.js')).startDemoSimulator(env.SIMULATOR_PORT, { url: env.SIMULATOR_URL })
   : undefined;
 const config = resolveConfig(env, demo?.endpoints);
+const roles = config.process.roles;
 const log = pino({ level: config.logLevel });
 const database = await openDatabase({
   url: config.databaseUrl,
@@ -29,24 +39,41 @@ const database = await openDatabase({
 if (demo) await (await import('./demo-seed.js')).seedDemoData(database.db);
 // Never throws: an unreachable platform is logged and its calls answer 503 until it comes back.
 const platforms = await startPlatforms({ config, database, log });
-const { app } = await buildApp({ config, database, loggerInstance: log, platforms });
-const stopRetention = startRetention(database.db, log, {
-  keepDiscordTokens: config.discord.linkedRolesEnabled,
-});
+// Every process can queue jobs (pg-boss in the same database); only the worker role takes them.
+const jobs = createJobQueue(database, log);
+await jobs.start();
+const ctx = createContext({ config, database, log, platforms, jobs });
+log.info({ roles: [...roles], container: config.process.container }, 'Process roles');
+
+const stops: Array<() => Promise<void> | void> = [];
+stops.push(() => jobs.stop());
+// Before the scheduler registers tasks: /admin shows tasks of processes with a live heartbeat.
+stops.push(await startHeartbeat(ctx));
+if (roles.has('bot')) stops.push(startBot(ctx));
+if (roles.has('worker')) {
+  stops.push(await startJobWorker(ctx));
+  ctx.scheduler = await startScheduler(ctx);
+  stops.push(() => ctx.scheduler?.stop());
+}
+const app = roles.has('api') ? (await buildApp({ ctx })).app : undefined;
 
 const shutdown = async () => {
-  stopRetention();
-  await app.close();
+  for (const stop of stops.reverse()) await stop();
+  await app?.close();
   await platforms.close();
   await database.close();
-  await demo?.sim.close();
+  await demo?.sim?.close();
   process.exit(0);
 };
 process.once('SIGINT', shutdown);
 process.once('SIGTERM', shutdown);
 
-await app.listen({ port: env.PORT, host: env.HOST });
-const addr = app.server.address();
-const port = typeof addr === 'object' && addr ? addr.port : env.PORT;
-if (demo) app.log.info(`Demo mode: Discord and VRChat simulators at ${demo.sim.url}`);
-process.stdout.write(`Listening on http://127.0.0.1:${port}\n`);
+if (app) {
+  await app.listen({ port: env.PORT, host: env.HOST });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : env.PORT;
+  if (demo) app.log.info(`Demo mode: Discord and VRChat simulators at ${demo.endpoints.url}`);
+  process.stdout.write(`Listening on http://127.0.0.1:${port}\n`);
+} else {
+  process.stdout.write(`Running ${[...roles].join(', ')} (no HTTP)\n`);
+}

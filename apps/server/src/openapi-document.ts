@@ -1,5 +1,7 @@
+import pino from 'pino';
 import { buildApp } from './app.js';
 import { resolveConfig } from './config.js';
+import { createContext } from './context.js';
 import { openDatabase } from './db/client.js';
 import { parseEnv } from './env.js';
 
@@ -11,7 +13,8 @@ export async function generateOpenApiDocument(): Promise<string> {
     SECRET_KEY: 'openapi-export-key-not-secret-000',
   });
   const database = await openDatabase({ dataDir: 'memory://' });
-  const { app } = await buildApp({ config: resolveConfig(env), database, logger: false, webDist: null });
+  const ctx = createContext({ config: resolveConfig(env), database, log: pino({ level: 'silent' }) });
+  const { app } = await buildApp({ ctx, webDist: null });
   await app.ready();
   const doc = JSON.stringify(app.swagger(), null, 2);
   await app.close();

@@ -1,10 +1,12 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
+import { startBot } from '../src/bot/start-bot.js';
 import { resolveConfig } from '../src/config.js';
-import type { AppContext } from '../src/context.js';
+import { type AppContext, createContext } from '../src/context.js';
 import { parseEnv } from '../src/env.js';
 import type { ZodApp } from '../src/http/types.js';
+import { createJobQueue } from '../src/jobs/pg-boss-queue.js';
 import { createSession } from '../src/modules/auth/session.service.js';
 import { upsertUser } from '../src/modules/auth/user.service.js';
 import { type Platforms, startPlatforms } from '../src/platforms/start.js';
@@ -31,21 +33,34 @@ const fastPacer = { ratePerSecond: 200, burst: 50, backoffBaseMs: 5, backoffMaxM
 
 /** Builds the real app on a fresh database; with `simulator`, against a fresh simulator too. */
 export async function createTestApp(
-  opts: { simulator?: boolean; env?: Record<string, string> } = {},
+  opts: {
+    simulator?: boolean;
+    env?: Record<string, string>;
+    jobs?: boolean;
+    /**
+     * Runs against the fresh simulator before the platforms start (e.g. switching the Server Members
+     * intent off with `PATCH /control/discord/application`, or seeding members silently).
+     */
+    beforeStart?: (simulatorUrl: string) => Promise<void>;
+  } = {},
 ): Promise<TestApp> {
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SECRET_KEY: 'x'.repeat(32), ...opts.env });
-  const demo = opts.simulator ? await (await import('../src/demo.js')).startDemoSimulator(0) : undefined;
+  const demo = opts.simulator ? await (await import('../src/demo.js')).startOwnSimulator(0) : undefined;
+  if (demo && opts.beforeStart) await opts.beforeStart(demo.sim.url);
   const config = resolveConfig(env, demo?.endpoints);
   const database = await openTestDatabase();
+  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const platforms = demo
-    ? await startPlatforms({
-        config,
-        database,
-        log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-        vrchatPacer: fastPacer,
-      })
+    ? await startPlatforms({ config, database, log, vrchatPacer: fastPacer })
     : undefined;
-  const { app, ctx } = await buildApp({ config, database, logger: false, webDist: null, platforms });
+  // pg-boss in the test database, when the test needs real jobs (sending only; tests start workers).
+  const jobs = opts.jobs ? createJobQueue(database, log) : undefined;
+  await jobs?.start();
+  const ctx = createContext({ config, database, log, platforms, jobs });
+  // Like main.ts with every role: the bot wires its gateway events and connects.
+  const stopBot = platforms ? startBot(ctx) : undefined;
+  if (platforms) await waitForGateway(platforms);
+  const { app } = await buildApp({ ctx, webDist: null });
   await app.ready();
   return {
     app,
@@ -65,12 +80,23 @@ export async function createTestApp(
       return app.inject({ ...req, cookies, headers: { 'x-xsrf-token': XSRF, ...(req.headers ?? {}) } });
     },
     async close() {
+      await stopBot?.();
       await app.close();
       await platforms?.close();
+      await jobs?.stop();
       await database.close();
       await demo?.sim.close();
     },
   };
+}
+
+/** The bot connects in the background (after its lock); tests start once it is up or gave up. */
+async function waitForGateway(platforms: Platforms): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const state = platforms.gatewayState();
+    if (state === 'ready' || state === 'disconnected') return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 let nextId = 1300000000000000000n;

@@ -3,12 +3,12 @@ import pg from 'pg';
 import { type Database, openDatabase } from '../src/db/client.js';
 
 /**
- * A fresh, migrated database for one test app: in-memory PGlite by default, or a throw-away database
- * on the PostgreSQL server named by DATABASE_URL (dropped on close).
+ * A throw-away database on the PostgreSQL server of `adminUrl`: its URL, and `drop()`, which waits (briefly)
+ * for its connections to close before dropping it.
  */
-export async function openTestDatabase(): Promise<Database> {
-  const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) return openDatabase({ dataDir: 'memory://' });
+export async function createScratchDatabase(
+  adminUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `vrclink_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -16,12 +16,9 @@ export async function openTestDatabase(): Promise<Database> {
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  // A connection broken by the final drop is expected; it must not fail the run.
-  const database = await openDatabase({ url: url.toString(), onConnectionError: () => {} });
   return {
-    ...database,
-    async close() {
-      await database.close();
+    url: url.toString(),
+    async drop() {
       const dropper = new pg.Client({ connectionString: adminUrl });
       await dropper.connect();
       // pool.end() resolves before its sockets are closed; forcing the drop while they still close
@@ -36,6 +33,25 @@ export async function openTestDatabase(): Promise<Database> {
       }
       await dropper.query(`drop database if exists ${name} with (force)`);
       await dropper.end();
+    },
+  };
+}
+
+/**
+ * A fresh, migrated database for one test app: in-memory PGlite by default, or a throw-away database
+ * on the PostgreSQL server named by DATABASE_URL (dropped on close).
+ */
+export async function openTestDatabase(): Promise<Database> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) return openDatabase({ dataDir: 'memory://' });
+  const scratch = await createScratchDatabase(adminUrl);
+  // A connection broken by the final drop is expected; it must not fail the run.
+  const database = await openDatabase({ url: scratch.url, onConnectionError: () => {} });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await scratch.drop();
     },
   };
 }

@@ -4,6 +4,9 @@ import { discordApp } from '../src/demo.js';
 
 export const BOT_AUTH = `Bot ${discordApp.botToken}`;
 
+/** Discord's required bot User-Agent form; plain fetch would send `node`, which the API refuses. */
+export const BOT_UA = 'DiscordBot (https://github.com/vrclink/simulator-tests, 1.0.0)';
+
 export interface Res {
   status: number;
   headers: Headers;
@@ -19,9 +22,13 @@ export async function call(
     json?: unknown;
     form?: Record<string, string>;
     headers?: Record<string, string>;
+    /** Wait out a global 429 and retry, as a real client does (default true). */
+    retryGlobal?: boolean;
   } = {},
 ): Promise<Res> {
   const headers: Record<string, string> = { ...opts.headers };
+  if (path.startsWith('/api/') && !Object.keys(headers).some((h) => h.toLowerCase() === 'user-agent'))
+    headers['User-Agent'] = BOT_UA;
   const auth = opts.auth === undefined ? BOT_AUTH : opts.auth;
   if (auth) headers.Authorization = auth;
   let body: string | undefined;
@@ -33,6 +40,11 @@ export async function call(
     body = new URLSearchParams(opts.form).toString();
   }
   const res = await fetch(base + path, { method, headers, body, redirect: 'manual' });
+  if (res.status === 429 && res.headers.get('x-ratelimit-global') && opts.retryGlobal !== false) {
+    await res.arrayBuffer();
+    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+    return call(base, method, path, opts);
+  }
   const text = await res.text();
   let parsed: unknown = text;
   try {

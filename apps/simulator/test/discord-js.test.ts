@@ -30,13 +30,14 @@ describe('an unmodified discord.js Client against the simulator', () => {
     await sim?.close();
   });
 
-  it('becomes ready with the bot’s two guilds and their members cached', async () => {
+  it('becomes ready with the bot’s two guilds; only the bot’s own member is cached (no presences intent)', async () => {
     expect(client.user?.id).toBe(discordApp.botUserId);
     expect(client.application?.id).toBe(discordApp.clientId);
     expect([...client.guilds.cache.keys()].sort()).toEqual([hangout.id, seedGuildIds.danceClub.id]);
     const guild = client.guilds.cache.get(hangout.id)!;
     expect(guild.name).toBe('VRChat Hangout');
-    expect(guild.members.cache.size).toBe(41);
+    expect(guild.memberCount).toBe(41);
+    expect([...guild.members.cache.keys()]).toEqual([discordApp.botUserId]);
     expect(guild.members.me?.roles.highest.id).toBe(hangout.roles.VRCLink);
     expect(
       guild.roles.cache.get(hangout.roles.Moderator)?.comparePositionTo(hangout.roles.VRCLink),
@@ -60,6 +61,8 @@ describe('an unmodified discord.js Client against the simulator', () => {
 
   it('receives GuildMemberUpdate when a moderator changes roles, and when the bot does', async () => {
     const userId = seedUserIds.humans[1];
+    // discord.js emits GuildMemberUpdate only for cached members; GUILD_CREATE no longer brings them.
+    await client.guilds.cache.get(hangout.id)!.members.fetch(userId);
     const first = once(client, Events.GuildMemberUpdate) as Promise<[GuildMember, GuildMember]>;
     await control('PUT', `/guilds/${hangout.id}/members/${userId}/roles/${hangout.roles['Event Host']}`);
     const [, after] = await first;

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -31,14 +32,18 @@ const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '../../dr
 export async function openDatabase(opts: {
   url?: string;
   dataDir?: string;
-  /** Told about idle PostgreSQL connections that broke (they are replaced on the next query). */
+  /** Told about PostgreSQL connections that broke, idle or in use (they are replaced on the next query). */
   onConnectionError?: (err: Error) => void;
 }): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
-    // An idle connection the server drops (restart, failover, admin) must not crash the process: the pool
-    // discards it and opens a new one on the next query.
-    pool.on('error', (err) => opts.onConnectionError?.(err));
+    // A connection the server drops (restart, failover, admin) must not crash the process. An idle one
+    // makes the pool emit 'error'; one checked out (a transaction awaiting something) emits 'error' on
+    // the client itself, where nobody listens: listen on every client. The request using it fails
+    // (its query rejects, answered 503), the pool discards the client and opens a new one.
+    pool.on('connect', (client) => client.on('error', (err) => opts.onConnectionError?.(err)));
+    // Already reported by the client's own listener above.
+    pool.on('error', () => {});
     const db = drizzlePg(pool, { schema });
     // Several server processes may start at once: one migrates, the others wait on the lock.
     const client = await pool.connect();
@@ -58,11 +63,13 @@ export async function openDatabase(opts: {
   }
   const dataDir = opts.dataDir ?? './data';
   let client: PGlite;
-  if (dataDir.startsWith('memory://')) client = new PGlite();
+  // pg_trgm backs the member search's infix match (the migration creates the extension).
+  const extensions = { pg_trgm };
+  if (dataDir.startsWith('memory://')) client = new PGlite({ extensions });
   else {
     const dir = join(dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
+    client = new PGlite(dir, { extensions });
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });

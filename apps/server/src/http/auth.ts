@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type Actor, apiKeyActor, userActor } from '../actor.js';
 import { randomToken } from '../crypto.js';
 import type { Db } from '../db/client.js';
-import { API_KEY_ACTOR, API_KEY_PREFIX } from '../modules/api-keys/api-key-actor.js';
+import { API_KEY_PREFIX } from '../modules/api-keys/api-key-actor.js';
 import { type ActiveApiKey, findApiKey } from '../modules/api-keys/api-key-lookup.js';
 import { type ActiveSession, findSession } from '../modules/auth/session.service.js';
 import { SESSION_COOKIE, setCookie, XSRF_COOKIE, XSRF_HEADER } from './cookies.js';
@@ -62,12 +63,12 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
 }
 
 /**
- * Who acts on a server's data: the signed-in user's id, or `apikey:<id>` for an API key (which
- * requireGuildPermission limits to its own server and permissions). 401 for anybody else.
+ * Who acts on a server's data: the signed-in user, or an API key (which requireGuildPermission limits to
+ * its own server and permissions). 401 for anybody else.
  */
-export function requireActor(req: FastifyRequest): string {
-  if (req.auth) return req.auth.user.id;
-  if (req.apiKey) return `${API_KEY_ACTOR}${req.apiKey.id}`;
+export function requireActor(req: FastifyRequest): Actor {
+  if (req.auth) return userActor(req.auth.user.id);
+  if (req.apiKey) return apiKeyActor(req.apiKey.id);
   throw unauthorized();
 }
 

@@ -1,8 +1,10 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isConnectionLost } from '../db/connection-lost.js';
 import { DiscordError, DiscordPermissionError } from '../platforms/discord/errors.js';
 import { VrchatError } from '../platforms/vrchat/errors.js';
+import { describeValidation, type ValidationIssue } from './describeValidation.js';
 
 /** A failure whose message is safe to show the user; mapped to its status by the error handler. */
 export class HttpError extends Error {
@@ -32,14 +34,22 @@ function platformFailure(platform: 'Discord' | 'VRChat', err: DiscordError | Vrc
 export const errorBody = z.object({ message: z.string() });
 z.globalRegistry.add(errorBody, { id: 'Error' });
 
-function describeValidation(err: FastifyError): string {
-  const first = err.validation?.[0] as
-    | { instancePath?: string; message?: string; params?: { issue?: { path?: unknown[] } } }
-    | undefined;
-  const where = err.validationContext ?? 'request';
-  const path =
-    first?.params?.issue?.path?.join('.') ?? first?.instancePath?.replace(/^\//, '').replaceAll('/', '.');
-  return `Invalid ${where}${path ? ` (${path})` : ''}: ${first?.message ?? 'bad input'}`;
+/** Fastify's own refusals of a request, as sentences. */
+const fastifyRefusals: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty, but its content type says JSON.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length.',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'This content type is not supported; send JSON.',
+  FST_ERR_BAD_URL: 'The address is not valid.',
+};
+
+/** A 4xx message as a sentence: Fastify's known refusals reworded, any other given its full stop. */
+function clientErrorSentence(err: FastifyError): string {
+  const known = err.code ? fastifyRefusals[err.code] : undefined;
+  if (known) return known;
+  const text = err.message.trim();
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 /** One place that turns errors into answers: 4xx with a message, 5xx without internals. */
@@ -55,13 +65,20 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(answer.status).send({ message: answer.message });
     }
     if (hasZodFastifySchemaValidationErrors(err))
-      return reply.code(400).send({ message: describeValidation(err) });
+      return reply
+        .code(400)
+        .send({ message: describeValidation(err.validation[0] as ValidationIssue, err.validationContext) });
     if (isResponseSerializationError(err)) {
       req.log.error({ err, issues: err.cause.issues }, 'response did not match its schema');
       return reply.code(500).send({ message: 'Internal server error.' });
     }
+    // PostgreSQL dropped the connection under this request (restart, failover): the next one gets a new one.
+    if (isConnectionLost(err)) {
+      req.log.warn({ err }, 'database connection lost during the request');
+      return reply.code(503).send({ message: 'The database connection was interrupted. Try again.' });
+    }
     const status = err.statusCode ?? 500;
-    if (status >= 400 && status < 500) return reply.code(status).send({ message: err.message });
+    if (status >= 400 && status < 500) return reply.code(status).send({ message: clientErrorSentence(err) });
     req.log.error({ err }, 'request failed');
     return reply.code(500).send({ message: 'Internal server error.' });
   });

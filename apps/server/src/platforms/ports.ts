@@ -174,3 +174,41 @@ export interface DiscordPort {
   /** The guilds of the user behind an OAuth access token with the `guilds` scope. */
   userGuilds(accessToken: string): Promise<DiscordUserGuild[]>;
 }
+
+/** A member as Discord sends it (gateway chunks, events, REST), in the shape the member mirror stores. */
+export interface DiscordMemberRecord {
+  userId: string;
+  username: string;
+  globalName: string | null;
+  nickname: string | null;
+  /** The guild avatar hash when the member has one, else the user's. */
+  avatar: string | null;
+  guildAvatar: boolean;
+  bot: boolean;
+  roleIds: string[];
+  joinedAt: Date | null;
+}
+
+/** Where the member mirror gets members from: the gateway (op 8) or REST, with Discord's own rules. */
+export interface DiscordMemberSource {
+  /** Whether the application may use the Guild Members intent (application flags from Discord). */
+  membersIntentAvailable(): Promise<boolean>;
+  /** Whether the connected gateway session receives member events (identified with Guild Members). */
+  gatewayHasMembersIntent(): boolean;
+  /** Discord's member count for the guild (GUILD_CREATE's, else REST's approximate count); null if unknown. */
+  memberCount(guildId: string): Promise<number | null>;
+  /**
+   * Every member through the gateway (op 8, chunks of ≤ 1,000), each chunk handed over as it arrives.
+   * Throws MembersRateLimitedError when Discord says to wait (once per guild every 30 s).
+   */
+  streamAllMembers(
+    guildId: string,
+    onChunk: (members: DiscordMemberRecord[]) => Promise<void>,
+  ): Promise<void>;
+  /** Every member through REST (`GET /guilds/{id}/members?limit=1000&after=`), a page at a time. */
+  pageAllMembers(guildId: string, onPage: (members: DiscordMemberRecord[]) => Promise<void>): Promise<void>;
+  /** One member over REST (no privileged intent); null when not a member. */
+  fetchMember(guildId: string, userId: string): Promise<DiscordMemberRecord | null>;
+  /** Discord's member search (username / nickname prefix) over REST. */
+  searchMembers(guildId: string, query: string, limit: number): Promise<DiscordMemberRecord[]>;
+}

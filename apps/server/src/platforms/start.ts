@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/client.js';
+import { wakeableSleep } from '../wakeable-sleep.js';
 import { createDiscordBot, type DiscordBot } from './discord/bot.js';
 import { guardDiscord } from './discord/guard.js';
 import type { DiscordPort } from './ports.js';
@@ -23,21 +24,31 @@ export interface StartPlatformsOptions {
   vrchatPacer?: VrchatPacerSettings;
 }
 
+export type GatewayState = 'off' | 'standby' | 'connecting' | 'ready' | 'disconnected';
+
 export interface Platforms {
   /** Product code's view of Discord: every failure is a DiscordError (answered 502/503, never 500). */
   discord: DiscordPort;
   vrchat: VrchatPlatform;
   /** The bot itself (gateway client), for event handlers. */
   bot: DiscordBot;
+  /**
+   * Connects the gateway (only the `bot` role does, once it holds the gateway lock). Waits at most the
+   * gateway timeout; after a failure it keeps reconnecting in the background.
+   */
+  startGateway(): Promise<void>;
+  /** Marks that this process waits for another one's gateway lock (shown on /admin). */
+  setGatewayStandby(): void;
+  gatewayState(): GatewayState;
   close(): Promise<void>;
 }
 
 const MAX_GATEWAY_RETRY_MS = 10 * 60_000;
 
 /**
- * Creates the Discord bot and the VRChat client from config and starts both. Never throws and never
- * waits longer than the gateway timeout: a platform that is unreachable is logged, its calls answer 503
- * (Discord reads fall back to REST), and the gateway keeps reconnecting in the background.
+ * Creates the Discord bot and the VRChat client from config and logs VRChat in; the gateway connects
+ * only through `startGateway` (the `bot` role). Never throws: a platform that is unreachable is logged,
+ * its calls answer 503, and a gateway that failed keeps reconnecting in the background.
  */
 export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platforms> {
   const { config, log } = opts;
@@ -54,20 +65,13 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
   });
 
   let closed = false;
-  let wake: (() => void) | undefined;
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  const { sleep, wake } = wakeableSleep();
 
   let retryMs = opts.gatewayRetryMs ?? 30_000;
   const connectGateway = async (): Promise<boolean> => {
     try {
       await bot.start();
+      retryMs = opts.gatewayRetryMs ?? 30_000;
       return true;
     } catch (err) {
       if (!closed)
@@ -79,23 +83,53 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
     while (!closed) {
       await sleep(retryMs);
       retryMs = Math.min(retryMs * 2, MAX_GATEWAY_RETRY_MS);
-      if (closed || (await connectGateway())) return;
+      if (closed) return;
+      if (await connectGateway()) {
+        gateway = 'ready';
+        return;
+      }
     }
   };
 
-  const [gatewayUp, vrchatState] = await Promise.all([connectGateway(), vrchat.start()]);
-  const retrying = gatewayUp ? Promise.resolve() : keepConnecting();
+  const vrchatState = await vrchat.start();
   if (vrchatState.status === 'ok') log.info('VRChat: logged in');
   else log.warn({ vrchat: vrchatState }, 'VRChat: not logged in; VRChat features answer 503 until it is');
+
+  let gateway: GatewayState = 'off';
+  let retrying: Promise<void> = Promise.resolve();
+  bot.client.on('shardReady', () => {
+    gateway = 'ready';
+  });
+  bot.client.on('shardResume', () => {
+    gateway = 'ready';
+  });
+  bot.client.on('shardDisconnect', () => {
+    if (gateway !== 'off') gateway = 'disconnected';
+  });
+  bot.client.on('shardReconnecting', () => {
+    if (gateway !== 'off') gateway = 'connecting';
+  });
 
   return {
     discord: guardDiscord(bot),
     vrchat,
     bot,
+    async startGateway() {
+      if (closed || gateway === 'ready' || gateway === 'connecting') return;
+      gateway = 'connecting';
+      const up = await connectGateway();
+      gateway = up ? 'ready' : 'disconnected';
+      if (!up) retrying = keepConnecting();
+    },
+    setGatewayStandby() {
+      if (gateway === 'off') gateway = 'standby';
+    },
+    gatewayState: () => gateway,
     async close() {
       if (closed) return;
       closed = true;
-      wake?.();
+      gateway = 'off';
+      wake();
       await retrying;
       await Promise.all([bot.stop(), vrchat.close()]);
     },

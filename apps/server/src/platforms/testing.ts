@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { type AppConfig, resolveConfig } from '../config.js';
-import { startDemoSimulator } from '../demo.js';
+import { startOwnSimulator } from '../demo.js';
 import { parseEnv } from '../env.js';
 
 /** Test support for the adapter tests: a fresh simulator with the demo credentials (not used by product code). */
@@ -15,7 +15,7 @@ export interface SimHarness {
 }
 
 export async function startSimHarness(): Promise<SimHarness> {
-  const demo = await startDemoSimulator(0);
+  const demo = await startOwnSimulator(0);
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SECRET_KEY: 'x'.repeat(32) });
   return {
     url: demo.sim.url,

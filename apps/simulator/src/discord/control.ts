@@ -1,6 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { registerActivityControl } from './control-activity.js';
+import {
+  type DiscordLimits,
+  registerApplicationControl,
+  setPrivilegedIntents,
+} from './control-application.js';
+import { registerBulkControl } from './control-bulk.js';
 import { parse, snowflake } from './control-parse.js';
 import { ControlError, DiscordApiError } from './errors.js';
 import type { Gateway } from './gateway.js';
@@ -14,6 +20,7 @@ import {
   setNick,
   updateRole,
 } from './guild-ops.js';
+import { intentSwitches } from './intents.js';
 import { commandObject, roleObject, sortedRoles } from './serialize.js';
 import { newSnowflake } from './snowflake.js';
 import type { DiscordState } from './state.js';
@@ -47,6 +54,11 @@ const configBody = z.object({
   interactionTokenTtlMs: z.number().int().min(0).optional(),
   redirectUris: z.array(z.string().url()).nullable().optional(),
   privilegedIntents: z.number().int().min(0).optional(),
+  requestMembersIntervalMs: z.number().int().min(0).optional(),
+  globalRateLimitPerSecond: z.number().int().min(1).optional(),
+  invalidRequestLimit: z.number().int().min(1).optional(),
+  invalidRequestWindowMs: z.number().int().min(1).optional(),
+  invalidRequestBanMs: z.number().int().min(0).optional(),
 });
 
 /** A new human user (no avatar); returns its id. */
@@ -96,7 +108,12 @@ function guildSummary(state: DiscordState, g: SimGuild) {
   };
 }
 
-export function registerDiscordControl(api: FastifyInstance, state: DiscordState, gateway: Gateway): void {
+export function registerDiscordControl(
+  api: FastifyInstance,
+  state: DiscordState,
+  gateway: Gateway,
+  limits: DiscordLimits,
+): void {
   api.setErrorHandler((err: FastifyError, _req, reply: FastifyReply) => {
     if (err instanceof ControlError) return reply.code(err.status).send({ message: err.message });
     if (err instanceof DiscordApiError)
@@ -106,6 +123,8 @@ export function registerDiscordControl(api: FastifyInstance, state: DiscordState
 
   api.get('/state', async () => ({
     config: state.config,
+    application: intentSwitches(state.config.privilegedIntents),
+    rateLimits: limits.invalid.view(),
     users: [...state.users.values()].map((u) => ({
       id: u.id,
       username: u.username,
@@ -127,11 +146,15 @@ export function registerDiscordControl(api: FastifyInstance, state: DiscordState
   api.post('/reset', async (_req, reply) => {
     state.reset();
     gateway.resetSessions();
+    limits.invalid.reset();
+    limits.global.reset();
     return reply.code(204).send();
   });
 
   api.patch('/config', async (req) => {
-    Object.assign(state.config, parse(configBody, req.body));
+    const { privilegedIntents, ...rest } = parse(configBody, req.body);
+    Object.assign(state.config, rest);
+    if (privilegedIntents !== undefined) setPrivilegedIntents(state, gateway, privilegedIntents);
     return state.config;
   });
 
@@ -227,4 +250,6 @@ export function registerDiscordControl(api: FastifyInstance, state: DiscordState
   });
 
   registerActivityControl(api, state, gateway);
+  registerApplicationControl(api, state, gateway, limits);
+  registerBulkControl(api, state);
 }

@@ -1,16 +1,11 @@
 import { discordApp } from '../demo.js';
+import { applicationFlags, Intent } from './intents.js';
 import { channelObject, guildObject, memberObject, userObject } from './serialize.js';
 import type { DiscordState } from './state.js';
 import type { SimGuild } from './types.js';
 
-export const Intent = {
-  Guilds: 1 << 0,
-  GuildMembers: 1 << 1,
-  GuildMessages: 1 << 9,
-} as const;
-
-/** Every intent bit Discord defines (0–16, 20, 21, 24, 25); anything else is "invalid intents" (4013). */
-export const VALID_INTENTS = 0b11_0011_0001_1111_1111_1111_1111;
+/** Above this many members GUILD_CREATE carries only the bot, whatever the intents (Discord: 75k). */
+export const GUILD_CREATE_MEMBER_CAP = 75_000;
 
 /** Which intent a dispatch needs; events not listed (READY, INTERACTION_CREATE…) need none. */
 export const EVENT_INTENT: Record<string, number> = {
@@ -39,7 +34,7 @@ export function readyPayload(state: DiscordState, sessionId: string, resumeUrl: 
     session_type: 'normal',
     application: {
       id: discordApp.clientId,
-      flags: state.config.privilegedIntents & Intent.GuildMembers ? 1 << 15 : 0,
+      flags: applicationFlags(state.config.privilegedIntents),
     },
     shard: [0, 1],
     private_channels: [],
@@ -53,10 +48,22 @@ export function readyPayload(state: DiscordState, sessionId: string, resumeUrl: 
 }
 
 /**
- * GUILD_CREATE as Discord sends it to a bot. Member lists follow Discord's rules: without the
- * GUILD_MEMBERS intent only the bot itself; in "large" guilds (more members than the client's
- * large_threshold) also only the bot, the rest must be requested with op 8.
+ * Which members GUILD_CREATE carries, as Discord documents it: without GUILD_PRESENCES (privileged)
+ * only the bot itself and members in voice (the simulator has no voice); with it every member unless
+ * the guild is over 75k or over the client's `large_threshold`, where only online members come.
+ * Nobody but the bot is online here, so a large guild sends the bot alone.
  */
+function guildCreateMembers(guild: SimGuild, intents: number, largeThreshold: number) {
+  const everyone =
+    (intents & Intent.GuildPresences) !== 0 &&
+    guild.members.size <= GUILD_CREATE_MEMBER_CAP &&
+    guild.members.size <= largeThreshold;
+  if (everyone) return [...guild.members.values()];
+  const bot = guild.members.get(discordApp.botUserId);
+  return bot ? [bot] : [];
+}
+
+/** GUILD_CREATE as Discord sends it to a bot; `member_count` is always the total. */
 export function guildCreatePayload(
   state: DiscordState,
   guild: SimGuild,
@@ -64,8 +71,7 @@ export function guildCreatePayload(
   largeThreshold: number,
 ) {
   const large = guild.members.size > largeThreshold;
-  const everyone = (intents & Intent.GuildMembers) !== 0 && !large;
-  const members = [...guild.members.values()].filter((m) => everyone || m.userId === discordApp.botUserId);
+  const members = guildCreateMembers(guild, intents, largeThreshold);
   const { approximate_member_count: _a, approximate_presence_count: _p, ...base } = guildObject(guild, false);
   return {
     ...base,

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { discordApp } from '../demo.js';
-import { EVENT_INTENT, guildCreatePayload, Intent, readyPayload, VALID_INTENTS } from './gateway-payloads.js';
-import { memberObject } from './serialize.js';
-import { compareSnowflakes } from './snowflake.js';
-import { type DiscordState, type DispatchEvent, PRIVILEGED_INTENTS } from './state.js';
+import { MemberRequests, parseMembersRequest } from './gateway-members.js';
+import { EVENT_INTENT, guildCreatePayload, readyPayload } from './gateway-payloads.js';
+import { PRIVILEGED_INTENTS, VALID_INTENTS } from './intents.js';
+import type { DiscordState, DispatchEvent } from './state.js';
 
 const Op = {
   Dispatch: 0,
@@ -62,12 +62,14 @@ const validToken = (token: unknown) =>
  */
 export class Gateway {
   readonly sessions = new Map<string, Session>();
+  private readonly members: MemberRequests;
 
   constructor(
     private readonly state: DiscordState,
     wss: WebSocketServer,
     private readonly opts: GatewayOptions,
   ) {
+    this.members = new MemberRequests(state);
     wss.on('connection', (ws: WebSocket, req: IncomingMessage) => this.onConnection(ws, req));
     state.bus.on('dispatch', (event: DispatchEvent) => this.fanOut(event));
   }
@@ -98,7 +100,20 @@ export class Gateway {
   resetSessions(): void {
     const live = this.connected();
     this.sessions.clear();
+    this.members.reset();
     for (const s of live) s.ws!.close(Close.UnknownError, 'Simulator reset');
+  }
+
+  /**
+   * What Discord does when a privileged intent is switched off in the portal: every session of the
+   * app is invalidated and closed with 4003, whether it used the intent or not (discord-api-docs#6970).
+   * Clients reconnect; a RESUME gets op 9, an IDENTIFY still asking for the intent gets 4014.
+   */
+  invalidateSessions(): number {
+    const live = this.connected();
+    this.sessions.clear();
+    for (const s of live) s.ws!.close(Close.NotAuthenticated, 'Not authenticated.');
+    return live.length;
   }
 
   private onConnection(ws: WebSocket, req: IncomingMessage): void {
@@ -152,7 +167,7 @@ export class Gateway {
           return;
         case Op.RequestGuildMembers:
           if (!session) return ws.close(Close.NotAuthenticated, 'Not authenticated.');
-          return this.requestMembers(session, d);
+          return this.requestMembers(ws, session, d);
         case Op.PresenceUpdate:
         case Op.VoiceStateUpdate:
           if (!session) return ws.close(Close.NotAuthenticated, 'Not authenticated.');
@@ -186,7 +201,11 @@ export class Gateway {
     const session: Session = {
       id: randomBytes(16).toString('hex'),
       intents,
-      largeThreshold: Math.min(250, Math.max(50, Number(d.large_threshold ?? 50))),
+      // Discord's range is 50–250 (default 50); anything else is clamped or ignored.
+      largeThreshold:
+        typeof d.large_threshold === 'number' && Number.isFinite(d.large_threshold)
+          ? Math.min(250, Math.max(50, Math.floor(d.large_threshold)))
+          : 50,
       seq: 0,
       buffer: [],
       ws,
@@ -223,42 +242,22 @@ export class Gateway {
     return session;
   }
 
-  /** op 8: GUILD_MEMBERS_CHUNK replies (one chunk per 1000 members), by query prefix or user ids. */
-  private requestMembers(session: Session, d: Record<string, unknown>): void {
-    const ids = Array.isArray(d.guild_id) ? d.guild_id.map(String) : [String(d.guild_id)];
-    for (const guildId of ids) {
-      const guild = this.state.guilds.get(guildId);
-      if (!guild || !this.state.isBotIn(guild)) continue;
-      const userIds = d.user_ids === undefined ? null : ([] as unknown[]).concat(d.user_ids).map(String);
-      const query = typeof d.query === 'string' ? d.query.toLowerCase() : '';
-      const limit = Number(d.limit ?? 0) || Number.POSITIVE_INFINITY;
-      const allowed = (session.intents & Intent.GuildMembers) !== 0 || userIds !== null || query !== '';
-      const members = allowed
-        ? [...guild.members.values()]
-            .filter((m) => {
-              if (userIds) return userIds.includes(m.userId);
-              const u = this.state.users.get(m.userId)!;
-              return (
-                query === '' ||
-                [u.username, u.globalName, m.nick].some((n) => n?.toLowerCase().startsWith(query))
-              );
-            })
-            .sort((a, b) => compareSnowflakes(a.userId, b.userId))
-            .slice(0, userIds ? undefined : limit)
-        : [];
-      const notFound = userIds ? userIds.filter((id) => !guild.members.has(id)) : [];
-      const chunks = Math.max(1, Math.ceil(members.length / 1000));
-      for (let i = 0; i < chunks; i++) {
-        this.send(session, 'GUILD_MEMBERS_CHUNK', {
-          guild_id: guild.id,
-          members: members.slice(i * 1000, (i + 1) * 1000).map((m) => memberObject(this.state, m)),
-          chunk_index: i,
-          chunk_count: chunks,
-          ...(notFound.length && i === 0 ? { not_found: notFound } : {}),
-          ...(d.nonce !== undefined ? { nonce: d.nonce } : {}),
-        });
-      }
+  /**
+   * Op 8. An invalid payload (a list of guild ids, neither query nor user_ids, a bad limit) closes
+   * the connection with 4001, which Discord documents as "an invalid payload for an opcode".
+   */
+  private requestMembers(ws: WebSocket, session: Session, d: Record<string, unknown>): void {
+    const request = parseMembersRequest(d);
+    if (!request) {
+      ws.close(Close.UnknownOpcode, 'Invalid payload.');
+      return;
     }
+    const requester = {
+      intents: session.intents,
+      dispatch: (t: string, payload: unknown) => this.send(session, t, payload),
+      alive: () => this.sessions.get(session.id) === session,
+    };
+    void this.members.answer(requester, request);
   }
 
   private fanOut(event: DispatchEvent): void {

@@ -1,5 +1,6 @@
 import { discordApp } from '../demo.js';
 import { unknownMember, unknownRole, unknownUser } from './errors.js';
+import { membersChanged } from './member-index.js';
 import { memberObject, roleObject } from './serialize.js';
 import { newSnowflake } from './snowflake.js';
 import type { DiscordState } from './state.js';
@@ -27,6 +28,7 @@ export function addMember(
     joinedAt: new Date().toISOString(),
   };
   guild.members.set(userId, member);
+  membersChanged(guild);
   if (userId === discordApp.botUserId) state.dispatch('GUILD_CREATE', { id: guild.id }, guild.id);
   else state.dispatch('GUILD_MEMBER_ADD', { ...memberObject(state, member), guild_id: guild.id }, guild.id);
   return member;
@@ -39,11 +41,13 @@ export function removeMember(state: DiscordState, guild: SimGuild, userId: strin
     // Discord sends GUILD_DELETE (without `unavailable`) to a bot that was removed, then forgets the guild.
     state.dispatch('GUILD_DELETE', { id: guild.id }, guild.id);
     guild.members.delete(userId);
+    membersChanged(guild);
     for (const role of [...guild.roles.values()])
       if (role.botId === userId) deleteRole(state, guild, role.id);
     return;
   }
   guild.members.delete(userId);
+  membersChanged(guild);
   const user = state.users.get(userId)!;
   state.dispatch(
     'GUILD_MEMBER_REMOVE',

@@ -5,13 +5,14 @@ import { applyFault } from '../faults.js';
 import { useDiscordBodyParsers } from './body-parsers.js';
 import { registerDiscordCdn } from './cdn.js';
 import { registerDiscordControl } from './control.js';
+import { InvalidRequestGuard, refuseUserAgent } from './edge.js';
 import { DiscordApiError, notFound } from './errors.js';
 import { Gateway } from './gateway.js';
 import { registerAuthorizeRedirect, registerAuthorizeRoutes } from './oauth-authorize.js';
 import { registerTokenRoutes } from './oauth-token.js';
 import { errorPage } from './pages/authorize.js';
 import { serverPage } from './pages/server.js';
-import { DEFAULT_RATE, RateLimiter, writeDiscord429 } from './ratelimit.js';
+import { DEFAULT_RATE, GlobalRateLimiter, RateLimiter, writeDiscord429 } from './ratelimit.js';
 import { gatewayUrl, registerApplicationRoutes, registerOAuthInfoRoute } from './rest/application.js';
 import { registerChannelRoutes } from './rest/channels.js';
 import { registerCommandRoutes } from './rest/commands.js';
@@ -50,6 +51,10 @@ export async function registerDiscord(
 ): Promise<void> {
   const state = new DiscordState();
   const rate = new RateLimiter(ctx.options.discordRate ?? DEFAULT_RATE);
+  const limits = {
+    global: new GlobalRateLimiter(() => state.config.globalRateLimitPerSecond),
+    invalid: new InvalidRequestGuard(() => state.config),
+  };
   const gateway = new Gateway(state, addSocket('/discord/gateway'), {
     heartbeatMs: ctx.options.gatewayHeartbeatMs ?? 41_250,
     url: () => gatewayUrl(ctx.baseUrl()),
@@ -67,10 +72,15 @@ export async function registerDiscord(
           for (const method of [route.method].flat())
             if (method !== 'HEAD') state.apiRoutes.push({ method, url: route.url });
         });
+        // Cloudflare first (ban, User-Agent), then the API's own limits: global, then per route.
         instance.addHook('onRequest', async (req, reply) => {
+          if (limits.invalid.refuseBanned(req, reply)) return reply;
+          if (refuseUserAgent(req, reply)) return reply;
           if (await applyFault(ctx.faults, 'discord', req, reply, writeDiscord429)) return reply;
+          if (await limits.global.onRequest(req, reply)) return reply;
           if (await rate.onRequest(req, reply)) return reply;
         });
+        instance.addHook('onResponse', async (req, reply) => limits.invalid.record(req, reply));
         routes(instance);
       },
       { prefix },
@@ -115,7 +125,7 @@ export async function registerDiscord(
   await app.register(
     async (control) => {
       useDiscordBodyParsers(control);
-      registerDiscordControl(control, state, gateway);
+      registerDiscordControl(control, state, gateway, limits);
     },
     { prefix: '/control/discord' },
   );

@@ -73,5 +73,53 @@ export function writeRateLimited(reply: FastifyReply, retryAfter: number): Fasti
     });
 }
 
+/** Interaction callbacks and interaction webhooks are exempt from the global limit (Discord's docs). */
+const interactionRoute = (url: string) => url.includes('/interactions/') || url.includes('/webhooks/');
+
+/**
+ * Discord's global limit: N requests per second per bot token (per Authorization value; per IP
+ * without one), across all routes. Checked before the per-route buckets, which it leaves untouched.
+ */
+export class GlobalRateLimiter {
+  private windows = new Map<string, Bucket>();
+
+  constructor(private readonly perSecond: () => number) {}
+
+  async onRequest(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const template = req.routeOptions.url;
+    if (!template || interactionRoute(template)) return false;
+    const key = req.headers.authorization ?? `ip:${req.ip}`;
+    const now = Date.now();
+    if (this.windows.size > 10_000) this.prune(now);
+    let window = this.windows.get(key);
+    if (!window || window.resetAt <= now) {
+      window = { count: 0, resetAt: now + 1000 };
+      this.windows.set(key, window);
+    }
+    window.count += 1;
+    if (window.count <= this.perSecond()) return false;
+    const retryAfter = (window.resetAt - now) / 1000;
+    await reply
+      .code(429)
+      .header('Retry-After', String(Math.max(1, Math.ceil(retryAfter))))
+      .header('X-RateLimit-Global', 'true')
+      .header('X-RateLimit-Scope', 'global')
+      .send({
+        message: 'You are being rate limited.',
+        retry_after: Number(retryAfter.toFixed(3)),
+        global: true,
+      });
+    return true;
+  }
+
+  reset(): void {
+    this.windows.clear();
+  }
+
+  private prune(now: number): void {
+    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+  }
+}
+
 /** The 429 an injected `rate_limit` fault produces (a one-second wait, like a tripped bucket). */
 export const writeDiscord429 = (reply: FastifyReply) => writeRateLimited(reply, 1);

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { discordApp } from '../demo.js';
 import { unknownChannel, unknownGuild } from './errors.js';
+import { DEFAULT_PRIVILEGED_INTENTS } from './intents.js';
 import { OAuthStore } from './oauth-store.js';
 import { ALL_PERMISSIONS, Permission } from './permissions.js';
 import { buildSeed } from './seed.js';
@@ -21,7 +22,12 @@ function defaultConfig(): DiscordConfig {
     interactionAckWindowMs: 3_000,
     interactionTokenTtlMs: 15 * 60_000,
     redirectUris: null,
-    privilegedIntents: PRIVILEGED_INTENTS,
+    privilegedIntents: DEFAULT_PRIVILEGED_INTENTS,
+    requestMembersIntervalMs: 30_000,
+    globalRateLimitPerSecond: 50,
+    invalidRequestLimit: 10_000,
+    invalidRequestWindowMs: 10 * 60_000,
+    invalidRequestBanMs: 60 * 60_000,
   };
 }
 
@@ -44,10 +50,16 @@ export interface DiscordConfig {
   redirectUris: string[] | null;
   /** Privileged intents enabled for the application in the (simulated) developer portal. */
   privilegedIntents: number;
+  /** Op 8 for every member of a guild is allowed once per guild per this window (Discord: 30 s). */
+  requestMembersIntervalMs: number;
+  /** REST requests per second per bot token, or per IP without one (Discord: 50). */
+  globalRateLimitPerSecond: number;
+  /** 401/403/429 answers per IP within the window that lead to a temporary ban (Discord: 10,000 per 10 min). */
+  invalidRequestLimit: number;
+  invalidRequestWindowMs: number;
+  /** How long the ban lasts (Discord: "an hour or a day"). */
+  invalidRequestBanMs: number;
 }
-
-/** GUILD_PRESENCES | GUILD_MEMBERS | MESSAGE_CONTENT. */
-export const PRIVILEGED_INTENTS = (1 << 8) | (1 << 1) | (1 << 15);
 
 /** The whole simulated Discord for one simulator instance, plus the event bus the gateway listens on. */
 export class DiscordState {

@@ -69,6 +69,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/discord_auth/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Whose one-time login token it is, without using it: the page names the account and signs in only when asked. */
+        get: operations["previewLoginToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/discord_auth": {
         parameters: {
             query?: never;
@@ -143,7 +160,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Conflict when the VRChat account is linked to another Discord account; the code to prove ownership. */
+        /** @description Conflict when the VRChat account is linked to another Discord account; the code to prove ownership. 404 when VRChat has no such user. */
         get: operations["checkVrchatUser"];
         put?: never;
         post?: never;
@@ -751,6 +768,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/scheduled-tasks/get_tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Platform admins only. Scheduled tasks of the live processes (a heartbeat within 60 s), ordered by api, container and task. */
+        get: operations["getScheduledTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/scheduled-tasks/toggle/{api}/{container}/{taskName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Platform admins only. Flips Enabled; the owning process follows at its next tick. */
+        post: operations["toggleScheduledTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/scheduled-tasks/run/{api}/{container}/{taskName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Platform admins only. Runs the task once now (also when disabled): its owner queues the job within about a second. */
+        post: operations["runScheduledTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Platform admins only. Per live process: VRChat session and Discord gateway state; job queue depth and failures in the last 24 hours. */
+        get: operations["getAdminStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/vrchat/retry-login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Platform admins only. The answering process logs VRChat in again and answers its state; other processes report theirs in their heartbeat. */
+        post: operations["retryVrchatLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/data/v2/{worldId}": {
         parameters: {
             query?: never;
@@ -774,6 +876,103 @@ export interface components {
     schemas: {
         ErrorInput: {
             message: string;
+        };
+        ScheduledTaskInput: {
+            api: string;
+            container: string;
+            method: string;
+            job: string | null;
+            nextRun: string | null;
+            lastRun: string | null;
+            timer: number;
+            enabled: boolean;
+            runRequested: boolean;
+            lastError: string | null;
+        };
+        VrchatStateInput: {
+            /** @enum {string} */
+            status: "ok" | "needs_2fa" | "rate_limited" | "unreachable" | "logged_out" | "login_failed";
+            rateLimitedUntil?: string;
+            lastError?: string;
+            since: string;
+            lastRateLimitedAt?: string;
+        };
+        AdminStatusInput: {
+            processes: {
+                api: string;
+                container: string;
+                roles: string[];
+                startedAt: string;
+                heartbeatAt: string;
+                discord: {
+                    gateway: string;
+                };
+                vrchat: components["schemas"]["VrchatStateInput"] | null;
+                self: boolean;
+            }[];
+            queue: {
+                queued: number;
+                active: number;
+                failedLast24h: number;
+                queues: {
+                    name: string;
+                    queued: number;
+                    active: number;
+                    failedLast24h: number;
+                }[];
+            };
+        };
+        WorldInput: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            locked: boolean;
+            compression: boolean;
+            jsonMode: boolean;
+            enabled: boolean;
+            includeDiscordData: boolean;
+            includeGroupData: boolean;
+            customData: string;
+            discordEncodeRoles: {
+                roleId: string;
+                roleName: string;
+                color: number;
+                position: number;
+            }[];
+            discordAlwaysEncodeRoles: {
+                roleId: string;
+                roleName: string;
+                color: number;
+                position: number;
+            }[];
+            groupEncodeRoles: {
+                roleId: string;
+                roleName: string;
+                color: number;
+                position: number;
+            }[];
+            groupAlwaysEncodeRoles: {
+                roleId: string;
+                roleName: string;
+                color: number;
+                position: number;
+            }[];
+            untrustedUrl: string;
+            trustedUrl: string | null;
+        };
+        WorldsResponseInput: {
+            worlds: components["schemas"]["WorldInput"][];
+            discordRoles: {
+                id: string;
+                name: string;
+                color: number;
+                position: number;
+            }[];
+            groupRoles: {
+                id: string;
+                name: string;
+                order: number;
+            }[];
         };
         /** @enum {string} */
         GuildPermissionInput: "Admin" | "WorldPreview" | "ViewGuild" | "ViewWorlds" | "ManageWorlds" | "ViewImages" | "ManageImages";
@@ -806,6 +1005,11 @@ export interface components {
             avatar: string | null;
             /** @enum {string} */
             rank: "Admin" | "User";
+        };
+        LoginTokenPreviewInput: {
+            username: string;
+            /** @description Avatar image URL */
+            avatar: string | null;
         };
         LinkedGroupInput: {
             id: string;
@@ -840,6 +1044,7 @@ export interface components {
             icon: string | null;
             members: number;
             linkedMembers: number;
+            membersIntent: boolean;
             roles: {
                 id: string;
                 name: string;
@@ -938,7 +1143,55 @@ export interface components {
                 };
             };
         };
-        WorldInput: {
+        Error: {
+            message: string;
+        };
+        ScheduledTask: {
+            api: string;
+            container: string;
+            method: string;
+            job: string | null;
+            nextRun: string | null;
+            lastRun: string | null;
+            timer: number;
+            enabled: boolean;
+            runRequested: boolean;
+            lastError: string | null;
+        };
+        VrchatState: {
+            /** @enum {string} */
+            status: "ok" | "needs_2fa" | "rate_limited" | "unreachable" | "logged_out" | "login_failed";
+            rateLimitedUntil?: string;
+            lastError?: string;
+            since: string;
+            lastRateLimitedAt?: string;
+        };
+        AdminStatus: {
+            processes: {
+                api: string;
+                container: string;
+                roles: string[];
+                startedAt: string;
+                heartbeatAt: string;
+                discord: {
+                    gateway: string;
+                };
+                vrchat: components["schemas"]["VrchatState"] | null;
+                self: boolean;
+            }[];
+            queue: {
+                queued: number;
+                active: number;
+                failedLast24h: number;
+                queues: {
+                    name: string;
+                    queued: number;
+                    active: number;
+                    failedLast24h: number;
+                }[];
+            };
+        };
+        World: {
             /** Format: uuid */
             id: string;
             name: string;
@@ -976,8 +1229,8 @@ export interface components {
             untrustedUrl: string;
             trustedUrl: string | null;
         };
-        WorldsResponseInput: {
-            worlds: components["schemas"]["WorldInput"][];
+        WorldsResponse: {
+            worlds: components["schemas"]["World"][];
             discordRoles: {
                 id: string;
                 name: string;
@@ -989,9 +1242,6 @@ export interface components {
                 name: string;
                 order: number;
             }[];
-        };
-        Error: {
-            message: string;
         };
         /** @enum {string} */
         GuildPermission: "Admin" | "WorldPreview" | "ViewGuild" | "ViewWorlds" | "ManageWorlds" | "ViewImages" | "ManageImages";
@@ -1024,6 +1274,11 @@ export interface components {
             avatar: string | null;
             /** @enum {string} */
             rank: "Admin" | "User";
+        };
+        LoginTokenPreview: {
+            username: string;
+            /** @description Avatar image URL */
+            avatar: string | null;
         };
         LinkedGroup: {
             id: string;
@@ -1058,6 +1313,7 @@ export interface components {
             icon: string | null;
             members: number;
             linkedMembers: number;
+            membersIntent: boolean;
             roles: {
                 id: string;
                 name: string;
@@ -1155,58 +1411,6 @@ export interface components {
                     };
                 };
             };
-        };
-        World: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            locked: boolean;
-            compression: boolean;
-            jsonMode: boolean;
-            enabled: boolean;
-            includeDiscordData: boolean;
-            includeGroupData: boolean;
-            customData: string;
-            discordEncodeRoles: {
-                roleId: string;
-                roleName: string;
-                color: number;
-                position: number;
-            }[];
-            discordAlwaysEncodeRoles: {
-                roleId: string;
-                roleName: string;
-                color: number;
-                position: number;
-            }[];
-            groupEncodeRoles: {
-                roleId: string;
-                roleName: string;
-                color: number;
-                position: number;
-            }[];
-            groupAlwaysEncodeRoles: {
-                roleId: string;
-                roleName: string;
-                color: number;
-                position: number;
-            }[];
-            untrustedUrl: string;
-            trustedUrl: string | null;
-        };
-        WorldsResponse: {
-            worlds: components["schemas"]["World"][];
-            discordRoles: {
-                id: string;
-                name: string;
-                color: number;
-                position: number;
-            }[];
-            groupRoles: {
-                id: string;
-                name: string;
-                order: number;
-            }[];
         };
     };
     responses: never;
@@ -1321,6 +1525,46 @@ export interface operations {
             };
             /** @description Default Response */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewLoginToken: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginTokenPreview"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5037,6 +5281,7 @@ export interface operations {
                         results: components["schemas"]["MemberSearchResult"][];
                         totalCount: number;
                         totalPages: number;
+                        linkedOnly: boolean;
                     };
                 };
             };
@@ -5555,6 +5800,479 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getScheduledTasks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tasks: components["schemas"]["ScheduledTask"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    toggleScheduledTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                api: string;
+                container: string;
+                taskName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledTask"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runScheduledTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                api: string;
+                container: string;
+                taskName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledTask"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminStatus"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryVrchatLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        container: string;
+                        vrchat: components["schemas"]["VrchatState"];
+                    };
+                };
             };
             /** @description Default Response */
             400: {

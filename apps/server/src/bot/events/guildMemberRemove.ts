@@ -1,20 +1,27 @@
-import { type Client, Events, type GuildMember, type PartialGuildMember } from 'discord.js';
+import type { Client, GatewayGuildMemberRemoveDispatchData } from 'discord.js';
 import type { AppContext } from '../../context.js';
 import { forgetDepartedGuest, reconcileHostGuests } from '../../modules/guests/guests.service.js';
+import { memberLeft } from '../../modules/members/member-mirror.events.js';
+import { onDispatch } from './raw.js';
 
 /**
- * A member left (or was kicked): a host who is gone has no slots, so their guests lose the guest role;
- * a guest who is gone lost their roles with Discord, so their guest records go and free the slots.
+ * A member left (or was kicked): the mirror marks them gone; then a host who is gone has no slots, so
+ * their guests lose the guest role, and a guest who is gone lost their roles with Discord, so their
+ * guest records go and free the slots.
  */
 export function onGuildMemberRemove(client: Client, ctx: AppContext): () => void {
-  const handler = async (member: GuildMember | PartialGuildMember) => {
+  return onDispatch<GatewayGuildMemberRemoveDispatchData>(client, 'GUILD_MEMBER_REMOVE', async (d) => {
+    const log = { guildId: d.guild_id, userId: d.user.id };
     try {
-      await reconcileHostGuests(ctx, member.guild.id, member.id);
-      await forgetDepartedGuest(ctx, member.guild.id, member.id);
+      await memberLeft(ctx, d.guild_id, d.user.id);
     } catch (err) {
-      ctx.log.error({ err, guildId: member.guild.id, userId: member.id }, 'Guest slots: reconcile failed');
+      ctx.log.error({ err, ...log }, 'Members: could not store a departure');
     }
-  };
-  client.on(Events.GuildMemberRemove, handler);
-  return () => client.off(Events.GuildMemberRemove, handler);
+    try {
+      await reconcileHostGuests(ctx, d.guild_id, d.user.id);
+      await forgetDepartedGuest(ctx, d.guild_id, d.user.id);
+    } catch (err) {
+      ctx.log.error({ err, ...log }, 'Guest slots: reconcile failed');
+    }
+  });
 }

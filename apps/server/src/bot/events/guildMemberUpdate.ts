@@ -1,19 +1,30 @@
-import { type Client, Events, type GuildMember, type PartialGuildMember } from 'discord.js';
+import type { Client, GatewayGuildMemberUpdateDispatchData } from 'discord.js';
 import type { AppContext } from '../../context.js';
 import { reconcileHostGuests } from '../../modules/guests/guests.service.js';
+import { memberChanged } from '../../modules/members/member-mirror.events.js';
+import { onDispatch } from './raw.js';
 
-const roleIds = (m: GuildMember | PartialGuildMember) => [...m.roles.cache.keys()].sort().join(',');
+const sameRoles = (a: string[], b: string[]) => a.length === b.length && a.every((r) => b.includes(r));
 
-/** A member's roles changed: if they host guests and lost a main role, their newest guests go. */
+/**
+ * A member changed (roles, nickname, avatar): the mirror follows first, then, if their roles changed
+ * and they host guests, their newest guests beyond the remaining slots go (reading the new roles).
+ */
 export function onGuildMemberUpdate(client: Client, ctx: AppContext): () => void {
-  const handler = async (before: GuildMember | PartialGuildMember, after: GuildMember) => {
-    if (!before.partial && roleIds(before) === roleIds(after)) return;
+  return onDispatch<GatewayGuildMemberUpdateDispatchData>(client, 'GUILD_MEMBER_UPDATE', async (d) => {
+    const log = { guildId: d.guild_id, userId: d.user.id };
+    let before: string[] | null;
     try {
-      await reconcileHostGuests(ctx, after.guild.id, after.id);
+      before = await memberChanged(ctx, d.guild_id, d);
     } catch (err) {
-      ctx.log.error({ err, guildId: after.guild.id, userId: after.id }, 'Guest slots: reconcile failed');
+      ctx.log.error({ err, ...log }, 'Members: could not store a member change');
+      return;
     }
-  };
-  client.on(Events.GuildMemberUpdate, handler);
-  return () => client.off(Events.GuildMemberUpdate, handler);
+    if (before && sameRoles(before, d.roles)) return;
+    try {
+      await reconcileHostGuests(ctx, d.guild_id, d.user.id);
+    } catch (err) {
+      ctx.log.error({ err, ...log }, 'Guest slots: reconcile failed');
+    }
+  });
 }

@@ -1,29 +1,34 @@
 import { type Client, Events, type Guild } from 'discord.js';
 import type { AppContext } from '../../context.js';
 import { reconcileGuildGuests } from '../../modules/guests/guests.service.js';
+import { fillGuilds } from '../../modules/members/member-mirror.reconcile.js';
 
 /**
- * Whenever the bot (re)joins the gateway, and for a server it is added to, it catches up on the role
- * changes and departures it missed while away, so guest slots never stay wrong after a restart.
+ * Whenever the bot (re)joins the gateway (a new session, or a resume after a drop), and for a server it
+ * is added to, it fills the member mirror again (a resume replays what was missed, but a fill is the
+ * certain way to catch up) and then catches up on the role changes and departures it missed while
+ * away, so guest slots never stay wrong after a restart.
  */
 export function onReady(client: Client, ctx: AppContext): () => void {
-  const reconcile = async (guildId: string) => {
-    try {
-      await reconcileGuildGuests(ctx, guildId);
-    } catch (err) {
-      ctx.log.error({ err, guildId }, 'Guest slots: catch-up failed');
+  const catchUp = async (guildIds: string[]) => {
+    await fillGuilds(ctx, guildIds);
+    for (const guildId of guildIds) {
+      try {
+        await reconcileGuildGuests(ctx, guildId);
+      } catch (err) {
+        ctx.log.error({ err, guildId }, 'Guest slots: catch-up failed');
+      }
     }
   };
-  const all = async () => {
-    for (const guildId of client.guilds.cache.keys()) await reconcile(guildId);
-  };
-  const onGuild = (guild: Guild) => void reconcile(guild.id);
-  const onShardReady = () => void all();
-  client.on(Events.ShardReady, onShardReady);
+  const all = () => void catchUp([...client.guilds.cache.keys()]);
+  const onGuild = (guild: Guild) => void catchUp([guild.id]);
+  client.on(Events.ShardReady, all);
+  client.on(Events.ShardResume, all);
   client.on(Events.GuildCreate, onGuild);
-  if (client.isReady()) void all();
+  if (client.isReady()) all();
   return () => {
-    client.off(Events.ShardReady, onShardReady);
+    client.off(Events.ShardReady, all);
+    client.off(Events.ShardResume, all);
     client.off(Events.GuildCreate, onGuild);
   };
 }

@@ -1,4 +1,5 @@
 import { and, asc, count, eq } from 'drizzle-orm';
+import { type Actor, actorId } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { randomToken, sha256 } from '../../crypto.js';
 import { apiKeys } from '../../db/schema/index.js';
@@ -26,8 +27,8 @@ const toApiKey = (k: ApiKeyRow) => ({
   lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
 });
 
-export async function listApiKeys(ctx: AppContext, actorId: string, guildId: string) {
-  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+export async function listApiKeys(ctx: AppContext, actor: Actor, guildId: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const rows = await ctx.db
     .select()
     .from(apiKeys)
@@ -39,11 +40,11 @@ export async function listApiKeys(ctx: AppContext, actorId: string, guildId: str
 /** Makes a key; its token is answered this once and never again. Keys cannot hold Admin. */
 export async function createApiKey(
   ctx: AppContext,
-  actorId: string,
+  actor: Actor,
   guildId: string,
   input: { name: string; permissions: GuildPermission[]; validUntil: Date },
 ) {
-  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const name = input.name.trim();
   if (!name) throw badRequest(NAME_REQUIRED);
   const permissions = [...new Set(input.permissions)];
@@ -66,13 +67,13 @@ export async function createApiKey(
         name,
         permissions,
         tokenHash: sha256(token),
-        createdBy: actorId,
+        createdBy: actorId(actor),
         validUntil: input.validUntil,
       })
       .returning();
     await audit(tx, {
       action: 'api_key.create',
-      actorId,
+      actor,
       guildId,
       targetId: created.id,
       details: { name, permissions, validUntil: input.validUntil.toISOString() },
@@ -82,8 +83,8 @@ export async function createApiKey(
   return { ...toApiKey(row), token };
 }
 
-export async function deleteApiKey(ctx: AppContext, actorId: string, guildId: string, keyId: string) {
-  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+export async function deleteApiKey(ctx: AppContext, actor: Actor, guildId: string, keyId: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
   await ctx.db.transaction(async (tx) => {
     const [removed] = await tx
       .delete(apiKeys)
@@ -92,7 +93,7 @@ export async function deleteApiKey(ctx: AppContext, actorId: string, guildId: st
     if (!removed) throw notFound(KEY_NOT_FOUND);
     await audit(tx, {
       action: 'api_key.delete',
-      actorId,
+      actor,
       guildId,
       targetId: keyId,
       details: { name: removed.name },

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from '
 import { apiKeys, auditLog, users } from '../../db/schema/index.js';
 import { API_KEY_ACTOR } from '../api-keys/api-key-actor.js';
 import { auditDescriptions } from './describeAuditEntry.js';
+import { LATEST_AUDIT_TIME, parseAuditDate } from './parseAuditDate.js';
 
 export const auditSortFields = [
   'CreatedAt',
@@ -26,11 +27,17 @@ export interface AuditLogQuery {
   fullTextSearch?: string;
 }
 
-/** A user's name, or an API key's name ('API key' once deleted); null for an unknown actor. */
+/**
+ * A user's name, an API key's name ('API key' once deleted), 'bot' for the bot, 'job <name>' for a job
+ * (see actor.ts); null for an unknown actor.
+ */
 export const actorDisplaynameSql = sql<
   string | null
 >`case when ${auditLog.actorId} like ${`${API_KEY_ACTOR}%`}
-  then coalesce(${apiKeys.name}, 'API key') else ${users.username} end`;
+  then coalesce(${apiKeys.name}, 'API key')
+  when ${auditLog.actorId} = 'bot' then 'bot'
+  when ${auditLog.actorId} like 'job:%' then 'job ' || substr(${auditLog.actorId}, 5)
+  else ${users.username} end`;
 
 /** The same sentence as `describeAuditEntry`, in SQL, so sorting and searching match what is shown. */
 export const descriptionSql = sql<string>`case ${auditLog.action} ${sql.join(
@@ -38,7 +45,6 @@ export const descriptionSql = sql<string>`case ${auditLog.action} ${sql.join(
   sql` `,
 )} else ${auditLog.action} end`;
 
-const dateOnly = /^\d{4}-\d{2}-\d{2}$/;
 const literal = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The WHERE clause: this server's rows, narrowed by every filter given. */
@@ -56,12 +62,15 @@ export function auditWhere(guildId: string, q: AuditLogQuery): SQL | undefined {
       )})`,
     );
   }
-  if (q.startDate) conditions.push(gte(auditLog.createdAt, new Date(q.startDate)));
-  if (q.endDate) {
+  const start = q.startDate ? parseAuditDate(q.startDate) : null;
+  if (start) conditions.push(gte(auditLog.createdAt, new Date(start.time)));
+  const end = q.endDate ? parseAuditDate(q.endDate) : null;
+  if (end) {
     // A date without a time means the whole of that day; a time, the whole of that millisecond (PostgreSQL
     // keeps microseconds, the answers show milliseconds, so an entry's own time must still include it).
-    const end = Date.parse(q.endDate) + (dateOnly.test(q.endDate) ? 86_400_000 : 1);
-    conditions.push(lt(auditLog.createdAt, new Date(end)));
+    const before = end.time + (end.dateOnly ? 86_400_000 : 1);
+    // Past 9999-12-31 everything is before the end (and year 10000 is not a date PostgreSQL reads).
+    if (before <= LATEST_AUDIT_TIME) conditions.push(lt(auditLog.createdAt, new Date(before)));
   }
   const text = q.fullTextSearch?.trim();
   if (text) {

@@ -6,6 +6,7 @@ import { snowflake } from '../../http/params.js';
 import type { ZodApp } from '../../http/types.js';
 import { auditSortFields, auditSortOrders } from './audit-log.query.js';
 import { AUDIT_PAGE_SIZES, listAuditLog } from './audit-log.service.js';
+import { AUDIT_DATE_RULE, parseAuditDate } from './parseAuditDate.js';
 
 /** A list given as `a,b` or as the parameter repeated. */
 const list = z
@@ -17,7 +18,7 @@ const list = z
       .map((s) => s.trim())
       .filter(Boolean),
   );
-const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO date');
+const isoDate = z.string().refine((s) => parseAuditDate(s) !== null, AUDIT_DATE_RULE);
 
 const auditLogEntry = z.object({
   id: z.string(),

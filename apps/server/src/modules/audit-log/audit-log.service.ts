@@ -1,4 +1,5 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
+import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { apiKeys, auditLog, users } from '../../db/schema/index.js';
 import { API_KEY_ACTOR } from '../api-keys/api-key-actor.js';
@@ -11,8 +12,8 @@ export const AUDIT_PAGE_SIZES = [25, 50, 100, 250, 1000] as const;
 const apiKeyJoin = sql`${auditLog.actorId} = ${API_KEY_ACTOR} || ${apiKeys.id}::text`;
 
 /** The server's own audit trail (Admin only: it names who did what), filtered, sorted and paged in SQL. */
-export async function listAuditLog(ctx: AppContext, actorId: string, guildId: string, q: AuditLogQuery) {
-  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+export async function listAuditLog(ctx: AppContext, actor: Actor, guildId: string, q: AuditLogQuery) {
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const where = auditWhere(guildId, q);
   const [page, [total], types] = await Promise.all([
     ctx.db

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedGuildIds } from '../../../../simulator/src/discord/seed.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { signInHangoutOwner, signInMember } from '../../../test/factories.js';
+import { userActor } from '../../actor.js';
 import { audit } from '../audit/audit.service.js';
 
 const { hangout, danceClub } = seedGuildIds;
@@ -59,7 +60,7 @@ describe('GET /api/groups/audit_log/{guildId} (against the simulators)', () => {
     });
     await audit(t.ctx.db, {
       action: 'world.create',
-      actorId: owner.id,
+      actor: userActor(owner.id),
       guildId: danceClub.id,
       targetId: 'x',
     });
@@ -116,6 +117,43 @@ describe('GET /api/groups/audit_log/{guildId} (against the simulators)', () => {
     expect((await get(`endDate=${newest.slice(0, 10)}`)).totalCount).toBe(5);
   });
 
+  it('accepts dates and zoned date-times from year 1 to 9999, the whole range PostgreSQL is asked about', async () => {
+    expect((await get('startDate=0001-01-01&endDate=9999-12-31')).totalCount).toBe(5);
+    expect((await get('endDate=9999-12-31T23:59:59.999Z')).totalCount).toBe(5);
+    expect((await get('startDate=0001-01-01T00:00:00Z')).totalCount).toBe(5);
+    const newest = ((await get()).auditLogs as unknown as { createdAt: string }[])[0].createdAt;
+    // The same instant written in another zone.
+    const later = new Date(Date.parse(newest) + 1).toISOString();
+    const shifted = `${new Date(Date.parse(later) + 2 * 3_600_000).toISOString().slice(0, 23)}+02:00`;
+    expect((await get(`startDate=${encodeURIComponent(shifted)}`)).totalCount).toBe(0);
+    expect((await get(`endDate=${encodeURIComponent(shifted)}`)).totalCount).toBe(5);
+  });
+
+  it.each([
+    ['startDate', '0000-01-01'],
+    ['endDate', '10000-01-01'],
+    ['startDate', '1'],
+    ['startDate', '2026'],
+    ['endDate', '2026-02-30'],
+    ['startDate', '2026-13-01'],
+    ['startDate', '2026-11-23T18:00:00'],
+    ['startDate', '2026-11-23T25:00:00Z'],
+    ['startDate', '0001-01-01T00:00:00+01:00'],
+    ['endDate', '9999-12-31T23:59:59-01:00'],
+    ['startDate', 'soon'],
+    ['startDate', ''],
+  ])('answers 400 with a sentence to %s=%s', async (name, value) => {
+    const res = await t.inject({
+      method: 'GET',
+      url: `${base}?${name}=${encodeURIComponent(value)}`,
+      session: owner.session,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      `${name} must be an ISO 8601 date from 0001-01-01 to 9999-12-31, e.g. 2026-11-23 or 2026-11-23T18:00:00Z.`,
+    );
+  });
+
   it('searches descriptions and details case-insensitively, taking % and _ literally', async () => {
     expect((await get('fullTextSearch=moonlit 50%25_')).auditLogs.map((e) => e.eventType)).toEqual([
       'world.update',
@@ -166,7 +204,7 @@ describe('GET /api/groups/audit_log/{guildId} (against the simulators)', () => {
     for (let i = 0; i < 25; i++)
       await audit(t.ctx.db, {
         action: 'guest.assigned',
-        actorId: member.id,
+        actor: userActor(member.id),
         guildId: hangout.id,
         targetId: `${i}`,
       });

@@ -1,21 +1,24 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { userActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { randomToken } from '../../crypto.js';
 import { requireUser } from '../../http/auth.js';
 import { SESSION_COOKIE, setCookie } from '../../http/cookies.js';
-import { badRequest, errorBody } from '../../http/errors.js';
+import { badRequest, errorBody, notFound } from '../../http/errors.js';
 import { originOf } from '../../http/origin.js';
 import type { ZodApp } from '../../http/types.js';
 import { DiscordGrantError, type DiscordIdentity } from '../../platforms/discord/oauth.js';
 import { audit } from '../audit/audit.service.js';
-import { type CurrentUser, currentUser } from './auth.schemas.js';
-import { redeemLoginToken } from './login-token.service.js';
+import { type CurrentUser, currentUser, loginTokenPreview } from './auth.schemas.js';
+import { peekLoginToken, redeemLoginToken } from './login-token.service.js';
 import { createSession, deleteUserSessions, SESSION_TTL_MS, type UserRow } from './session.service.js';
 import { rankOf, storeDiscordTokens, upsertUser } from './user.service.js';
 
 const STATE_COOKIE = 'vrclink_oauth_state';
 const STATE_TTL_SECONDS = 10 * 60;
+const INVALID_LOGIN_LINK = 'This login link is invalid, expired or already used.';
+const loginTokenQuery = z.object({ token: z.string().min(1).max(256) });
 
 export function toCurrentUser(
   ctx: AppContext,
@@ -41,7 +44,7 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
     setCookie(req, reply, SESSION_COOKIE, token, { maxAgeSeconds: SESSION_TTL_MS / 1000 });
     await audit(ctx.db, {
       action: 'user.login',
-      actorId: identity.id,
+      actor: userActor(identity.id),
       targetId: identity.id,
       details: { via },
     });
@@ -105,6 +108,28 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
   );
 
   app.get(
+    '/discord_auth/preview',
+    {
+      schema: {
+        operationId: 'previewLoginToken',
+        tags: ['auth'],
+        description:
+          'Whose one-time login token it is, without using it: the page names the account and signs in only when asked.',
+        querystring: loginTokenQuery,
+        response: { 200: loginTokenPreview, 400: errorBody, 404: errorBody },
+      },
+    },
+    async (req) => {
+      const identity = await peekLoginToken(ctx.db, req.query.token);
+      if (!identity) throw notFound(INVALID_LOGIN_LINK);
+      return {
+        username: identity.username,
+        avatar: ctx.discordOAuth.avatarUrl(identity.id, identity.avatar),
+      };
+    },
+  );
+
+  app.get(
     '/discord_auth',
     {
       // It signs the browser in: without the XSRF pair a foreign page could log a victim into its account.
@@ -113,13 +138,13 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         operationId: 'loginWithToken',
         tags: ['auth'],
         description: 'Signs in with a one-time token from the bot’s /login command (10 minutes, single use).',
-        querystring: z.object({ token: z.string().min(1).max(256) }),
+        querystring: loginTokenQuery,
         response: { 200: currentUser, 400: errorBody },
       },
     },
     async (req, reply) => {
       const identity = await redeemLoginToken(ctx.db, req.query.token);
-      if (!identity) throw badRequest('This login link is invalid, expired or already used.');
+      if (!identity) throw badRequest(INVALID_LOGIN_LINK);
       return startSession(req, reply, identity, 'token');
     },
   );
@@ -140,7 +165,11 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         await deleteUserSessions(ctx.db, req.auth.user.id, {
           keepDiscordTokens: ctx.config.discord.linkedRolesEnabled,
         });
-        await audit(ctx.db, { action: 'user.logout', actorId: req.auth.user.id, targetId: req.auth.user.id });
+        await audit(ctx.db, {
+          action: 'user.logout',
+          actor: userActor(req.auth.user.id),
+          targetId: req.auth.user.id,
+        });
       }
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return reply.code(204).send();

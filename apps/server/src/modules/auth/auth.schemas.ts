@@ -8,3 +8,10 @@ export const currentUser = z.object({
 });
 z.globalRegistry.add(currentUser, { id: 'CurrentUser' });
 export type CurrentUser = z.infer<typeof currentUser>;
+
+/** Whose one-time login token it is, shown before it is redeemed. */
+export const loginTokenPreview = z.object({
+  username: z.string(),
+  avatar: z.string().nullable().describe('Avatar image URL'),
+});
+z.globalRegistry.add(loginTokenPreview, { id: 'LoginTokenPreview' });

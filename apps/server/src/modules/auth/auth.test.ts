@@ -103,6 +103,51 @@ describe('sessions and token login', () => {
     });
   });
 
+  describe('GET /api/discord_auth/preview', () => {
+    const identity = { id: '1777777777777777778', username: 'previewuser', globalName: null, avatar: 'def' };
+    const preview = (token: string) =>
+      t.app.inject({ method: 'GET', url: `/api/discord_auth/preview?token=${token}` });
+
+    it('names the account without redeeming the token, which then signs in exactly once', async () => {
+      const token = await issueLoginToken(t.ctx.db, identity);
+      const first = await preview(token);
+      expect(first.statusCode).toBe(200);
+      expect(first.json()).toEqual({ username: 'previewuser', avatar: expect.stringContaining('/avatars/') });
+      expect(first.cookies.find((c) => c.name === 'vrclink_session')).toBeUndefined();
+      expect((await preview(token)).statusCode).toBe(200);
+
+      const login = await t.inject({ method: 'GET', url: `/api/discord_auth?token=${token}` });
+      expect(login.statusCode).toBe(200);
+      expect(login.json().username).toBe('previewuser');
+      expect((await t.inject({ method: 'GET', url: `/api/discord_auth?token=${token}` })).statusCode).toBe(
+        400,
+      );
+    });
+
+    it('answers 404 with a sentence for a used token', async () => {
+      const token = await issueLoginToken(t.ctx.db, identity);
+      await t.inject({ method: 'GET', url: `/api/discord_auth?token=${token}` });
+      const res = await preview(token);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toBe('This login link is invalid, expired or already used.');
+    });
+
+    it('answers 404 for an unknown or expired token', async () => {
+      expect((await preview('no-such-token-at-all')).statusCode).toBe(404);
+      const token = await issueLoginToken(t.ctx.db, identity);
+      vi.useFakeTimers({ now: Date.now() + 10 * 60 * 1000 + 1000, toFake: ['Date'] });
+      try {
+        expect((await preview(token)).statusCode).toBe(404);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('refuses a missing token with 400', async () => {
+      expect((await t.app.inject({ method: 'GET', url: '/api/discord_auth/preview' })).statusCode).toBe(400);
+    });
+  });
+
   it('GET /api/login answers the Discord authorize address with a state bound by cookie', async () => {
     const res = await t.inject({ method: 'GET', url: '/api/login', headers: { host: 'app.test' } });
     const url = new URL(res.json().redirectUri);
@@ -205,7 +250,7 @@ describe('Discord OAuth login (against the simulated Discord)', () => {
   it('POST /api/login/callback answers 400 with a message for a missing code', async () => {
     const res = await callback({ state: 'abc' }, 'abc');
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/^Invalid body/);
+    expect(res.json().message).toBe('code is missing.');
   });
 
   it('GET /api/logout deletes every session of the user, web and SDK alike', async () => {
@@ -248,8 +293,8 @@ describe('login options', () => {
     }
   });
 
-  it('sets the session cookie Secure when the site is reached over https (behind a proxy)', async () => {
-    const t = await createTestApp();
+  it('sets the session cookie Secure when the site is reached over https (behind a trusted proxy)', async () => {
+    const t = await createTestApp({ env: { TRUST_PROXY: 'true' } });
     try {
       const token = await issueLoginToken(t.ctx.db, {
         id: '1777777777777777778',
@@ -270,5 +315,40 @@ describe('login options', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('forwarded headers in the login redirect (TRUST_PROXY)', () => {
+  const forged = { host: 'app.test', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' };
+  const redirectFor = async (env: Record<string, string>) => {
+    const t = await createTestApp({ env });
+    try {
+      const res = await t.inject({ method: 'GET', url: '/api/login', headers: forged });
+      return new URL(res.json().redirectUri).searchParams.get('redirect_uri');
+    } finally {
+      await t.close();
+    }
+  };
+
+  it('ignores X-Forwarded-Host and X-Forwarded-Proto by default', async () => {
+    expect(await redirectFor({})).toBe('http://app.test/discord/login/callback');
+  });
+
+  it('ignores them from a proxy address TRUST_PROXY does not name', async () => {
+    expect(await redirectFor({ TRUST_PROXY: '10.0.0.1' })).toBe('http://app.test/discord/login/callback');
+  });
+
+  it('uses them with TRUST_PROXY=true', async () => {
+    expect(await redirectFor({ TRUST_PROXY: 'true' })).toBe('https://evil.example/discord/login/callback');
+  });
+
+  it('uses them with a hop count (TRUST_PROXY=1)', async () => {
+    expect(await redirectFor({ TRUST_PROXY: '1' })).toBe('https://evil.example/discord/login/callback');
+  });
+
+  it('uses them from a proxy address TRUST_PROXY names', async () => {
+    expect(await redirectFor({ TRUST_PROXY: '127.0.0.0/8' })).toBe(
+      'https://evil.example/discord/login/callback',
+    );
   });
 });

@@ -19,6 +19,23 @@ export async function issueLoginToken(db: Db, identity: DiscordIdentity): Promis
   return token;
 }
 
+/** Whose token it is, without using it up (the page asks before signing in); null when unknown, used or expired. */
+export async function peekLoginToken(db: Db, token: string): Promise<DiscordIdentity | null> {
+  const rows = await db
+    .select()
+    .from(loginTokens)
+    .where(
+      and(
+        eq(loginTokens.tokenHash, sha256(token)),
+        isNull(loginTokens.usedAt),
+        gt(loginTokens.expiresAt, new Date()),
+      ),
+    )
+    .limit(1);
+  const row = rows[0];
+  return row ? { id: row.userId, username: row.username, avatar: row.avatar, globalName: null } : null;
+}
+
 /** Marks the token used and answers whose it was; null when unknown, used or expired. */
 export async function redeemLoginToken(db: Db, token: string): Promise<DiscordIdentity | null> {
   const rows = await db

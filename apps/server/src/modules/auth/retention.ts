@@ -1,15 +1,12 @@
 import { and, eq, gt, lt, notExists } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { cooldowns, discordTokens, loginTokens, sdkLoginRequests, sessions } from '../../db/schema/index.js';
-
-/** How often expired data is deleted (and once at start). */
-export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Deletes what the privacy policy promises to keep at most 72 hours or until logout: expired sessions and
  * one-time tokens, and the Discord OAuth tokens of users without a live session. With linked roles on,
  * the Discord tokens stay: the bot needs them to update the user's role connection after a link change.
+ * Runs as the scheduled task `retention.purge` (at start and hourly); idempotent, so any process may run it.
  */
 export async function purgeExpired(db: Db, opts: { keepDiscordTokens: boolean }, now = new Date()) {
   await db.delete(sessions).where(lt(sessions.expiresAt, now));
@@ -23,14 +20,4 @@ export async function purgeExpired(db: Db, opts: { keepDiscordTokens: boolean },
       .where(and(eq(sessions.userId, discordTokens.userId), gt(sessions.expiresAt, now)));
     await db.delete(discordTokens).where(notExists(liveSession));
   }
-}
-
-/** Runs the purge now and every hour; answers a stop function. Several processes may run it: it is idempotent. */
-export function startRetention(db: Db, log: FastifyBaseLogger, opts: { keepDiscordTokens: boolean }) {
-  const run = () =>
-    purgeExpired(db, opts).catch((err) => log.warn({ err }, 'retention purge failed; will retry'));
-  void run();
-  const timer = setInterval(run, RETENTION_INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
 }

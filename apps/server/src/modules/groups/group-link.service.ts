@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { guildGroups } from '../../db/schema/index.js';
@@ -41,8 +42,8 @@ async function checkLinkable(db: Queryable, guildId: string, groupId: string): P
 }
 
 /** Step 1 of linking: the group and the code to put into its description; Admin only. */
-export async function startGroupLink(ctx: AppContext, actorId: string, guildId: string, rawGroupId: string) {
-  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+export async function startGroupLink(ctx: AppContext, actor: Actor, guildId: string, rawGroupId: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const groupId = rawGroupId.toLowerCase();
   const group = await requireGroup(ctx, groupId);
   await checkLinkable(ctx.db, guildId, groupId);
@@ -56,8 +57,8 @@ async function codeInDescription(ctx: AppContext, guildId: string, group: Vrchat
 }
 
 /** Whether the group's description carries the server's link code; Admin only. */
-export async function checkGroupLink(ctx: AppContext, actorId: string, guildId: string, rawGroupId: string) {
-  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+export async function checkGroupLink(ctx: AppContext, actor: Actor, guildId: string, rawGroupId: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const group = await requireGroup(ctx, rawGroupId.toLowerCase());
   return { status: (await codeInDescription(ctx, guildId, group)) ? 'CodeFound' : 'CodeNotFound' } as const;
 }
@@ -80,11 +81,11 @@ async function ensureMembership(ctx: AppContext, group: VrchatGroup): Promise<Li
 /** Step 2 of linking: with the code in the description, joins the group and stores the link; Admin only. */
 export async function joinGroupLink(
   ctx: AppContext,
-  actorId: string,
+  actor: Actor,
   guildId: string,
   rawGroupId: string,
 ): Promise<{ status: LinkJoinStatus }> {
-  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const group = await requireGroup(ctx, rawGroupId.toLowerCase());
   if (await checkLinkable(ctx.db, guildId, group.id)) return { status: 'Member' };
   if (!(await codeInDescription(ctx, guildId, group))) return { status: 'CodeNotFound' };
@@ -100,7 +101,7 @@ export async function joinGroupLink(
     await forgetLinkCode(tx, guildId, group.id);
     await audit(tx, {
       action: 'group.linked',
-      actorId,
+      actor,
       guildId,
       targetId: group.id,
       details: { name: group.name },

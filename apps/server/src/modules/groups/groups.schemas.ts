@@ -19,10 +19,10 @@ z.globalRegistry.add(linkedGroup, { id: 'LinkedGroup' });
 export type LinkedGroup = z.infer<typeof linkedGroup>;
 
 /** Exactly one setting per call, as the tab's switches save one at a time. */
-export const groupSettingsUpdate = z.union([
-  z.object({ enabled: z.boolean() }).strict(),
-  z.object({ autoKick: z.boolean() }).strict(),
-]);
+export const groupSettingsUpdate = z.union(
+  [z.object({ enabled: z.boolean() }).strict(), z.object({ autoKick: z.boolean() }).strict()],
+  { error: 'must be {"enabled": true or false} or {"autoKick": true or false}' },
+);
 export type GroupSettingsUpdate = z.infer<typeof groupSettingsUpdate>;
 
 export const groupIdBody = z

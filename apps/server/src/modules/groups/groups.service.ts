@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { groupLinkCodes, guildGroups } from '../../db/schema/index.js';
@@ -49,19 +50,19 @@ async function describe(ctx: AppContext, row: GroupLinkRow): Promise<LinkedGroup
   };
 }
 
-export async function getLinkedGroup(ctx: AppContext, actorId: string, guildId: string) {
-  await requireGuildPermission(ctx, actorId, guildId, 'ViewGuild');
+export async function getLinkedGroup(ctx: AppContext, actor: Actor, guildId: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'ViewGuild');
   return describe(ctx, await requireLink(ctx.db, guildId));
 }
 
 /** Turns the group feature or auto-kick on or off; Admin only. */
 export async function updateGroupSettings(
   ctx: AppContext,
-  actorId: string,
+  actor: Actor,
   guildId: string,
   change: GroupSettingsUpdate,
 ) {
-  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const row = await ctx.db.transaction(async (tx) => {
     const before = await requireLink(tx, guildId, true);
     const [after] = await tx
@@ -71,7 +72,7 @@ export async function updateGroupSettings(
       .returning();
     await audit(tx, {
       action: 'group.settings',
-      actorId,
+      actor,
       guildId,
       targetId: before.groupId,
       details: {
@@ -85,15 +86,15 @@ export async function updateGroupSettings(
 }
 
 /** Unlinks the server's group (and forgets its pending link codes); Admin only. */
-export async function unlinkGroup(ctx: AppContext, actorId: string, guildId: string): Promise<void> {
-  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+export async function unlinkGroup(ctx: AppContext, actor: Actor, guildId: string): Promise<void> {
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
   await ctx.db.transaction(async (tx) => {
     const row = await requireLink(tx, guildId, true);
     await tx.delete(guildGroups).where(eq(guildGroups.guildId, guildId));
     await tx.delete(groupLinkCodes).where(eq(groupLinkCodes.guildId, guildId));
     await audit(tx, {
       action: 'group.unlinked',
-      actorId,
+      actor,
       guildId,
       targetId: row.groupId,
       details: { name: row.name, enabled: row.enabled, autoKick: row.autoKick },

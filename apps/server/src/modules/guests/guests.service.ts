@@ -1,9 +1,12 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { type Actor, userActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { takeCooldown } from '../../db/cooldown.js';
 import { guestRoles, guests, vrchatLinks } from '../../db/schema/index.js';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../http/errors.js';
+import { DiscordError } from '../../platforms/discord/errors.js';
+import type { DiscordMemberInfo } from '../../platforms/ports.js';
 import { audit } from '../audit/audit.service.js';
 import { profileUrl } from '../links/links.service.js';
 import { entryWithRoom, freeSlots, guestsOverLimit, heldEntries, slotsCount } from './slots.js';
@@ -33,8 +36,16 @@ const hostGuests = (db: Queryable, guildId: string, hostId: string) =>
     .orderBy(asc(guests.createdAt), asc(guests.id));
 
 /** The caller as a host in this server: their held guest-role entries and current guests. */
-async function hostContext(ctx: AppContext, guildId: string, hostId: string, db: Queryable = ctx.db) {
-  const member = await ctx.discord.getMember(guildId, hostId);
+async function hostContext(
+  ctx: AppContext,
+  guildId: string,
+  hostId: string,
+  db: Queryable = ctx.db,
+  // Members are read from the member mirror, so inside a transaction they are read before it (PGlite has
+  // one connection: a read outside the transaction would wait for it forever).
+  hostMember?: DiscordMemberInfo | null,
+) {
+  const member = hostMember === undefined ? await ctx.discord.getMember(guildId, hostId) : hostMember;
   if (!member) throw forbidden(NOT_A_HOST);
   const all = await db.select().from(guestRoles).where(eq(guestRoles.guildId, guildId));
   const held = heldEntries(all, member.roles);
@@ -115,10 +126,12 @@ export async function searchGuests(
 export type AssignInput = { discordId: string } | { vrcId: string; vrcDisplayName: string };
 
 export async function assignGuest(ctx: AppContext, guildId: string, hostId: string, input: AssignInput) {
+  const hostMember = await ctx.discord.getMember(guildId, hostId);
+  const guestMember = 'discordId' in input ? await ctx.discord.getMember(guildId, input.discordId) : null;
   // Serialise assignments per host so two quick clicks cannot overrun the slot limit.
   return ctx.db.transaction(async (tx) => {
     await lockHost(tx, guildId, hostId);
-    const host = await hostContext(ctx, guildId, hostId, tx);
+    const host = await hostContext(ctx, guildId, hostId, tx, hostMember);
     if (freeSlots(host.slots, host.guests.length) <= 0) throw badRequest(NO_FREE_SLOTS);
     const byRole = new Map<string, number>();
     for (const g of host.guests) byRole.set(g.guestRoleId, (byRole.get(g.guestRoleId) ?? 0) + 1);
@@ -130,7 +143,7 @@ export async function assignGuest(ctx: AppContext, guildId: string, hostId: stri
       if (input.discordId === hostId) throw badRequest('You cannot add yourself as a guest.');
       if (host.guests.some((g) => g.guestDiscordId === input.discordId))
         throw conflict('That user is already your guest.');
-      const member = await ctx.discord.getMember(guildId, input.discordId);
+      const member = guestMember;
       if (!member) throw notFound('That Discord user is not a member of this server.');
       const link = (
         await tx.select().from(vrchatLinks).where(eq(vrchatLinks.discordUserId, input.discordId)).limit(1)
@@ -163,7 +176,7 @@ export async function assignGuest(ctx: AppContext, guildId: string, hostId: stri
     const [created] = await tx.insert(guests).values(row).returning();
     await audit(tx, {
       action: 'guest.assigned',
-      actorId: hostId,
+      actor: userActor(hostId),
       guildId,
       targetId: created.guestDiscordId ?? created.guestVrcId,
       details: { guestId: created.id, guestRoleId: created.guestRoleId },
@@ -181,7 +194,7 @@ export async function unassignGuest(ctx: AppContext, guildId: string, hostId: st
       .where(and(eq(guests.id, guestId), eq(guests.guildId, guildId), eq(guests.hostUserId, hostId)))
       .limit(1);
     if (!rows[0]) throw notFound('Guest not found.');
-    await removeGuests(ctx, tx, guildId, rows, hostId, 'guest.unassigned');
+    await removeGuests(ctx, tx, guildId, rows, userActor(hostId), 'guest.unassigned');
   });
 }
 
@@ -208,23 +221,24 @@ async function removeGuests(
   tx: Queryable,
   guildId: string,
   list: GuestRow[],
-  actorId: string | null,
+  actor: Actor | null,
   action: string,
 ) {
   for (const guest of list) {
     await tx.delete(guests).where(eq(guests.id, guest.id));
-    // Not checked against the member's cached roles: the role may have been added moments ago and the
-    // gateway event not arrived yet. Removing a role the member does not have is a no-op for Discord.
-    if (
-      guest.guestDiscordId &&
-      !(await isGuestOfAnother(tx, guest)) &&
-      (await ctx.discord.getMember(guildId, guest.guestDiscordId))
-    ) {
-      await ctx.discord.removeRole(guildId, guest.guestDiscordId, guest.guestRoleId, 'Guest slot removed');
+    // Not checked against the member's known roles: the role may have been added moments ago and the
+    // gateway event not arrived yet. Removing a role the member does not have is a no-op for Discord,
+    // and a member who is gone (404) has no roles left to take.
+    if (guest.guestDiscordId && !(await isGuestOfAnother(tx, guest))) {
+      await ctx.discord
+        .removeRole(guildId, guest.guestDiscordId, guest.guestRoleId, 'Guest slot removed')
+        .catch((err) => {
+          if (!(err instanceof DiscordError && err.status === 404)) throw err;
+        });
     }
     await audit(tx, {
       action,
-      actorId,
+      actor,
       guildId,
       targetId: guest.guestDiscordId ?? guest.guestVrcId,
       details: { guestId: guest.id, hostUserId: guest.hostUserId },
@@ -241,10 +255,10 @@ async function removeGuests(
 export async function reconcileHostGuests(ctx: AppContext, guildId: string, hostId: string) {
   // Most members host nobody: answer without a transaction.
   if ((await hostGuests(ctx.db, guildId, hostId).limit(1)).length === 0) return;
+  const member = await ctx.discord.getMember(guildId, hostId);
   await ctx.db.transaction(async (tx) => {
     await lockHost(tx, guildId, hostId);
     const mine = await hostGuests(tx, guildId, hostId);
-    const member = await ctx.discord.getMember(guildId, hostId);
     const all = await tx.select().from(guestRoles).where(eq(guestRoles.guildId, guildId));
     const excess = guestsOverLimit(mine, member ? heldEntries(all, member.roles) : []);
     if (excess.length) await removeGuests(ctx, tx, guildId, excess, null, 'guest.revoked_host_lost_role');

@@ -80,21 +80,21 @@ describe('guest setup (against the simulators)', () => {
     );
 
     it.each([
-      ['GET', '/api/users/guests/not-a-guild'],
-      ['GET', `${base}/search`],
-      ['GET', `${base}/search?memberQuery=a&vrcQuery=b`],
-      ['GET', `${base}/search?memberQuery=%20`],
-      ['POST', `${base}/assign`, {}],
-      ['POST', `${base}/assign`, { discordId: 'abc' }],
-      ['POST', `${base}/assign`, { vrcId: 'usr_x' }],
-      ['DELETE', `${base}/unassign/not-a-uuid`],
-    ] as ['GET' | 'POST' | 'DELETE', string, object?][])(
-      '%s %s answers 400 with a message',
-      async (method, url, payload) => {
+      ['GET', '/api/users/guests/not-a-guild', 'guildId must be a Discord id.'],
+      ['GET', `${base}/search`, 'Give exactly one of memberQuery and vrcQuery.'],
+      ['GET', `${base}/search?memberQuery=a&vrcQuery=b`, 'Give exactly one of memberQuery and vrcQuery.'],
+      ['GET', `${base}/search?memberQuery=%20`, 'memberQuery must not be empty.'],
+      ['POST', `${base}/assign`, 'discordId is missing.', {}],
+      ['POST', `${base}/assign`, 'discordId must be a Discord id.', { discordId: 'abc' }],
+      ['POST', `${base}/assign`, 'vrcDisplayName is missing.', { vrcId: 'usr_x' }],
+      ['DELETE', `${base}/unassign/not-a-uuid`, 'guestEntryId must be a UUID.'],
+    ] as ['GET' | 'POST' | 'DELETE', string, string, object?][])(
+      '%s %s answers 400 with a sentence',
+      async (method, url, message, payload) => {
         const user = await host(roles.host1);
         const res = await t.inject({ method, url, payload, session: user.session });
         expect(res.statusCode).toBe(400);
-        expect(res.json().message).toMatch(/^Invalid/);
+        expect(res.json().message).toBe(message);
       },
     );
 

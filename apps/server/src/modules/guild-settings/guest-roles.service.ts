@@ -1,4 +1,5 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { guestRoles } from '../../db/schema/index.js';
@@ -64,21 +65,21 @@ async function reconcileAfterChange(ctx: AppContext, guildId: string) {
   }
 }
 
-export async function listGuestRoles(ctx: AppContext, actorId: string, guildId: string) {
-  await requireGuildPermission(ctx, actorId, guildId, 'ViewGuild');
+export async function listGuestRoles(ctx: AppContext, actor: Actor, guildId: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'ViewGuild');
   return { guestRoles: (await entriesOf(ctx.db, guildId)).map(toEntry) };
 }
 
 /** 'Add': an empty entry (no roles, count 0), which gives no slots until both roles are chosen. */
-export async function createGuestRole(ctx: AppContext, actorId: string, guildId: string) {
-  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+export async function createGuestRole(ctx: AppContext, actor: Actor, guildId: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const list = await ctx.db.transaction(async (tx) => {
     // Serialised per server so two quick clicks cannot pass the limit together.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`guest_roles:${guildId}`}))`);
     const [{ n }] = await tx.select({ n: count() }).from(guestRoles).where(eq(guestRoles.guildId, guildId));
     if (n >= MAX_GUEST_ROLE_ENTRIES) throw conflict(TOO_MANY_GUEST_ROLES);
     const [row] = await tx.insert(guestRoles).values({ guildId }).returning();
-    await audit(tx, { action: 'guest_role.create', actorId, guildId, targetId: row.id });
+    await audit(tx, { action: 'guest_role.create', actor, guildId, targetId: row.id });
     return entriesOf(tx, guildId);
   });
   return { guestRoles: list.map(toEntry) };
@@ -108,11 +109,11 @@ async function checkRoles(
 /** Changes an entry's main role, guest role or count (Admin); hosts who lose slots lose their newest guests. */
 export async function updateGuestRole(
   ctx: AppContext,
-  actorId: string,
+  actor: Actor,
   guildId: string,
   change: GuestRoleUpdate,
 ) {
-  const { guild } = await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+  const { guild } = await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const row = await findEntry(ctx, guildId, change.id);
   const next = {
     mainRoleId: change.primaryRoleId === undefined ? row.mainRoleId : change.primaryRoleId,
@@ -129,7 +130,7 @@ export async function updateGuestRole(
       .returning();
     await audit(tx, {
       action: 'guest_role.update',
-      actorId,
+      actor,
       guildId,
       targetId: row.id,
       details: { before: toEntry(current), after: toEntry(result) },
@@ -141,8 +142,8 @@ export async function updateGuestRole(
   return toEntry(updated);
 }
 
-export async function deleteGuestRole(ctx: AppContext, actorId: string, guildId: string, id: string) {
-  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+export async function deleteGuestRole(ctx: AppContext, actor: Actor, guildId: string, id: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const removed = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .delete(guestRoles)
@@ -151,7 +152,7 @@ export async function deleteGuestRole(ctx: AppContext, actorId: string, guildId:
     if (!row) throw notFound(GUEST_ROLE_NOT_FOUND);
     await audit(tx, {
       action: 'guest_role.delete',
-      actorId,
+      actor,
       guildId,
       targetId: row.id,
       details: { before: toEntry(row) },

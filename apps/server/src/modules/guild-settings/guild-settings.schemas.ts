@@ -25,6 +25,11 @@ export const guildSettingsResponse = z.object({
   members: z.number().int(),
   /** Members with a VRChat link. */
   linkedMembers: z.number().int(),
+  /**
+   * Whether the bot has Discord's Server Members intent. Without it only linked members are kept (and
+   * counted); the tab explains how to switch it on.
+   */
+  membersIntent: z.boolean(),
   /** The server's roles without @everyone, highest first. */
   roles: z.array(
     z.object({ id: z.string(), name: z.string(), color: z.number().int(), position: z.number().int() }),

@@ -1,11 +1,13 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { z } from 'zod';
+import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
-import { guildSettings, vrchatLinks } from '../../db/schema/index.js';
+import { guildSettings } from '../../db/schema/index.js';
 import { badRequest } from '../../http/errors.js';
 import type { DiscordGuildInfo } from '../../platforms/ports.js';
 import { audit } from '../audit/audit.service.js';
+import { guildMemberCounts } from '../members/member-mirror.reads.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import { assignableRoleProblem } from './assignable-role.js';
 import type { AutoAssignRoles, AutoAssignRolesUpdate } from './guild-settings.schemas.js';
@@ -28,27 +30,13 @@ const autoAssignOf = (row: SettingsRow | undefined): AutoAssignRoles => ({
   linkedRoleId: row?.linkedRoleId ?? null,
 });
 
-/** How many of these Discord users linked a VRChat account (one query, the ids as one array parameter). */
-async function countLinked(ctx: AppContext, discordIds: string[]): Promise<number> {
-  if (discordIds.length === 0) return 0;
-  const [{ n }] = await ctx.db
-    .select({ n: count() })
-    .from(vrchatLinks)
-    .where(sql`${vrchatLinks.discordUserId} = any(${sql.param(discordIds)}::text[])`);
-  return n;
-}
-
 async function describeGuild(ctx: AppContext, guild: DiscordGuildInfo) {
-  const [members, row] = await Promise.all([ctx.discord.listMembers(guild.id), settingsOf(ctx.db, guild.id)]);
+  const [counts, row] = await Promise.all([guildMemberCounts(ctx, guild.id), settingsOf(ctx.db, guild.id)]);
   return {
     id: guild.id,
     name: guild.name,
     icon: guild.iconUrl,
-    members: members.length,
-    linkedMembers: await countLinked(
-      ctx,
-      members.map((m) => m.userId),
-    ),
+    ...counts,
     roles: guild.roles
       .filter((r) => r.id !== guild.id)
       .map(({ id, name, color, position }) => ({ id, name, color, position })),
@@ -58,8 +46,8 @@ async function describeGuild(ctx: AppContext, guild: DiscordGuildInfo) {
 }
 
 /** The Discord tab: the server, its counts and roles, and its settings. */
-export async function getGuildSettings(ctx: AppContext, actorId: string, guildId: string) {
-  const { guild } = await requireGuildPermission(ctx, actorId, guildId, 'ViewGuild');
+export async function getGuildSettings(ctx: AppContext, actor: Actor, guildId: string) {
+  const { guild } = await requireGuildPermission(ctx, actor, guildId, 'ViewGuild');
   return describeGuild(ctx, guild);
 }
 
@@ -84,11 +72,11 @@ async function checkAutoAssign(
 /** Sets or clears the roles the bot assigns (18+ verified, age verified, linked); Admin only. */
 export async function updateAutoAssignRoles(
   ctx: AppContext,
-  actorId: string,
+  actor: Actor,
   guildId: string,
   change: AutoAssignRolesUpdate,
 ) {
-  const { guild } = await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+  const { guild } = await requireGuildPermission(ctx, actor, guildId, 'Admin');
   await checkAutoAssign(ctx, guild, autoAssignOf(await settingsOf(ctx.db, guildId)), change);
   await ctx.db.transaction(async (tx) => {
     // Merged onto the row as it is now, so a simultaneous change of another role is kept.
@@ -98,14 +86,14 @@ export async function updateAutoAssignRoles(
       .insert(guildSettings)
       .values({ guildId, ...after })
       .onConflictDoUpdate({ target: guildSettings.guildId, set: { ...after, updatedAt: new Date() } });
-    await audit(tx, { action: 'guild.auto_assign_roles', actorId, guildId, details: { before, after } });
+    await audit(tx, { action: 'guild.auto_assign_roles', actor, guildId, details: { before, after } });
   });
   return describeGuild(ctx, guild);
 }
 
 /** Stores the contact e-mail World Images requires; ManageImages (Admin implies it). */
-export async function setContactEmail(ctx: AppContext, actorId: string, guildId: string, email: string) {
-  await requireGuildPermission(ctx, actorId, guildId, 'ManageImages');
+export async function setContactEmail(ctx: AppContext, actor: Actor, guildId: string, email: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'ManageImages');
   const parsed = z.email().safeParse(email.trim());
   if (!parsed.success) throw badRequest(INVALID_EMAIL);
   const contactEmail = parsed.data;
@@ -117,7 +105,7 @@ export async function setContactEmail(ctx: AppContext, actorId: string, guildId:
       .onConflictDoUpdate({ target: guildSettings.guildId, set: { contactEmail, updatedAt: new Date() } });
     await audit(tx, {
       action: 'guild.contact_email',
-      actorId,
+      actor,
       guildId,
       details: { before, after: contactEmail },
     });

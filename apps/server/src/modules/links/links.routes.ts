@@ -51,7 +51,7 @@ export async function linksRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         operationId: 'checkVrchatUser',
         tags: ['links'],
         description:
-          'Conflict when the VRChat account is linked to another Discord account; the code to prove ownership.',
+          'Conflict when the VRChat account is linked to another Discord account; the code to prove ownership. 404 when VRChat has no such user.',
         querystring: vrcIdQuery,
         response: { 200: checkResult, ...errorResponses },
       },

@@ -1,9 +1,11 @@
 import { and, eq } from 'drizzle-orm';
+import { type Actor, userActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { groupInvites, linkEvents, verificationCodes, vrchatLinks } from '../../db/schema/index.js';
 import { conflict, HttpError, notFound } from '../../http/errors.js';
 import { audit } from '../audit/audit.service.js';
+import { memberLinked } from '../members/member-mirror.events.js';
 import { ageVerificationOf } from './age.js';
 import { bioHasCode, newVerificationCode, vrchatIdFrom } from './code.js';
 
@@ -61,6 +63,8 @@ async function codeFor(db: Queryable, discordUserId: string, vrcUserId: string):
 }
 
 export async function checkLink(ctx: AppContext, discordUserId: string, vrcUserId: string) {
+  // No code for an account VRChat does not have: the id was mistyped or the account deleted.
+  await requireVrchatUser(ctx, vrcUserId);
   const existing = await findLinkByVrchat(ctx.db, vrcUserId);
   const status =
     existing && existing.discordUserId !== discordUserId ? ('Conflict' as const) : ('Success' as const);
@@ -100,7 +104,7 @@ async function writeLink(
           .values({ discordUserId: holder.discordUserId, vrcUserId: vrc.id, kind: 'moved_away' });
         await audit(tx, {
           action: 'link.moved_away',
-          actorId: discordUserId,
+          actor: userActor(discordUserId),
           targetId: holder.discordUserId,
           details: { vrcUserId: vrc.id, movedTo: discordUserId },
         });
@@ -139,7 +143,7 @@ async function writeLink(
       }
       await audit(tx, {
         action: verified ? 'link.verified' : 'link.created',
-        actorId: discordUserId,
+        actor: userActor(discordUserId),
         targetId: vrc.id,
         details: { vrchatName: vrc.displayName, ageVerification: age, replaced: previous?.vrcUserId ?? null },
       });
@@ -158,6 +162,7 @@ export async function linkAccount(ctx: AppContext, discordUserId: string, vrcUse
   const proven = bioHasCode(vrc.bio, code);
   // Relinking an account this user already proved stays verified, and says so.
   const { isVerified } = await writeLink(ctx, discordUserId, vrc, proven);
+  memberLinked(ctx, discordUserId);
   return { status: isVerified ? ('SuccessVerified' as const) : ('Success' as const) };
 }
 
@@ -175,6 +180,7 @@ export async function verifyAccount(ctx: AppContext, discordUserId: string, vrcU
     throw new HttpError(400, VERIFY_FAILED);
   }
   await writeLink(ctx, discordUserId, vrc, true);
+  memberLinked(ctx, discordUserId);
   return { status: 'SuccessVerified' as const };
 }
 
@@ -183,21 +189,60 @@ export async function refreshLink(ctx: AppContext, discordUserId: string) {
   if (!link) throw notFound(NO_LINK);
   const vrc = await ctx.vrchat.getUser(link.vrcUserId);
   if (!vrc) throw notFound(VRCHAT_USER_NOT_FOUND);
+  await writeRefresh(ctx, link, vrc, userActor(discordUserId));
+  return { status: 'Success' as const };
+}
+
+/**
+ * Stores what VRChat now says about a linked account (display name, age status), with the link event the
+ * role work picks up and an audit entry naming who asked.
+ */
+async function writeRefresh(
+  ctx: AppContext,
+  link: LinkRow,
+  vrc: { id: string; displayName: string; ageVerificationStatus?: string; ageVerified?: boolean },
+  actor: Actor,
+) {
   const age = ageVerificationOf(vrc);
   await ctx.db.transaction(async (tx) => {
     await tx
       .update(vrchatLinks)
       .set({ vrchatName: vrc.displayName, ageVerification: age, refreshedAt: new Date() })
-      .where(eq(vrchatLinks.discordUserId, discordUserId));
-    await tx.insert(linkEvents).values({ discordUserId, vrcUserId: vrc.id, kind: 'refreshed' });
+      .where(and(eq(vrchatLinks.discordUserId, link.discordUserId), eq(vrchatLinks.vrcUserId, vrc.id)));
+    await tx
+      .insert(linkEvents)
+      .values({ discordUserId: link.discordUserId, vrcUserId: vrc.id, kind: 'refreshed' });
     await audit(tx, {
       action: 'link.refreshed',
-      actorId: discordUserId,
+      actor,
       targetId: vrc.id,
       details: { vrchatName: vrc.displayName, ageVerification: age },
     });
   });
-  return { status: 'Success' as const };
+}
+
+/**
+ * The scheduled refresh of one link (`links.refresh`): the same re-read as the user's Refresh, acting as
+ * the job. Only a change writes the event and the audit entry; otherwise just the refresh time moves.
+ * An account VRChat no longer knows keeps its link (the user may unlink) and waits for the next round.
+ */
+export async function refreshLinkInBackground(
+  ctx: AppContext,
+  link: LinkRow,
+  actor: Actor,
+): Promise<'changed' | 'unchanged' | 'gone'> {
+  const vrc = await ctx.vrchat.getUser(link.vrcUserId);
+  const changed =
+    vrc && (vrc.displayName !== link.vrchatName || ageVerificationOf(vrc) !== link.ageVerification);
+  if (vrc && changed) {
+    await writeRefresh(ctx, link, vrc, actor);
+    return 'changed';
+  }
+  await ctx.db
+    .update(vrchatLinks)
+    .set({ refreshedAt: new Date() })
+    .where(and(eq(vrchatLinks.discordUserId, link.discordUserId), eq(vrchatLinks.vrcUserId, link.vrcUserId)));
+  return vrc ? 'unchanged' : 'gone';
 }
 
 export async function unlinkAccount(ctx: AppContext, discordUserId: string) {
@@ -206,7 +251,7 @@ export async function unlinkAccount(ctx: AppContext, discordUserId: string) {
     if (!link) throw notFound(NO_LINK);
     await tx.delete(vrchatLinks).where(eq(vrchatLinks.discordUserId, discordUserId));
     await tx.insert(linkEvents).values({ discordUserId, vrcUserId: link.vrcUserId, kind: 'unlinked' });
-    await audit(tx, { action: 'link.removed', actorId: discordUserId, targetId: link.vrcUserId });
+    await audit(tx, { action: 'link.removed', actor: userActor(discordUserId), targetId: link.vrcUserId });
   });
   return { status: 'Success' as const };
 }
@@ -222,7 +267,7 @@ export async function resetGroupInvites(ctx: AppContext, discordUserId: string) 
     await tx.insert(linkEvents).values({ discordUserId, vrcUserId: link.vrcUserId, kind: 'invites_reset' });
     await audit(tx, {
       action: 'link.invites_reset',
-      actorId: discordUserId,
+      actor: userActor(discordUserId),
       targetId: link.vrcUserId,
       details: { cleared: removed.length },
     });

@@ -1,8 +1,9 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../../test/app.js';
 import { rows, updateVrchatUser, vrchatUser } from '../../../test/factories.js';
-import { groupInvites } from '../../db/schema/index.js';
-import { VERIFY_FAILED } from './links.service.js';
+import { groupInvites, verificationCodes } from '../../db/schema/index.js';
+import { VERIFY_FAILED, VRCHAT_USER_NOT_FOUND } from './links.service.js';
 
 const CODE = /^VRCL-[A-HJKMNP-Z2-9]{8}$/;
 
@@ -65,18 +66,18 @@ describe('linking a VRChat account (against the simulators)', () => {
     );
 
     it.each([
-      ['GET', '/api/users/search'],
-      ['GET', '/api/users/search?query=%20%20'],
-      ['GET', `/api/users/search?query=${'x'.repeat(201)}`],
-      ['GET', '/api/users/check'],
-      ['GET', '/api/users/check?vrcId=not-an-id'],
-      ['POST', '/api/users/link?vrcId=usr_%27%3B--'],
-      ['POST', '/api/users/verify'],
-    ] as const)('%s %s answers 400 with a message', async (method, url) => {
+      ['GET', '/api/users/search', 'query is missing.'],
+      ['GET', '/api/users/search?query=%20%20', 'query must not be empty.'],
+      ['GET', `/api/users/search?query=${'x'.repeat(201)}`, 'query must be at most 200 characters long.'],
+      ['GET', '/api/users/check', 'vrcId is missing.'],
+      ['GET', '/api/users/check?vrcId=not-an-id', 'vrcId must be a VRChat user id (usr_…).'],
+      ['POST', '/api/users/link?vrcId=usr_%27%3B--', 'vrcId must be a VRChat user id (usr_…).'],
+      ['POST', '/api/users/verify', 'vrcId is missing.'],
+    ] as const)('%s %s answers 400 with a sentence', async (method, url, message) => {
       const user = await signIn(t);
       const res = await t.inject({ method, url, session: user.session });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toMatch(/^Invalid/);
+      expect(res.json().message).toBe(message);
     });
   });
 
@@ -151,6 +152,19 @@ describe('linking a VRChat account (against the simulators)', () => {
       expect((await link(holder, target.id)).statusCode).toBe(200);
       expect((await check(user, target.id)).status).toBe('Conflict');
       expect((await check(holder, target.id)).status).toBe('Success');
+    });
+
+    it('answers 404 for a VRChat user that does not exist, and hands out no code', async () => {
+      const user = await signIn(t);
+      const unknown = 'usr_0c4b5e2a-9d1f-4e7b-8a63-2f5d9c1b7e40';
+      const res = await get(user, `/api/users/check?vrcId=${unknown}`);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: VRCHAT_USER_NOT_FOUND });
+      const codes = await t.ctx.db
+        .select()
+        .from(verificationCodes)
+        .where(eq(verificationCodes.vrcUserId, unknown));
+      expect(codes).toEqual([]);
     });
   });
 

@@ -41,6 +41,8 @@ export async function membersRoutes(app: ZodApp, ctx: AppContext): Promise<void>
             results: z.array(memberResult),
             totalCount: z.number().int(),
             totalPages: z.number().int(),
+            /** True without the Server Members intent: only members with a VRChat link are kept and listed. */
+            linkedOnly: z.boolean(),
           }),
           ...errorResponses,
         },

@@ -1,95 +1,82 @@
-import { and, count, eq, ilike, inArray, max, or } from 'drizzle-orm';
+import { CDN } from 'discord.js';
+import { and, count, eq, inArray, max, or } from 'drizzle-orm';
+import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import { linkEvents, vrchatLinks } from '../../db/schema/index.js';
+import { linkEvents } from '../../db/schema/index.js';
 import { notFound } from '../../http/errors.js';
-import type { DiscordMemberInfo } from '../../platforms/ports.js';
+import { DiscordError } from '../../platforms/discord/errors.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
+import { mirrorDeps } from './member-mirror.events.js';
+import { ensureFilled } from './member-mirror.fill.js';
+import { memberInfoFromRow } from './member-mirror.port.js';
+import { getSync } from './member-mirror.store.js';
+import { type MemberSearchField, searchMirror } from './members.search.js';
 
 export const MEMBER_PAGE_SIZE = 25;
-export const memberSearchFields = ['DiscordId', 'DiscordName', 'VrcId', 'VrcName'] as const;
-export type MemberSearchField = (typeof memberSearchFields)[number];
+export { type MemberSearchField, memberSearchFields } from './members.search.js';
 export const MEMBER_NOT_FOUND = 'That user is not a member of this server.';
 
-type LinkRow = typeof vrchatLinks.$inferSelect;
-
-/** Links whose VRChat id or name matches, as a set of Discord ids (the database does the matching). */
-async function linkedIdsMatching(ctx: AppContext, field: 'VrcId' | 'VrcName', search: string) {
-  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const column = field === 'VrcId' ? vrchatLinks.vrcUserId : vrchatLinks.vrchatName;
-  const found = await ctx.db
-    .select({ id: vrchatLinks.discordUserId })
-    .from(vrchatLinks)
-    .where(ilike(column, pattern));
-  return new Set(found.map((l) => l.id));
+/** How often each of these members' links was made or removed, and when it last was. */
+async function linkHistory(ctx: AppContext, ids: string[]) {
+  if (ids.length === 0) return new Map<string, { linkCount: number; last: unknown }>();
+  const history = await ctx.db
+    .select({ id: linkEvents.discordUserId, n: count(), last: max(linkEvents.createdAt) })
+    .from(linkEvents)
+    .where(
+      and(
+        inArray(linkEvents.discordUserId, ids),
+        or(eq(linkEvents.kind, 'linked'), eq(linkEvents.kind, 'unlinked'), eq(linkEvents.kind, 'moved_away')),
+      ),
+    )
+    .groupBy(linkEvents.discordUserId);
+  return new Map(history.map((h) => [h.id, { linkCount: Number(h.n), last: h.last }]));
 }
 
-async function filterMembers(
-  ctx: AppContext,
-  members: DiscordMemberInfo[],
-  field: MemberSearchField,
-  search: string,
-) {
-  if (!search) return members;
-  const q = search.toLowerCase();
-  if (field === 'DiscordId') return members.filter((m) => m.userId.includes(search));
-  if (field === 'DiscordName')
-    return members.filter((m) => [m.username, m.displayName].some((n) => n.toLowerCase().includes(q)));
-  const ids = await linkedIdsMatching(ctx, field, search);
-  return members.filter((m) => ids.has(m.userId));
-}
-
-/** Link state of a page of members: their link, how often it changed and when it last did. */
-async function linkDetails(ctx: AppContext, ids: string[]) {
-  if (ids.length === 0) return { links: new Map<string, LinkRow>(), history: new Map() };
-  const [links, history] = await Promise.all([
-    ctx.db.select().from(vrchatLinks).where(inArray(vrchatLinks.discordUserId, ids)),
-    ctx.db
-      .select({ id: linkEvents.discordUserId, n: count(), last: max(linkEvents.createdAt) })
-      .from(linkEvents)
-      .where(
-        and(
-          inArray(linkEvents.discordUserId, ids),
-          or(
-            eq(linkEvents.kind, 'linked'),
-            eq(linkEvents.kind, 'unlinked'),
-            eq(linkEvents.kind, 'moved_away'),
-          ),
-        ),
-      )
-      .groupBy(linkEvents.discordUserId),
-  ]);
-  return {
-    links: new Map(links.map((l) => [l.discordUserId, l])),
-    history: new Map(history.map((h) => [h.id, { linkCount: Number(h.n), last: h.last }])),
-  };
+/** The guild's mirror, filled first if it never was (503 when Discord cannot be reached for that). */
+async function mirrorOf(ctx: AppContext, guildId: string) {
+  try {
+    return await ensureFilled(mirrorDeps(ctx), guildId);
+  } catch (err) {
+    ctx.log.warn({ err, guildId }, 'Members: mirror fill failed');
+    const sync = await getSync(ctx.db, guildId);
+    if (sync) return sync;
+    throw new DiscordError(503, 'The member list could not be read from Discord.', { cause: err });
+  }
 }
 
 /** The Members tab search: 25 a page, ordered by username. */
 export async function searchMembers(
   ctx: AppContext,
-  actorId: string,
+  actor: Actor,
   guildId: string,
   query: { search?: string; searchBy: MemberSearchField; page: number },
 ) {
-  await requireGuildPermission(ctx, actorId, guildId, 'ViewGuild');
-  const all = await ctx.discord.listMembers(guildId);
-  const matching = (await filterMembers(ctx, all, query.searchBy, query.search?.trim() ?? '')).sort(
-    (a, b) => a.username.localeCompare(b.username) || a.userId.localeCompare(b.userId),
-  );
-  const page = matching.slice((query.page - 1) * MEMBER_PAGE_SIZE, query.page * MEMBER_PAGE_SIZE);
-  const { links, history } = await linkDetails(
+  await requireGuildPermission(ctx, actor, guildId, 'ViewGuild');
+  const sync = await mirrorOf(ctx, guildId);
+  const linkedOnly = sync?.mode === 'linked';
+  const { total, rows } = await searchMirror(ctx.db, guildId, {
+    field: query.searchBy,
+    search: query.search?.trim() ?? '',
+    page: query.page,
+    pageSize: MEMBER_PAGE_SIZE,
+    linkedOnly,
+    // Kept exact by the fills and the join/leave events, so listing everyone needs no count of 100,000 rows.
+    knownTotal: sync?.mode === 'full' && sync.filledAt ? sync.memberCount : undefined,
+  });
+  const history = await linkHistory(
     ctx,
-    page.map((m) => m.userId),
+    rows.map((r) => r.member.userId),
   );
+  const cdn = new CDN(ctx.config.discord.cdnUrl);
   return {
-    results: page.map((m) => {
-      const link = links.get(m.userId);
-      const changes = history.get(m.userId);
-      const lastChange = changes?.last ? new Date(changes.last) : (link?.linkedAt ?? null);
+    results: rows.map(({ member, link }) => {
+      const info = memberInfoFromRow(cdn, guildId, member);
+      const changes = history.get(member.userId);
+      const lastChange = changes?.last ? new Date(changes.last as string) : (link?.linkedAt ?? null);
       return {
-        id: m.userId,
-        username: m.username,
-        avatar: m.avatarUrl,
+        id: member.userId,
+        username: member.username,
+        avatar: info.avatarUrl,
         vrcName: link?.vrchatName ?? null,
         vrcId: link?.vrcUserId ?? null,
         linkCount: changes?.linkCount ?? (link ? 1 : 0),
@@ -98,14 +85,16 @@ export async function searchMembers(
         ageVerified: link?.ageVerification ?? 'Unverified',
       };
     }),
-    totalCount: matching.length,
-    totalPages: Math.max(1, Math.ceil(matching.length / MEMBER_PAGE_SIZE)),
+    totalCount: total,
+    totalPages: Math.max(1, Math.ceil(total / MEMBER_PAGE_SIZE)),
+    /** Without the Server Members intent the mirror keeps linked members only. */
+    linkedOnly,
   };
 }
 
 /** 'Member Details': the member's Discord roles, highest first. */
-export async function memberDetails(ctx: AppContext, actorId: string, guildId: string, memberId: string) {
-  const { guild } = await requireGuildPermission(ctx, actorId, guildId, 'ViewGuild');
+export async function memberDetails(ctx: AppContext, actor: Actor, guildId: string, memberId: string) {
+  const { guild } = await requireGuildPermission(ctx, actor, guildId, 'ViewGuild');
   const member = await ctx.discord.getMember(guildId, memberId);
   if (!member) throw notFound(MEMBER_NOT_FOUND);
   return {

@@ -65,7 +65,7 @@ describe('member search (against the simulators)', () => {
 
   it('treats search text literally (no SQL wildcards) and answers an empty page for no match', async () => {
     const res = (await search('searchBy=VrcName&search=%25')).json();
-    expect(res).toEqual({ results: [], totalCount: 0, totalPages: 1 });
+    expect(res).toEqual({ results: [], totalCount: 0, totalPages: 1, linkedOnly: false });
   });
 
   it('shows a member’s Discord roles', async () => {

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
+import { type Actor, isSystemActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { guildPermissions } from '../../db/schema/index.js';
 import { forbidden, notFound } from '../../http/errors.js';
 import type { DiscordGuildInfo } from '../../platforms/ports.js';
-import { API_KEY_ACTOR } from '../api-keys/api-key-actor.js';
 import { findApiKeyById } from '../api-keys/api-key-lookup.js';
 import { expandPermissions, type GuildPermission, isDiscordManager } from './guild-permissions.js';
 
@@ -21,8 +21,10 @@ export interface GuildAccess {
  * What the caller may do in a server: Admin for Discord's owner and server managers, plus the grants
  * stored here. Someone who left the server keeps nothing, whatever was granted.
  */
-export async function guildAccess(ctx: AppContext, userId: string, guildId: string): Promise<GuildAccess> {
-  if (userId.startsWith(API_KEY_ACTOR)) return apiKeyAccess(ctx, userId.slice(API_KEY_ACTOR.length), guildId);
+export async function guildAccess(ctx: AppContext, actor: Actor, guildId: string): Promise<GuildAccess> {
+  if (actor.kind === 'apiKey') return apiKeyAccess(ctx, actor.keyId, guildId);
+  if (isSystemActor(actor)) return systemAccess(ctx, guildId);
+  const { userId } = actor;
   const guild = await ctx.discord.getGuild(guildId);
   if (!guild) throw notFound(BOT_NOT_IN_GUILD);
   const member = await ctx.discord.getMember(guildId, userId);
@@ -44,14 +46,24 @@ async function apiKeyAccess(ctx: AppContext, keyId: string, guildId: string): Pr
   return { guild, permissions: expandPermissions(key.permissions.filter((p) => p !== 'Admin')) };
 }
 
+/**
+ * The bot and jobs act for the product in every server the bot is in: an explicit bypass of the per-user
+ * checks (what they do is audit-logged with them as the actor).
+ */
+async function systemAccess(ctx: AppContext, guildId: string): Promise<GuildAccess> {
+  const guild = await ctx.discord.getGuild(guildId);
+  if (!guild) throw notFound(BOT_NOT_IN_GUILD);
+  return { guild, permissions: expandPermissions(['Admin']) };
+}
+
 /** The one check every server-scoped service starts with: 403 naming the missing permission. */
 export async function requireGuildPermission(
   ctx: AppContext,
-  userId: string,
+  actor: Actor,
   guildId: string,
   needed: GuildPermission,
 ): Promise<GuildAccess> {
-  const access = await guildAccess(ctx, userId, guildId);
+  const access = await guildAccess(ctx, actor, guildId);
   if (!access.permissions.includes(needed))
     throw forbidden(`You need the ${needed} permission in this server.`);
   return access;

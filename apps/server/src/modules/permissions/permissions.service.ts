@@ -1,4 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
+import { type Actor, actorId } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { guildPermissions } from '../../db/schema/index.js';
 import { badRequest, notFound } from '../../http/errors.js';
@@ -18,8 +19,8 @@ const entriesOf = (ctx: AppContext, guildId: string) =>
     .orderBy(asc(guildPermissions.updatedAt), asc(guildPermissions.userId));
 
 /** The granted entries of a server, with each user's Discord name and avatar (null once they left). */
-export async function listPermissions(ctx: AppContext, actorId: string, guildId: string) {
-  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+export async function listPermissions(ctx: AppContext, actor: Actor, guildId: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const entries = await entriesOf(ctx, guildId);
   const users = await Promise.all(
     entries.map(async (e) => {
@@ -38,12 +39,12 @@ export async function listPermissions(ctx: AppContext, actorId: string, guildId:
 /** Replaces a user's granted permissions (Admin only; the user must be in the server). */
 export async function setPermissions(
   ctx: AppContext,
-  actorId: string,
+  actor: Actor,
   guildId: string,
   userId: string,
   permissions: GuildPermission[],
 ) {
-  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const wanted = [...new Set(permissions)];
   if (wanted.length === 0) throw badRequest(NO_PERMISSION_SELECTED);
   if (!(await ctx.discord.getMember(guildId, userId))) throw notFound(TARGET_NOT_A_MEMBER);
@@ -54,14 +55,14 @@ export async function setPermissions(
       .where(and(eq(guildPermissions.guildId, guildId), eq(guildPermissions.userId, userId)));
     await tx
       .insert(guildPermissions)
-      .values({ guildId, userId, permissions: wanted, grantedBy: actorId })
+      .values({ guildId, userId, permissions: wanted, grantedBy: actorId(actor) })
       .onConflictDoUpdate({
         target: [guildPermissions.guildId, guildPermissions.userId],
-        set: { permissions: wanted, grantedBy: actorId, updatedAt: new Date() },
+        set: { permissions: wanted, grantedBy: actorId(actor), updatedAt: new Date() },
       });
     await audit(tx, {
       action: 'permissions.set',
-      actorId,
+      actor,
       guildId,
       targetId: userId,
       details: { before: before?.permissions ?? [], after: wanted },
@@ -70,8 +71,8 @@ export async function setPermissions(
   return { userId, permissions: wanted, effective: expandPermissions(wanted) };
 }
 
-export async function deletePermissions(ctx: AppContext, actorId: string, guildId: string, userId: string) {
-  await requireGuildPermission(ctx, actorId, guildId, 'Admin');
+export async function deletePermissions(ctx: AppContext, actor: Actor, guildId: string, userId: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
   await ctx.db.transaction(async (tx) => {
     const [removed] = await tx
       .delete(guildPermissions)
@@ -80,7 +81,7 @@ export async function deletePermissions(ctx: AppContext, actorId: string, guildI
     if (!removed) throw notFound(NO_PERMISSION_ENTRY);
     await audit(tx, {
       action: 'permissions.delete',
-      actorId,
+      actor,
       guildId,
       targetId: userId,
       details: { before: removed.permissions },

@@ -1,4 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import { userActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { randomToken, sha256 } from '../../crypto.js';
 import { sdkLoginRequests } from '../../db/schema/index.js';
@@ -40,7 +41,7 @@ export async function approveSdkLogin(ctx: AppContext, userId: string, token: st
     .update(sdkLoginRequests)
     .set({ approvedBy: userId, approvedAt: new Date() })
     .where(eq(sdkLoginRequests.tokenHash, request.tokenHash));
-  await audit(ctx.db, { action: 'sdk.approved', actorId: userId, targetId: userId });
+  await audit(ctx.db, { action: 'sdk.approved', actor: userActor(userId), targetId: userId });
 }
 
 export type SdkLoginStatus =
@@ -70,7 +71,7 @@ export async function redeemSdkLogin(ctx: AppContext, token: string) {
   const user = await getUser(ctx.db, request.approvedBy);
   if (!user) return { status: 'Unauthorized' as SdkLoginStatus };
   const accessToken = await createSession(ctx.db, user.id, 'sdk');
-  await audit(ctx.db, { action: 'sdk.token_issued', actorId: user.id, targetId: user.id });
+  await audit(ctx.db, { action: 'sdk.token_issued', actor: userActor(user.id), targetId: user.id });
   const current = toCurrentUser(ctx, user);
   return {
     status: 'Ok' as SdkLoginStatus,

@@ -113,14 +113,16 @@ describe('Unity SDK editor login', () => {
   });
 
   it.each([
-    ['POST', '/api/oauth-approve', {}],
-    ['POST', '/api/oauth-approve', { token: 42 }],
-    ['POST', '/api/sdk-login', {}],
-  ] as const)('%s %s answers 400 with a message for %j', async (method, url, payload) => {
+    ['POST', '/api/oauth-approve', {}, 'token is missing.'],
+    ['POST', '/api/oauth-approve', { token: 42 }, 'token must be a string.'],
+    ['POST', '/api/oauth-approve', { token: 'short' }, 'token must be at least 10 characters long.'],
+    ['POST', '/api/sdk-login', {}, 'token is missing.'],
+    ['POST', '/api/sdk-login', { token: 'x'.repeat(1001) }, 'token must be at most 1000 characters long.'],
+  ] as const)('%s %s answers 400 with a sentence for %j', async (method, url, payload, message) => {
     const user = await signIn(t);
     const res = await t.inject({ method, url, payload, session: user.session });
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/^Invalid body/);
+    expect(res.json().message).toBe(message);
   });
 
   it('stores request tokens hashed', async () => {

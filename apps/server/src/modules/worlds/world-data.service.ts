@@ -1,7 +1,9 @@
-import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import { guests, vrchatLinks, worldDataCache, worlds } from '../../db/schema/index.js';
+import { guests, worldDataCache, worlds } from '../../db/schema/index.js';
 import { badRequest, notFound } from '../../http/errors.js';
+import { linkedMembersOf } from '../members/member-mirror.reads.js';
 import { BOT_NOT_IN_GUILD, requireGuildPermission } from '../permissions/access.service.js';
 import { encodeWorldBody } from './codec/lzw.js';
 import { linkedGroupId } from './role-context.js';
@@ -15,23 +17,8 @@ export const WORLD_DATA_FRESH_MS = 60_000;
 async function gatherSources(ctx: AppContext, world: WorldRow): Promise<WorldDataSources> {
   const guild = await ctx.discord.getGuild(world.guildId);
   if (!guild) throw notFound(BOT_NOT_IN_GUILD);
-  const members = await ctx.discord.listMembers(world.guildId);
   // Only ownership-verified links: worlds trust display names, and an unproven link could name anyone.
-  const links = members.length
-    ? await ctx.db
-        .select()
-        .from(vrchatLinks)
-        .where(
-          and(
-            inArray(
-              vrchatLinks.discordUserId,
-              members.map((m) => m.userId),
-            ),
-            eq(vrchatLinks.isVerified, true),
-          ),
-        )
-    : [];
-  const linkOf = new Map(links.map((l) => [l.discordUserId, l]));
+  const members = await linkedMembersOf(ctx, world.guildId, { verifiedOnly: true });
   const vrchatGuests = await ctx.db
     .select({ vrcDisplayName: guests.guestVrcName, guestRoleId: guests.guestRoleId })
     .from(guests)
@@ -42,12 +29,11 @@ async function gatherSources(ctx: AppContext, world: WorldRow): Promise<WorldDat
   return {
     now: new Date(),
     discordRoles: guild.roles,
-    members: members.flatMap((m) => {
-      const link = linkOf.get(m.userId);
-      return link
-        ? [{ vrcDisplayName: link.vrchatName, roleIds: m.roles, plus18: link.ageVerification === 'Plus18' }]
-        : [];
-    }),
+    members: members.map(({ link, roleIds }) => ({
+      vrcDisplayName: link.vrchatName,
+      roleIds,
+      plus18: link.ageVerification === 'Plus18',
+    })),
     guests: vrchatGuests.map((g) => ({ vrcDisplayName: g.vrcDisplayName ?? '', guestRoleId: g.guestRoleId })),
     groupRoles: group.roles,
     groupMembers: group.members,
@@ -81,8 +67,8 @@ export async function worldDocument(ctx: AppContext, world: WorldRow): Promise<R
   }
 }
 
-export async function previewWorldData(ctx: AppContext, actorId: string, guildId: string, worldId: string) {
-  await requireGuildPermission(ctx, actorId, guildId, 'WorldPreview');
+export async function previewWorldData(ctx: AppContext, actor: Actor, guildId: string, worldId: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'WorldPreview');
   const [world] = await ctx.db
     .select()
     .from(worlds)
@@ -112,18 +98,28 @@ export async function worldDataBody(ctx: AppContext, worldId: string): Promise<s
     Date.now() - cache.generatedAt.getTime() < WORLD_DATA_FRESH_MS
   )
     return cache.body;
-  let pending = building.get(worldId);
-  if (!pending) {
-    pending = rebuild(ctx, world, stamp).finally(() => building.delete(worldId));
-    building.set(worldId, pending);
-  }
   try {
-    return await pending;
+    return await buildOnce(ctx, world);
   } catch (err) {
     if (!cache) throw err;
     ctx.log.warn({ err, worldId }, 'world data rebuild failed; serving the last body');
     return cache.body;
   }
+}
+
+/** Builds the world's body, joining a build of the same world already running in this process. */
+function buildOnce(ctx: AppContext, world: WorldRow): Promise<string> {
+  let pending = building.get(world.id);
+  if (!pending) {
+    pending = rebuild(ctx, world, world.updatedAt.toISOString()).finally(() => building.delete(world.id));
+    building.set(world.id, pending);
+  }
+  return pending;
+}
+
+/** Rebuilds a world's body now and stores it (the `worlds.rebuild` scheduled task). */
+export async function rebuildWorldData(ctx: AppContext, world: WorldRow): Promise<void> {
+  await buildOnce(ctx, world);
 }
 
 async function rebuild(ctx: AppContext, world: WorldRow, stamp: string): Promise<string> {

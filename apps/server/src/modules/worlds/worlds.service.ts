@@ -1,4 +1,5 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { worlds } from '../../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
@@ -71,8 +72,8 @@ async function findWorld(ctx: AppContext, guildId: string, worldId: string): Pro
   return row;
 }
 
-export async function listWorlds(ctx: AppContext, actorId: string, guildId: string, urls: WorldUrls) {
-  const { guild } = await requireGuildPermission(ctx, actorId, guildId, 'ViewWorlds');
+export async function listWorlds(ctx: AppContext, actor: Actor, guildId: string, urls: WorldUrls) {
+  const { guild } = await requireGuildPermission(ctx, actor, guildId, 'ViewWorlds');
   const [rows, roles] = await Promise.all([
     ctx.db
       .select()
@@ -90,12 +91,12 @@ export async function listWorlds(ctx: AppContext, actorId: string, guildId: stri
 
 export async function getWorld(
   ctx: AppContext,
-  actorId: string,
+  actor: Actor,
   guildId: string,
   worldId: string,
   urls: WorldUrls,
 ) {
-  const { guild } = await requireGuildPermission(ctx, actorId, guildId, 'ViewWorlds');
+  const { guild } = await requireGuildPermission(ctx, actor, guildId, 'ViewWorlds');
   const row = await findWorld(ctx, guildId, worldId);
   return toWorld(row, await roleContext(ctx, guild), urls);
 }
@@ -103,12 +104,12 @@ export async function getWorld(
 /** 'Create new': a locked world with the defaults; answers the whole list as GET does. */
 export async function createWorld(
   ctx: AppContext,
-  actorId: string,
+  actor: Actor,
   guildId: string,
   name: string | undefined,
   urls: WorldUrls,
 ) {
-  await requireGuildPermission(ctx, actorId, guildId, 'ManageWorlds');
+  await requireGuildPermission(ctx, actor, guildId, 'ManageWorlds');
   await ctx.db.transaction(async (tx) => {
     // Serialised per server so two quick clicks cannot pass the limit together.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`worlds:${guildId}`}))`);
@@ -120,13 +121,13 @@ export async function createWorld(
       .returning();
     await audit(tx, {
       action: 'world.create',
-      actorId,
+      actor,
       guildId,
       targetId: row.id,
       details: { name: row.name },
     });
   });
-  return listWorlds(ctx, actorId, guildId, urls);
+  return listWorlds(ctx, actor, guildId, urls);
 }
 
 function checkUpdate(row: WorldRow, change: WorldUpdate) {
@@ -145,13 +146,13 @@ function checkUpdate(row: WorldRow, change: WorldUpdate) {
 /** Changes any world setting; what changed is audit-logged (Custom World Data by size only). */
 export async function updateWorld(
   ctx: AppContext,
-  actorId: string,
+  actor: Actor,
   guildId: string,
   worldId: string,
   change: WorldUpdate,
   urls: WorldUrls,
 ) {
-  const { guild } = await requireGuildPermission(ctx, actorId, guildId, 'ManageWorlds');
+  const { guild } = await requireGuildPermission(ctx, actor, guildId, 'ManageWorlds');
   const row = await findWorld(ctx, guildId, worldId);
   checkUpdate(row, change);
   const [updated] = await ctx.db
@@ -164,20 +165,20 @@ export async function updateWorld(
       .filter(([key, value]) => row[key as keyof WorldUpdate] !== value)
       .map(([key, value]) => (key === 'customData' ? [key, { length: String(value).length }] : [key, value])),
   );
-  await audit(ctx.db, { action: 'world.update', actorId, guildId, targetId: worldId, details: changed });
+  await audit(ctx.db, { action: 'world.update', actor, guildId, targetId: worldId, details: changed });
   return toWorld(updated, await roleContext(ctx, guild), urls);
 }
 
 /** Sets one of the four role lists (picker order kept); every id must be a role of the server or group. */
 export async function setWorldRoles(
   ctx: AppContext,
-  actorId: string,
+  actor: Actor,
   guildId: string,
   worldId: string,
   change: Partial<Record<RoleListKey, string[]>>,
   urls: WorldUrls,
 ) {
-  const { guild } = await requireGuildPermission(ctx, actorId, guildId, 'ManageWorlds');
+  const { guild } = await requireGuildPermission(ctx, actor, guildId, 'ManageWorlds');
   const row = await findWorld(ctx, guildId, worldId);
   const key = roleListKeys.find((k) => change[k] !== undefined) as RoleListKey;
   const ids = [...new Set(change[key] ?? [])];
@@ -196,7 +197,7 @@ export async function setWorldRoles(
     .returning();
   await audit(ctx.db, {
     action: 'world.roles',
-    actorId,
+    actor,
     guildId,
     targetId: worldId,
     details: { list: key, before: row[key], after: ids },
@@ -204,15 +205,15 @@ export async function setWorldRoles(
   return toWorld(updated, roles, urls);
 }
 
-export async function deleteWorld(ctx: AppContext, actorId: string, guildId: string, worldId: string) {
-  await requireGuildPermission(ctx, actorId, guildId, 'ManageWorlds');
+export async function deleteWorld(ctx: AppContext, actor: Actor, guildId: string, worldId: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'ManageWorlds');
   const row = await findWorld(ctx, guildId, worldId);
   if (row.locked) throw conflict(UNLOCK_BEFORE_DELETE);
   await ctx.db.transaction(async (tx) => {
     await tx.delete(worlds).where(eq(worlds.id, worldId));
     await audit(tx, {
       action: 'world.delete',
-      actorId,
+      actor,
       guildId,
       targetId: worldId,
       details: { name: row.name },

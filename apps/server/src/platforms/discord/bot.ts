@@ -1,9 +1,19 @@
 import { once } from 'node:events';
-import { Client, Events, GatewayIntentBits, REST } from 'discord.js';
+import {
+  Client,
+  Events,
+  GatewayCloseCodes,
+  GatewayIntentBits,
+  IntentsBitField,
+  Options,
+  REST,
+  Status,
+} from 'discord.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config.js';
-import type { DiscordPort } from '../ports.js';
+import type { DiscordMemberSource, DiscordPort } from '../ports.js';
 import { guildMethods } from './guilds.js';
+import { memberSource } from './member-source.js';
 import { memberMethods } from './members.js';
 
 export interface DiscordBotOptions {
@@ -18,20 +28,55 @@ export interface DiscordBot extends DiscordPort {
   readonly client: Client;
   /** The bot's REST client (Bot token, shared rate limits). */
   readonly rest: REST;
-  /** Connects to the gateway; resolves once READY and every guild has arrived. */
+  /** Members as Discord hands them out (op 8 chunks, REST pages), for the member mirror. */
+  readonly members: DiscordMemberSource;
+  /**
+   * Reconnects with other intents when the Server Members intent was switched on or off in the portal
+   * since the gateway connected; answers whether it did.
+   */
+  refreshIntents(): Promise<boolean>;
+  /**
+   * Connects to the gateway; resolves once READY and every guild has arrived. Asks Discord first whether
+   * the Server Members intent is switched on, and identifies with it only then (else Discord closes 4014).
+   */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
 /**
- * The bot's view of Discord: a discord.js client on the gateway (Guilds + GuildMembers), whose cache
- * answers reads when it is filled, and REST for everything else. REST works before start(), so the
- * read helpers also serve while the gateway is down or reconnecting.
+ * discord.js expects one login per client: its gateway manager keeps the intents it was built with, its
+ * ready state and a destroyed flag across destroy(). Reset them so a client that was connected before
+ * can log in again (after the Server Members intent changed) with the intents now chosen.
+ */
+function resetGatewayManager(client: Client): void {
+  const manager = client.ws as unknown as { _ws: unknown; destroyed: boolean; status: Status };
+  manager._ws = null;
+  manager.destroyed = false;
+  manager.status = Status.Idle;
+}
+
+const intentsWith = (members: boolean) =>
+  new IntentsBitField(
+    members ? [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers] : [GatewayIntentBits.Guilds],
+  );
+
+/**
+ * The bot's view of Discord: a discord.js client on the gateway (Guilds, plus GuildMembers when the app
+ * has it) and REST. Members are not kept in discord.js's cache (Discord sends no member list at connect;
+ * the member mirror in the database holds them), only the bot's own membership. REST works before
+ * start(), so the read helpers also serve while the gateway is down or reconnecting.
  */
 export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
   const { config, log } = opts;
   const client = new Client({
-    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers],
+    intents: intentsWith(true),
+    makeCache: Options.cacheWithLimits({
+      ...Options.DefaultMakeCacheSettings,
+      GuildMemberManager: { maxSize: 0, keepOverLimit: (m) => m.id === m.client.user.id },
+      UserManager: { maxSize: 0, keepOverLimit: (u) => u.id === u.client.user.id },
+    }),
+    // Sharding for bots in more than 2,500 servers; each process runs the shard ids it was given.
+    ...(config.shards ? { shards: config.shards.ids, shardCount: config.shards.count } : {}),
     rest: { api: config.apiUrl, cdn: config.cdnUrl },
     // Replies and messages never ping anyone unless a handler asks for it explicitly.
     allowedMentions: { parse: [] },
@@ -47,13 +92,65 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
   client.on(Events.ShardReconnecting, (shard) => log.info({ shard }, 'Discord: gateway reconnecting'));
   client.on(Events.ShardResume, (shard) => log.info({ shard }, 'Discord: gateway resumed'));
 
-  return {
+  const members = memberSource(client);
+  /** Whether to identify with Guild Members: Discord's application flags say whether the portal allows it. */
+  const chooseIntents = async () => {
+    let allowed = client.options.intents.has(GatewayIntentBits.GuildMembers);
+    try {
+      allowed = await members.membersIntentAvailable();
+    } catch (err) {
+      log.warn({ err }, 'Discord: could not read the application flags; keeping the last intents');
+    }
+    client.options.intents = intentsWith(allowed);
+    if (!allowed)
+      log.warn(
+        'Discord: the Server Members intent is off (Developer Portal → Bot → Privileged Gateway Intents); ' +
+          'only linked members are kept',
+      );
+  };
+
+  let started = false;
+  let restarting: Promise<void> | undefined;
+  const reconnect = () => {
+    restarting ??= (async () => {
+      try {
+        await client.destroy();
+        client.rest.setToken(config.botToken);
+        await bot.start();
+      } catch (err) {
+        log.error({ err }, 'Discord: reconnecting with other intents failed');
+      } finally {
+        restarting = undefined;
+      }
+    })();
+    return restarting;
+  };
+  // Switched off in the portal while connected: Discord closes the session (4003, then 4014 on identify).
+  client.on(Events.ShardDisconnect, (event) => {
+    if (event.code !== GatewayCloseCodes.DisallowedIntents || !started) return;
+    log.warn('Discord: the gateway refused our intents; checking them again and reconnecting');
+    void reconnect();
+  });
+
+  const bot: DiscordBot = {
     client,
     rest: client.rest,
+    members,
     ...guildMethods(client, userRest),
     ...memberMethods(client),
 
+    async refreshIntents() {
+      if (!started || restarting) return false;
+      const allowed = await members.membersIntentAvailable();
+      if (allowed === client.options.intents.has(GatewayIntentBits.GuildMembers)) return false;
+      log.info({ membersIntent: allowed }, 'Discord: the Server Members intent changed; reconnecting');
+      await reconnect();
+      return true;
+    },
+
     async start() {
+      await chooseIntents();
+      resetGatewayManager(client);
       const abort = new AbortController();
       const timer = setTimeout(
         () => abort.abort(new Error('Discord gateway did not become ready in time')),
@@ -63,6 +160,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
       try {
         await client.login(config.botToken);
         await ready;
+        started = true;
         log.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'Discord: bot ready');
       } catch (err) {
         abort.abort(err);
@@ -77,7 +175,9 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
     },
 
     async stop() {
+      started = false;
       await client.destroy();
     },
   };
+  return bot;
 }

@@ -90,9 +90,3 @@ export function userGuildFromApi(cdn: CDN, g: RESTAPIPartialCurrentUserGuild): D
     permissions: g.permissions,
   };
 }
-
-/** Discord's member search: a case-insensitive prefix of the username, global name or nickname. */
-export function matchesMemberQuery(m: GuildMember, query: string): boolean {
-  const q = query.toLowerCase();
-  return [m.user.username, m.user.globalName, m.nickname].some((name) => name?.toLowerCase().startsWith(q));
-}

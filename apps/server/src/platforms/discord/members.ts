@@ -16,7 +16,7 @@ import {
   isNotFound,
   roleAboveBotMessage,
 } from './errors.js';
-import { matchesMemberQuery, memberFromApi, memberFromCache } from './mappers.js';
+import { memberFromApi, memberFromCache } from './mappers.js';
 
 type MemberMethods = Pick<
   DiscordPort,
@@ -32,13 +32,10 @@ export function cachedGuild(client: Client, guildId: string): Guild | undefined 
 }
 
 /**
- * True when the cache holds every member: GUILD_CREATE carried them all and the GuildMembers intent keeps
- * them current. Large guilds arrive without members; then the cache is partial and REST answers.
+ * Member reads straight from Discord over REST. discord.js keeps no member list (Discord sends none at
+ * connect); product code reads members through the member mirror (modules/members), which falls back
+ * to these.
  */
-function hasAllMembers(guild: Guild): boolean {
-  return guild.members.cache.size >= guild.memberCount;
-}
-
 export function memberMethods(client: Client): MemberMethods {
   const rest = client.rest;
 
@@ -74,10 +71,6 @@ export function memberMethods(client: Client): MemberMethods {
   }
 
   async function getMember(guildId: string, userId: string): Promise<DiscordMemberInfo | null> {
-    const guild = cachedGuild(client, guildId);
-    const cached = guild?.members.cache.get(userId);
-    if (cached) return memberFromCache(cached);
-    if (guild && hasAllMembers(guild)) return null;
     try {
       const member = (await rest.get(Routes.guildMember(guildId, userId))) as APIGuildMember;
       return memberFromApi(rest.cdn, guildId, member);
@@ -107,14 +100,6 @@ export function memberMethods(client: Client): MemberMethods {
       const q = query.trim().slice(0, 100);
       if (!q) return [];
       const max = Math.min(Math.max(1, Math.floor(limit)), 1000);
-      const guild = cachedGuild(client, guildId);
-      if (guild && hasAllMembers(guild)) {
-        return guild.members.cache
-          .filter((m) => matchesMemberQuery(m, q))
-          .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
-          .first(max)
-          .map(memberFromCache);
-      }
       const found = (await rest.get(Routes.guildMembersSearch(guildId), {
         query: new URLSearchParams({ query: q, limit: String(max) }),
       })) as APIGuildMember[];
@@ -122,8 +107,6 @@ export function memberMethods(client: Client): MemberMethods {
     },
 
     async listMembers(guildId) {
-      const guild = cachedGuild(client, guildId);
-      if (guild && hasAllMembers(guild)) return guild.members.cache.map(memberFromCache);
       const all: DiscordMemberInfo[] = [];
       let after = '0';
       for (;;) {

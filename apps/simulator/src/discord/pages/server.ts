@@ -2,6 +2,8 @@ import type { DiscordState } from '../state.js';
 import type { SimGuild } from '../types.js';
 import { avatar, esc, hexColor, layout } from './html.js';
 
+const MAX_ROWS = 1000;
+
 /** What "View Server" opens: the guild's channels and members with their roles, highest first. */
 export function serverPage(state: DiscordState, guild: SimGuild, channelId?: string): string {
   const channels = [...guild.channels.values()]
@@ -11,7 +13,9 @@ export function serverPage(state: DiscordState, guild: SimGuild, channelId?: str
         : `<a href="/channels/${guild.id}/${c.id}"># ${esc(c.name)}</a>`,
     )
     .join(' · ');
-  const members = [...guild.members.values()]
+  // Bulk-seeded guilds hold up to hundreds of thousands: the page shows the first rows only.
+  const shown = [...guild.members.values()].slice(0, MAX_ROWS);
+  const members = shown
     .map((m) => ({ m, u: state.users.get(m.userId)! }))
     .sort((a, b) =>
       (a.m.nick ?? a.u.globalName ?? a.u.username).localeCompare(b.m.nick ?? b.u.globalName ?? b.u.username),
@@ -38,6 +42,7 @@ export function serverPage(state: DiscordState, guild: SimGuild, channelId?: str
     <p>${channels}</p>
     ${messages}
     <h2>Members — ${guild.members.size}</h2>
+    ${guild.members.size > MAX_ROWS ? `<p class="muted">Showing ${MAX_ROWS} of ${guild.members.size}.</p>` : ''}
     <table aria-label="Members"><thead><tr><th></th><th>Member</th><th>Roles</th></tr></thead><tbody>${members}</tbody></table>`;
   return layout(`${guild.name} — Discord`, body, { wide: true });
 }

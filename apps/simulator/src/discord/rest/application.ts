@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { discordApp } from '../../demo.js';
 import { authenticate, requireBot } from '../auth.js';
 import { unauthorized } from '../errors.js';
+import { applicationFlags } from '../intents.js';
 import { userObject } from '../serialize.js';
 import type { DiscordState } from '../state.js';
 
@@ -17,7 +18,7 @@ function applicationObject(state: DiscordState) {
     bot_public: true,
     bot_require_code_grant: false,
     verify_key: '0'.repeat(64),
-    flags: state.config.privilegedIntents & (1 << 1) ? 1 << 15 : 0,
+    flags: applicationFlags(state.config.privilegedIntents),
     flags_new: '0',
     redirect_uris: state.config.redirectUris ?? [],
     interactions_endpoint_url: null,

@@ -4,6 +4,8 @@ import { discordApp } from '../../demo.js';
 import { requireBot } from '../auth.js';
 import { invalidForm, missingAccess, missingPermissions } from '../errors.js';
 import { removeMember, setMemberRoles, setNick } from '../guild-ops.js';
+import { Intent } from '../intents.js';
+import { firstAfter, sortedMemberIds } from '../member-index.js';
 import { Permission } from '../permissions.js';
 import { memberObject } from '../serialize.js';
 import { compareSnowflakes } from '../snowflake.js';
@@ -21,8 +23,6 @@ import {
 type GuildParams = { Params: { guild_id: string }; Querystring: Record<string, string> };
 type MemberParams = { Params: { guild_id: string; user_id: string } };
 type MemberRoleParams = { Params: { guild_id: string; user_id: string; role_id: string } };
-
-const GUILD_MEMBERS_INTENT = 1 << 1;
 
 /** The bot can act on a member only if its highest role is above theirs (and they are not the owner). */
 function requireAbove(state: DiscordState, guild: SimGuild, userId: string): void {
@@ -42,14 +42,12 @@ export function registerMemberRoutes(api: FastifyInstance, state: DiscordState):
     requireBot(state, req);
     const guild = botGuild(state, req.params.guild_id);
     // Listing members needs the privileged GUILD_MEMBERS intent switched on in the portal.
-    if ((state.config.privilegedIntents & GUILD_MEMBERS_INTENT) === 0) throw missingAccess();
+    if ((state.config.privilegedIntents & Intent.GuildMembers) === 0) throw missingAccess();
     const limit = queryInt(req.query.limit, 'limit', 1, 1000, 1);
     const after = querySnowflake(req.query.after, 'after') ?? '0';
-    return [...guild.members.values()]
-      .filter((m) => compareSnowflakes(m.userId, after) > 0)
-      .sort((a, b) => compareSnowflakes(a.userId, b.userId))
-      .slice(0, limit)
-      .map((m) => memberObject(state, m));
+    const ids = sortedMemberIds(guild);
+    const from = firstAfter(ids, after);
+    return ids.slice(from, from + limit).map((id) => memberObject(state, guild.members.get(id)!));
   });
 
   api.get<GuildParams>('/guilds/:guild_id/members/search', async (req) => {

@@ -22,6 +22,7 @@ const settings = {
   icon: null,
   members: 40,
   linkedMembers: 7,
+  membersIntent: true,
   roles,
   autoAssignRoles: { ageVerifiedRoleId: null, ageVerifiedPlus18RoleId: '12', linkedRoleId: null },
   contactEmail: null,
@@ -56,6 +57,18 @@ describe('Discord tab', () => {
     const linked = screen.getByLabelText('Linked Users Role', { exact: false }) as HTMLSelectElement;
     expect(linked.value).toBe('');
     expect([...linked.options].map((o) => o.text)).toEqual(['None Selected', 'Admin', 'Supporter', 'Guest']);
+  });
+
+  it('explains how to switch on the Server Members intent only when the bot lacks it', async () => {
+    setup({ 'GET /api/guilds/900': { body: { ...settings, membersIntent: false } } });
+    expect(await screen.findByText('Server Members Intent is off')).toBeTruthy();
+    expect(screen.getByText(/Bot → Privileged Gateway Intents/)).toBeTruthy();
+  });
+
+  it('says nothing about the intent when the bot has it', async () => {
+    setup();
+    expect(await screen.findByText('Linked Members')).toBeTruthy();
+    expect(screen.queryByText('Server Members Intent is off')).toBeNull();
   });
 
   it('saves a chosen role at once, and null when cleared', async () => {

@@ -10,6 +10,21 @@ import { type AutoAssignRoles, useGuildSettings, useUpdateAutoAssignRoles } from
 import { GuestRolesDialog } from './GuestRolesDialog';
 import { RoleSelect } from './RoleSelect';
 
+/** Without Discord's Server Members intent the bot only keeps linked members; how to switch it on. */
+function MembersIntentNote() {
+  return (
+    <Alert color="yellow" variant="light" title="Server Members Intent is off" maw={720}>
+      <Text size="sm">
+        The bot cannot see the full member list, so the Members tab shows linked members only and member
+        changes are picked up with a delay. To see every member, the bot's owner opens the Discord Developer
+        Portal → the application → Bot → Privileged Gateway Intents, switches on{' '}
+        <strong>Server Members Intent</strong> and saves; the bot picks it up at its next reconciliation or
+        restart.
+      </Text>
+    </Alert>
+  );
+}
+
 export function DiscordTab({ guild }: { guild: ManageableGuild }) {
   const settings = useGuildSettings(guild.id);
   const update = useUpdateAutoAssignRoles(guild.id);
@@ -39,6 +54,7 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
         <StatCard label="Members" value={data.members} />
         <StatCard label="Linked Members" value={data.linkedMembers} />
       </SimpleGrid>
+      {!data.membersIntent && <MembersIntentNote />}
       <Paper withBorder p="lg">
         <Title order={3} mb="md">
           Settings

@@ -20,7 +20,7 @@ function setup(extra: Answers = {}) {
     ...loggedInAs('User'),
     'GET /api/guilds': { body: [guild] },
     'GET /api/members/900': {
-      body: { results: [member(1, true), member(2)], totalCount: 30, totalPages: 2 },
+      body: { results: [member(1, true), member(2)], totalCount: 30, totalPages: 2, linkedOnly: false },
     },
     'GET /api/members/900/601': {
       body: { id: '601', discordRoles: [{ id: 'r1', name: 'DJ', color: 0xe67e22, position: 3 }] },
@@ -83,7 +83,20 @@ describe('Members tab', () => {
   });
 
   it('shows the empty state', async () => {
-    setup({ 'GET /api/members/900': { body: { results: [], totalCount: 0, totalPages: 1 } } });
+    setup({
+      'GET /api/members/900': { body: { results: [], totalCount: 0, totalPages: 1, linkedOnly: false } },
+    });
     expect(await screen.findByText('No members found.')).toBeTruthy();
+    expect(screen.queryByText('Showing linked members only')).toBeNull();
+  });
+
+  it('says it shows linked members only when the bot lacks the Server Members intent', async () => {
+    setup({
+      'GET /api/members/900': {
+        body: { results: [member(1, true)], totalCount: 1, totalPages: 1, linkedOnly: true },
+      },
+    });
+    expect(await screen.findByText('Showing linked members only')).toBeTruthy();
+    expect(screen.getByText(/does not have Discord's Server Members intent/)).toBeTruthy();
   });
 });

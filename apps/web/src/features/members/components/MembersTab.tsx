@@ -72,6 +72,12 @@ function MemberSearch({ guild }: { guild: ManageableGuild }) {
           </Button>
         </Group>
       </form>
+      {members.data?.linkedOnly && (
+        <Alert color="yellow" variant="light" mb="sm" title="Showing linked members only">
+          Showing linked members only: the bot does not have Discord's Server Members intent, so it only keeps
+          members who linked a VRChat account. The Discord tab explains how to switch it on.
+        </Alert>
+      )}
       <Group justify="space-between" mb="sm">
         <Text size="sm">Total: {members.data?.totalCount ?? 0}</Text>
         <Group gap="xs">

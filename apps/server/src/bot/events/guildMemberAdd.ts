@@ -1,0 +1,13 @@
+import type { Client, GatewayGuildMemberAddDispatchData } from 'discord.js';
+import type { AppContext } from '../../context.js';
+import { memberChanged } from '../../modules/members/member-mirror.events.js';
+import { onDispatch } from './raw.js';
+
+/** A member joined: the mirror has them at once (the Members tab, guests, permissions read it). */
+export function onGuildMemberAdd(client: Client, ctx: AppContext): () => void {
+  return onDispatch<GatewayGuildMemberAddDispatchData>(client, 'GUILD_MEMBER_ADD', (d) => {
+    memberChanged(ctx, d.guild_id, d).catch((err) =>
+      ctx.log.error({ err, guildId: d.guild_id, userId: d.user.id }, 'Members: could not store a join'),
+    );
+  });
+}

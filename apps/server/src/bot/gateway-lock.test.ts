@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { acquireGatewayLock } from './gateway-lock.js';
+
+const url = process.env.DATABASE_URL;
+const settled = async (p: Promise<unknown>, ms: number) =>
+  Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))]);
+
+describe('the gateway lock', () => {
+  it('is held at once on the embedded database (one process)', async () => {
+    const lock = acquireGatewayLock({ shardIds: [0] });
+    expect(await settled(lock.acquired, 100)).toBe(true);
+    await lock.release();
+  });
+
+  it.skipIf(!url)('lets one process hold a shard; a second one waits and takes over on release', async () => {
+    // A shard id no other test uses, so parallel test files cannot interfere.
+    const shardIds = [900 + Math.floor(Math.random() * 90)];
+    const first = acquireGatewayLock({ databaseUrl: url, shardIds, retryMs: 50 });
+    await first.acquired;
+    let waiting = false;
+    const second = acquireGatewayLock({
+      databaseUrl: url,
+      shardIds,
+      retryMs: 50,
+      onWaiting: () => {
+        waiting = true;
+      },
+    });
+    expect(await settled(second.acquired, 300)).toBe(false);
+    expect(waiting).toBe(true);
+    await first.release();
+    expect(await settled(second.acquired, 2000)).toBe(true);
+    await second.release();
+  });
+
+  it.skipIf(!url)('holds every shard it runs or none (a shard held elsewhere blocks the set)', async () => {
+    const a = 800 + Math.floor(Math.random() * 90);
+    const one = acquireGatewayLock({ databaseUrl: url, shardIds: [a], retryMs: 50 });
+    await one.acquired;
+    const both = acquireGatewayLock({ databaseUrl: url, shardIds: [a + 100, a], retryMs: 50 });
+    expect(await settled(both.acquired, 300)).toBe(false);
+    // The shard it could take is not kept while it waits for the other.
+    const other = acquireGatewayLock({ databaseUrl: url, shardIds: [a + 100], retryMs: 50 });
+    expect(await settled(other.acquired, 1000)).toBe(true);
+    await Promise.all([one.release(), both.release(), other.release()]);
+  });
+});

@@ -1,0 +1,51 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * The member mirror: every member of every server the bot is in, as the gateway and REST last told us.
+ * Real Discord sends no member list in GUILD_CREATE, so everything that reads members reads this table.
+ * A member who left keeps a row with `leftAt` set until the next full reconciliation deletes it.
+ */
+export const guildMembers = pgTable(
+  'guild_members',
+  {
+    guildId: text('guild_id').notNull(),
+    userId: text('user_id').notNull(),
+    username: text('username').notNull(),
+    globalName: text('global_name'),
+    nickname: text('nickname'),
+    /** Discord's avatar hash (guild avatar first, else the user's); URLs are built on read. */
+    avatar: text('avatar'),
+    /** True when the avatar hash is the member's guild avatar. */
+    guildAvatar: boolean('guild_avatar').notNull().default(false),
+    bot: boolean('bot').notNull().default(false),
+    roleIds: text('role_ids').array().notNull().default(sql`'{}'::text[]`),
+    joinedAt: timestamp('joined_at', { withTimezone: true }),
+    leftAt: timestamp('left_at', { withTimezone: true }),
+    /** When this row was last confirmed from Discord (a reconciliation deletes rows it did not confirm). */
+    seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.guildId, t.userId] }),
+    index('guild_members_user_idx').on(t.userId),
+    // Prefix search (`lower(x) like 'ab%'`) uses the btree pattern indexes; infix search the trigram ones.
+    index('guild_members_username_prefix_idx').on(t.guildId, sql`lower(${t.username}) text_pattern_ops`),
+    index('guild_members_global_name_prefix_idx').on(t.guildId, sql`lower(${t.globalName}) text_pattern_ops`),
+    index('guild_members_nickname_prefix_idx').on(t.guildId, sql`lower(${t.nickname}) text_pattern_ops`),
+    index('guild_members_username_trgm_idx').using('gin', sql`lower(${t.username}) gin_trgm_ops`),
+    index('guild_members_global_name_trgm_idx').using('gin', sql`lower(${t.globalName}) gin_trgm_ops`),
+    index('guild_members_nickname_trgm_idx').using('gin', sql`lower(${t.nickname}) gin_trgm_ops`),
+  ],
+);
+
+/** Per server: how complete the mirror is and when it was last reconciled with Discord. */
+export const guildMemberSync = pgTable('guild_member_sync', {
+  guildId: text('guild_id').primaryKey(),
+  /** `full`: every member (Guild Members intent); `linked`: only linked members, fetched one by one. */
+  mode: text('mode', { enum: ['full', 'linked'] }).notNull(),
+  /** Discord's own member count (GUILD_CREATE `member_count`, kept current by joins and leaves). */
+  memberCount: integer('member_count').notNull().default(0),
+  /** Set by the last complete fill; null until the first one finished. */
+  filledAt: timestamp('filled_at', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,23 @@
+/**
+ * Durable work: a job survives a crash of the process that queued it and runs on some `worker` process.
+ * The implementation is pg-boss on the product's own database (PGlite or PostgreSQL); each job type is
+ * declared once in ./registry.ts.
+ */
+export interface SendJobOptions {
+  /** Jobs with the same key that are queued or active at once collapse into one. */
+  singletonKey?: string;
+  /** Do not run before this many seconds from now. */
+  startAfterSeconds?: number;
+}
+
+export interface JobQueue {
+  /** Queues a job; answers its id, or null when an identical singleton is already waiting. */
+  send(name: string, payload: unknown, opts?: SendJobOptions): Promise<string | null>;
+}
+
+/** A queue that refuses work, for contexts built without a database-backed queue (OpenAPI export). */
+export const noJobQueue: JobQueue = {
+  async send(name) {
+    throw new Error(`No job queue in this process (job ${name})`);
+  },
+};

@@ -1,0 +1,28 @@
+import type { JobDefinition } from './define.js';
+import { linksRefreshJob } from './handlers/links-refresh.js';
+import { membersReconcileJob } from './handlers/members-reconcile.js';
+import { retentionPurgeJob } from './handlers/retention-purge.js';
+import { worldsRebuildJob } from './handlers/worlds-rebuild.js';
+
+/** Every job type the product runs. */
+export const jobRegistry: readonly JobDefinition[] = [
+  retentionPurgeJob,
+  linksRefreshJob,
+  worldsRebuildJob,
+  membersReconcileJob,
+] as JobDefinition[];
+
+export function findJob(name: string): JobDefinition | undefined {
+  return jobRegistry.find((job) => job.name === name);
+}
+
+/** The job a scheduled task runs; tasks are named by their method (unique in the registry). */
+export function findScheduledJob(method: string, registry: readonly JobDefinition[] = jobRegistry) {
+  return registry.find((job) => job.schedule?.method === method);
+}
+
+/** The jobs that run on a timer (scheduled tasks). */
+export const scheduledJobs = (registry: readonly JobDefinition[] = jobRegistry) =>
+  registry.filter(
+    (job): job is JobDefinition & { schedule: NonNullable<JobDefinition['schedule']> } => !!job.schedule,
+  );

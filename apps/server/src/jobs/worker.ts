@@ -1,0 +1,46 @@
+import type { AppContext } from '../context.js';
+import { HttpError } from '../http/errors.js';
+import type { JobDefinition } from './define.js';
+import { PgBossJobQueue, type QueuedJob } from './pg-boss-queue.js';
+import { jobRegistry } from './registry.js';
+
+/**
+ * Runs one job: the payload is checked as it leaves the queue. A refusal (4xx: not found, forbidden,
+ * conflict) will not change on a retry, so the job gives up and says why; anything else (a platform
+ * unreachable, a database hiccup) fails and pg-boss retries it as the registry says.
+ */
+export async function runJob(ctx: AppContext, def: JobDefinition, job: QueuedJob): Promise<unknown> {
+  const parsed = def.payload.safeParse(job.data);
+  if (!parsed.success)
+    throw new Error(`Job ${def.name} (${job.id}) has an invalid payload: ${parsed.error.message}`);
+  const started = Date.now();
+  try {
+    await def.run(ctx, parsed.data);
+    ctx.log.debug({ job: def.name, id: job.id, ms: Date.now() - started }, 'job done');
+    return { ms: Date.now() - started };
+  } catch (err) {
+    if (err instanceof HttpError && err.statusCode < 500 && err.statusCode !== 429) {
+      ctx.log.warn({ err, job: def.name, id: job.id }, 'job refused; not retrying');
+      return { gaveUp: err.message };
+    }
+    ctx.log.warn({ err, job: def.name, id: job.id }, 'job failed; pg-boss retries it');
+    throw err;
+  }
+}
+
+/**
+ * The worker role: works every registered queue of this process's job queue. Jobs are written to be
+ * harmless when run twice (a retry after a crash, or two timers racing).
+ */
+export async function startJobWorker(
+  ctx: AppContext,
+  registry: readonly JobDefinition[] = jobRegistry,
+): Promise<() => Promise<void>> {
+  const queue = ctx.jobs;
+  if (!(queue instanceof PgBossJobQueue)) throw new Error('The worker role needs the pg-boss job queue');
+  const ids: string[] = [];
+  for (const def of registry) ids.push(await queue.work(def.name, (job) => runJob(ctx, def, job)));
+  return async () => {
+    for (const id of ids) await queue.boss.offWork({ id });
+  };
+}

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+export const scheduledTask = z.object({
+  api: z.string(),
+  container: z.string(),
+  /** The task's name: its URLs use it as `{taskName}`. */
+  method: z.string(),
+  /** The queue its runs go to. */
+  job: z.string().nullable(),
+  nextRun: z.string().nullable(),
+  lastRun: z.string().nullable(),
+  /** Seconds between runs. */
+  timer: z.number().int(),
+  enabled: z.boolean(),
+  /** Run now was pressed and the owner has not fired it yet. */
+  runRequested: z.boolean(),
+  /** Why the last attempt to queue the job failed, if it did. */
+  lastError: z.string().nullable(),
+});
+z.globalRegistry.add(scheduledTask, { id: 'ScheduledTask' });
+
+const name = z.string().min(1).max(200);
+export const taskParams = z.object({ api: name, container: name, taskName: name });
+export const taskList = z.object({ tasks: z.array(scheduledTask) });
+
+export const vrchatState = z.object({
+  status: z.enum(['ok', 'needs_2fa', 'rate_limited', 'unreachable', 'logged_out', 'login_failed']),
+  rateLimitedUntil: z.string().optional(),
+  lastError: z.string().optional(),
+  since: z.string(),
+  lastRateLimitedAt: z.string().optional(),
+});
+z.globalRegistry.add(vrchatState, { id: 'VrchatState' });
+
+export const processStatus = z.object({
+  api: z.string(),
+  container: z.string(),
+  roles: z.array(z.string()),
+  startedAt: z.string(),
+  heartbeatAt: z.string(),
+  discord: z.object({ gateway: z.string() }),
+  vrchat: vrchatState.nullable(),
+  /** The process that answered this request. */
+  self: z.boolean(),
+});
+
+const queueCounts = { queued: z.number().int(), active: z.number().int(), failedLast24h: z.number().int() };
+export const adminStatus = z.object({
+  processes: z.array(processStatus),
+  queue: z.object({ ...queueCounts, queues: z.array(z.object({ name: z.string(), ...queueCounts })) }),
+});
+z.globalRegistry.add(adminStatus, { id: 'AdminStatus' });

@@ -1,0 +1,35 @@
+import type { AppContext } from '../../context.js';
+import { mirrorDeps } from './member-mirror.events.js';
+import { ensureFilled } from './member-mirror.fill.js';
+import { countMembers, linkedMembers } from './member-mirror.store.js';
+
+/**
+ * What other modules read from the member mirror (this module owns its tables): counts for the Discord
+ * tab and the linked members world data encodes, each one query joined with the links.
+ */
+
+/**
+ * The Discord tab's counts. `membersIntent` false: the mirror keeps linked members only (no Server
+ * Members intent), so `members` is Discord's own count and `linkedMembers` those it could check.
+ */
+export async function guildMemberCounts(ctx: AppContext, guildId: string) {
+  const sync = await ensureFilled(mirrorDeps(ctx), guildId);
+  const counted = await countMembers(ctx.db, guildId);
+  const full = sync?.mode !== 'linked';
+  return {
+    members: full ? counted.members : Math.max(sync?.memberCount ?? 0, counted.members),
+    linkedMembers: counted.linked,
+    membersIntent: full,
+  };
+}
+
+/** Current members with a link (ownership-verified only, if asked): their roles and their link. */
+export async function linkedMembersOf(
+  ctx: AppContext,
+  guildId: string,
+  opts: { verifiedOnly?: boolean } = {},
+) {
+  await ensureFilled(mirrorDeps(ctx), guildId);
+  const rows = await linkedMembers(ctx.db, guildId, opts);
+  return rows.map(({ member, link }) => ({ userId: member.userId, roleIds: member.roleIds, link }));
+}

@@ -1,0 +1,29 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, type Schemas, unwrap } from '../../../api/client';
+
+export type AdminStatus = Schemas['AdminStatus'];
+export type ProcessStatus = AdminStatus['processes'][number];
+export type VrchatState = Schemas['VrchatState'];
+
+export const adminStatusKey = ['admin', 'status'] as const;
+/** Heartbeats come every 5 s; asking more often shows nothing new. */
+export const STATUS_REFRESH_MS = 5000;
+
+export const adminStatusQuery = () =>
+  queryOptions({
+    queryKey: adminStatusKey,
+    queryFn: () => unwrap(api.GET('/api/admin/status')),
+    refetchInterval: STATUS_REFRESH_MS,
+  });
+
+export function useAdminStatus() {
+  return useQuery(adminStatusQuery());
+}
+
+export function useRetryVrchatLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => unwrap(api.POST('/api/admin/vrchat/retry-login')),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminStatusKey }),
+  });
+}

@@ -1,0 +1,191 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  type Answers,
+  callsTo,
+  loggedInAs,
+  renderApp,
+  stubApi,
+  toastTexts,
+} from '../../../testing/renderApp';
+import { runTask, toggleTask } from '../api/scheduledTasks';
+
+const TASKS = '/api/admin/scheduled-tasks';
+const now = Date.parse('2026-11-23T12:00:00.000Z');
+const task = (container: string, method: string, over: object = {}) => ({
+  api: 'vrclink',
+  container,
+  method,
+  job: 'retention.purge',
+  nextRun: new Date(now + 65_000).toISOString(),
+  lastRun: new Date(now - (2 * 3600 + 3 * 60 + 4) * 1000).toISOString(),
+  timer: 3600,
+  enabled: true,
+  runRequested: false,
+  lastError: null,
+  ...over,
+});
+const status = {
+  processes: [
+    {
+      api: 'vrclink',
+      container: 'box-a',
+      roles: ['api', 'bot', 'worker'],
+      startedAt: new Date(now).toISOString(),
+      heartbeatAt: new Date(now).toISOString(),
+      discord: { gateway: 'ready' },
+      vrchat: { status: 'needs_2fa', since: new Date(now).toISOString() },
+      self: true,
+    },
+  ],
+  queue: { queued: 2, active: 1, failedLast24h: 3, queues: [] },
+};
+
+function setup(extra: Answers = {}) {
+  return stubApi({
+    ...loggedInAs('Admin'),
+    [`GET ${TASKS}/get_tasks`]: {
+      body: {
+        tasks: [
+          task('box-a', 'purgeExpired'),
+          task('box-a', 'refreshStaleLinks'),
+          task('box-b', 'purgeExpired'),
+        ],
+      },
+    },
+    'GET /api/admin/status': { body: status },
+    ...extra,
+  });
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('/admin', () => {
+  it('sends a user who is not a platform admin home', async () => {
+    stubApi(loggedInAs('User'));
+    const { router } = renderApp('/admin');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('groups the tasks by api and container with relative times that move every second', async () => {
+    vi.useFakeTimers({ now, shouldAdvanceTime: true });
+    setup();
+    renderApp('/admin');
+    const boxA = within(await screen.findByRole('region', { name: 'vrclink box-a' }));
+    const row = within(boxA.getAllByRole('row')[1]);
+    expect(row.getByText('purgeExpired')).toBeTruthy();
+    expect(row.getByText('in 1m 5s')).toBeTruthy();
+    expect(row.getByText('2h 3m 4s ago')).toBeTruthy();
+    expect(row.getByText('3600')).toBeTruthy();
+    expect(boxA.getAllByRole('row')).toHaveLength(3);
+    expect(screen.getByRole('region', { name: 'vrclink box-b' })).toBeTruthy();
+    act(() => vi.advanceTimersByTime(2000));
+    expect(await row.findByText('in 1m 3s')).toBeTruthy();
+  });
+
+  it('polls the task list every second', async () => {
+    const fetchMock = setup();
+    renderApp('/admin');
+    await screen.findByRole('region', { name: 'vrclink box-a' });
+    const before = callsTo(fetchMock, 'GET', `${TASKS}/get_tasks`).length;
+    await waitFor(
+      () => expect(callsTo(fetchMock, 'GET', `${TASKS}/get_tasks`).length).toBeGreaterThan(before),
+      {
+        timeout: 2500,
+      },
+    );
+  });
+
+  it('toggles a task through its own URL and shows the answer', async () => {
+    const fetchMock = setup({
+      [`POST ${TASKS}/toggle/vrclink/box-b/purgeExpired`]: {
+        body: task('box-b', 'purgeExpired', { enabled: false }),
+      },
+    });
+    renderApp('/admin');
+    const boxB = within(await screen.findByRole('region', { name: 'vrclink box-b' }));
+    fireEvent.click(boxB.getByRole('checkbox', { name: 'Enabled purgeExpired' }));
+    await waitFor(() =>
+      expect(callsTo(fetchMock, 'POST', `${TASKS}/toggle/vrclink/box-b/purgeExpired`)).toHaveLength(1),
+    );
+  });
+
+  it("says 'Failed to toggle task state.' when the toggle fails", async () => {
+    setup({
+      [`POST ${TASKS}/toggle/vrclink/box-a/purgeExpired`]: { status: 500, body: { message: 'boom' } },
+    });
+    renderApp('/admin');
+    const boxA = within(await screen.findByRole('region', { name: 'vrclink box-a' }));
+    fireEvent.click(boxA.getByRole('checkbox', { name: 'Enabled purgeExpired' }));
+    await waitFor(() => expect(toastTexts()).toContain('Failed to toggle task state.'));
+  });
+
+  it("runs a task now and shows its Last Run as 'just now'", async () => {
+    // The server's answers after the run carry the time it fired.
+    let ranAt: string | null = null;
+    const ran = () => ({
+      ...task('box-a', 'refreshStaleLinks'),
+      get lastRun() {
+        return ranAt ?? task('box-a', 'x').lastRun;
+      },
+    });
+    const fetchMock = setup({
+      [`GET ${TASKS}/get_tasks`]: {
+        get body() {
+          return { tasks: [task('box-a', 'purgeExpired'), ran()] };
+        },
+      },
+      [`POST ${TASKS}/run/vrclink/box-a/refreshStaleLinks`]: {
+        get body() {
+          ranAt = new Date().toISOString();
+          return ran();
+        },
+      },
+    });
+    renderApp('/admin');
+    const boxA = within(await screen.findByRole('region', { name: 'vrclink box-a' }));
+    fireEvent.click(boxA.getByRole('button', { name: 'Run refreshStaleLinks now' }));
+    expect(await boxA.findByText('just now')).toBeTruthy();
+    expect(callsTo(fetchMock, 'POST', `${TASKS}/run/vrclink/box-a/refreshStaleLinks`)).toHaveLength(1);
+  });
+
+  it('shows the platform state, the queue, and retries the VRChat login', async () => {
+    const fetchMock = setup({
+      'POST /api/admin/vrchat/retry-login': {
+        body: { container: 'box-a', vrchat: { status: 'ok', since: new Date().toISOString() } },
+      },
+    });
+    renderApp('/admin');
+    const proc = within(await screen.findByRole('region', { name: 'Process box-a' }));
+    expect(proc.getByText('Needs 2FA')).toBeTruthy();
+    expect(proc.getByText('Connected')).toBeTruthy();
+    expect(screen.getByText('Failed (24 h)').nextSibling?.textContent).toBe('3');
+    fireEvent.click(screen.getByRole('button', { name: 'Retry login' }));
+    await waitFor(() => expect(toastTexts()).toContain('VRChat login on box-a: Logged in.'));
+    expect(callsTo(fetchMock, 'POST', '/api/admin/vrchat/retry-login')).toHaveLength(1);
+  });
+
+  it('says so when no worker process runs', async () => {
+    setup({ [`GET ${TASKS}/get_tasks`]: { body: { tasks: [] } } });
+    renderApp('/admin');
+    expect(await screen.findByText('No scheduled tasks: no worker process is running.')).toBeTruthy();
+  });
+});
+
+describe('the task calls', () => {
+  it('refuse a missing api, container or task name before sending', async () => {
+    const fetchMock = stubApi({});
+    await expect(toggleTask({ api: null, container: 'c', method: 'm' })).rejects.toThrow(
+      'Required parameter api was null or undefined when calling toggleScheduledTask',
+    );
+    await expect(runTask({ api: 'a', container: undefined, method: 'm' })).rejects.toThrow(
+      'Required parameter container was null or undefined when calling runScheduledTask',
+    );
+    await expect(runTask({ api: 'a', container: 'c', method: null })).rejects.toThrow(
+      'Required parameter taskName was null or undefined when calling runScheduledTask',
+    );
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});

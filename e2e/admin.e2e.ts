@@ -1,0 +1,88 @@
+import { mkdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from './browser';
+
+const browser = useBrowser();
+
+/** The row of a task of the (only) server process, and its Next Run / Last Run cells. */
+function taskRow(method: string) {
+  const row = browser.page.getByRole('row', { name: new RegExp(`\\b${method}\\b`) }).first();
+  return {
+    row,
+    nextRun: row.getByRole('cell').nth(1),
+    lastRun: row.getByRole('cell').nth(2),
+    enabled: row.getByRole('checkbox', { name: `Enabled ${method}` }),
+    runNow: row.getByRole('button', { name: `Run ${method} now` }),
+  };
+}
+
+async function openAdmin() {
+  const { page } = browser;
+  await page.goto('/admin');
+  await page.getByRole('heading', { name: 'Scheduled Tasks' }).waitFor();
+  await taskRow('purgeExpired').row.waitFor();
+}
+
+describe('/admin as the platform admin', () => {
+  it('shows the scheduled tasks with relative times that move every second, and the platform status', async () => {
+    await browser.signIn('admin');
+    await openAdmin();
+    const { page } = browser;
+    const worlds = taskRow('rebuildEnabledWorlds');
+    expect(await worlds.row.getByRole('cell').nth(3).textContent()).toBe('60');
+    const first = await worlds.nextRun.textContent();
+    expect(first).toMatch(/^in (\d+s|1m 0s)$|^just now$/);
+    await expect.poll(() => worlds.nextRun.textContent(), { timeout: 3000 }).not.toBe(first);
+    // The purge ran at start: its Last Run is in the past and keeps growing.
+    expect(await taskRow('purgeExpired').lastRun.textContent()).toMatch(/ago$|^just now$/);
+    const status = page.getByRole('region', { name: /^Process / });
+    await status.first().waitFor();
+    expect(await status.first().textContent()).toContain('Logged in');
+    expect(await status.first().textContent()).toContain('Connected');
+    expect(await page.getByText('Failed (24 h)').isVisible()).toBe(true);
+  });
+
+  it('toggles a task, and the change stays after a reload', async () => {
+    await browser.signIn('admin');
+    await openAdmin();
+    const links = taskRow('refreshStaleLinks');
+    const before = await links.enabled.isChecked();
+    await links.enabled.click();
+    await expect.poll(() => links.enabled.isChecked()).toBe(!before);
+    await openAdmin();
+    await expect.poll(() => taskRow('refreshStaleLinks').enabled.isChecked()).toBe(!before);
+    // Back as it was, for the other tests sharing this server.
+    await taskRow('refreshStaleLinks').enabled.click();
+    await expect.poll(() => taskRow('refreshStaleLinks').enabled.isChecked()).toBe(before);
+  });
+
+  it("runs a task now: its Last Run becomes 'just now'", async () => {
+    await browser.signIn('admin');
+    await openAdmin();
+    const purge = taskRow('purgeExpired');
+    await expect.poll(() => purge.lastRun.textContent(), { timeout: 5000 }).not.toBe('just now');
+    await purge.runNow.click();
+    await expect.poll(() => purge.lastRun.textContent(), { timeout: 3000, interval: 50 }).toBe('just now');
+    // And it moves on from there.
+    await expect.poll(() => purge.lastRun.textContent(), { timeout: 4000 }).toMatch(/^\d+s ago$/);
+  });
+
+  it('fits a 390 px phone without sideways scrolling of the page', async () => {
+    await browser.signIn('admin');
+    await browser.page.setViewportSize({ width: 390, height: 844 });
+    await openAdmin();
+    const width = await browser.page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+    expect(await browser.page.getByRole('button', { name: 'Retry login' }).isVisible()).toBe(true);
+    mkdirSync('/tmp/shots', { recursive: true });
+    await browser.page.screenshot({ path: '/tmp/shots/admin-phone.png', fullPage: true });
+  });
+});
+
+describe('/admin as anybody else', () => {
+  it('sends a member who is not a platform admin home', async () => {
+    await browser.signIn('member');
+    await browser.page.goto('/admin');
+    await browser.page.waitForURL(`${browser.baseUrl}/`);
+  });
+});
