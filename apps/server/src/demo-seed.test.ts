@@ -19,6 +19,15 @@ describe('demo seed', () => {
     const links = await t.ctx.database.executeSql('select discord_user_id from vrchat_links');
     expect(links.rows).toHaveLength(1);
   });
+});
+
+describe('demo seed against the simulators', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ simulator: true });
+    await seedDemoData(t.ctx.db);
+  });
+  afterAll(() => t.close());
 
   it('makes the seeded link a conflict for everybody else', async () => {
     const user = await signIn(t);
@@ -30,15 +39,6 @@ describe('demo seed', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().status).toBe('Conflict');
   });
-});
-
-describe('demo seed world (against the simulators)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ simulator: true });
-    await seedDemoData(t.ctx.db);
-  });
-  afterAll(() => t.close());
 
   it('gives the Hangout a world fed from its Discord roles and its VRChat group', async () => {
     const owner = await signInHangoutOwner(t);

@@ -98,6 +98,7 @@ describe('every user route refuses anonymous callers', () => {
       'getLoginRedirect',
       'completeLogin',
       'loginWithToken',
+      'previewLoginToken',
       'logout',
       'startSdkLogin',
       'pollSdkLogin',
