@@ -9,5 +9,6 @@ export * from './permissions.js';
 export * from './platform.js';
 export * from './scheduled-tasks.js';
 export * from './sdk.js';
+export * from './sync.js';
 export * from './users.js';
 export * from './worlds.js';

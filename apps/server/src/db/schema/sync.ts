@@ -1,0 +1,62 @@
+import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const discordToGroupActions = [
+  'None',
+  'Membership',
+  'NoMembership',
+  'GrantRolePermanent',
+  'GrantRoleTemporary',
+  'RevokeRole',
+] as const;
+export type DiscordToGroupAction = (typeof discordToGroupActions)[number];
+
+export const groupToDiscordActions = ['None', 'GrantRolePermanent', 'GrantRoleTemporary'] as const;
+export type GroupToDiscordAction = (typeof groupToDiscordActions)[number];
+
+/**
+ * Discord to group: holders of `discordRoleId` (the guild id = @everyone, i.e. every linked member) get the
+ * action in the server's linked VRChat group. `groupRoleId` is used by the Grant/Revoke actions only.
+ */
+export const discordGroupMappings = pgTable(
+  'discord_group_mappings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    guildId: text('guild_id').notNull(),
+    discordRoleId: text('discord_role_id'),
+    groupRoleId: text('group_role_id'),
+    action: text('action', { enum: discordToGroupActions }).notNull().default('None'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('discord_group_mappings_guild_idx').on(t.guildId)],
+);
+
+/** Group to Discord: linked members holding `groupRoleId` in the group get `discordRoleId` in the server. */
+export const groupDiscordMappings = pgTable(
+  'group_discord_mappings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    guildId: text('guild_id').notNull(),
+    groupRoleId: text('group_role_id'),
+    discordRoleId: text('discord_role_id'),
+    action: text('action', { enum: groupToDiscordActions }).notNull().default('None'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('group_discord_mappings_guild_idx').on(t.guildId)],
+);
+
+/**
+ * Per server: what the sync last did and what it is holding back. `heldRemovals` are the group removals the
+ * circuit breaker stopped (applied or discarded by a manager); `warnings` are problems the bot cannot fix
+ * itself (a role above its own, a missing permission), shown on the Discord and VRChat tabs.
+ */
+export const guildSyncState = pgTable('guild_sync_state', {
+  guildId: text('guild_id').primaryKey(),
+  lastRunAt: timestamp('last_run_at', { withTimezone: true }),
+  lastResult: jsonb('last_result').$type<Record<string, unknown>>(),
+  heldRemovals: jsonb('held_removals').$type<unknown[]>(),
+  heldAt: timestamp('held_at', { withTimezone: true }),
+  warnings: jsonb('warnings').$type<unknown[]>().notNull().default([]),
+  /** The newest group audit-log entry already read (joins, leaves, removals are followed from there). */
+  groupAuditCursor: timestamp('group_audit_cursor', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
