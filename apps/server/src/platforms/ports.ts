@@ -22,6 +22,8 @@ export interface VrchatGroupRole {
   /** Lower order = higher rank. */
   order: number;
   isManagementRole: boolean;
+  /** Given by VRChat through a purchase (a subscription): read-only for the product, never mapped. */
+  requiresPurchase: boolean;
   permissions: string[];
 }
 

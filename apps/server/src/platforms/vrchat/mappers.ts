@@ -51,6 +51,7 @@ export function toRole(r: GroupRole): VrchatGroupRole {
     name: r.name ?? '',
     order: r.order ?? Number.MAX_SAFE_INTEGER,
     isManagementRole: r.isManagementRole === true,
+    requiresPurchase: r.requiresPurchase === true,
     permissions: [...(r.permissions ?? [])],
   };
 }
