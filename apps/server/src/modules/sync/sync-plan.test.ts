@@ -1,0 +1,399 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { discordToGroupActions, groupToDiscordActions } from '../../db/schema/sync.js';
+import {
+  type PlanGroup,
+  type PlanMember,
+  planSync,
+  type SyncAction,
+  type SyncPlanInput,
+} from './sync-plan.js';
+
+const GUILD = 'g0';
+const discordRoles = ['d1', 'd2', 'd3', 'd4'];
+const groupRoleIds = ['r1', 'r2', 'r3', 'r4'];
+const vrcIds = ['v0', 'v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7'];
+const outsiders = ['u1', 'u2', 'u3'];
+
+const subset = <T>(items: readonly T[]) => fc.subarray([...items]);
+
+const memberArb = (i: number) =>
+  fc
+    .record({
+      roleIds: subset(discordRoles),
+      linked: fc.boolean(),
+      verified: fc.boolean(),
+      age: fc.constantFrom('Unverified', 'Verified', 'Plus18' as const),
+    })
+    .map(
+      ({ roleIds, linked, verified, age }): PlanMember => ({
+        discordUserId: `m${i}`,
+        name: `member ${i}`,
+        roleIds,
+        link: linked ? { vrcUserId: vrcIds[i], vrchatName: `vrc ${i}`, verified, age } : null,
+      }),
+    );
+
+const inputArb: fc.Arbitrary<SyncPlanInput> = fc
+  .record({
+    members: fc.tuple(...vrcIds.map((_, i) => fc.option(memberArb(i), { nil: undefined }))),
+    autoRoles: fc.record({
+      linkedRoleId: fc.option(fc.constantFrom(...discordRoles), { nil: null }),
+      plus18RoleId: fc.option(fc.constantFrom(...discordRoles), { nil: null }),
+      ageVerifiedRoleId: fc.option(fc.constantFrom(...discordRoles), { nil: null }),
+    }),
+    manageableDiscord: subset(discordRoles),
+    hasGroup: fc.boolean(),
+    enabled: fc.boolean(),
+    autoRemove: fc.boolean(),
+    groupMembers: fc.array(fc.tuple(fc.constantFrom(...vrcIds, ...outsiders), subset(groupRoleIds)), {
+      maxLength: 11,
+    }),
+    pendingInvites: subset(vrcIds),
+    joinRequests: subset(vrcIds),
+    alreadyInvited: subset(vrcIds),
+    protectedIds: subset([...vrcIds, ...outsiders]),
+    manageableGroup: subset(groupRoleIds),
+    can: fc.record({ invite: fc.boolean(), remove: fc.boolean(), assignRoles: fc.boolean() }),
+    d2g: fc.array(
+      fc.record({
+        discordRoleId: fc.option(fc.constantFrom(GUILD, ...discordRoles), { nil: null }),
+        groupRoleId: fc.option(fc.constantFrom(...groupRoleIds), { nil: null }),
+        action: fc.constantFrom(...discordToGroupActions),
+      }),
+      { maxLength: 5 },
+    ),
+    g2d: fc.array(
+      fc.record({
+        groupRoleId: fc.option(fc.constantFrom(...groupRoleIds), { nil: null }),
+        discordRoleId: fc.option(fc.constantFrom(...discordRoles), { nil: null }),
+        action: fc.constantFrom(...groupToDiscordActions),
+      }),
+      { maxLength: 4 },
+    ),
+  })
+  .map((r): SyncPlanInput => {
+    const members = new Map(r.groupMembers);
+    // A member is neither invited nor asking to join.
+    const notMember = (id: string) => !members.has(id);
+    const group: PlanGroup = {
+      enabled: r.enabled,
+      autoRemove: r.autoRemove,
+      members,
+      names: new Map(),
+      pendingInvites: new Set(r.pendingInvites.filter(notMember)),
+      joinRequests: new Set(r.joinRequests.filter((id) => notMember(id) && !r.pendingInvites.includes(id))),
+      alreadyInvited: new Set(r.alreadyInvited),
+      // Protected people (owner, bot, ranked at or above the bot) are members by definition.
+      protectedUserIds: new Set(r.protectedIds.filter((id) => members.has(id))),
+      manageableRoleIds: new Set(r.manageableGroup),
+      can: r.can,
+      discordToGroup: r.d2g,
+      groupToDiscord: r.g2d,
+    };
+    return {
+      guildId: GUILD,
+      autoRoles: r.autoRoles,
+      manageableDiscordRoleIds: new Set(r.manageableDiscord),
+      members: r.members.filter((m): m is PlanMember => !!m),
+      group: r.hasGroup ? group : null,
+    };
+  });
+
+/** What the platforms look like once the actions are carried out (the executor's effect, simulated). */
+function applyActions(input: SyncPlanInput, actions: readonly SyncAction[]): SyncPlanInput {
+  const members = input.members.map((m) => ({ ...m, roleIds: [...m.roleIds] }));
+  const group = input.group && {
+    ...input.group,
+    members: new Map([...input.group.members].map(([k, v]) => [k, [...v]])),
+    pendingInvites: new Set(input.group.pendingInvites),
+    joinRequests: new Set(input.group.joinRequests),
+    alreadyInvited: new Set(input.group.alreadyInvited),
+  };
+  for (const a of actions) {
+    switch (a.kind) {
+      case 'invite':
+        group!.pendingInvites.add(a.vrcUserId);
+        group!.alreadyInvited.add(a.vrcUserId);
+        break;
+      case 'acceptRequest':
+        group!.joinRequests.delete(a.vrcUserId);
+        group!.members.set(a.vrcUserId, []);
+        break;
+      case 'remove':
+        group!.members.delete(a.vrcUserId);
+        break;
+      case 'addGroupRole':
+        group!.members.get(a.vrcUserId)!.push(a.roleId);
+        break;
+      case 'removeGroupRole': {
+        const roles = group!.members.get(a.vrcUserId)!;
+        roles.splice(roles.indexOf(a.roleId), 1);
+        break;
+      }
+      case 'addDiscordRole':
+        members.find((m) => m.discordUserId === a.discordUserId)!.roleIds.push(a.roleId);
+        break;
+      case 'removeDiscordRole': {
+        const roles = members.find((m) => m.discordUserId === a.discordUserId)!.roleIds;
+        roles.splice(roles.indexOf(a.roleId), 1);
+        break;
+      }
+    }
+  }
+  return { ...input, members, group };
+}
+
+const key = (a: SyncAction) => JSON.stringify({ ...a, reason: undefined });
+
+describe('planSync (property)', () => {
+  it('reaches a state on which it has nothing left to do', () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const { actions } = planSync(input);
+        expect(planSync(applyActions(input, actions)).actions).toEqual([]);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('never does the same thing twice and never asks for what is already so', () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const { actions } = planSync(input);
+        expect(new Set(actions.map(key)).size).toBe(actions.length);
+        const removed = new Set(actions.filter((a) => a.kind === 'remove').map((a) => a.vrcUserId));
+        for (const a of actions)
+          if (a.kind === 'invite' || a.kind === 'acceptRequest') expect(removed.has(a.vrcUserId)).toBe(false);
+        for (const a of actions) {
+          const groupRoles = input.group?.members.get('vrcUserId' in a ? a.vrcUserId : '');
+          const discord = input.members.find(
+            (m) => 'discordUserId' in a && m.discordUserId === a.discordUserId,
+          );
+          if (a.kind === 'addGroupRole') expect(groupRoles ?? []).not.toContain(a.roleId);
+          if (a.kind === 'removeGroupRole') expect(groupRoles).toContain(a.roleId);
+          if (a.kind === 'addDiscordRole') expect(discord?.roleIds).not.toContain(a.roleId);
+          if (a.kind === 'removeDiscordRole') expect(discord?.roleIds).toContain(a.roleId);
+          if (a.kind === 'remove') expect(groupRoles).toBeDefined();
+          if (a.kind === 'invite') {
+            expect(groupRoles).toBeUndefined();
+            expect(input.group?.pendingInvites.has(a.vrcUserId)).toBe(false);
+            expect(input.group?.alreadyInvited.has(a.vrcUserId)).toBe(false);
+          }
+          if (a.kind === 'acceptRequest') expect(input.group?.joinRequests.has(a.vrcUserId)).toBe(true);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('removes only members a NoMembership mapping or Auto Remove asks to remove', () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const { actions } = planSync(input);
+        for (const a of actions.filter((x) => x.kind === 'remove')) {
+          const group = input.group!;
+          expect(group.enabled && group.can.remove).toBe(true);
+          if (group.autoRemove) continue;
+          const member = input.members.find((m) => m.link?.vrcUserId === a.vrcUserId)!;
+          expect(a.reason).toBe('NoMembership');
+          const noMembershipRoles = group.discordToGroup
+            .filter((r) => r.action === 'NoMembership')
+            .map((r) => r.discordRoleId);
+          // Held now, or given in the same plan (auto roles, group-to-Discord grants).
+          const given = actions.flatMap((x) =>
+            x.kind === 'addDiscordRole' && x.discordUserId === member.discordUserId ? [x.roleId] : [],
+          );
+          const heldOrGranted = (roleId: string | null) =>
+            roleId === GUILD || [...member.roleIds, ...given].includes(roleId ?? '');
+          expect(noMembershipRoles.some(heldOrGranted)).toBe(true);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('never touches a role or member the bot may not manage, and nothing in a disabled group', () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        for (const a of planSync(input).actions) {
+          if (a.kind === 'addDiscordRole' || a.kind === 'removeDiscordRole') {
+            expect(input.manageableDiscordRoleIds.has(a.roleId)).toBe(true);
+            continue;
+          }
+          const group = input.group!;
+          expect(group.enabled).toBe(true);
+          expect(group.protectedUserIds.has(a.vrcUserId)).toBe(false);
+          if (a.kind === 'addGroupRole' || a.kind === 'removeGroupRole') {
+            expect(group.manageableRoleIds.has(a.roleId)).toBe(true);
+            expect(group.can.assignRoles).toBe(true);
+          }
+          if (a.kind === 'invite' || a.kind === 'acceptRequest') expect(group.can.invite).toBe(true);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('planSync (examples)', () => {
+  const group = (over: Partial<PlanGroup> = {}): PlanGroup => ({
+    enabled: true,
+    autoRemove: false,
+    members: new Map(),
+    names: new Map(),
+    pendingInvites: new Set(),
+    joinRequests: new Set(),
+    alreadyInvited: new Set(),
+    protectedUserIds: new Set(['owner', 'bot']),
+    manageableRoleIds: new Set(['r1', 'r2']),
+    can: { invite: true, remove: true, assignRoles: true },
+    discordToGroup: [],
+    groupToDiscord: [],
+    ...over,
+  });
+  const linked = (
+    i: number,
+    roleIds: string[],
+    verified = true,
+    age: 'Plus18' | 'Unverified' = 'Plus18',
+  ) => ({
+    discordUserId: `m${i}`,
+    name: `m${i}`,
+    roleIds,
+    link: { vrcUserId: `v${i}`, vrchatName: `v${i}`, verified, age },
+  });
+  const base = (over: Partial<SyncPlanInput>): SyncPlanInput => ({
+    guildId: GUILD,
+    autoRoles: { linkedRoleId: null, plus18RoleId: null, ageVerifiedRoleId: null },
+    manageableDiscordRoleIds: new Set(['d1', 'd2', 'linked', 'adult']),
+    members: [],
+    group: null,
+    ...over,
+  });
+
+  it('gives the linked and 18+ roles to exactly the members they describe', () => {
+    const plan = planSync(
+      base({
+        autoRoles: { linkedRoleId: 'linked', plus18RoleId: 'adult', ageVerifiedRoleId: null },
+        members: [
+          linked(1, []),
+          linked(2, ['adult'], false, 'Plus18'),
+          { discordUserId: 'm3', name: 'm3', roleIds: ['linked', 'adult'], link: null },
+        ],
+      }),
+    );
+    expect(plan.actions).toEqual([
+      { kind: 'addDiscordRole', discordUserId: 'm1', roleId: 'linked', reason: 'LinkedRole' },
+      { kind: 'addDiscordRole', discordUserId: 'm1', roleId: 'adult', reason: 'Plus18Role' },
+      { kind: 'addDiscordRole', discordUserId: 'm2', roleId: 'linked', reason: 'LinkedRole' },
+      { kind: 'removeDiscordRole', discordUserId: 'm2', roleId: 'adult', reason: 'Plus18Role' },
+      { kind: 'removeDiscordRole', discordUserId: 'm3', roleId: 'linked', reason: 'LinkedRole' },
+      { kind: 'removeDiscordRole', discordUserId: 'm3', roleId: 'adult', reason: 'Plus18Role' },
+    ]);
+  });
+
+  it('warns instead of acting on a role above the bot', () => {
+    const plan = planSync(
+      base({
+        autoRoles: { linkedRoleId: 'high', plus18RoleId: null, ageVerifiedRoleId: null },
+        members: [linked(1, [])],
+      }),
+    );
+    expect(plan.actions).toEqual([]);
+    expect(plan.warnings).toEqual([{ kind: 'discordRole', subject: 'high', reason: 'LinkedRole' }]);
+  });
+
+  it('invites, accepts a join request, then gives the temporary role to the accepted member', () => {
+    const plan = planSync(
+      base({
+        members: [linked(1, ['d1']), linked(2, ['d1']), linked(3, [])],
+        group: group({
+          joinRequests: new Set(['v2']),
+          discordToGroup: [
+            { discordRoleId: 'd1', groupRoleId: null, action: 'Membership' },
+            { discordRoleId: 'd1', groupRoleId: 'r1', action: 'GrantRoleTemporary' },
+          ],
+        }),
+      }),
+    );
+    expect(plan.actions).toEqual([
+      { kind: 'invite', vrcUserId: 'v1', discordUserId: 'm1', reason: 'Membership' },
+      { kind: 'acceptRequest', vrcUserId: 'v2', discordUserId: 'm2', reason: 'Membership' },
+      {
+        kind: 'addGroupRole',
+        vrcUserId: 'v2',
+        discordUserId: 'm2',
+        roleId: 'r1',
+        reason: 'GrantRoleTemporary',
+      },
+    ]);
+  });
+
+  it('takes a temporary role back but keeps a permanent one when the Discord role goes', () => {
+    const plan = planSync(
+      base({
+        members: [linked(1, [])],
+        group: group({
+          members: new Map([['v1', ['r1', 'r2']]]),
+          discordToGroup: [
+            { discordRoleId: 'd1', groupRoleId: 'r1', action: 'GrantRoleTemporary' },
+            { discordRoleId: 'd1', groupRoleId: 'r2', action: 'GrantRolePermanent' },
+          ],
+        }),
+      }),
+    );
+    expect(plan.actions).toEqual([
+      {
+        kind: 'removeGroupRole',
+        vrcUserId: 'v1',
+        discordUserId: 'm1',
+        roleId: 'r1',
+        reason: 'GrantRoleTemporary',
+      },
+    ]);
+  });
+
+  it('auto-removes members nobody entitles, except the owner, the bot and unlisted people', () => {
+    const plan = planSync(
+      base({
+        members: [linked(1, ['d1']), linked(2, [])],
+        group: group({
+          autoRemove: true,
+          members: new Map([
+            ['v1', []],
+            ['v2', []],
+            ['owner', []],
+            ['bot', []],
+            ['stranger', []],
+          ]),
+          discordToGroup: [{ discordRoleId: 'd1', groupRoleId: null, action: 'Membership' }],
+        }),
+      }),
+    );
+    expect(plan.actions).toEqual([
+      { kind: 'remove', vrcUserId: 'v2', discordUserId: 'm2', reason: 'AutoRemove' },
+      { kind: 'remove', vrcUserId: 'stranger', discordUserId: null, reason: 'AutoRemove' },
+    ]);
+  });
+
+  it('gives a Discord role for a group role and does nothing with the group feature off', () => {
+    const plan = planSync(
+      base({
+        members: [linked(1, [])],
+        group: group({
+          enabled: false,
+          autoRemove: true,
+          members: new Map([
+            ['v1', ['r1']],
+            ['stranger', []],
+          ]),
+          groupToDiscord: [{ groupRoleId: 'r1', discordRoleId: 'd2', action: 'GrantRolePermanent' }],
+        }),
+      }),
+    );
+    expect(plan.actions).toEqual([
+      { kind: 'addDiscordRole', discordUserId: 'm1', roleId: 'd2', reason: 'GrantRolePermanent' },
+    ]);
+  });
+});

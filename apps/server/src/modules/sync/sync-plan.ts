@@ -1,0 +1,408 @@
+/**
+ * The sync engine's decision: from what the server wants (links, mappings, settings) and what the platforms
+ * show (Discord roles from the member mirror, the VRChat group's members, invites and join requests), the
+ * smallest list of actions that makes them agree. Pure: no I/O, no clock, deterministic.
+ *
+ * Rules (documented in the README, "Sync"):
+ * - Auto roles hold exactly for the members they describe (linked; verified 18+; verified with any age
+ *   verification). Group-to-Discord grants add to that; a role some rule grants is never also taken away.
+ * - Discord to group: NoMembership beats Membership; RevokeRole beats any grant; GrantRoleTemporary takes
+ *   its role back from linked members who no longer hold the Discord role, unless another mapping grants it.
+ * - Auto Remove removes group members no mapping entitles to membership. Never removed or changed: the
+ *   group's owner, the bot, members ranked at or above the bot (`protectedUserIds`).
+ * - Nobody is invited twice: a pending invite, or an invite the product already sent (`alreadyInvited`,
+ *   cleared by 'Reset Group Invites'), or a block stops it.
+ * - Roles the bot may not manage (above it, purchase-only, missing permission) are never touched; a rule
+ *   that needs one yields a warning instead.
+ */
+import type { DiscordToGroupAction, GroupToDiscordAction } from '../../db/schema/sync.js';
+
+export type AgeStatus = 'Unverified' | 'Verified' | 'Plus18';
+export type SyncReason =
+  | Exclude<DiscordToGroupAction, 'None'>
+  | 'AutoRemove'
+  | 'LinkedRole'
+  | 'Plus18Role'
+  | 'AgeVerifiedRole';
+
+export interface PlanMember {
+  discordUserId: string;
+  name: string;
+  roleIds: readonly string[];
+  link: { vrcUserId: string; vrchatName: string; verified: boolean; age: AgeStatus } | null;
+}
+
+export interface DiscordGroupRule {
+  discordRoleId: string | null;
+  groupRoleId: string | null;
+  action: DiscordToGroupAction;
+}
+
+export interface GroupDiscordRule {
+  groupRoleId: string | null;
+  discordRoleId: string | null;
+  action: GroupToDiscordAction;
+}
+
+export interface PlanGroup {
+  /** 'Enable Groups feature': off means no group action at all (group-to-Discord still reads the group). */
+  enabled: boolean;
+  /** 'Auto Remove Members without membership'. */
+  autoRemove: boolean;
+  /** Observed members (vrcUserId → role ids). Possibly not everyone when the group is too large to list. */
+  members: ReadonlyMap<string, readonly string[]>;
+  /** Display names VRChat gave for members and invitees (for messages only). */
+  names: ReadonlyMap<string, string>;
+  pendingInvites: ReadonlySet<string>;
+  joinRequests: ReadonlySet<string>;
+  /** Invites the product already sent (or found blocked): never sent again until the user resets them. */
+  alreadyInvited: ReadonlySet<string>;
+  /** Owner, the bot, members ranked at or above the bot. */
+  protectedUserIds: ReadonlySet<string>;
+  /** Group roles the bot may give and take (below its rank, not purchase-only). */
+  manageableRoleIds: ReadonlySet<string>;
+  can: { invite: boolean; remove: boolean; assignRoles: boolean };
+  discordToGroup: readonly DiscordGroupRule[];
+  groupToDiscord: readonly GroupDiscordRule[];
+}
+
+export interface SyncPlanInput {
+  /** The guild id: a Discord-to-group rule on it (the @everyone entry) covers every linked member. */
+  guildId: string;
+  autoRoles: { linkedRoleId: string | null; plus18RoleId: string | null; ageVerifiedRoleId: string | null };
+  /** Discord roles the bot may give and take. */
+  manageableDiscordRoleIds: ReadonlySet<string>;
+  members: readonly PlanMember[];
+  group: PlanGroup | null;
+}
+
+export type SyncAction =
+  | { kind: 'invite'; vrcUserId: string; discordUserId: string | null; reason: SyncReason }
+  | { kind: 'acceptRequest'; vrcUserId: string; discordUserId: string | null; reason: SyncReason }
+  | { kind: 'remove'; vrcUserId: string; discordUserId: string | null; reason: SyncReason }
+  | {
+      kind: 'addGroupRole';
+      vrcUserId: string;
+      discordUserId: string | null;
+      roleId: string;
+      reason: SyncReason;
+    }
+  | {
+      kind: 'removeGroupRole';
+      vrcUserId: string;
+      discordUserId: string | null;
+      roleId: string;
+      reason: SyncReason;
+    }
+  | { kind: 'addDiscordRole'; discordUserId: string; roleId: string; reason: SyncReason }
+  | { kind: 'removeDiscordRole'; discordUserId: string; roleId: string; reason: SyncReason };
+
+export type SyncActionKind = SyncAction['kind'];
+
+export interface SyncWarning {
+  kind: 'discordRole' | 'groupRole' | 'groupPermission';
+  /** The role (Discord or group) or the permission the bot lacks. */
+  subject: string;
+  reason: SyncReason;
+}
+
+export interface SyncPlan {
+  actions: SyncAction[];
+  warnings: SyncWarning[];
+}
+
+/** The state the plan works on: observed, then changed by each rule until nothing changes. */
+interface WorkingState {
+  discordRoles: Map<string, Set<string>>;
+  groupRoles: Map<string, Set<string>>;
+  invited: Set<string>;
+  requested: Set<string>;
+}
+
+const MAX_ROUNDS = 8;
+
+export function planSync(input: SyncPlanInput): SyncPlan {
+  const warnings = new Map<string, SyncWarning>();
+  const warn = (w: SyncWarning) => warnings.set(`${w.kind}:${w.subject}`, w);
+  const observed = observedState(input);
+  const state = cloneState(observed);
+  const reasons = new Map<string, SyncReason>();
+
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const before = fingerprint(state);
+    // Discord first: a role the member is about to get may entitle them to stay in the group.
+    applyDiscordRules(input, state, reasons, warn);
+    if (input.group) applyGroupRules(input, input.group, state, reasons, warn);
+    if (fingerprint(state) === before) break;
+  }
+  return { actions: diffStates(input, observed, state, reasons), warnings: [...warnings.values()] };
+}
+
+function observedState(input: SyncPlanInput): WorkingState {
+  return {
+    discordRoles: new Map(input.members.map((m) => [m.discordUserId, new Set(m.roleIds)])),
+    groupRoles: new Map([...(input.group?.members ?? new Map())].map(([id, roles]) => [id, new Set(roles)])),
+    invited: new Set(input.group?.pendingInvites ?? []),
+    requested: new Set(input.group?.joinRequests ?? []),
+  };
+}
+
+function cloneState(s: WorkingState): WorkingState {
+  return {
+    discordRoles: new Map([...s.discordRoles].map(([k, v]) => [k, new Set(v)])),
+    groupRoles: new Map([...s.groupRoles].map(([k, v]) => [k, new Set(v)])),
+    invited: new Set(s.invited),
+    requested: new Set(s.requested),
+  };
+}
+
+function fingerprint(s: WorkingState): string {
+  const roles = (m: Map<string, Set<string>>) =>
+    [...m].map(([k, v]) => `${k}:${[...v].sort().join(',')}`).join(';');
+  return `${roles(s.discordRoles)}|${roles(s.groupRoles)}|${[...s.invited].sort()}|${[...s.requested].sort()}`;
+}
+
+/** Whether the member's current Discord roles include the rule's role (the guild id = @everyone). */
+function holds(input: SyncPlanInput, state: WorkingState, discordUserId: string, roleId: string | null) {
+  if (!roleId) return false;
+  if (roleId === input.guildId) return true;
+  return state.discordRoles.get(discordUserId)?.has(roleId) ?? false;
+}
+
+function applyGroupRules(
+  input: SyncPlanInput,
+  group: PlanGroup,
+  state: WorkingState,
+  reasons: Map<string, SyncReason>,
+  warn: (w: SyncWarning) => void,
+) {
+  if (!group.enabled) return;
+  const entitled = new Set<string>();
+  const linked = input.members.filter((m) => m.link);
+  for (const member of linked) {
+    const vrcId = member.link!.vrcUserId;
+    const rulesHeld = group.discordToGroup.filter((r) =>
+      holds(input, state, member.discordUserId, r.discordRoleId),
+    );
+    const wantIn = rulesHeld.some((r) => r.action === 'Membership');
+    const wantOut = rulesHeld.some((r) => r.action === 'NoMembership');
+    if (wantIn && !wantOut) entitled.add(vrcId);
+    const isMember = state.groupRoles.has(vrcId);
+    const isProtected = group.protectedUserIds.has(vrcId);
+
+    if (wantOut && isMember && !isProtected) {
+      if (group.can.remove) {
+        state.groupRoles.delete(vrcId);
+        reasons.set(`remove:${vrcId}`, 'NoMembership');
+      } else warn({ kind: 'groupPermission', subject: 'group-members-remove', reason: 'NoMembership' });
+      continue;
+    }
+    if (wantIn && !wantOut && !isMember) {
+      if (!group.can.invite) {
+        warn({ kind: 'groupPermission', subject: 'group-invites-manage', reason: 'Membership' });
+      } else if (state.requested.has(vrcId)) {
+        state.requested.delete(vrcId);
+        state.groupRoles.set(vrcId, new Set());
+        reasons.set(`accept:${vrcId}`, 'Membership');
+      } else if (!state.invited.has(vrcId) && !group.alreadyInvited.has(vrcId)) {
+        state.invited.add(vrcId);
+        reasons.set(`invite:${vrcId}`, 'Membership');
+      }
+    }
+    const roles = state.groupRoles.get(vrcId);
+    if (!roles || isProtected) continue;
+    applyGroupRoleRules(group, rulesHeld, member, roles, reasons, warn);
+  }
+  if (group.autoRemove && group.can.remove) {
+    for (const vrcId of [...state.groupRoles.keys()]) {
+      if (entitled.has(vrcId) || group.protectedUserIds.has(vrcId)) continue;
+      // A linked member NoMembership keeps out is removed above, with that reason.
+      state.groupRoles.delete(vrcId);
+      if (!reasons.has(`remove:${vrcId}`)) reasons.set(`remove:${vrcId}`, 'AutoRemove');
+    }
+  } else if (group.autoRemove) {
+    warn({ kind: 'groupPermission', subject: 'group-members-remove', reason: 'AutoRemove' });
+  }
+}
+
+function applyGroupRoleRules(
+  group: PlanGroup,
+  rulesHeld: readonly DiscordGroupRule[],
+  member: PlanMember,
+  roles: Set<string>,
+  reasons: Map<string, SyncReason>,
+  warn: (w: SyncWarning) => void,
+) {
+  const vrcId = member.link!.vrcUserId;
+  const revoked = new Set<string>();
+  const granted = new Map<string, SyncReason>();
+  for (const r of rulesHeld) {
+    if (!r.groupRoleId) continue;
+    if (r.action === 'RevokeRole') revoked.add(r.groupRoleId);
+    if (r.action === 'GrantRolePermanent' || r.action === 'GrantRoleTemporary') {
+      if (!granted.has(r.groupRoleId) || r.action === 'GrantRolePermanent')
+        granted.set(r.groupRoleId, r.action);
+    }
+  }
+  const manageable = (roleId: string, reason: SyncReason) => {
+    if (!group.can.assignRoles) {
+      warn({ kind: 'groupPermission', subject: 'group-roles-assign', reason });
+      return false;
+    }
+    if (!group.manageableRoleIds.has(roleId)) {
+      warn({ kind: 'groupRole', subject: roleId, reason });
+      return false;
+    }
+    return true;
+  };
+  for (const roleId of revoked) {
+    if (roles.has(roleId) && manageable(roleId, 'RevokeRole')) {
+      roles.delete(roleId);
+      reasons.set(`grole:${vrcId}:${roleId}`, 'RevokeRole');
+    }
+  }
+  for (const [roleId, reason] of granted) {
+    if (revoked.has(roleId) || roles.has(roleId)) continue;
+    if (manageable(roleId, reason)) {
+      roles.add(roleId);
+      reasons.set(`grole:${vrcId}:${roleId}`, reason);
+    }
+  }
+  // Temporary grants end when the Discord role is gone (unless another held mapping still grants the role).
+  for (const r of group.discordToGroup) {
+    if (r.action !== 'GrantRoleTemporary' || !r.groupRoleId) continue;
+    if (granted.has(r.groupRoleId) || !roles.has(r.groupRoleId)) continue;
+    if (!group.manageableRoleIds.has(r.groupRoleId) || !group.can.assignRoles) continue;
+    roles.delete(r.groupRoleId);
+    reasons.set(`grole:${vrcId}:${r.groupRoleId}`, 'GrantRoleTemporary');
+  }
+}
+
+function applyDiscordRules(
+  input: SyncPlanInput,
+  state: WorkingState,
+  reasons: Map<string, SyncReason>,
+  warn: (w: SyncWarning) => void,
+) {
+  const { linkedRoleId, plus18RoleId, ageVerifiedRoleId } = input.autoRoles;
+  const groupRules = input.group?.groupToDiscord ?? [];
+  for (const member of input.members) {
+    const roles = state.discordRoles.get(member.discordUserId);
+    if (!roles) continue;
+    const link = member.link;
+    // role id → whether it should be held (true) or not (false), with the rule that decided.
+    const wants = new Map<string, { hold: boolean; reason: SyncReason }>();
+    const want = (roleId: string | null, hold: boolean, reason: SyncReason) => {
+      if (!roleId) return;
+      const prev = wants.get(roleId);
+      if (prev?.hold) return; // a grant always wins
+      wants.set(roleId, { hold, reason });
+    };
+    want(linkedRoleId, !!link, 'LinkedRole');
+    want(plus18RoleId, !!link?.verified && link.age === 'Plus18', 'Plus18Role');
+    want(ageVerifiedRoleId, !!link?.verified && link.age !== 'Unverified', 'AgeVerifiedRole');
+    if (link) {
+      const groupRoles = state.groupRoles.get(link.vrcUserId);
+      for (const r of groupRules) {
+        if (!r.discordRoleId || !r.groupRoleId || r.action === 'None') continue;
+        const held = groupRoles?.has(r.groupRoleId) ?? false;
+        if (held) want(r.discordRoleId, true, r.action);
+        else if (r.action === 'GrantRoleTemporary') want(r.discordRoleId, false, r.action);
+      }
+    }
+    for (const [roleId, { hold, reason }] of wants) {
+      if (roles.has(roleId) === hold) continue;
+      if (!input.manageableDiscordRoleIds.has(roleId)) {
+        warn({ kind: 'discordRole', subject: roleId, reason });
+        continue;
+      }
+      if (hold) roles.add(roleId);
+      else roles.delete(roleId);
+      reasons.set(`drole:${member.discordUserId}:${roleId}`, reason);
+    }
+  }
+}
+
+function diffStates(
+  input: SyncPlanInput,
+  observed: WorkingState,
+  final: WorkingState,
+  reasons: Map<string, SyncReason>,
+): SyncAction[] {
+  const actions: SyncAction[] = [];
+  const discordOf = new Map(
+    input.members.filter((m) => m.link).map((m) => [m.link!.vrcUserId, m.discordUserId] as const),
+  );
+  const who = (vrcUserId: string) => discordOf.get(vrcUserId) ?? null;
+  const reason = (key: string): SyncReason => reasons.get(key) ?? 'Membership';
+
+  for (const vrcUserId of final.invited) {
+    if (!observed.invited.has(vrcUserId))
+      actions.push({
+        kind: 'invite',
+        vrcUserId,
+        discordUserId: who(vrcUserId),
+        reason: reason(`invite:${vrcUserId}`),
+      });
+  }
+  for (const [vrcUserId, roles] of final.groupRoles) {
+    const before = observed.groupRoles.get(vrcUserId);
+    if (!before) {
+      actions.push({
+        kind: 'acceptRequest',
+        vrcUserId,
+        discordUserId: who(vrcUserId),
+        reason: reason(`accept:${vrcUserId}`),
+      });
+    }
+    for (const roleId of roles) {
+      if (!before?.has(roleId))
+        actions.push({
+          kind: 'addGroupRole',
+          vrcUserId,
+          discordUserId: who(vrcUserId),
+          roleId,
+          reason: reason(`grole:${vrcUserId}:${roleId}`),
+        });
+    }
+    for (const roleId of before ?? []) {
+      if (!roles.has(roleId))
+        actions.push({
+          kind: 'removeGroupRole',
+          vrcUserId,
+          discordUserId: who(vrcUserId),
+          roleId,
+          reason: reason(`grole:${vrcUserId}:${roleId}`),
+        });
+    }
+  }
+  for (const vrcUserId of observed.groupRoles.keys()) {
+    if (!final.groupRoles.has(vrcUserId))
+      actions.push({
+        kind: 'remove',
+        vrcUserId,
+        discordUserId: who(vrcUserId),
+        reason: reason(`remove:${vrcUserId}`),
+      });
+  }
+  for (const [discordUserId, roles] of final.discordRoles) {
+    const before = observed.discordRoles.get(discordUserId) ?? new Set<string>();
+    for (const roleId of roles)
+      if (!before.has(roleId))
+        actions.push({
+          kind: 'addDiscordRole',
+          discordUserId,
+          roleId,
+          reason: reason(`drole:${discordUserId}:${roleId}`),
+        });
+    for (const roleId of before)
+      if (!roles.has(roleId))
+        actions.push({
+          kind: 'removeDiscordRole',
+          discordUserId,
+          roleId,
+          reason: reason(`drole:${discordUserId}:${roleId}`),
+        });
+  }
+  return actions;
+}
