@@ -3,9 +3,13 @@ import { z } from 'zod';
 import { VrcApiError } from './errors.js';
 import {
   BIO_MAX,
+  bulkAddMembers,
   createUser,
+  memberLeaves,
   ownerAddsMember,
+  ownerCreatesRole,
   ownerRemovesMember,
+  ownerSetsMemberRoles,
   patchGroup,
   patchUser,
   userBlocksGroup,
@@ -56,11 +60,31 @@ const configPatch = z
   .object({
     rate: z.object({ capacity: z.number().int().positive(), perSecond: z.number().positive() }),
     sessionLimit: z.object({ max: z.number().int().positive(), windowSeconds: z.number().int().positive() }),
+    groupMemberListCap: z.number().int().positive(),
   })
   .partial()
   .strict();
 
 const userIdBody = z.object({ userId: z.string().min(1) });
+
+const newRole = z
+  .object({
+    name: z.string().min(1).max(64),
+    description: z.string().max(250).optional(),
+    order: z.number().int().min(1).optional(),
+    permissions: z.array(z.string()).optional(),
+    isManagementRole: z.boolean().optional(),
+    requiresPurchase: z.boolean().optional(),
+  })
+  .strict();
+
+const roleIdsBody = z.object({ roleIds: z.array(z.string()) }).strict();
+
+/** 50,000 in well under a second; more is refused so a typo cannot eat the machine's memory. */
+const BULK_MAX = 200_000;
+const bulkBody = z
+  .object({ count: z.number().int().positive().max(BULK_MAX), roleIds: z.array(z.string()).optional() })
+  .strict();
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const parsed = schema.safeParse(body ?? {});
@@ -152,6 +176,32 @@ export function registerVrchatControl(
       return reply.code(204).send();
     },
   );
+
+  control.post<{ Params: { groupId: string; userId: string } }>(
+    '/groups/:groupId/members/:userId/leave',
+    async (req, reply) => {
+      memberLeaves(state, req.params.groupId, req.params.userId);
+      return reply.code(204).send();
+    },
+  );
+
+  control.put<{ Params: { groupId: string; userId: string } }>(
+    '/groups/:groupId/members/:userId/roles',
+    async (req) => {
+      const { roleIds } = parse(roleIdsBody, req.body);
+      return ownerSetsMemberRoles(state, req.params.groupId, req.params.userId, roleIds);
+    },
+  );
+
+  control.post<{ Params: { groupId: string } }>('/groups/:groupId/roles', async (req, reply) => {
+    const input = parse(newRole, req.body);
+    return reply.code(201).send(ownerCreatesRole(state, req.params.groupId, input));
+  });
+
+  control.post<{ Params: { groupId: string } }>('/groups/:groupId/bulk-members', async (req, reply) => {
+    const { count, roleIds } = parse(bulkBody, req.body);
+    return reply.code(201).send(bulkAddMembers(state, req.params.groupId, count, roleIds));
+  });
 
   control.post<{ Params: { groupId: string } }>('/groups/:groupId/requests', async (req, reply) => {
     const { userId } = parse(userIdBody, req.body);

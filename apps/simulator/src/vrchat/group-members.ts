@@ -16,9 +16,11 @@ import type { Visibility, VrchatState, VrcMembership } from './state.js';
 type MemberParams = { Params: { groupId: string; userId: string } };
 type RoleParams = { Params: { groupId: string; userId: string; groupRoleId: string } };
 
+/** Plain string comparison (ISO timestamps and ids): localeCompare is far too slow for 50k members. */
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 const byJoinedAt = (desc: boolean) => (a: VrcMembership, b: VrcMembership) =>
-  (desc ? -1 : 1) *
-  ((a.joinedAt ?? a.createdAt).localeCompare(b.joinedAt ?? b.createdAt) || a.id.localeCompare(b.id));
+  (desc ? -1 : 1) * (cmp(a.joinedAt ?? a.createdAt, b.joinedAt ?? b.createdAt) || cmp(a.id, b.id));
 
 export function registerGroupMemberRoutes(
   api: FastifyInstance,
@@ -38,7 +40,10 @@ export function registerGroupMemberRoutes(
       .groupMemberships(group.id, 'member')
       .filter((m) => !roleId || m.roleIds.includes(roleId))
       .sort(byJoinedAt(sort === 'joinedAt:desc'));
-    return page(members, paged).map((m) => toGroupMember(baseUrl(), state, m, notes));
+    // Real VRChat stops listing large groups: nothing at or past the cap is ever returned.
+    const cap = state.config.groupMemberListCap;
+    const n = Math.max(0, Math.min(paged.n, cap - paged.offset));
+    return page(members, { n, offset: paged.offset }).map((m) => toGroupMember(baseUrl(), state, m, notes));
   });
 
   api.get<{ Params: { groupId: string } }>('/groups/:groupId/members/search', async (req) => {

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { requireCaller } from './auth.js';
-import { vrcError } from './errors.js';
-import { loadGroup, requirePermission } from './group-access.js';
+import { userNotFound, vrcError } from './errors.js';
+import { loadGroup, requirePermission, requireTargetBelowCaller } from './group-access.js';
+import { memberLeaves } from './mutations.js';
 import { bool, csv, page, paging, str } from './query.js';
 import { toAuditEntry, toGroup, toGroupMember, toRole } from './serialize-groups.js';
 import type { VrchatState } from './state.js';
@@ -82,6 +83,70 @@ export function registerGroupRoutes(api: FastifyInstance, state: VrchatState, ba
     if (group.joinState === 'invite') throw vrcError(403, 'This group is invite only.');
     throw vrcError(403, 'This group is not accepting new members.');
   });
+
+  api.post<GroupParams>('/groups/:groupId/leave', async (req, reply) => {
+    const { user } = requireCaller(state, req);
+    const group = loadGroup(state, req.params.groupId);
+    memberLeaves(state, group.id, user.id);
+    // The real endpoint answers 200 with an empty body.
+    return reply.code(200).send();
+  });
+
+  api.get<GroupParams>('/groups/:groupId/bans', async (req) => {
+    const { user } = requireCaller(state, req);
+    const group = loadGroup(state, req.params.groupId);
+    requirePermission(state, group, user.id, 'group-bans-manage');
+    const banned = state
+      .groupMemberships(group.id, 'banned')
+      .sort((a, b) => (a.bannedAt ?? '').localeCompare(b.bannedAt ?? ''));
+    return page(banned, paging(req.query)).map((m) => toGroupMember(baseUrl(), state, m, true));
+  });
+
+  api.post<GroupParams>('/groups/:groupId/bans', async (req) => {
+    const { user } = requireCaller(state, req);
+    const group = loadGroup(state, req.params.groupId);
+    requirePermission(state, group, user.id, 'group-bans-manage');
+    const userId = (req.body as { userId?: unknown } | undefined)?.userId;
+    if (typeof userId !== 'string' || !userId) throw vrcError(400, '"userId" is required');
+    if (!state.users.has(userId)) throw userNotFound();
+    if (userId === group.ownerId) throw vrcError(403, "You can't ban the owner of the group.");
+    if (userId === user.id) throw vrcError(400, "You can't ban yourself.");
+    if (state.membership(group.id, userId)?.status === 'banned')
+      throw vrcError(400, 'That user is already banned.');
+    if (state.member(group.id, userId)) requireTargetBelowCaller(state, group, user.id, userId);
+    const m = state.putMembership(group.id, userId, 'banned');
+    state.addAudit({
+      groupId: group.id,
+      actorId: user.id,
+      targetId: userId,
+      eventType: 'group.user.ban',
+      description: `${user.displayName} banned ${state.displayName(userId)} from the group.`,
+      data: {},
+    });
+    return toGroupMember(baseUrl(), state, m, true);
+  });
+
+  api.delete<{ Params: { groupId: string; userId: string } }>(
+    '/groups/:groupId/bans/:userId',
+    async (req) => {
+      const { user } = requireCaller(state, req);
+      const group = loadGroup(state, req.params.groupId);
+      requirePermission(state, group, user.id, 'group-bans-manage');
+      const m = state.membership(group.id, req.params.userId);
+      if (m?.status !== 'banned') throw vrcError(404, 'That user is not banned.');
+      const answer = toGroupMember(baseUrl(), state, m, true);
+      state.deleteMembership(group.id, m.userId);
+      state.addAudit({
+        groupId: group.id,
+        actorId: user.id,
+        targetId: m.userId,
+        eventType: 'group.user.unban',
+        description: `${user.displayName} unbanned ${state.displayName(m.userId)}.`,
+        data: {},
+      });
+      return { ...answer, membershipStatus: 'inactive', bannedAt: null };
+    },
+  );
 
   api.get<GroupParams>('/groups/:groupId/auditLogs', async (req) => {
     const { user } = requireCaller(state, req);

@@ -15,7 +15,7 @@ import { registerPages } from './pages.js';
 import { registerPipeline } from './pipeline.js';
 import { DEFAULT_SESSION_LIMIT, DEFAULT_VRCHAT_RATE, TokenBuckets } from './ratelimit.js';
 import { seedVrchat } from './seed.js';
-import { VrchatState } from './state.js';
+import { DEFAULT_GROUP_MEMBER_LIST_CAP, VrchatState } from './state.js';
 import { registerUserRoutes } from './users.js';
 
 export { vrchatAccounts, vrchatGroupIds, vrchatRoleIds, vrchatSeed, vrchatUserIds } from './seed.js';
@@ -46,6 +46,7 @@ export async function registerVrchat(
   const state = new VrchatState({
     rate: ctx.options.vrchatRate ?? DEFAULT_VRCHAT_RATE,
     sessionLimit: DEFAULT_SESSION_LIMIT,
+    groupMemberListCap: DEFAULT_GROUP_MEMBER_LIST_CAP,
   });
   seedVrchat(state);
   const buckets = new TokenBuckets(() => state.config.rate);

@@ -1,6 +1,13 @@
 import { vrcError } from './errors.js';
-import { stableId } from './ids.js';
-import type { AgeVerificationStatus, JoinState, VrchatState, VrcUser } from './state.js';
+import { newId, stableId } from './ids.js';
+import type {
+  AgeVerificationStatus,
+  JoinState,
+  VrchatState,
+  VrcMembership,
+  VrcRole,
+  VrcUser,
+} from './state.js';
 
 /**
  * Changes made "outside the API" — by the user on their profile page, by a group owner, or by a test
@@ -185,4 +192,173 @@ export function userBlocksGroup(state: VrchatState, groupId: string, userId: str
   if (!state.groups.has(groupId)) throw vrcError(404, "Can't find group!");
   if (!state.users.has(userId)) throw vrcError(404, 'User not found');
   return state.putMembership(groupId, userId, 'userblocked');
+}
+
+/** The member leaves by themself (the in-game "Leave group" button; the API's POST /groups/{id}/leave). */
+export function memberLeaves(state: VrchatState, groupId: string, userId: string): void {
+  const group = state.groups.get(groupId);
+  if (!group) throw vrcError(404, "Can't find group!");
+  if (!state.member(groupId, userId)) throw vrcError(403, "You're not a member.");
+  if (userId === group.ownerId) throw vrcError(400, "You can't leave a group you own.");
+  state.deleteMembership(groupId, userId);
+  state.addAudit({
+    groupId,
+    actorId: userId,
+    targetId: userId,
+    eventType: 'group.member.leave',
+    description: `${state.displayName(userId)} left the group.`,
+    data: {},
+  });
+}
+
+export interface NewRole {
+  name: string;
+  description?: string;
+  /** Rank; default: below every existing role. */
+  order?: number;
+  permissions?: string[];
+  isManagementRole?: boolean;
+  requiresPurchase?: boolean;
+}
+
+/** The owner creates a role (e.g. one VRChat sells: requiresPurchase). Audited `group.role.create`. */
+export function ownerCreatesRole(state: VrchatState, groupId: string, input: NewRole): VrcRole {
+  const group = state.groups.get(groupId);
+  if (!group) throw vrcError(404, "Can't find group!");
+  const existing = state.groupRoles(groupId);
+  const now = new Date().toISOString();
+  const role: VrcRole = {
+    id: newId('grol'),
+    groupId,
+    name: input.name,
+    description: input.description ?? '',
+    order: input.order ?? Math.max(0, ...existing.map((r) => r.order)) + 1,
+    permissions: [...(input.permissions ?? [])],
+    isSelfAssignable: false,
+    isManagementRole: input.isManagementRole ?? false,
+    requiresTwoFactor: false,
+    requiresPurchase: input.requiresPurchase ?? false,
+    createdAt: now,
+    updatedAt: now,
+  };
+  state.roles.set(role.id, role);
+  state.addAudit({
+    groupId,
+    actorId: group.ownerId,
+    targetId: role.id,
+    eventType: 'group.role.create',
+    description: `${state.displayName(group.ownerId)} created the role "${role.name}".`,
+    data: { name: role.name, order: role.order, requiresPurchase: role.requiresPurchase },
+  });
+  return role;
+}
+
+/**
+ * Sets a member's roles exactly, with no rank or permission checks (the owner in VRChat's own UI, or
+ * VRChat itself for a purchased role). Each role given or taken is audited like the API does it.
+ */
+export function ownerSetsMemberRoles(
+  state: VrchatState,
+  groupId: string,
+  userId: string,
+  roleIds: string[],
+): VrcMembership {
+  const group = state.groups.get(groupId);
+  if (!group) throw vrcError(404, "Can't find group!");
+  const m = state.member(groupId, userId);
+  if (!m) throw vrcError(404, 'User is not a member of this group.');
+  for (const id of roleIds)
+    if (state.roles.get(id)?.groupId !== groupId)
+      throw vrcError(404, `Role ${id} is not a role of this group`);
+  const wanted = [...new Set(roleIds)];
+  const added = wanted.filter((id) => !m.roleIds.includes(id));
+  const removed = m.roleIds.filter((id) => !wanted.includes(id));
+  const targetName = state.displayName(userId);
+  const ownerName = state.displayName(group.ownerId);
+  for (const [roleId, add] of [
+    ...added.map((id) => [id, true] as const),
+    ...removed.map((id) => [id, false] as const),
+  ]) {
+    const old = [...m.roleIds];
+    m.roleIds = add ? [...m.roleIds, roleId] : m.roleIds.filter((id) => id !== roleId);
+    const role = state.roles.get(roleId);
+    state.addAudit({
+      groupId,
+      actorId: group.ownerId,
+      targetId: userId,
+      eventType: add ? 'group.member.role.assign' : 'group.member.role.unassign',
+      description: add
+        ? `${ownerName} assigned the role "${role?.name}" to ${targetName}.`
+        : `${ownerName} removed the role "${role?.name}" from ${targetName}.`,
+      data: { roleId, roleName: role?.name, roleIds: { old, new: [...m.roleIds] } },
+    });
+  }
+  return m;
+}
+
+/**
+ * Benchmark seeding: `count` new users ("Bulk Member 000001", …, numbered on across calls; ids are
+ * hashes of the number) who are already members, joined in the past one millisecond apart, oldest
+ * first. Nothing is audited: they count as members from before any poller started.
+ */
+export function bulkAddMembers(
+  state: VrchatState,
+  groupId: string,
+  count: number,
+  roleIds: string[] = [],
+): { created: number; userIds: string[] } {
+  const group = state.groups.get(groupId);
+  if (!group) throw vrcError(404, "Can't find group!");
+  for (const id of roleIds)
+    if (state.roles.get(id)?.groupId !== groupId)
+      throw vrcError(404, `Role ${id} is not a role of this group`);
+  const now = Date.now();
+  const firstJoin = now - count - 60_000;
+  const today = new Date(now).toISOString();
+  const userIds: string[] = [];
+  for (let i = 0; i < count; i++) {
+    state.bulkUsers += 1;
+    const seq = state.bulkUsers;
+    const id = stableId('usr', `bulk:${seq}`);
+    state.users.set(id, {
+      id,
+      displayName: `Bulk Member ${String(seq).padStart(6, '0')}`,
+      bio: '',
+      bioLinks: [],
+      pronouns: '',
+      ageVerificationStatus: 'hidden',
+      ageVerified: false,
+      developerType: 'none',
+      state: 'offline',
+      status: 'offline',
+      statusDescription: '',
+      tags: ['system_trust_basic'],
+      dateJoined: today.slice(0, 10),
+      lastLogin: today,
+      lastActivity: today,
+      lastPlatform: 'standalonewindows',
+      avatarId: stableId('avtr', `bulk:${seq}`),
+      hasProfilePic: false,
+      allowAvatarCopying: false,
+      pastDisplayNames: [],
+    });
+    const at = new Date(firstJoin + i).toISOString();
+    state.setMembership({
+      id: stableId('gmem', `bulk:${groupId}:${seq}`),
+      groupId,
+      userId: id,
+      status: 'member',
+      roleIds: [...roleIds],
+      visibility: 'visible',
+      isRepresenting: false,
+      isSubscribedToAnnouncements: true,
+      managerNotes: '',
+      createdAt: at,
+      joinedAt: at,
+      bannedAt: null,
+      acceptedById: group.ownerId,
+    });
+    if (userIds.length < 10) userIds.push(id);
+  }
+  return { created: count, userIds };
 }

@@ -125,7 +125,15 @@ export interface VrcConfig {
   rate: { capacity: number; perSecond: number };
   /** Basic logins per account allowed within the window before 429 'Created too many sessions'. */
   sessionLimit: { max: number; windowSeconds: number };
+  /**
+   * How far `GET /groups/{groupId}/members` lists: real VRChat stops listing large groups near 5,100
+   * members (later pages come back empty). offset + results never pass it; single-member reads and
+   * the search are not affected.
+   */
+  groupMemberListCap: number;
 }
+
+export const DEFAULT_GROUP_MEMBER_LIST_CAP = 5100;
 
 export class VrchatState {
   users = new Map<string, VrcUser>();
@@ -141,6 +149,8 @@ export class VrchatState {
   twoFactorTokens = new Map<string, { userId: string; expiresAt: number }>();
   /** Successful Basic logins per userId (epoch ms), for the session limit. */
   logins = new Map<string, number[]>();
+  /** How many users the control API's bulk-members call has made (numbers their names). */
+  bulkUsers = 0;
 
   constructor(public config: VrcConfig) {}
 
@@ -158,6 +168,7 @@ export class VrchatState {
       this.logins,
     ])
       map.clear();
+    this.bulkUsers = 0;
   }
 
   accountByLogin(login: string): VrcAccount | undefined {
