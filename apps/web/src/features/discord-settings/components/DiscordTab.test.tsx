@@ -87,12 +87,56 @@ describe('Discord tab', () => {
     });
   });
 
-  it('says so when saving fails', async () => {
-    setup({ 'POST /api/guilds/900': { status: 400, body: { message: 'nope' } } });
+  it("says so when saving fails, with the server's reason", async () => {
+    setup({
+      'POST /api/guilds/900': {
+        status: 400,
+        body: { message: 'The bot cannot give Admin: the role is above its own.' },
+      },
+    });
+    fireEvent.change(await screen.findByLabelText('Linked Users Role', { exact: false }), {
+      target: { value: '11' },
+    });
+    await waitFor(() =>
+      expect(toastTexts()).toContain(
+        'Failed to update auto assign roles. The bot cannot give Admin: the role is above its own.',
+      ),
+    );
+  });
+
+  it('says only the spec text when the server gives no reason', async () => {
+    setup({ 'POST /api/guilds/900': { status: 502, body: {} } });
     fireEvent.change(await screen.findByLabelText('Linked Users Role', { exact: false }), {
       target: { value: '11' },
     });
     await waitFor(() => expect(toastTexts()).toContain('Failed to update auto assign roles.'));
+  });
+
+  it("shows the sync's warnings under the settings, as the server words them", async () => {
+    setup({
+      'GET /api/guilds/900/sync': {
+        body: {
+          groupEnabled: true,
+          lastRunAt: null,
+          lastResult: null,
+          held: null,
+          warnings: [
+            { kind: 'roleAboveBot', message: 'The bot cannot manage Admin: move its role higher.' },
+            { kind: 'missingPermission', message: 'The bot lacks Manage Roles.' },
+          ],
+        },
+      },
+    });
+    const alert = await screen.findByText('Sync warnings');
+    expect(screen.getByText('The bot cannot manage Admin: move its role higher.')).toBeTruthy();
+    expect(screen.getByText('The bot lacks Manage Roles.')).toBeTruthy();
+    expect(alert).toBeTruthy();
+  });
+
+  it('asks for no sync warnings without Admin', async () => {
+    const fetchMock = setup({}, ['ViewGuild']);
+    expect(await screen.findByText('Discord Settings')).toBeTruthy();
+    expect(callsTo(fetchMock, 'GET', '/api/guilds/900/sync')).toHaveLength(0);
   });
 
   it('edits guest roles in the Guest Users dialog: each change saves at once', async () => {

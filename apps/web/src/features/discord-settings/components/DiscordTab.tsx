@@ -1,11 +1,13 @@
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
+import { errorMessage } from '../../../api/errors';
 import { EntityHeader } from '../../../components/EntityHeader';
 import { StatCard } from '../../../components/StatCard';
 import { notify } from '../../../components/toasts';
 import type { ManageableGuild } from '../../server-settings/api/guilds';
 import { NoAccess } from '../../server-settings/components/NoAccess';
 import { can } from '../../server-settings/tabs';
+import { SyncWarnings } from '../../vrchat-settings/components/SyncWarnings';
 import { type AutoAssignRoles, useGuildSettings, useUpdateAutoAssignRoles } from '../api/guildSettings';
 import { GuestRolesDialog } from './GuestRolesDialog';
 import { RoleSelect } from './RoleSelect';
@@ -23,6 +25,12 @@ function MembersIntentNote() {
       </Text>
     </Alert>
   );
+}
+
+/** The spec's failure text, followed by the server's sentence when it sent one. */
+function failureText(prefix: string, error: unknown): string {
+  const detail = errorMessage(error, '');
+  return detail ? `${prefix} ${detail}` : prefix;
 }
 
 export function DiscordTab({ guild }: { guild: ManageableGuild }) {
@@ -44,7 +52,8 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
   const save = (change: Partial<AutoAssignRoles>) =>
     update.mutate(change, {
       onSuccess: () => notify({ type: 'success', message: 'Auto assign roles updated successfully.' }),
-      onError: () => notify({ type: 'error', message: 'Failed to update auto assign roles.' }),
+      onError: (error) =>
+        notify({ type: 'error', message: failureText('Failed to update auto assign roles.', error) }),
     });
 
   return (
@@ -87,6 +96,7 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
               Setup
             </Button>
           </Group>
+          <SyncWarnings guildId={guild.id} enabled={canEdit} />
         </Stack>
       </Paper>
       {guestsOpen && (

@@ -3,7 +3,7 @@ import type { ManageableGuild } from '../../server-settings/api/guilds';
 import { NoAccess } from '../../server-settings/components/NoAccess';
 import { can } from '../../server-settings/tabs';
 import { useLinkedGroup } from '../api/linkedGroup';
-import { LinkedGroupView } from './LinkedGroupView';
+import { GroupWithSync } from './GroupWithSync';
 import { LinkGroup } from './LinkGroup';
 
 /** The VRChat tab: the linked group and its settings, or the linking flow when none is linked. */
@@ -21,5 +21,5 @@ export function VrchatTab({ guild }: { guild: ManageableGuild }) {
       </Alert>
     );
   if (!group.data) return <LinkGroup guildId={guild.id} canEdit={canEdit} />;
-  return <LinkedGroupView guildId={guild.id} group={group.data} canEdit={canEdit} />;
+  return <GroupWithSync guildId={guild.id} group={group.data} canEdit={canEdit} />;
 }

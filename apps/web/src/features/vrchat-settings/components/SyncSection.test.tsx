@@ -1,0 +1,211 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import {
+  type Answers,
+  callsTo,
+  demoConfig,
+  loggedInAs,
+  renderApp,
+  stubApi,
+  toastTexts,
+} from '../../../testing/renderApp';
+import { guildPermissions } from '../../server-settings/permissions';
+
+const grp = 'grp_3f2b6c1e-0000-4000-8000-00000000abcd';
+const sync = '/api/guilds/900/sync';
+const group = {
+  id: grp,
+  name: 'Neon Dancers',
+  iconUrl: null,
+  memberCount: 42,
+  onlineMemberCount: 5,
+  enabled: true,
+  autoKick: true,
+};
+const action = (kind: string, targetName: string, roleName: string | null, reason: string) => ({
+  kind,
+  targetName,
+  discordUserId: '1',
+  vrcUserId: 'usr_1',
+  roleName,
+  reason,
+});
+const status = {
+  groupEnabled: true,
+  lastRunAt: new Date(Date.now() - 5 * 60_000).toISOString(),
+  lastResult: { applied: 12, failed: 1, held: 0 },
+  held: null,
+  warnings: [],
+};
+const preview = {
+  total: 6,
+  counts: { invite: 3, remove: 1, addDiscordRole: 2 },
+  actions: [
+    action('invite', 'Aki', null, 'Membership'),
+    action('invite', 'Bea', null, 'Membership'),
+    action('invite', 'Cyd', null, 'Membership'),
+    action('remove', 'Dax', null, 'AutoRemove'),
+    action('addDiscordRole', 'Eve', 'Verified 18+', 'Plus18Role'),
+    action('addDiscordRole', 'Fay', 'Linked', 'LinkedRole'),
+  ],
+  wouldHold: 0,
+  complete: true,
+};
+const held = {
+  count: 7,
+  heldAt: new Date().toISOString(),
+  actions: ['Gil', 'Hal', 'Ivy', 'Jo', 'Kai', 'Lux', 'Mo'].map((n) =>
+    action('remove', n, null, 'AutoRemove'),
+  ),
+};
+
+function setup(extra: Answers = {}, permissions: string[] = guildPermissions) {
+  const fetchMock = stubApi({
+    ...loggedInAs('User'),
+    'GET /api/config': { body: demoConfig },
+    'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions }] },
+    'GET /api/groups/900': { body: group },
+    [`GET ${sync}`]: { body: status },
+    [`GET ${sync}/preview`]: { body: preview },
+    ...extra,
+  });
+  renderApp('/server-settings/900/vrchat');
+  return fetchMock;
+}
+
+const section = async () => within(await screen.findByRole('region', { name: 'Sync' }));
+
+describe('VRChat tab, Sync section', () => {
+  it('shows the last sync, the counts in words and the next actions', async () => {
+    setup();
+    const s = await section();
+    expect(await s.findByText('3 invites, 1 removal, 2 Discord roles given')).toBeTruthy();
+    expect(s.getByText(/5 minutes ago/)).toBeTruthy();
+    expect(s.getByText(/12 applied, 1 failed/)).toBeTruthy();
+    const table = s.getByRole('table', { name: 'Next sync actions' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows).toHaveLength(7);
+    expect(
+      within(rows[5])
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['Eve', 'Give Discord role', 'Verified 18+', '18+ Verified Role']);
+    expect(s.queryByText(/too large for VRChat to list/)).toBeNull();
+    expect(s.queryByText(/would hold back/)).toBeNull();
+  });
+
+  it("says 'Never' and 'Nothing to change.' for a fresh group", async () => {
+    setup({
+      [`GET ${sync}`]: { body: { ...status, lastRunAt: null, lastResult: null } },
+      [`GET ${sync}/preview`]: { body: { ...preview, total: 0, counts: {}, actions: [] } },
+    });
+    const s = await section();
+    expect(await s.findByText('Nothing to change.')).toBeTruthy();
+    expect(s.getByText('Last sync: Never')).toBeTruthy();
+    expect(s.queryByRole('table')).toBeNull();
+  });
+
+  it('notes an incomplete member list and removals the breaker would hold', async () => {
+    setup({ [`GET ${sync}/preview`]: { body: { ...preview, complete: false, wouldHold: 4 } } });
+    const s = await section();
+    expect(
+      await s.findByText(
+        'This group is too large for VRChat to list; Auto Remove only sees the members the bot has seen.',
+      ),
+    ).toBeTruthy();
+    expect(s.getByText('The next sync would hold back 4 removals for review.')).toBeTruthy();
+  });
+
+  it('shows only Discord role actions while the Groups feature is off', async () => {
+    setup({ 'GET /api/groups/900': { body: { ...group, enabled: false } } });
+    const s = await section();
+    expect(await s.findByText('2 Discord roles given')).toBeTruthy();
+    expect(s.getByText('Enable Groups feature to sync the group.')).toBeTruthy();
+    expect(s.queryByText('Aki')).toBeNull();
+    expect(s.getByText('Fay')).toBeTruthy();
+  });
+
+  it('queues a sync now', async () => {
+    const fetchMock = setup({ [`POST ${sync}`]: { body: { queued: true } } });
+    const s = await section();
+    fireEvent.click(s.getByRole('button', { name: 'Sync now' }));
+    await waitFor(() => expect(toastTexts()).toContain('Sync queued.'));
+    expect(callsTo(fetchMock, 'POST', sync)).toHaveLength(1);
+  });
+
+  it("shows the server's reason when a sync cannot be queued", async () => {
+    setup({ [`POST ${sync}`]: { status: 409, body: { message: 'The bot is not in this server.' } } });
+    fireEvent.click((await section()).getByRole('button', { name: 'Sync now' }));
+    await waitFor(() => expect(toastTexts()).toContain('The bot is not in this server.'));
+  });
+
+  it('asks for the preview again when a group switch changes', async () => {
+    const fetchMock = setup({ 'POST /api/groups/900': { body: { ...group, autoKick: false } } });
+    const s = await section();
+    await s.findByText('Aki');
+    expect(callsTo(fetchMock, 'GET', `${sync}/preview`)).toHaveLength(1);
+    fireEvent.click(screen.getByRole('switch', { name: /^Auto Remove Members/ }));
+    await waitFor(() => expect(callsTo(fetchMock, 'GET', `${sync}/preview`)).toHaveLength(2));
+  });
+
+  it('lists the warnings as the server words them', async () => {
+    setup({
+      [`GET ${sync}`]: {
+        body: { ...status, warnings: [{ kind: 'groupRole', message: 'The group role Staff is gone.' }] },
+      },
+    });
+    const s = await section();
+    expect(await s.findByText('The group role Staff is gone.')).toBeTruthy();
+  });
+
+  it('is not shown, and nothing is asked, without Admin', async () => {
+    const fetchMock = setup({}, ['ViewGuild']);
+    expect(await screen.findByText('Neon Dancers')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Sync' })).toBeNull();
+    expect(callsTo(fetchMock, 'GET', sync)).toHaveLength(0);
+    expect(callsTo(fetchMock, 'GET', `${sync}/preview`)).toHaveLength(0);
+  });
+});
+
+describe('VRChat tab, held removals', () => {
+  const withHeld = (extra: Answers = {}) =>
+    setup({ [`GET ${sync}`]: { body: { ...status, held } }, ...extra });
+
+  it('names the first few held members', async () => {
+    withHeld();
+    expect(await screen.findByText('The last sync held back 7 removals')).toBeTruthy();
+    expect(screen.getByText('Gil, Hal, Ivy, Jo, Kai and 2 more')).toBeTruthy();
+  });
+
+  it('applies them after confirmation', async () => {
+    const fetchMock = withHeld({ [`POST ${sync}/held`]: { body: { count: 7 } } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Apply removals' }));
+    let dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText('Remove 7 members from the VRChat group?')).toBeTruthy();
+    fireEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(callsTo(fetchMock, 'POST', `${sync}/held`)).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Apply removals' }));
+    dialog = within(await screen.findByRole('dialog'));
+    fireEvent.click(dialog.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(toastTexts()).toContain('7 held removals applied.'));
+    expect(await callsTo(fetchMock, 'POST', `${sync}/held`)[0].json()).toEqual({ decision: 'apply' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('discards them', async () => {
+    const fetchMock = withHeld({ [`POST ${sync}/held`]: { body: { count: 7 } } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(toastTexts()).toContain('7 held removals discarded.'));
+    expect(await callsTo(fetchMock, 'POST', `${sync}/held`)[0].json()).toEqual({ decision: 'discard' });
+  });
+
+  it("shows the server's message when the decision fails", async () => {
+    withHeld({
+      [`POST ${sync}/held`]: { status: 409, body: { message: 'These removals were already decided.' } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(toastTexts()).toContain('These removals were already decided.'));
+  });
+});

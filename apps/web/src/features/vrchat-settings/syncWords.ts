@@ -1,0 +1,96 @@
+import type { SyncActionKind, SyncActionView } from './api/sync';
+
+interface KindWords {
+  /** Count phrase: [singular, plural], e.g. ['invite', 'invites']. */
+  count: [string, string];
+  /** What one action does, for the table. */
+  label: string;
+  group: boolean;
+}
+
+const kinds: Record<SyncActionKind, KindWords> = {
+  invite: { count: ['invite', 'invites'], label: 'Invite to group', group: true },
+  acceptRequest: {
+    count: ['join request accepted', 'join requests accepted'],
+    label: 'Accept join request',
+    group: true,
+  },
+  remove: { count: ['removal', 'removals'], label: 'Remove from group', group: true },
+  addGroupRole: { count: ['group role given', 'group roles given'], label: 'Give group role', group: true },
+  removeGroupRole: {
+    count: ['group role removed', 'group roles removed'],
+    label: 'Remove group role',
+    group: true,
+  },
+  addDiscordRole: {
+    count: ['Discord role given', 'Discord roles given'],
+    label: 'Give Discord role',
+    group: false,
+  },
+  removeDiscordRole: {
+    count: ['Discord role removed', 'Discord roles removed'],
+    label: 'Remove Discord role',
+    group: false,
+  },
+};
+
+const kindOrder = Object.keys(kinds) as SyncActionKind[];
+
+const reasons: Record<string, string> = {
+  Membership: 'Membership mapping',
+  NoMembership: 'No-membership mapping',
+  GrantRolePermanent: 'Role mapping (permanent)',
+  GrantRoleTemporary: 'Role mapping (temporary)',
+  RevokeRole: 'Revoke mapping',
+  AutoRemove: 'Auto Remove',
+  LinkedRole: 'Linked Users Role',
+  Plus18Role: '18+ Verified Role',
+  AgeVerifiedRole: 'Age verified role',
+};
+
+/** '1 removal', '3 invites'. */
+export function plural(n: number, [one, many]: [string, string]): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Whether an action changes the VRChat group (as opposed to Discord roles). */
+export const isGroupAction = (kind: string): boolean => kinds[kind as SyncActionKind]?.group ?? true;
+
+export const actionLabel = (kind: string): string => kinds[kind as SyncActionKind]?.label ?? kind;
+
+export const reasonLabel = (reason: string): string => reasons[reason] ?? reason;
+
+/** The non-zero counts in words, known kinds first in a fixed order: '3 invites', '2 Discord roles given'. */
+export function countPhrases(counts: Record<string, number>): string[] {
+  const known = kindOrder
+    .filter((kind) => counts[kind])
+    .map((kind) => plural(counts[kind], kinds[kind].count));
+  const unknown = Object.entries(counts)
+    .filter(([kind, n]) => n && !(kind in kinds))
+    .map(([kind, n]) => `${n} ${kind}`);
+  return [...known, ...unknown];
+}
+
+/** Keeps only Discord role actions (and their counts) when the group feature is off. */
+export function discordOnly(counts: Record<string, number>, actions: SyncActionView[]) {
+  return {
+    counts: Object.fromEntries(Object.entries(counts).filter(([kind]) => !isGroupAction(kind))),
+    actions: actions.filter((action) => !isGroupAction(action.kind)),
+  };
+}
+
+const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
+const units: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+];
+
+/** '5 minutes ago', '2 hours ago'; under a minute reads 'just now'. */
+export function timeAgo(iso: string, now = Date.now()): string {
+  const seconds = (Date.parse(iso) - now) / 1000;
+  if (Number.isNaN(seconds)) return 'Never';
+  for (const [unit, size] of units)
+    if (Math.abs(seconds) >= size) return rtf.format(Math.round(seconds / size), unit);
+  return 'just now';
+}
