@@ -33,6 +33,7 @@ import { membersRoutes } from './modules/members/members.routes.js';
 import { metaRoutes } from './modules/meta/meta.routes.js';
 import { permissionsRoutes } from './modules/permissions/permissions.routes.js';
 import { profileRoutes } from './modules/profile/profile.routes.js';
+import { roleMappingsRoutes } from './modules/role-mappings/role-mappings.routes.js';
 import { sdkRoutes } from './modules/sdk/sdk.routes.js';
 import { vpmRoutes } from './modules/vpm/vpm.routes.js';
 import { worldDataRoutes } from './modules/worlds/world-data.routes.js';
@@ -109,6 +110,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       await guildsRoutes(zapi, ctx);
       await guildSettingsRoutes(zapi, ctx);
       await groupsRoutes(zapi, ctx);
+      await roleMappingsRoutes(zapi, ctx);
       await permissionsRoutes(zapi, ctx);
       await worldsRoutes(zapi, ctx);
       await membersRoutes(zapi, ctx);

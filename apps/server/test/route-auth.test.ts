@@ -64,6 +64,14 @@ const protectedRoutes: [method: string, url: string, bearerStatus: number, paylo
   ['POST', `/api/groups/${guild}/link/check`, 404, { groupId: grp }],
   ['POST', `/api/groups/${guild}/link/join`, 404, { groupId: grp }],
   ['GET', `/api/groups/audit_log/${guild}`, 200],
+  ['GET', `/api/guilds/${guild}/guild_roles`, 404],
+  ['POST', `/api/guilds/${guild}/guild_roles`, 404],
+  ['PUT', `/api/guilds/${guild}/guild_roles`, 404, { id: world, action: 'None' }],
+  ['DELETE', `/api/guilds/${guild}/guild_roles/${world}`, 404],
+  ['GET', `/api/groups/${guild}/group_roles`, 404],
+  ['POST', `/api/groups/${guild}/group_roles`, 404],
+  ['PUT', `/api/groups/${guild}/group_roles`, 404, { id: world, action: 'None' }],
+  ['DELETE', `/api/groups/${guild}/group_roles/${world}`, 404],
 ];
 /** Platform admins only (rank Admin): 401 anonymous here, 403 for other users in modules/admin. */
 const platformAdminRoutes: [method: string, url: string][] = [
