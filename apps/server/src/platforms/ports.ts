@@ -88,6 +88,8 @@ export interface VrchatAuditQuery {
 }
 
 export interface VrchatPort {
+  /** The product's own VRChat account id (the bot in groups). */
+  currentUserId(): Promise<string>;
   searchUsers(query: string, opts?: { n?: number; offset?: number }): Promise<VrchatUserSummary[]>;
   /** null when VRChat does not know the user. */
   getUser(id: string): Promise<VrchatUserDetail | null>;

@@ -11,6 +11,7 @@ const discord = async () => {
 
 /** Stands in when a platform adapter is not started (e.g. a server built without platforms). */
 export const unavailableVrchat: VrchatPort = {
+  currentUserId: vrchat,
   searchUsers: vrchat,
   getUser: vrchat,
   getGroup: vrchat,

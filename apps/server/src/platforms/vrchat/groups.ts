@@ -2,7 +2,7 @@ import type { VrchatInviteOutcome, VrchatJoinOutcome, VrchatPort } from '../port
 import { toAuditEntry, toGroup, toJoinRequest, toMember, toRole } from './mappers.js';
 import type { VrchatCaller } from './platform.js';
 
-type GroupMethods = Omit<VrchatPort, 'searchUsers' | 'getUser'>;
+type GroupMethods = Omit<VrchatPort, 'searchUsers' | 'getUser' | 'currentUserId'>;
 
 /** VRChat's page size cap; a shorter page is the last one (there is no total). */
 const PAGE = 100;

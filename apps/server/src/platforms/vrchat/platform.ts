@@ -89,6 +89,7 @@ export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatfor
   };
 
   let starting: Promise<VrchatState> | undefined;
+  let selfId: Promise<string> | undefined;
   const start = () => {
     starting ??= caller
       .call((c) => c.getCurrentUser({}))
@@ -118,6 +119,18 @@ export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatfor
       if (!res.ok && res.status === 404) return null;
       if (!res.ok) caller.fail(res);
       return toUserDetail(res.data);
+    },
+
+    async currentUserId() {
+      selfId ??= caller.call((c) => c.getCurrentUser({})).then((res) => {
+        if (!res.ok) caller.fail(res);
+        return (res.data as { id: string }).id;
+      });
+      // A failed look-up is asked again next time.
+      selfId.catch(() => {
+        selfId = undefined;
+      });
+      return selfId;
     },
 
     ...groupMethods(caller),
