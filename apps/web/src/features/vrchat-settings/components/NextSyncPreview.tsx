@@ -19,7 +19,7 @@ export function NextSyncPreview({ guildId, groupEnabled }: Props) {
     if (preview.isError)
       return (
         <Text size="sm" c="red" role="alert">
-          {errorMessage(preview.error, 'Failed to load the next sync.')}
+          {`Failed to load the next sync. ${errorMessage(preview.error, '')}`.trim()}
         </Text>
       );
     const data = preview.data;

@@ -209,3 +209,15 @@ describe('VRChat tab, held removals', () => {
     await waitFor(() => expect(toastTexts()).toContain('These removals were already decided.'));
   });
 });
+
+describe('VRChat tab, Sync section failures', () => {
+  it("says what failed to load, with the server's reason", async () => {
+    setup({
+      [`GET ${sync}`]: { status: 503, body: { message: 'The database is unavailable.' } },
+      [`GET ${sync}/preview`]: { status: 503, body: { message: 'VRChat is unavailable.' } },
+    });
+    const s = await section();
+    expect(await s.findByText('Failed to load the sync status. The database is unavailable.')).toBeTruthy();
+    expect(await s.findByText('Failed to load the next sync. VRChat is unavailable.')).toBeTruthy();
+  });
+});

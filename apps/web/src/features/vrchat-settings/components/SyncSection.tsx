@@ -26,7 +26,7 @@ function LastSync({ guildId }: { guildId: string }) {
   if (status.isError)
     return (
       <Text size="sm" c="red" role="alert">
-        {errorMessage(status.error, 'Failed to load the sync status.')}
+        {`Failed to load the sync status. ${errorMessage(status.error, '')}`.trim()}
       </Text>
     );
   const { lastRunAt, lastResult } = status.data;
