@@ -97,8 +97,18 @@ export interface VrchatPort {
   getGroup(groupId: string, opts?: { includeRoles?: boolean }): Promise<VrchatGroup | null>;
   /** null when the user is not a member of the group. */
   getGroupMember(groupId: string, userId: string): Promise<VrchatGroupMember | null>;
-  /** Every member (paged through until a short page). */
-  listGroupMembers(groupId: string, opts?: { roleId?: string }): Promise<VrchatGroupMember[]>;
+  /**
+   * Every member VRChat lists (paged through until a short page). VRChat stops listing large groups
+   * (near 5,100 members): `complete` is false when the listing ended before the group's memberCount
+   * was reached. With `roleId` the count per role is unknown, so it is false whenever the listing may
+   * have been cut (it ended on a full page in a larger group).
+   */
+  listGroupMembers(
+    groupId: string,
+    opts?: { roleId?: string },
+  ): Promise<{ members: VrchatGroupMember[]; complete: boolean }>;
+  /** Users the group has invited who have not answered yet (paged through; needs group-invites-manage). */
+  listGroupInvites(groupId: string): Promise<{ userId: string; displayName: string | null }[]>;
   getGroupRoles(groupId: string): Promise<VrchatGroupRole[]>;
   /** Answers the member's role ids after the change. */
   addGroupMemberRole(groupId: string, userId: string, roleId: string): Promise<string[]>;

@@ -17,6 +17,7 @@ export const unavailableVrchat: VrchatPort = {
   getGroup: vrchat,
   getGroupMember: vrchat,
   listGroupMembers: vrchat,
+  listGroupInvites: vrchat,
   getGroupRoles: vrchat,
   addGroupMemberRole: vrchat,
   removeGroupMemberRole: vrchat,

@@ -44,7 +44,7 @@ async function gatherSources(ctx: AppContext, world: WorldRow): Promise<WorldDat
 async function groupSources(ctx: AppContext, guildId: string) {
   const groupId = await linkedGroupId(ctx, guildId);
   if (!groupId) return { roles: [], members: [] };
-  const [roles, members] = await Promise.all([
+  const [roles, { members }] = await Promise.all([
     ctx.vrchat.getGroupRoles(groupId),
     ctx.vrchat.listGroupMembers(groupId),
   ]);

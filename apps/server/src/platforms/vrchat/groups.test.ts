@@ -85,12 +85,16 @@ describe('VRChat adapter: users and groups against the simulator', () => {
     });
 
     it('listGroupMembers pages through every member', async () => {
-      const members = await vrchat.listGroupMembers(hangout);
+      const { members, complete } = await vrchat.listGroupMembers(hangout);
+      expect(complete).toBe(true);
       expect(members.length).toBe(16);
       expect(new Set(members.map((m) => m.userId)).size).toBe(16);
       expect(members.find((m) => m.userId === bot)?.displayName).toBe('VRCLink Bot');
       const linked = await vrchat.listGroupMembers(hangout, { roleId: roleIds.hangout.linked });
-      expect(linked.map((m) => m.userId)).toEqual([userIds['Kitsune Kai']]);
+      expect(linked).toEqual({
+        members: [expect.objectContaining({ userId: userIds['Kitsune Kai'] })],
+        complete: true,
+      });
     });
 
     it('adds and removes a group role, answering the role ids after each change', async () => {
@@ -149,6 +153,83 @@ describe('VRChat adapter: users and groups against the simulator', () => {
       const invites = await vrchat.getGroupAuditLogs(hangout, { eventTypes: ['group.invite.create'] });
       expect(invites.entries.map((e) => e.targetId)).toContain(userIds['Yuki Frost']);
       expect(invites.entries.every((e) => e.eventType === 'group.invite.create')).toBe(true);
+    });
+  });
+
+  describe('what a group sync relies on', () => {
+    const dance = groupIds.danceClub;
+
+    it('listGroupMembers says complete: false when VRChat stops listing before memberCount', async () => {
+      await sim.control('PATCH', '/vrchat/config', { groupMemberListCap: 5 });
+      try {
+        const { members, complete } = await vrchat.listGroupMembers(hangout);
+        expect(members).toHaveLength(5);
+        expect(complete).toBe(false);
+      } finally {
+        await sim.control('PATCH', '/vrchat/config', { groupMemberListCap: 5100 });
+      }
+      expect((await vrchat.listGroupMembers(hangout)).complete).toBe(true);
+    });
+
+    it('a large group lists only the first 5100, also by role', async () => {
+      const seeded = await sim.control('POST', `/vrchat/groups/${dance}/bulk-members`, {
+        count: 6000,
+        roleIds: [roleIds.danceClub.dancer],
+      });
+      expect(seeded.status).toBe(201);
+      const all = await vrchat.listGroupMembers(dance);
+      expect(all.members).toHaveLength(5100);
+      expect(all.complete).toBe(false);
+      const dancers = await vrchat.listGroupMembers(dance, { roleId: roleIds.danceClub.dancer });
+      expect(dancers.members).toHaveLength(5100);
+      expect(dancers.complete).toBe(false);
+      // A role listing ending on a short page is complete.
+      const owners = await vrchat.listGroupMembers(dance, { roleId: roleIds.danceClub.owner });
+      expect(owners).toMatchObject({ members: [expect.anything()], complete: true });
+    }, 60_000);
+
+    it('listGroupInvites answers the pending invites with display names', async () => {
+      const carol = vrchatAccounts.carol.userId;
+      expect(await vrchat.inviteToGroup(hangout, carol)).toBe('invited');
+      const invites = await vrchat.listGroupInvites(hangout);
+      expect(invites).toEqual(
+        expect.arrayContaining([
+          { userId: carol, displayName: 'Carol Casual' },
+          { userId: vrchatSeed.invitedHangoutUserId, displayName: 'Nyx Ember' },
+        ]),
+      );
+      expect(invites.some((i) => i.userId === userIds.Glimmer)).toBe(false);
+    });
+
+    it('maps requiresPurchase on roles', async () => {
+      const created = await sim.control('POST', `/vrchat/groups/${hangout}/roles`, {
+        name: 'Supporter',
+        requiresPurchase: true,
+      });
+      const supporterId = (created.body as { id: string }).id;
+      const roles = await vrchat.getGroupRoles(hangout);
+      expect(roles.find((r) => r.id === supporterId)).toMatchObject({
+        name: 'Supporter',
+        requiresPurchase: true,
+      });
+      expect(roles.find((r) => r.id === roleIds.hangout.linked)?.requiresPurchase).toBe(false);
+      const group = await vrchat.getGroup(hangout, { includeRoles: true });
+      expect(group?.roles?.find((r) => r.id === supporterId)?.requiresPurchase).toBe(true);
+    });
+
+    it('getGroupAuditLogs passes startDate and answers newest first', async () => {
+      const since = new Date();
+      await new Promise((r) => setTimeout(r, 5));
+      const leavers = [userIds.Glimmer, userIds['Iris Nova']];
+      for (const id of leavers) await sim.control('POST', `/vrchat/groups/${hangout}/members/${id}/leave`);
+      const page = await vrchat.getGroupAuditLogs(hangout, { startDate: since });
+      expect(page.entries.map((e) => [e.eventType, e.targetId])).toEqual([
+        ['group.member.leave', userIds['Iris Nova']],
+        ['group.member.leave', userIds.Glimmer],
+      ]);
+      expect(page).toMatchObject({ totalCount: 2, hasNext: false });
+      const later = await vrchat.getGroupAuditLogs(hangout, { startDate: new Date(Date.now() + 60_000) });
+      expect(later.entries).toEqual([]);
     });
   });
 });

@@ -1,5 +1,5 @@
 import type { VrchatInviteOutcome, VrchatJoinOutcome, VrchatPort } from '../ports.js';
-import { toAuditEntry, toGroup, toJoinRequest, toMember, toRole } from './mappers.js';
+import { toAuditEntry, toGroup, toInvite, toJoinRequest, toMember, toRole } from './mappers.js';
 import type { VrchatCaller } from './platform.js';
 
 type GroupMethods = Omit<VrchatPort, 'searchUsers' | 'getUser' | 'currentUserId'>;
@@ -44,7 +44,7 @@ export function groupMethods(caller: VrchatCaller): GroupMethods {
     },
 
     async listGroupMembers(groupId, { roleId } = {}) {
-      return allPages(async (offset) => {
+      const members = await allPages(async (offset) => {
         const res = await caller.call((c) =>
           c.getGroupMembers({
             path: { groupId },
@@ -53,6 +53,29 @@ export function groupMethods(caller: VrchatCaller): GroupMethods {
         );
         if (!res.ok) caller.fail(res);
         return (res.data ?? []).map(toMember);
+      });
+      // Read after the listing: someone joining meanwhile makes it look cut, the safe side.
+      const res = await caller.call((c) => c.getGroup({ path: { groupId } }));
+      if (!res.ok) caller.fail(res);
+      const memberCount = res.data?.memberCount ?? 0;
+      if (roleId) {
+        // No per-role count: a listing ending on a full page in a larger group may have hit the cap.
+        const mayBeCut = members.length > 0 && members.length % PAGE === 0 && memberCount > members.length;
+        return { members, complete: !mayBeCut };
+      }
+      // VRChat documents that the listing leaves out the caller (its own member is in myMember).
+      const self = res.data?.myMember?.userId;
+      const selfMissing = self !== undefined && !members.some((m) => m.userId === self);
+      return { members, complete: members.length + (selfMissing ? 1 : 0) >= memberCount };
+    },
+
+    async listGroupInvites(groupId) {
+      return allPages(async (offset) => {
+        const res = await caller.call((c) =>
+          c.getGroupInvites({ path: { groupId }, query: { n: PAGE, offset } }),
+        );
+        if (!res.ok) caller.fail(res);
+        return (res.data ?? []).map(toInvite);
       });
     },
 

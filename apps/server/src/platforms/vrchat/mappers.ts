@@ -102,6 +102,10 @@ export function toJoinRequest(m: GroupMember): VrchatJoinRequest {
   };
 }
 
+export function toInvite(m: GroupMember): { userId: string; displayName: string | null } {
+  return { userId: m.userId ?? m.user?.id ?? '', displayName: m.user?.displayName ?? null };
+}
+
 export function toAuditEntry(e: GroupAuditLogEntry): VrchatAuditEntry {
   return {
     id: e.id ?? '',
