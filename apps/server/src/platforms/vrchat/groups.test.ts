@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { vrchatAccounts, vrchatSeed } from '../../../../simulator/src/vrchat/seed.js';
 import { type SimHarness, startSimHarness } from '../testing.js';
 import { createVrchatPlatform, memorySessionStore, type VrchatPlatform } from './index.js';
@@ -172,6 +172,10 @@ describe('VRChat adapter: users and groups against the simulator', () => {
     });
 
     it('a large group lists only the first 5100, also by role', async () => {
+      // ~100 pages: lift the simulator's rate limit (10/s by default) for this test only.
+      const { rate } = (await sim.control('GET', '/vrchat/config')).body as { rate: unknown };
+      await sim.control('PATCH', '/vrchat/config', { rate: { capacity: 1000, perSecond: 1000 } });
+      onTestFinished(() => sim.control('PATCH', '/vrchat/config', { rate }).then(() => undefined));
       const seeded = await sim.control('POST', `/vrchat/groups/${dance}/bulk-members`, {
         count: 6000,
         roleIds: [roleIds.danceClub.dancer],
