@@ -42,12 +42,16 @@ const html = (reply: FastifyReply, status: number, page: string) =>
 const notFound = (reply: FastifyReply, what: string) =>
   html(reply, 404, layout('Not found', `<div class="card"><h1>Not found</h1><p>${esc(what)}</p></div>`));
 
+/** Pages list at most this many users or members (bulk-seeded groups have tens of thousands). */
+const PAGE_LIST_MAX = 500;
+
 export async function registerPages(app: FastifyInstance, state: VrchatState): Promise<void> {
   await app.register(async (web) => {
     useVrchatBodyParsers(web);
 
     web.get('/home', async (_req, reply) => {
       const users = [...state.users.values()]
+        .slice(0, PAGE_LIST_MAX)
         .map((u) => `<li><a href="/home/user/${u.id}">${esc(u.displayName)}</a>${ageBadge(u)}</li>`)
         .join('');
       const groups = [...state.groups.values()]
@@ -117,6 +121,7 @@ export async function registerPages(app: FastifyInstance, state: VrchatState): P
         const roles = state.groupRoles(g.id);
         const members = state
           .groupMemberships(g.id, 'member')
+          .slice(0, PAGE_LIST_MAX)
           .map((m) => {
             const names = m.roleIds.map((id) => roles.find((r) => r.id === id)?.name ?? id).join(', ');
             return `<li><a href="/home/user/${m.userId}">${esc(state.displayName(m.userId))}</a>${names ? ` <span class="muted">${esc(names)}</span>` : ''}</li>`;
