@@ -35,6 +35,7 @@ import { permissionsRoutes } from './modules/permissions/permissions.routes.js';
 import { profileRoutes } from './modules/profile/profile.routes.js';
 import { roleMappingsRoutes } from './modules/role-mappings/role-mappings.routes.js';
 import { sdkRoutes } from './modules/sdk/sdk.routes.js';
+import { syncRoutes } from './modules/sync/sync.routes.js';
 import { vpmRoutes } from './modules/vpm/vpm.routes.js';
 import { worldDataRoutes } from './modules/worlds/world-data.routes.js';
 import { worldsRoutes } from './modules/worlds/worlds.routes.js';
@@ -110,6 +111,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       await guildsRoutes(zapi, ctx);
       await guildSettingsRoutes(zapi, ctx);
       await groupsRoutes(zapi, ctx);
+      await syncRoutes(zapi, ctx);
       await roleMappingsRoutes(zapi, ctx);
       await permissionsRoutes(zapi, ctx);
       await worldsRoutes(zapi, ctx);

@@ -1,7 +1,10 @@
 import type { JobDefinition } from './define.js';
+import { linkEventsJob } from './handlers/link-events.js';
 import { linksRefreshJob } from './handlers/links-refresh.js';
 import { membersReconcileJob } from './handlers/members-reconcile.js';
 import { retentionPurgeJob } from './handlers/retention-purge.js';
+import { syncAllJob } from './handlers/sync-all.js';
+import { syncGuildJob } from './handlers/sync-guild.js';
 import { worldsRebuildJob } from './handlers/worlds-rebuild.js';
 
 /** Every job type the product runs. */
@@ -10,6 +13,9 @@ export const jobRegistry: readonly JobDefinition[] = [
   linksRefreshJob,
   worldsRebuildJob,
   membersReconcileJob,
+  linkEventsJob,
+  syncGuildJob,
+  syncAllJob,
 ] as JobDefinition[];
 
 export function findJob(name: string): JobDefinition | undefined {

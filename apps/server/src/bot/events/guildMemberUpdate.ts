@@ -2,6 +2,7 @@ import type { Client, GatewayGuildMemberUpdateDispatchData } from 'discord.js';
 import type { AppContext } from '../../context.js';
 import { reconcileHostGuests } from '../../modules/guests/guests.service.js';
 import { memberChanged } from '../../modules/members/member-mirror.events.js';
+import { requestGuildSync } from '../../modules/sync/sync-trigger.js';
 import { onDispatch } from './raw.js';
 
 const sameRoles = (a: string[], b: string[]) => a.length === b.length && a.every((r) => b.includes(r));
@@ -21,6 +22,8 @@ export function onGuildMemberUpdate(client: Client, ctx: AppContext): () => void
       return;
     }
     if (before && sameRoles(before, d.roles)) return;
+    // Role changes drive the group sync (mappings) and the auto roles.
+    await requestGuildSync(ctx, d.guild_id, 'roles');
     try {
       await reconcileHostGuests(ctx, d.guild_id, d.user.id);
     } catch (err) {

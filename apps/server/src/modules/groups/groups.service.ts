@@ -6,6 +6,7 @@ import { groupLinkCodes, guildGroups } from '../../db/schema/index.js';
 import { notFound } from '../../http/errors.js';
 import { audit } from '../audit/audit.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
+import { requestGuildSync } from '../sync/sync-trigger.js';
 import type { GroupSettingsUpdate, LinkedGroup } from './groups.schemas.js';
 
 export const NO_LINKED_GROUP = 'No VRChat group is linked to this server.';
@@ -82,6 +83,7 @@ export async function updateGroupSettings(
     });
     return after;
   });
+  await requestGuildSync(ctx, guildId, 'group');
   return describe(ctx, row);
 }
 

@@ -9,6 +9,7 @@ import type { DiscordGuildInfo } from '../../platforms/ports.js';
 import { audit } from '../audit/audit.service.js';
 import { guildMemberCounts } from '../members/member-mirror.reads.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
+import { requestGuildSync } from '../sync/sync-trigger.js';
 import { assignableRoleProblem } from './assignable-role.js';
 import type { AutoAssignRoles, AutoAssignRolesUpdate } from './guild-settings.schemas.js';
 
@@ -88,6 +89,7 @@ export async function updateAutoAssignRoles(
       .onConflictDoUpdate({ target: guildSettings.guildId, set: { ...after, updatedAt: new Date() } });
     await audit(tx, { action: 'guild.auto_assign_roles', actor, guildId, details: { before, after } });
   });
+  await requestGuildSync(ctx, guildId, 'settings');
   return describeGuild(ctx, guild);
 }
 

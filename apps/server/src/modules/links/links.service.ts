@@ -6,6 +6,7 @@ import { groupInvites, linkEvents, verificationCodes, vrchatLinks } from '../../
 import { conflict, HttpError, notFound } from '../../http/errors.js';
 import { audit } from '../audit/audit.service.js';
 import { memberLinked } from '../members/member-mirror.events.js';
+import { linkEventsWritten } from '../sync/link-events.js';
 import { ageVerificationOf } from './age.js';
 import { bioHasCode, newVerificationCode, vrchatIdFrom } from './code.js';
 
@@ -163,6 +164,7 @@ export async function linkAccount(ctx: AppContext, discordUserId: string, vrcUse
   // Relinking an account this user already proved stays verified, and says so.
   const { isVerified } = await writeLink(ctx, discordUserId, vrc, proven);
   memberLinked(ctx, discordUserId);
+  linkEventsWritten(ctx);
   return { status: isVerified ? ('SuccessVerified' as const) : ('Success' as const) };
 }
 
@@ -181,6 +183,7 @@ export async function verifyAccount(ctx: AppContext, discordUserId: string, vrcU
   }
   await writeLink(ctx, discordUserId, vrc, true);
   memberLinked(ctx, discordUserId);
+  linkEventsWritten(ctx);
   return { status: 'SuccessVerified' as const };
 }
 
@@ -219,6 +222,7 @@ async function writeRefresh(
       details: { vrchatName: vrc.displayName, ageVerification: age },
     });
   });
+  linkEventsWritten(ctx);
 }
 
 /**
@@ -253,6 +257,7 @@ export async function unlinkAccount(ctx: AppContext, discordUserId: string) {
     await tx.insert(linkEvents).values({ discordUserId, vrcUserId: link.vrcUserId, kind: 'unlinked' });
     await audit(tx, { action: 'link.removed', actor: userActor(discordUserId), targetId: link.vrcUserId });
   });
+  linkEventsWritten(ctx);
   return { status: 'Success' as const };
 }
 
@@ -272,5 +277,6 @@ export async function resetGroupInvites(ctx: AppContext, discordUserId: string) 
       details: { cleared: removed.length },
     });
   });
+  linkEventsWritten(ctx);
   return { status: 'Success' as const };
 }

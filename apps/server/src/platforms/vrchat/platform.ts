@@ -122,10 +122,12 @@ export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatfor
     },
 
     async currentUserId() {
-      selfId ??= caller.call((c) => c.getCurrentUser({})).then((res) => {
-        if (!res.ok) caller.fail(res);
-        return (res.data as { id: string }).id;
-      });
+      selfId ??= caller
+        .call((c) => c.getCurrentUser({}))
+        .then((res) => {
+          if (!res.ok) caller.fail(res);
+          return (res.data as { id: string }).id;
+        });
       // A failed look-up is asked again next time.
       selfId.catch(() => {
         selfId = undefined;

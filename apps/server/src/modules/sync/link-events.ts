@@ -1,0 +1,47 @@
+import { and, asc, inArray, isNull } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { guildMembers, linkEvents } from '../../db/schema/index.js';
+import { requestGuildSync } from './sync-trigger.js';
+
+const BATCH = 500;
+
+/** Call after committing a link change: the link events job turns it into syncs within seconds. */
+export function linkEventsWritten(ctx: AppContext): void {
+  void ctx.jobs.send('links.events', {}, { singletonKey: 'links.events' }).catch((err) => {
+    ctx.log.warn({ err }, 'links.events not queued; its timer picks the change up');
+  });
+}
+
+/**
+ * Reads link events nobody handled yet, asks for a sync of every server their member is in, then marks them
+ * handled. A crash before the mark repeats the requests, which collapse into the same sync.
+ */
+export async function dispatchLinkEvents(ctx: AppContext): Promise<number> {
+  let handled = 0;
+  for (;;) {
+    const events = await ctx.db
+      .select({ id: linkEvents.id, discordUserId: linkEvents.discordUserId })
+      .from(linkEvents)
+      .where(isNull(linkEvents.processedAt))
+      .orderBy(asc(linkEvents.id))
+      .limit(BATCH);
+    if (events.length === 0) return handled;
+    const userIds = [...new Set(events.map((e) => e.discordUserId))];
+    const memberships = await ctx.db
+      .selectDistinct({ guildId: guildMembers.guildId })
+      .from(guildMembers)
+      .where(and(inArray(guildMembers.userId, userIds), isNull(guildMembers.leftAt)));
+    for (const { guildId } of memberships) await requestGuildSync(ctx, guildId, 'link');
+    await ctx.db
+      .update(linkEvents)
+      .set({ processedAt: new Date() })
+      .where(
+        inArray(
+          linkEvents.id,
+          events.map((e) => e.id),
+        ),
+      );
+    handled += events.length;
+    if (events.length < BATCH) return handled;
+  }
+}

@@ -1,0 +1,70 @@
+import type { AppContext } from '../../context.js';
+import { requireActor } from '../../http/auth.js';
+import { errorResponses } from '../../http/errors.js';
+import type { ZodApp } from '../../http/types.js';
+import { guildParams } from '../groups/groups.schemas.js';
+import { heldDecision, heldDecisionResult, syncPreview, syncQueued, syncStatus } from './sync.schemas.js';
+import { decideHeldRemovals, getSyncStatus, previewGuildSync, requestSyncNow } from './sync.service.js';
+
+/** The bot's sync of one server: status and warnings, the dry run, Sync now, and held removals. */
+export async function syncRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
+  app.get(
+    '/guilds/:guildId/sync',
+    {
+      schema: {
+        operationId: 'getSyncStatus',
+        tags: ['sync'],
+        description:
+          'Needs Admin. The last sync (when, how many actions applied and failed), the removals the circuit breaker holds, and the problems the bot cannot fix itself.',
+        params: guildParams,
+        response: { 200: syncStatus, ...errorResponses },
+      },
+    },
+    async (req) => getSyncStatus(ctx, requireActor(req), req.params.guildId),
+  );
+
+  app.get(
+    '/guilds/:guildId/sync/preview',
+    {
+      schema: {
+        operationId: 'previewSync',
+        tags: ['sync'],
+        description:
+          'Needs Admin. A dry run: what the next sync would do (counts per action, the first 50 actions), nothing applied.',
+        params: guildParams,
+        response: { 200: syncPreview, ...errorResponses },
+      },
+    },
+    async (req) => previewGuildSync(ctx, requireActor(req), req.params.guildId),
+  );
+
+  app.post(
+    '/guilds/:guildId/sync',
+    {
+      schema: {
+        operationId: 'requestSync',
+        tags: ['sync'],
+        description: 'Needs Admin. Queues a sync of this server now (collapsed with one already waiting).',
+        params: guildParams,
+        response: { 200: syncQueued, ...errorResponses },
+      },
+    },
+    async (req) => requestSyncNow(ctx, requireActor(req), req.params.guildId),
+  );
+
+  app.post(
+    '/guilds/:guildId/sync/held',
+    {
+      schema: {
+        operationId: 'decideHeldRemovals',
+        tags: ['sync'],
+        description:
+          "Needs Admin. 'apply' carries out the removals the circuit breaker held (re-checked by a sync job), 'discard' drops them.",
+        params: guildParams,
+        body: heldDecision,
+        response: { 200: heldDecisionResult, ...errorResponses },
+      },
+    },
+    async (req) => decideHeldRemovals(ctx, requireActor(req), req.params.guildId, req.body.decision),
+  );
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+const actionKind = z.enum([
+  'invite',
+  'acceptRequest',
+  'remove',
+  'addGroupRole',
+  'removeGroupRole',
+  'addDiscordRole',
+  'removeDiscordRole',
+]);
+
+export const syncActionView = z.object({
+  kind: actionKind,
+  targetName: z.string(),
+  discordUserId: z.string().nullable(),
+  vrcUserId: z.string().nullable(),
+  roleName: z.string().nullable(),
+  reason: z.string(),
+});
+
+const warning = z.object({ kind: z.string(), message: z.string() });
+
+export const syncStatus = z.object({
+  groupEnabled: z.boolean(),
+  lastRunAt: z.string().nullable(),
+  lastResult: z.object({ applied: z.number(), failed: z.number(), held: z.number() }).nullable(),
+  held: z.object({ count: z.number(), heldAt: z.string(), actions: z.array(syncActionView) }).nullable(),
+  warnings: z.array(warning),
+});
+
+export const syncPreview = z.object({
+  total: z.number(),
+  counts: z.record(z.string(), z.number()),
+  actions: z.array(syncActionView),
+  wouldHold: z.number(),
+  complete: z.boolean(),
+});
+
+export const syncQueued = z.object({ queued: z.boolean() });
+
+export const heldDecision = z.object({
+  decision: z.enum(['apply', 'discard'], { message: "The decision must be 'apply' or 'discard'." }),
+});
+
+export const heldDecisionResult = z.object({ count: z.number() });

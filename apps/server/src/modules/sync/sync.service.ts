@@ -1,0 +1,258 @@
+import { eq, sql } from 'drizzle-orm';
+import { type Actor, botActor } from '../../actor.js';
+import type { AppContext } from '../../context.js';
+import { guildSyncState } from '../../db/schema/index.js';
+import { badRequest } from '../../http/errors.js';
+import { audit } from '../audit/audit.service.js';
+import { linkOf } from '../groups/groups.service.js';
+import { requireGuildPermission } from '../permissions/access.service.js';
+import { type ApplyWarning, applyActions } from './sync-apply.js';
+import { type Observation, type ObserveWarning, observeGuild } from './sync-observe.js';
+import { planSync, type SyncAction, type SyncActionKind, type SyncWarning } from './sync-plan.js';
+import { requestGuildSync } from './sync-trigger.js';
+
+/** The removal circuit breaker: a sync removing more than this many members, or this share, holds them. */
+export const HOLD_ABOVE_COUNT = 25;
+export const HOLD_ABOVE_SHARE = 0.1;
+const PREVIEW_LIMIT = 50;
+
+export interface SyncActionView {
+  kind: SyncActionKind;
+  targetName: string;
+  discordUserId: string | null;
+  vrcUserId: string | null;
+  roleName: string | null;
+  reason: string;
+}
+
+interface HeldRemoval extends SyncActionView {
+  vrcUserId: string;
+}
+
+export interface SyncRunResult {
+  planned: number;
+  applied: number;
+  failed: number;
+  held: number;
+  reads: number;
+  writes: number;
+}
+
+/** Whether the breaker holds these removals back in a group of this size. */
+export function breakerHolds(removals: number, groupMemberCount: number): boolean {
+  return removals > HOLD_ABOVE_COUNT || removals > HOLD_ABOVE_SHARE * groupMemberCount;
+}
+
+function viewOf(obs: Observation, a: SyncAction): SyncActionView {
+  const vrcUserId = 'vrcUserId' in a ? a.vrcUserId : null;
+  const discordUserId = a.discordUserId;
+  const targetName =
+    (discordUserId && obs.names.get(discordUserId)) ||
+    (vrcUserId && obs.names.get(vrcUserId)) ||
+    vrcUserId ||
+    discordUserId ||
+    '';
+  let roleName: string | null = null;
+  if (a.kind === 'addDiscordRole' || a.kind === 'removeDiscordRole')
+    roleName = obs.guild.roles.find((r) => r.id === a.roleId)?.name ?? a.roleId;
+  if (a.kind === 'addGroupRole' || a.kind === 'removeGroupRole')
+    roleName = obs.group?.roles.find((r) => r.id === a.roleId)?.name ?? a.roleId;
+  return { kind: a.kind, targetName, discordUserId, vrcUserId, roleName, reason: a.reason };
+}
+
+/** What the tabs show for a problem the bot cannot fix itself. */
+function warningMessage(obs: Observation, w: SyncWarning | ObserveWarning): string {
+  const discordRole = (id: string) => obs.guild.roles.find((r) => r.id === id)?.name ?? id;
+  const groupRole = (id: string) => obs.group?.roles.find((r) => r.id === id)?.name ?? id;
+  switch (w.kind) {
+    case 'discordRole':
+      return `The bot cannot give or take the Discord role ${discordRole(w.subject)}: it needs Manage Roles and a role above it.`;
+    case 'groupRole':
+      return `The bot cannot give or take the group role ${groupRole(w.subject)}: it is at or above the bot's rank in the group, or VRChat sells it.`;
+    case 'groupPermission':
+      return `The bot's role in the VRChat group lacks the permission ${w.subject}.`;
+    case 'groupMissing':
+      return 'VRChat no longer finds the linked group; nothing is synced with it.';
+    case 'botNotInGroup':
+      return 'The bot is not a member of the linked VRChat group; nothing is synced with it.';
+    default:
+      return `The bot cannot act: ${w.subject}.`;
+  }
+}
+
+function warningsOf(obs: Observation, plan: { warnings: SyncWarning[] }, applied: ApplyWarning[] = []) {
+  const seen = new Map<string, { kind: string; message: string }>();
+  for (const w of [...obs.warnings, ...plan.warnings]) {
+    seen.set(`${w.kind}:${w.subject}`, { kind: w.kind, message: warningMessage(obs, w) });
+  }
+  for (const w of applied) seen.set(`${w.kind}:${w.subject}`, { kind: w.kind, message: w.message });
+  return [...seen.values()];
+}
+
+/**
+ * One sync of one server: observe, plan, hold a mass removal, apply the rest. Runs in the `sync.guild` job;
+ * a crash or a transient failure makes pg-boss retry it, and the retry observes again, so nothing is done
+ * twice. `approvedRemovals` are held removals a manager approved ('Apply removals').
+ */
+export async function runGuildSync(
+  ctx: AppContext,
+  guildId: string,
+  opts: { approvedRemovals?: readonly string[] } = {},
+): Promise<SyncRunResult | null> {
+  const obs = await observeGuild(ctx, guildId);
+  if (!obs) return null;
+  const plan = planSync(obs.input);
+  const approved = new Set(opts.approvedRemovals ?? []);
+  const removals = plan.actions.filter((a) => a.kind === 'remove' && !approved.has(a.vrcUserId));
+  const hold = removals.length > 0 && breakerHolds(removals.length, obs.group?.memberCount ?? 0);
+  const toApply = hold ? plan.actions.filter((a) => !removals.includes(a)) : plan.actions;
+  const groupId = obs.group?.id ?? null;
+
+  if (hold) {
+    await holdRemovals(
+      ctx,
+      guildId,
+      removals.map((a) => viewOf(obs, a) as HeldRemoval),
+      obs.group?.memberCount ?? 0,
+    );
+  }
+  const result = await applyActions(ctx, guildId, groupId, toApply, (a) => ({
+    ...viewOf(obs, a),
+    groupId,
+  }));
+  const summary = {
+    planned: plan.actions.length,
+    applied: result.applied,
+    failed: result.failed,
+    held: hold ? removals.length : 0,
+    reads: obs.reads,
+    writes: result.writes,
+  };
+  await ctx.db
+    .insert(guildSyncState)
+    .values({
+      guildId,
+      lastRunAt: new Date(),
+      lastResult: summary,
+      warnings: warningsOf(obs, plan, result.warnings),
+    })
+    .onConflictDoUpdate({
+      target: guildSyncState.guildId,
+      set: {
+        lastRunAt: new Date(),
+        lastResult: summary,
+        warnings: warningsOf(obs, plan, result.warnings),
+        // A sync that holds nothing clears what an earlier one held: the rules no longer ask for it.
+        ...(hold ? {} : { heldRemovals: null, heldAt: null }),
+        updatedAt: sql`now()`,
+      },
+    });
+  return summary;
+}
+
+async function holdRemovals(ctx: AppContext, guildId: string, held: HeldRemoval[], groupSize: number) {
+  const values = { heldRemovals: held, heldAt: new Date(), updatedAt: new Date() };
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .insert(guildSyncState)
+      .values({ guildId, ...values })
+      .onConflictDoUpdate({ target: guildSyncState.guildId, set: values });
+    await audit(tx, {
+      action: 'sync.removals_held',
+      actor: botActor,
+      guildId,
+      details: { count: held.length, groupSize, names: held.slice(0, 25).map((h) => h.targetName) },
+    });
+  });
+}
+
+/** The dry run: what the next sync would do, without doing it. */
+export async function previewGuildSync(ctx: AppContext, actor: Actor, guildId: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
+  const obs = await observeGuild(ctx, guildId);
+  if (!obs) return { total: 0, counts: {}, actions: [], wouldHold: 0, complete: true };
+  const plan = planSync(obs.input);
+  const counts: Record<string, number> = {};
+  for (const a of plan.actions) counts[a.kind] = (counts[a.kind] ?? 0) + 1;
+  const removals = counts.remove ?? 0;
+  return {
+    total: plan.actions.length,
+    counts,
+    actions: plan.actions.slice(0, PREVIEW_LIMIT).map((a) => viewOf(obs, a)),
+    wouldHold: removals > 0 && breakerHolds(removals, obs.group?.memberCount ?? 0) ? removals : 0,
+    complete: obs.groupListComplete,
+  };
+}
+
+async function stateOf(ctx: AppContext, guildId: string) {
+  const [row] = await ctx.db.select().from(guildSyncState).where(eq(guildSyncState.guildId, guildId));
+  return row;
+}
+
+export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
+  const row = await stateOf(ctx, guildId);
+  const link = await linkOf(ctx.db, guildId);
+  const held = (row?.heldRemovals ?? []) as HeldRemoval[];
+  const last = row?.lastResult as Partial<SyncRunResult> | null | undefined;
+  return {
+    groupEnabled: link?.enabled ?? false,
+    lastRunAt: row?.lastRunAt?.toISOString() ?? null,
+    lastResult: last ? { applied: last.applied ?? 0, failed: last.failed ?? 0, held: last.held ?? 0 } : null,
+    held:
+      held.length > 0 && row?.heldAt
+        ? { count: held.length, heldAt: row.heldAt.toISOString(), actions: held.slice(0, PREVIEW_LIMIT) }
+        : null,
+    warnings: (row?.warnings ?? []) as { kind: string; message: string }[],
+  };
+}
+
+export async function requestSyncNow(ctx: AppContext, actor: Actor, guildId: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
+  await audit(ctx.db, { action: 'sync.requested', actor, guildId });
+  const id = await ctx.jobs.send('sync.guild', { guildId, reason: 'manual' }, { singletonKey: guildId });
+  return { queued: id !== null };
+}
+
+export const NOTHING_HELD = 'No removals are held for this server.';
+
+/** 'Apply removals' or 'Discard' for what the breaker held. */
+export async function decideHeldRemovals(
+  ctx: AppContext,
+  actor: Actor,
+  guildId: string,
+  decision: 'apply' | 'discard',
+) {
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
+  const held = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(guildSyncState)
+      .where(eq(guildSyncState.guildId, guildId))
+      .for('update');
+    const list = (row?.heldRemovals ?? []) as HeldRemoval[];
+    if (list.length === 0) throw badRequest(NOTHING_HELD);
+    await tx
+      .update(guildSyncState)
+      .set({ heldRemovals: null, heldAt: null, updatedAt: sql`now()` })
+      .where(eq(guildSyncState.guildId, guildId));
+    await audit(tx, {
+      action: decision === 'apply' ? 'sync.removals_approved' : 'sync.removals_discarded',
+      actor,
+      guildId,
+      details: { count: list.length, names: list.slice(0, 25).map((h) => h.targetName) },
+    });
+    return list;
+  });
+  if (decision === 'apply') {
+    // The approved removals run in a sync job (re-checked against the group then, never blindly).
+    await ctx.jobs.send(
+      'sync.guild',
+      { guildId, reason: 'held', approvedRemovals: held.map((h) => h.vrcUserId) },
+      { singletonKey: `${guildId}:held` },
+    );
+  }
+  return { count: held.length };
+}
+
+export { requestGuildSync };

@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedGuildIds } from '../../../../simulator/src/discord/seed.js';
+import { vrchatSeed } from '../../../../simulator/src/vrchat/seed.js';
+import { createTestApp, type TestApp } from '../../../test/app.js';
+import {
+  botSeesRoles,
+  discordMember,
+  discordRole,
+  guildGroup,
+  rows,
+  signInHangoutOwner,
+  simulatorRoles,
+  vrchatLink,
+} from '../../../test/factories.js';
+import { discordGroupMappings, groupDiscordMappings } from '../../db/schema/index.js';
+import { runGuildSync } from './sync.service.js';
+
+const { hangout } = seedGuildIds;
+const groupId = vrchatSeed.groupIds.hangout;
+const groupRoles = vrchatSeed.roleIds.hangout;
+const vrc = vrchatSeed.userIds;
+
+/** The Hangout group's memberships as the simulated VRChat holds them: userId → status and roles. */
+async function groupState(t: TestApp) {
+  const res = await t.control('GET', `/vrchat/groups/${groupId}`);
+  const list = res.body.memberships as { userId: string; status: string; roleIds: string[] }[];
+  return new Map(list.map((m) => [m.userId, { membershipStatus: m.status, roleIds: m.roleIds }]));
+}
+
+describe('the sync (against the simulators)', () => {
+  let t: TestApp;
+  let owner: { id: string; session: string };
+  let linkedRole: string;
+  let memberRole: string;
+  let partner: { id: string };
+  let requester: { id: string };
+  let newcomer: { id: string };
+  beforeAll(async () => {
+    t = await createTestApp({ simulator: true });
+    owner = await signInHangoutOwner(t);
+    linkedRole = await discordRole(t, hangout.id, 'Linked');
+    memberRole = await discordRole(t, hangout.id, 'Group Member');
+    // Carol is in no group; Pixel Panda asked to join; the newcomer is linked but holds no mapped role.
+    partner = await discordMember(t, hangout.id, { roles: [memberRole] });
+    requester = await discordMember(t, hangout.id, { roles: [memberRole] });
+    newcomer = await discordMember(t, hangout.id);
+    await vrchatLink(t, {
+      discordUserId: partner.id,
+      vrcUserId: vrc['Carol Casual'],
+      vrchatName: 'Carol Casual',
+    });
+    await vrchatLink(t, {
+      discordUserId: requester.id,
+      vrcUserId: vrchatSeed.requestedHangoutUserId,
+      vrchatName: 'Pixel Panda',
+      plus18: true,
+    });
+    await vrchatLink(t, { discordUserId: newcomer.id, vrcUserId: vrc['Iris Nova'], vrchatName: 'Iris Nova' });
+    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
+    await t.ctx.database.executeSql(
+      `update guild_groups set enabled = true where guild_id = '${hangout.id}'`,
+    );
+    await t.ctx.db.insert(discordGroupMappings).values([
+      { guildId: hangout.id, discordRoleId: memberRole, groupRoleId: null, action: 'Membership' },
+      {
+        guildId: hangout.id,
+        discordRoleId: memberRole,
+        groupRoleId: groupRoles.linked,
+        action: 'GrantRoleTemporary',
+      },
+    ]);
+    const res = await t.inject({
+      method: 'POST',
+      url: `/api/guilds/${hangout.id}`,
+      session: owner.session,
+      payload: { autoAssignRoles: { linkedRoleId: linkedRole } },
+    });
+    expect(res.statusCode).toBe(200);
+  });
+  afterAll(() => t?.close());
+
+  it('gives the linked role, invites, accepts the join request and gives the mapped group role', async () => {
+    const result = await runGuildSync(t.ctx, hangout.id);
+    expect(result).toMatchObject({ failed: 0, held: 0 });
+    for (const member of [partner, requester, newcomer])
+      expect(await simulatorRoles(t, hangout.id, member.id)).toContain(linkedRole);
+    const group = await groupState(t);
+    expect(group.get(vrc['Carol Casual'])?.membershipStatus).toBe('invited');
+    expect(group.get(vrchatSeed.requestedHangoutUserId)).toMatchObject({
+      membershipStatus: 'member',
+      roleIds: [groupRoles.linked],
+    });
+    // Iris holds no mapped role: untouched.
+    expect(group.get(vrc['Iris Nova'])?.roleIds).toEqual([]);
+    expect(await rows(t, 'group_invites', 'vrc_user_id = $1', [vrc['Carol Casual']])).toHaveLength(1);
+
+    const audit = await rows(t, 'audit_log', "guild_id = $1 and actor_id = 'bot'", [hangout.id]);
+    expect(audit.map((a) => a.action).sort()).toEqual(
+      [
+        'GrantRoleTemporary',
+        'Membership',
+        'Membership',
+        'role.auto.add',
+        'role.auto.add',
+        'role.auto.add',
+      ].sort(),
+    );
+  });
+
+  it('does nothing at all when nothing changed', async () => {
+    await botSeesRoles(t, hangout.id, newcomer.id, (r) => r.includes(linkedRole));
+    await botSeesRoles(t, hangout.id, partner.id, (r) => r.includes(linkedRole));
+    await botSeesRoles(t, hangout.id, requester.id, (r) => r.includes(linkedRole));
+    expect(await runGuildSync(t.ctx, hangout.id)).toMatchObject({ planned: 0, writes: 0 });
+  });
+
+  it('takes the temporary group role back when the Discord role goes, and the linked role at unlink', async () => {
+    await t.control('PATCH', `/discord/guilds/${hangout.id}/members/${requester.id}`, {
+      roles: [linkedRole],
+    });
+    await botSeesRoles(t, hangout.id, requester.id, (r) => !r.includes(memberRole));
+    await t.ctx.database.executeSql(`delete from vrchat_links where discord_user_id = '${newcomer.id}'`);
+    const result = await runGuildSync(t.ctx, hangout.id);
+    expect(result).toMatchObject({ applied: 2, failed: 0 });
+    expect((await groupState(t)).get(vrchatSeed.requestedHangoutUserId)).toMatchObject({
+      membershipStatus: 'member',
+      roleIds: [],
+    });
+    expect(await simulatorRoles(t, hangout.id, newcomer.id)).not.toContain(linkedRole);
+  });
+
+  it('gives a Discord role for a group role (group to Discord)', async () => {
+    const eventHost = await discordRole(t, hangout.id, 'Group Event Host');
+    await t.ctx.db.insert(groupDiscordMappings).values({
+      guildId: hangout.id,
+      groupRoleId: groupRoles.eventHost,
+      discordRoleId: eventHost,
+      action: 'GrantRolePermanent',
+    });
+    const glimmer = await discordMember(t, hangout.id);
+    await vrchatLink(t, { discordUserId: glimmer.id, vrcUserId: vrc.Glimmer, vrchatName: 'Glimmer' });
+    await runGuildSync(t.ctx, hangout.id);
+    expect(await simulatorRoles(t, hangout.id, glimmer.id)).toContain(eventHost);
+  });
+
+  it('holds a mass removal, then carries it out when approved, never touching the owner, the bot or a moderator', async () => {
+    await t.ctx.database.executeSql(
+      `update guild_groups set auto_kick = true where guild_id = '${hangout.id}'`,
+    );
+    const before = await groupState(t);
+    const result = await runGuildSync(t.ctx, hangout.id);
+    expect(result?.held).toBeGreaterThan(2);
+    expect(await groupState(t)).toEqual(before);
+    const status = await t.inject({
+      method: 'GET',
+      url: `/api/guilds/${hangout.id}/sync`,
+      session: owner.session,
+    });
+    expect(status.statusCode).toBe(200);
+    const held = status.json().held;
+    expect(held.count).toBe(result?.held);
+    expect(held.actions.map((a: { targetName: string }) => a.targetName)).toContain('Echo Lumen');
+    expect(await rows(t, 'audit_log', "action = 'sync.removals_held'")).toHaveLength(1);
+
+    const approved = held.actions.map((a: { vrcUserId: string }) => a.vrcUserId);
+    await runGuildSync(t.ctx, hangout.id, { approvedRemovals: approved });
+    const after = await groupState(t);
+    const members = [...after].filter(([, m]) => m.membershipStatus === 'member').map(([id]) => id);
+    // Pixel Panda lost the mapped Discord role above, so nothing entitles them any more.
+    expect(members.sort()).toEqual([vrc['Aurora Skye'], vrc.Bastian, vrc['VRCLink Bot']].sort());
+    expect(await rows(t, 'audit_log', "action = 'NoMembership'")).toHaveLength(approved.length);
+  });
+});
