@@ -31,6 +31,7 @@ export default defineConfig({
           root: 'apps/web',
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          testTimeout: 20_000,
           setupFiles: ['test/setup.ts'],
         },
       },

@@ -1,6 +1,9 @@
-import { act, cleanup } from '@testing-library/react';
+import { act, cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { dismissAll } from '../src/components/toasts/store';
+
+// findBy*/waitFor wait up to 5 s: on a loaded CI machine a render can take longer than the default second.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lacks the layout APIs Mantine touches.
 Object.defineProperty(window, 'matchMedia', {

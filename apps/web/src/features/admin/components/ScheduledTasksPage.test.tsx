@@ -144,6 +144,8 @@ describe('/admin', () => {
         },
       },
     });
+    // The clock stands still (timers run): 'just now' must not turn into '1s ago' on a slow machine.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     renderApp('/admin');
     const boxA = within(await screen.findByRole('region', { name: 'vrclink box-a' }));
     fireEvent.click(boxA.getByRole('button', { name: 'Run refreshStaleLinks now' }));
