@@ -1,7 +1,10 @@
 import { Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { notify } from '../../../components/toasts';
 import type { LinkedGroup } from '../api/linkedGroup';
 import { type GroupSettingsChange, useUpdateGroupSettings } from '../api/updateGroupSettings';
+import { DiscordToGroupDialog } from './DiscordToGroupDialog';
+import { GroupToDiscordDialog } from './GroupToDiscordDialog';
 
 interface Props {
   guildId: string;
@@ -9,25 +12,32 @@ interface Props {
   canEdit: boolean;
 }
 
-function SetupRow({ label, description }: { label: string; description: string }) {
+function SetupRow(props: { label: string; description: string; canEdit: boolean; onOpen: () => void }) {
   return (
-    <Group justify="space-between">
+    <Group justify="space-between" wrap="nowrap">
       <div>
-        <Text fw={500}>{label}</Text>
+        <Text fw={500}>{props.label}</Text>
         <Text size="sm" c="dimmed">
-          {description}
+          {props.description}
         </Text>
       </div>
-      <Button variant="light" disabled title="Not available yet" aria-label={`${label} setup`}>
+      <Button
+        variant="light"
+        disabled={!props.canEdit}
+        title={props.canEdit ? undefined : 'Needs the Admin permission'}
+        aria-label={`${props.label} setup`}
+        onClick={props.onOpen}
+      >
         Setup
       </Button>
     </Group>
   );
 }
 
-/** The group's switches, each saved at once, and the role-mapping dialogs (not available yet). */
+/** The group's switches, each saved at once, and the two role-mapping dialogs (Admin only). */
 export function GroupSettings({ guildId, group, canEdit }: Props) {
   const update = useUpdateGroupSettings(guildId);
+  const [dialog, setDialog] = useState<'discordToGroup' | 'groupToDiscord' | null>(null);
   const save = (change: GroupSettingsChange) =>
     update.mutate(change, {
       onError: (error) =>
@@ -54,9 +64,25 @@ export function GroupSettings({ guildId, group, canEdit }: Props) {
           disabled={!canEdit || update.isPending}
           onChange={(e) => save({ autoKick: e.currentTarget.checked })}
         />
-        <SetupRow label="Discord to Group Roles" description="Give group roles for Discord roles." />
-        <SetupRow label="Group to Discord Roles" description="Give Discord roles for group roles." />
+        <SetupRow
+          label="Discord to Group Roles"
+          description="Membership and group roles for holders of Discord roles."
+          canEdit={canEdit}
+          onOpen={() => setDialog('discordToGroup')}
+        />
+        <SetupRow
+          label="Group to Discord Roles"
+          description="Discord roles for holders of group roles."
+          canEdit={canEdit}
+          onOpen={() => setDialog('groupToDiscord')}
+        />
       </Stack>
+      {dialog === 'discordToGroup' && (
+        <DiscordToGroupDialog guildId={guildId} onClose={() => setDialog(null)} />
+      )}
+      {dialog === 'groupToDiscord' && (
+        <GroupToDiscordDialog guildId={guildId} onClose={() => setDialog(null)} />
+      )}
     </Paper>
   );
 }

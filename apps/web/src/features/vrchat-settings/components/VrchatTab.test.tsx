@@ -56,7 +56,7 @@ const bodyOf = async (fetchMock: ReturnType<typeof stubApi>, path: string, i = 0
   callsTo(fetchMock, 'POST', path)[i].json();
 
 describe('VRChat tab, linked', () => {
-  it('shows the group, its counts and page link; role setups are not available yet', async () => {
+  it('shows the group, its counts and page link; the role setups open for an Admin', async () => {
     setup();
     expect(await screen.findByText('Neon Dancers')).toBeTruthy();
     expect(screen.getByText('42')).toBeTruthy();
@@ -66,8 +66,8 @@ describe('VRChat tab, linked', () => {
         `${demoConfig.vrchatWebUrl}/home/group/${grp}`,
       ),
     );
-    expect(button('Discord to Group Roles setup').disabled).toBe(true);
-    expect(button('Group to Discord Roles setup').disabled).toBe(true);
+    expect(button('Discord to Group Roles setup').disabled).toBe(false);
+    expect(button('Group to Discord Roles setup').disabled).toBe(false);
     expect(switchOf('Enable Groups feature').checked).toBe(false);
     expect(switchOf('Auto Remove Members without membership').checked).toBe(true);
   });

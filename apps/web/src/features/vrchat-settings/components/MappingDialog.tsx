@@ -1,0 +1,68 @@
+import { Alert, Button, Group, Loader, Modal, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+
+interface Props {
+  title: string;
+  columns: string[];
+  loading: boolean;
+  loadError: boolean;
+  deleteError: string | null;
+  onDismissDeleteError: () => void;
+  empty: boolean;
+  adding: boolean;
+  onAdd: () => void;
+  onClose: () => void;
+  children: ReactNode;
+}
+
+/** The frame both role-mapping dialogs share: a table that scrolls sideways on a phone, and 'Add'. */
+export function MappingDialog(props: Props) {
+  const isPhone = useMediaQuery('(max-width: 36em)');
+  return (
+    <Modal opened onClose={props.onClose} title={props.title} size="xl" fullScreen={isPhone}>
+      {props.deleteError && (
+        <Alert
+          color="red"
+          variant="light"
+          role="alert"
+          mb="sm"
+          withCloseButton
+          onClose={props.onDismissDeleteError}
+        >
+          {props.deleteError}
+        </Alert>
+      )}
+      {props.loading ? (
+        <Loader aria-label={`Loading ${props.title}`} />
+      ) : props.loadError ? (
+        <Alert color="red" variant="light" role="alert">
+          Failed to load role mappings.
+        </Alert>
+      ) : (
+        <Table.ScrollContainer minWidth={560}>
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                {props.columns.map((c) => (
+                  <Table.Th key={c}>{c}</Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>{props.children}</Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {!props.loading && props.empty && (
+        <Text c="dimmed" my="sm">
+          No role mappings yet.
+        </Text>
+      )}
+      <Group justify="flex-end" mt="md">
+        <Button loading={props.adding} disabled={props.loading || props.loadError} onClick={props.onAdd}>
+          Add
+        </Button>
+      </Group>
+    </Modal>
+  );
+}

@@ -1,0 +1,248 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import {
+  type Answers,
+  callsTo,
+  demoConfig,
+  loggedInAs,
+  renderApp,
+  stubApi,
+  toastTexts,
+} from '../../../testing/renderApp';
+
+const guildRolesPath = '/api/guilds/900/guild_roles';
+const groupRolesPath = '/api/groups/900/group_roles';
+const group = {
+  id: 'grp_3f2b6c1e-0000-4000-8000-00000000abcd',
+  name: 'Neon Dancers',
+  iconUrl: null,
+  memberCount: 42,
+  onlineMemberCount: 5,
+  enabled: true,
+  autoKick: false,
+};
+const guildRoles = [
+  { id: '11', name: 'Supporter' },
+  { id: '12', name: 'Verified' },
+];
+const groupRoles = [
+  { id: 'grol_a', name: 'Moderator' },
+  { id: 'grol_b', name: 'Linked' },
+];
+const everyone = {
+  id: 'e0000000-0000-4000-8000-000000000000',
+  discordRoleId: '900',
+  groupRoleId: null,
+  action: 'None',
+};
+const grant = {
+  id: 'e0000000-0000-4000-8000-000000000001',
+  discordRoleId: '12',
+  groupRoleId: 'grol_b',
+  action: 'GrantRolePermanent',
+};
+const discordToGroup = { guildRoles, groupRoles, linkedGroupRoles: [grant], everyoneRole: everyone };
+const toDiscord = {
+  id: 'e0000000-0000-4000-8000-000000000002',
+  discordRoleId: null,
+  groupRoleId: 'grol_a',
+  action: 'None',
+};
+const groupToDiscord = { guildRoles, groupRoles, linkedGuildRoles: [toDiscord] };
+
+const all = [
+  'Admin',
+  'WorldPreview',
+  'ViewGuild',
+  'ViewWorlds',
+  'ManageWorlds',
+  'ViewImages',
+  'ManageImages',
+];
+
+/** The answers stay live: a test may change what a later GET answers (the list after a save). */
+let answers: Answers = {};
+
+function setup(extra: Answers = {}, permissions = all) {
+  answers = {
+    ...loggedInAs('User'),
+    'GET /api/config': { body: demoConfig },
+    'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions }] },
+    'GET /api/groups/900': { body: group },
+    [`GET ${guildRolesPath}`]: { body: discordToGroup },
+    [`GET ${groupRolesPath}`]: { body: groupToDiscord },
+    ...extra,
+  };
+  const fetchMock = stubApi(answers);
+  renderApp('/server-settings/900/vrchat');
+  return fetchMock;
+}
+
+const open = async (title: string) => {
+  fireEvent.click(await screen.findByRole('button', { name: `${title} setup` }));
+  return within(await screen.findByRole('dialog', { name: title }));
+};
+const optionTexts = (select: HTMLElement) => [...(select as HTMLSelectElement).options].map((o) => o.text);
+const putBodies = async (fetchMock: ReturnType<typeof stubApi>, path: string) =>
+  Promise.all(callsTo(fetchMock, 'PUT', path).map((r) => r.json()));
+
+describe('Discord to Group Roles', () => {
+  it('lists @everyone first, offering only None and Membership, then the entries', async () => {
+    setup();
+    const dialog = await open('Discord to Group Roles');
+    expect(dialog.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      'Discord Role',
+      'Action',
+      'Group Role',
+      'Actions',
+    ]);
+    const rows = await dialog.findAllByRole('row');
+    expect(rows[1].getAttribute('aria-label')).toBe('@everyone');
+    const first = within(rows[1]);
+    expect(first.getByText('@everyone')).toBeTruthy();
+    expect(optionTexts(first.getByLabelText('Action of @everyone'))).toEqual(['None', 'Membership']);
+    expect(first.queryByLabelText('Group Role of @everyone')).toBeNull();
+    expect(first.queryByRole('button', { name: /Remove/ })).toBeNull();
+
+    const second = within(dialog.getByRole('row', { name: 'Discord to group mapping 1' }));
+    const discordRole = second.getByLabelText(
+      'Discord Role of Discord to group mapping 1',
+    ) as HTMLSelectElement;
+    expect(discordRole.value).toBe('12');
+    expect(optionTexts(discordRole)).toEqual(['Select...', 'Supporter', 'Verified']);
+    expect(optionTexts(second.getByLabelText('Action of Discord to group mapping 1'))).toHaveLength(6);
+    const groupRole = second.getByLabelText('Group Role of Discord to group mapping 1') as HTMLSelectElement;
+    expect(groupRole.value).toBe('grol_b');
+  });
+
+  it('saves a change at once, hides the group role for actions without one and clears it', async () => {
+    const fetchMock = setup({
+      [`PUT ${guildRolesPath}`]: { body: { ...grant, action: 'Membership', groupRoleId: null } },
+    });
+    const dialog = await open('Discord to Group Roles');
+    const row = within(await dialog.findByRole('row', { name: 'Discord to group mapping 1' }));
+    const saved = { ...grant, action: 'Membership', groupRoleId: null };
+    answers[`GET ${guildRolesPath}`] = { body: { ...discordToGroup, linkedGroupRoles: [saved] } };
+    fireEvent.change(row.getByLabelText('Action of Discord to group mapping 1'), {
+      target: { value: 'Membership' },
+    });
+    await waitFor(() => expect(row.queryByLabelText('Group Role of Discord to group mapping 1')).toBeNull());
+    await waitFor(() => expect(callsTo(fetchMock, 'PUT', guildRolesPath)).toHaveLength(1));
+    expect(await putBodies(fetchMock, guildRolesPath)).toEqual([
+      { ...grant, action: 'Membership', groupRoleId: null },
+    ]);
+  });
+
+  it('lets @everyone switch to Membership', async () => {
+    const fetchMock = setup({ [`PUT ${guildRolesPath}`]: { body: { ...everyone, action: 'Membership' } } });
+    const dialog = await open('Discord to Group Roles');
+    fireEvent.change(await dialog.findByLabelText('Action of @everyone'), {
+      target: { value: 'Membership' },
+    });
+    await waitFor(() => expect(callsTo(fetchMock, 'PUT', guildRolesPath)).toHaveLength(1));
+    expect(await putBodies(fetchMock, guildRolesPath)).toEqual([{ ...everyone, action: 'Membership' }]);
+  });
+
+  it('adds an entry and reads the list again', async () => {
+    const fetchMock = setup({ [`POST ${guildRolesPath}`]: { body: { id: toDiscord.id } } });
+    const dialog = await open('Discord to Group Roles');
+    await dialog.findByRole('row', { name: '@everyone' });
+    fireEvent.click(dialog.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', guildRolesPath)).toHaveLength(1));
+    await waitFor(() => expect(callsTo(fetchMock, 'GET', guildRolesPath)).toHaveLength(2));
+  });
+
+  it('reports an update the server refused with its sentence', async () => {
+    setup({
+      [`PUT ${guildRolesPath}`]: {
+        status: 400,
+        body: { message: 'Linked is given by VRChat through a purchase and cannot be mapped.' },
+      },
+    });
+    const dialog = await open('Discord to Group Roles');
+    fireEvent.change(await dialog.findByLabelText('Group Role of Discord to group mapping 1'), {
+      target: { value: 'grol_a' },
+    });
+    await waitFor(() => expect(toastTexts().some((t) => t?.includes('cannot be mapped'))).toBe(true));
+  });
+
+  it.each([404, 400])('says nothing when a delete answers %i', async (status) => {
+    const path = `${guildRolesPath}/${grant.id}`;
+    const fetchMock = setup({ [`DELETE ${path}`]: { status, body: { message: 'Role mapping not found.' } } });
+    const dialog = await open('Discord to Group Roles');
+    fireEvent.click(await dialog.findByRole('button', { name: 'Remove Discord to group mapping 1' }));
+    await waitFor(() => expect(callsTo(fetchMock, 'DELETE', path)).toHaveLength(1));
+    // The list is read again after the answer; the failure handler has run by then.
+    await waitFor(() => expect(callsTo(fetchMock, 'GET', guildRolesPath)).toHaveLength(2));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(dialog.queryByText('Failed to delete group role')).toBeNull();
+  });
+
+  it("alerts 'Failed to delete group role' when the server fails", async () => {
+    setup({ [`DELETE ${guildRolesPath}/${grant.id}`]: { status: 500, body: { message: 'boom' } } });
+    const dialog = await open('Discord to Group Roles');
+    fireEvent.click(await dialog.findByRole('button', { name: 'Remove Discord to group mapping 1' }));
+    expect(await dialog.findByText('Failed to delete group role')).toBeTruthy();
+  });
+});
+
+describe('Group to Discord Roles', () => {
+  it('shows the Discord role only for the grant actions, and saves each change', async () => {
+    const fetchMock = setup({
+      [`PUT ${groupRolesPath}`]: { body: { ...toDiscord, action: 'GrantRoleTemporary' } },
+    });
+    const dialog = await open('Group to Discord Roles');
+    expect(dialog.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      'Group Role',
+      'Action',
+      'Discord Role',
+      'Actions',
+    ]);
+    const name = 'Group to Discord mapping 1';
+    const row = within(await dialog.findByRole('row', { name }));
+    expect((row.getByLabelText(`Group Role of ${name}`) as HTMLSelectElement).value).toBe('grol_a');
+    expect(optionTexts(row.getByLabelText(`Action of ${name}`))).toEqual([
+      'None',
+      'Grant Role (Permanent)',
+      'Grant Role (Temporary)',
+    ]);
+    expect(row.queryByLabelText(`Discord Role of ${name}`)).toBeNull();
+    answers[`GET ${groupRolesPath}`] = {
+      body: { ...groupToDiscord, linkedGuildRoles: [{ ...toDiscord, action: 'GrantRoleTemporary' }] },
+    };
+    fireEvent.change(row.getByLabelText(`Action of ${name}`), { target: { value: 'GrantRoleTemporary' } });
+    expect(await row.findByLabelText(`Discord Role of ${name}`)).toBeTruthy();
+    await waitFor(() => expect(callsTo(fetchMock, 'PUT', groupRolesPath)).toHaveLength(1));
+    expect(await putBodies(fetchMock, groupRolesPath)).toEqual([
+      { ...toDiscord, action: 'GrantRoleTemporary' },
+    ]);
+  });
+
+  it("says 'No options' when there is no role to choose", async () => {
+    setup({
+      [`GET ${groupRolesPath}`]: {
+        body: { guildRoles: [], groupRoles: [], linkedGuildRoles: [{ ...toDiscord, groupRoleId: null }] },
+      },
+    });
+    const dialog = await open('Group to Discord Roles');
+    const select = await dialog.findByLabelText('Group Role of Group to Discord mapping 1');
+    await waitFor(() => expect(optionTexts(select)).toEqual(['No options']));
+  });
+
+  it("alerts 'Failed to delete group role' when the server fails", async () => {
+    const path = `${groupRolesPath}/${toDiscord.id}`;
+    setup({ [`DELETE ${path}`]: { status: 503, body: { message: 'down' } } });
+    const dialog = await open('Group to Discord Roles');
+    fireEvent.click(await dialog.findByRole('button', { name: 'Remove Group to Discord mapping 1' }));
+    expect(await dialog.findByText('Failed to delete group role')).toBeTruthy();
+  });
+
+  it('is not offered without Admin', async () => {
+    setup({}, ['ViewGuild']);
+    await screen.findByText('Neon Dancers');
+    const button = (await screen.findByRole('button', {
+      name: 'Group to Discord Roles setup',
+    })) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+  });
+});
