@@ -64,6 +64,10 @@ const protectedRoutes: [method: string, url: string, bearerStatus: number, paylo
   ['POST', `/api/groups/${guild}/link/check`, 404, { groupId: grp }],
   ['POST', `/api/groups/${guild}/link/join`, 404, { groupId: grp }],
   ['GET', `/api/groups/audit_log/${guild}`, 200],
+  ['GET', `/api/guilds/${guild}/sync`, 200],
+  ['GET', `/api/guilds/${guild}/sync/preview`, 200],
+  ['POST', `/api/guilds/${guild}/sync`, 200],
+  ['POST', `/api/guilds/${guild}/sync/held`, 400, { decision: 'discard' }],
   ['GET', `/api/guilds/${guild}/guild_roles`, 404],
   ['POST', `/api/guilds/${guild}/guild_roles`, 404],
   ['PUT', `/api/guilds/${guild}/guild_roles`, 404, { id: world, action: 'None' }],
@@ -134,7 +138,7 @@ describe('the Unity SDK access token', () => {
   let t: TestApp;
   let token: string;
   beforeAll(async () => {
-    t = await createTestApp({ simulator: true });
+    t = await createTestApp({ simulator: true, jobs: true });
     const owner = await signInHangoutOwner(t);
     token = await createSession(t.ctx.db, owner.id, 'sdk');
   });

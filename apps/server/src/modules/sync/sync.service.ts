@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { type Actor, botActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { guildSyncState } from '../../db/schema/index.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest, HttpError } from '../../http/errors.js';
 import { audit } from '../audit/audit.service.js';
 import { linkOf } from '../groups/groups.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
@@ -209,11 +209,17 @@ export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: stri
 
 export async function requestSyncNow(ctx: AppContext, actor: Actor, guildId: string) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
-  await audit(ctx.db, { action: 'sync.requested', actor, guildId });
-  const id = await ctx.jobs.send('sync.guild', { guildId, reason: 'manual' }, { singletonKey: guildId });
+  const id = await ctx.jobs
+    .send('sync.guild', { guildId, reason: 'manual' }, { singletonKey: guildId })
+    .catch((err) => {
+      ctx.log.error({ err, guildId }, 'sync: could not queue');
+      throw new HttpError(503, SYNC_NOT_QUEUED);
+    });
+  await audit(ctx.db, { action: 'sync.requested', actor, guildId, details: { queued: id !== null } });
   return { queued: id !== null };
 }
 
+export const SYNC_NOT_QUEUED = 'The sync could not be queued right now. Try again in a minute.';
 export const NOTHING_HELD = 'No removals are held for this server.';
 
 /** 'Apply removals' or 'Discard' for what the breaker held. */
@@ -224,14 +230,23 @@ export async function decideHeldRemovals(
   decision: 'apply' | 'discard',
 ) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
-  const held = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(guildSyncState)
-      .where(eq(guildSyncState.guildId, guildId))
-      .for('update');
-    const list = (row?.heldRemovals ?? []) as HeldRemoval[];
-    if (list.length === 0) throw badRequest(NOTHING_HELD);
+  const held = ((await stateOf(ctx, guildId))?.heldRemovals ?? []) as HeldRemoval[];
+  if (held.length === 0) throw badRequest(NOTHING_HELD);
+  if (decision === 'apply') {
+    // Queued before the list is cleared, so a failure loses nothing. The removals run in a sync job,
+    // re-checked against the group then, never blindly.
+    await ctx.jobs
+      .send(
+        'sync.guild',
+        { guildId, reason: 'held', approvedRemovals: held.map((h) => h.vrcUserId) },
+        { singletonKey: `${guildId}:held` },
+      )
+      .catch((err) => {
+        ctx.log.error({ err, guildId }, 'sync: approved removals not queued');
+        throw new HttpError(503, SYNC_NOT_QUEUED);
+      });
+  }
+  await ctx.db.transaction(async (tx) => {
     await tx
       .update(guildSyncState)
       .set({ heldRemovals: null, heldAt: null, updatedAt: sql`now()` })
@@ -240,18 +255,9 @@ export async function decideHeldRemovals(
       action: decision === 'apply' ? 'sync.removals_approved' : 'sync.removals_discarded',
       actor,
       guildId,
-      details: { count: list.length, names: list.slice(0, 25).map((h) => h.targetName) },
+      details: { count: held.length, names: held.slice(0, 25).map((h) => h.targetName) },
     });
-    return list;
   });
-  if (decision === 'apply') {
-    // The approved removals run in a sync job (re-checked against the group then, never blindly).
-    await ctx.jobs.send(
-      'sync.guild',
-      { guildId, reason: 'held', approvedRemovals: held.map((h) => h.vrcUserId) },
-      { singletonKey: `${guildId}:held` },
-    );
-  }
   return { count: held.length };
 }
 

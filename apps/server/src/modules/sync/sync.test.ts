@@ -9,11 +9,12 @@ import {
   guildGroup,
   rows,
   signInHangoutOwner,
+  signInMember,
   simulatorRoles,
   vrchatLink,
 } from '../../../test/factories.js';
 import { discordGroupMappings, groupDiscordMappings } from '../../db/schema/index.js';
-import { runGuildSync } from './sync.service.js';
+import { HOLD_ABOVE_SHARE, NOTHING_HELD, runGuildSync } from './sync.service.js';
 
 const { hangout } = seedGuildIds;
 const groupId = vrchatSeed.groupIds.hangout;
@@ -169,5 +170,72 @@ describe('the sync (against the simulators)', () => {
     // Pixel Panda lost the mapped Discord role above, so nothing entitles them any more.
     expect(members.sort()).toEqual([vrc['Aurora Skye'], vrc.Bastian, vrc['VRCLink Bot']].sort());
     expect(await rows(t, 'audit_log', "action = 'NoMembership'")).toHaveLength(approved.length);
+  });
+});
+
+describe('sync routes', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ simulator: true, jobs: true });
+    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
+    await t.ctx.database.executeSql(
+      `update guild_groups set enabled = true, auto_kick = true where guild_id = '${hangout.id}'`,
+    );
+  });
+  afterAll(() => t?.close());
+  const base = `/api/guilds/${hangout.id}/sync`;
+
+  it.each([
+    ['GET', base],
+    ['GET', `${base}/preview`],
+    ['POST', base],
+    ['POST', `${base}/held`],
+  ] as const)('%s %s needs Admin of the server', async (method, url) => {
+    const member = await signInMember(t, hangout.id);
+    const res = await t.inject({ method, url, session: member.session, payload: { decision: 'apply' } });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('shows the dry run without changing anything, with the removals the breaker would hold', async () => {
+    const owner = await signInHangoutOwner(t);
+    const before = await groupState(t);
+    const res = await t.inject({ method: 'GET', url: `${base}/preview`, session: owner.session });
+    expect(res.statusCode).toBe(200);
+    const preview = res.json();
+    // Nobody is linked and nothing entitles membership: Auto Remove would remove everyone it may.
+    expect(preview.counts.remove).toBe(preview.wouldHold);
+    expect(preview.wouldHold).toBeGreaterThan(HOLD_ABOVE_SHARE * 16);
+    expect(preview.complete).toBe(true);
+    expect(preview.actions[0]).toMatchObject({ kind: 'remove', reason: 'AutoRemove' });
+    expect(preview.actions.map((a: { targetName: string }) => a.targetName)).not.toContain('Bastian');
+    expect(await groupState(t)).toEqual(before);
+  });
+
+  it('queues a sync now, and says so when nothing is held', async () => {
+    const owner = await signInHangoutOwner(t);
+    const queued = await t.inject({ method: 'POST', url: base, session: owner.session });
+    expect(queued.statusCode).toBe(200);
+    // Members joining above already asked for one: the request joins the sync that is waiting.
+    expect(typeof queued.json().queued).toBe('boolean');
+    const waiting = await t.ctx.database.executeSql(
+      "select count(*)::int as n from pgboss.job where name = 'sync.guild' and state = 'created'",
+    );
+    expect(waiting.rows[0].n).toBe(1);
+    const none = await t.inject({
+      method: 'POST',
+      url: `${base}/held`,
+      session: owner.session,
+      payload: { decision: 'discard' },
+    });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().message).toBe(NOTHING_HELD);
+    const bad = await t.inject({
+      method: 'POST',
+      url: `${base}/held`,
+      session: owner.session,
+      payload: { decision: 'maybe' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe("The decision must be 'apply' or 'discard'.");
   });
 });
