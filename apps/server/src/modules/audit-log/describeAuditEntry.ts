@@ -1,5 +1,21 @@
 /** The sentence the audit log shows for each action the product records. */
 export const auditDescriptions: Readonly<Record<string, string>> = {
+  // The bot's sync (the spec's event types for group work).
+  Membership: 'Invited to the group or accepted a join request',
+  NoMembership: 'Removed from the group',
+  GrantRolePermanent: 'Gave a role (permanent mapping)',
+  GrantRoleTemporary: 'Gave or took back a role (temporary mapping)',
+  RevokeRole: 'Took a group role away',
+  'role.auto.add': 'Gave an automatic Discord role',
+  'role.auto.remove': 'Took an automatic Discord role away',
+  'sync.failed': 'Could not apply a sync action',
+  'sync.requested': 'Asked for a sync now',
+  'sync.removals_held': 'Held a mass removal for review',
+  'sync.removals_approved': 'Approved held removals',
+  'sync.removals_discarded': 'Discarded held removals',
+  'mapping.created': 'Created a role mapping',
+  'mapping.updated': 'Changed a role mapping',
+  'mapping.deleted': 'Deleted a role mapping',
   'api_key.create': 'Created an API key',
   'api_key.delete': 'Deleted an API key',
   'group.linked': 'Linked VRChat group',
