@@ -101,3 +101,6 @@ try {
 
 // The member mirror at scale (BENCH_MEMBERS, default 100,000; 0 skips): fills and the Members tab search.
 if (process.env.BENCH_MEMBERS !== '0') await (await import('./members.js')).runMemberBench();
+
+// The sync engine (BENCH_SYNC=0 skips): the diff at 100,000 members, platform calls, propagation.
+if (process.env.BENCH_SYNC !== '0') await (await import('./sync.js')).runSyncBench();
