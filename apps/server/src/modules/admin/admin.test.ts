@@ -57,15 +57,19 @@ describe('/api/admin (platform admins)', () => {
     expect(list.map((x: { container: string }) => x.container)).not.toContain('old-box');
     const mine = Object.fromEntries(list.map((x: { method: string; timer: number }) => [x.method, x]));
     expect(Object.keys(mine).sort()).toEqual([
+      'dispatchLinkEvents',
       'purgeExpired',
       'rebuildEnabledWorlds',
       'reconcileAllGuildMembers',
       'refreshStaleLinks',
+      'syncAllGuilds',
     ]);
     expect(mine.purgeExpired).toMatchObject({ job: 'retention.purge', timer: 3600, enabled: true });
     expect(mine.refreshStaleLinks.timer).toBe(900);
     expect(mine.rebuildEnabledWorlds.timer).toBe(60);
     expect(mine.reconcileAllGuildMembers.timer).toBe(21600);
+    expect(mine.syncAllGuilds).toMatchObject({ job: 'sync.all', timer: 900 });
+    expect(mine.dispatchLinkEvents).toMatchObject({ job: 'links.events', timer: 60 });
     // Only the purge runs at start; the others wait for their first timer.
     expect(new Date(mine.purgeExpired.nextRun).getTime()).toBeLessThanOrEqual(Date.now());
     expect(new Date(mine.refreshStaleLinks.nextRun).getTime()).toBeGreaterThan(Date.now() + 800_000);
