@@ -1,6 +1,7 @@
+import { and, eq, sql } from 'drizzle-orm';
 import { botActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import { groupInvites } from '../../db/schema/index.js';
+import { groupInvites, guildMembers } from '../../db/schema/index.js';
 import { DiscordPermissionError } from '../../platforms/discord/errors.js';
 import { VrchatError } from '../../platforms/vrchat/errors.js';
 import { audit } from '../audit/audit.service.js';
@@ -95,9 +96,11 @@ async function applyOne(
   switch (a.kind) {
     case 'addDiscordRole':
       await ctx.discord.addRole(guildId, a.discordUserId, a.roleId, reason);
+      await mirrorRoleChange(ctx, guildId, a.discordUserId, a.roleId, true);
       return {};
     case 'removeDiscordRole':
       await ctx.discord.removeRole(guildId, a.discordUserId, a.roleId, reason);
+      await mirrorRoleChange(ctx, guildId, a.discordUserId, a.roleId, false);
       return {};
   }
   if (!groupId) throw new Error('No VRChat group is linked to this server.');
@@ -125,4 +128,23 @@ async function applyOne(
       await ctx.vrchat.removeGroupMemberRole(groupId, a.vrcUserId, a.roleId);
       return {};
   }
+}
+
+/**
+ * Tells the member mirror (what the next sync observes) about the bot's own role change at once: without
+ * the Server Members intent no member event ever does, and with it a retry may observe before the event
+ * arrives. Either way the next run would give or take the same role again. The event, when it comes, agrees.
+ */
+async function mirrorRoleChange(
+  ctx: AppContext,
+  guildId: string,
+  userId: string,
+  roleId: string,
+  add: boolean,
+) {
+  const without = sql`array_remove(${guildMembers.roleIds}, ${roleId})`;
+  await ctx.db
+    .update(guildMembers)
+    .set({ roleIds: add ? sql`array_append(${without}, ${roleId})` : without })
+    .where(and(eq(guildMembers.guildId, guildId), eq(guildMembers.userId, userId)));
 }

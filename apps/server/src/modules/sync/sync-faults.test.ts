@@ -512,3 +512,37 @@ describe('the sync under platform faults (against the simulators)', () => {
     });
   });
 });
+
+describe('the sync where the mirror keeps linked members only (no Server Members intent)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      simulator: true,
+      beforeStart: async (url) => {
+        const res = await fetch(`${url}/control/discord/application`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ guildMembersIntent: false }),
+        });
+        expect(res.status).toBe(200);
+      },
+    });
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('does not give the same Discord role again on the next run (no member event tells the mirror)', async () => {
+    const linkedRole = await discordRole(t, hangout.id, 'Linked');
+    await t.ctx.db
+      .insert(guildSettings)
+      .values({ guildId: hangout.id, linkedRoleId: linkedRole })
+      .onConflictDoUpdate({ target: guildSettings.guildId, set: { linkedRoleId: linkedRole } });
+    const member = await discordMember(t, hangout.id);
+    await vrchatLink(t, { discordUserId: member.id, vrchatName: 'Someone' });
+    const first = await runGuildSync(t.ctx, hangout.id);
+    expect(first).toMatchObject({ applied: 1, failed: 0 });
+    expect(await simulatorRoles(t, hangout.id, member.id)).toContain(linkedRole);
+    const again = await runGuildSync(t.ctx, hangout.id);
+    expect(again).toMatchObject({ planned: 0, writes: 0 });
+    expect(await rows(t, 'audit_log', "action = 'role.auto.add'")).toHaveLength(1);
+  });
+});
