@@ -190,7 +190,7 @@ function timePlan(input: SyncPlanInput) {
   return { median: percentile(times, 0.5), min: times[0]!, max: times.at(-1)!, result };
 }
 
-function benchDiff() {
+export function benchDiff() {
   const input = syntheticInput();
   const linked = input.members.filter((m) => m.link).length;
   out(

@@ -204,8 +204,13 @@ describe('planSync (property)', () => {
           const given = actions.flatMap((x) =>
             x.kind === 'addDiscordRole' && x.discordUserId === member.discordUserId ? [x.roleId] : [],
           );
+          // …or due to them for a group role they hold (a group-to-Discord mapping), even if taken back after.
+          const groupRoles = group.members.get(a.vrcUserId) ?? [];
+          const dueFromGroup = group.groupToDiscord
+            .filter((r) => r.action !== 'None' && r.groupRoleId && groupRoles.includes(r.groupRoleId))
+            .map((r) => r.discordRoleId ?? '');
           const heldOrGranted = (roleId: string | null) =>
-            roleId === GUILD || [...member.roleIds, ...given].includes(roleId ?? '');
+            roleId === GUILD || [...member.roleIds, ...given, ...dueFromGroup].includes(roleId ?? '');
           expect(noMembershipRoles.some(heldOrGranted)).toBe(true);
         }
       }),

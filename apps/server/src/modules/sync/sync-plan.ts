@@ -121,29 +121,85 @@ interface WorkingState {
 
 const MAX_ROUNDS = 8;
 
+/** Why each change was made; every change to the working state records one, so rounds count changes here. */
+class ChangeLog extends Map<string, SyncReason> {
+  changes = 0;
+  override set(key: string, reason: SyncReason): this {
+    this.changes++;
+    return super.set(key, reason);
+  }
+}
+
 export function planSync(input: SyncPlanInput): SyncPlan {
   const warnings = new Map<string, SyncWarning>();
   const warn = (w: SyncWarning) => warnings.set(`${w.kind}:${w.subject}`, w);
+  const actions: SyncAction[] = [];
+  // Members are independent of each other (a member's roles and membership depend on their own state only),
+  // so each converges on its own: small states, and the cost grows with the server's size, not faster.
+  const linkedVrcIds = new Set<string>();
+  for (const member of input.members) {
+    if (member.link) linkedVrcIds.add(member.link.vrcUserId);
+    actions.push(...planPart({ ...input, members: [member] }, warn));
+  }
+  // Group members linked to nobody in the server: only Auto Remove concerns them.
+  const group = input.group;
+  if (group?.enabled && group.autoRemove) {
+    const others = new Map([...group.members].filter(([id]) => !linkedVrcIds.has(id)));
+    if (others.size > 0)
+      actions.push(...planPart({ ...input, members: [], group: { ...group, members: others } }, warn));
+  }
+  // Invites first (nothing depends on them), group changes, removals, then Discord roles; stable within each.
+  const phase: Record<SyncActionKind, number> = {
+    invite: 0,
+    acceptRequest: 1,
+    addGroupRole: 1,
+    removeGroupRole: 1,
+    remove: 2,
+    addDiscordRole: 3,
+    removeDiscordRole: 3,
+  };
+  actions.sort((a, b) => phase[a.kind] - phase[b.kind]);
+  return { actions, warnings: [...warnings.values()] };
+}
+
+/** Plans a part of the server: rules applied round after round until nothing changes, then the difference. */
+function planPart(input: SyncPlanInput, warn: (w: SyncWarning) => void): SyncAction[] {
   const observed = observedState(input);
   const state = cloneState(observed);
-  const reasons = new Map<string, SyncReason>();
-
+  const reasons = new ChangeLog();
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const before = fingerprint(state);
+    const before = reasons.changes;
     // Discord first: a role the member is about to get may entitle them to stay in the group.
     applyDiscordRules(input, state, reasons, warn);
     if (input.group) applyGroupRules(input, input.group, state, reasons, warn);
-    if (fingerprint(state) === before) break;
+    if (reasons.changes === before) break;
   }
-  return { actions: diffStates(input, observed, state, reasons), warnings: [...warnings.values()] };
+  return diffStates(input, observed, state, reasons);
 }
 
 function observedState(input: SyncPlanInput): WorkingState {
+  const group = input.group;
+  const groupRoles = new Map<string, Set<string>>();
+  const invited = new Set<string>();
+  const requested = new Set<string>();
+  if (group) {
+    // One member's part reads only their own entries; the unlinked part reads every member it was given.
+    const ids =
+      input.members.length > 0
+        ? input.members.flatMap((m) => (m.link ? [m.link.vrcUserId] : []))
+        : [...group.members.keys()];
+    for (const id of ids) {
+      const roles = group.members.get(id);
+      if (roles) groupRoles.set(id, new Set(roles));
+      if (group.pendingInvites.has(id)) invited.add(id);
+      if (group.joinRequests.has(id)) requested.add(id);
+    }
+  }
   return {
     discordRoles: new Map(input.members.map((m) => [m.discordUserId, new Set(m.roleIds)])),
-    groupRoles: new Map([...(input.group?.members ?? new Map())].map(([id, roles]) => [id, new Set(roles)])),
-    invited: new Set(input.group?.pendingInvites ?? []),
-    requested: new Set(input.group?.joinRequests ?? []),
+    groupRoles,
+    invited,
+    requested,
   };
 }
 
@@ -154,12 +210,6 @@ function cloneState(s: WorkingState): WorkingState {
     invited: new Set(s.invited),
     requested: new Set(s.requested),
   };
-}
-
-function fingerprint(s: WorkingState): string {
-  const roles = (m: Map<string, Set<string>>) =>
-    [...m].map(([k, v]) => `${k}:${[...v].sort().join(',')}`).join(';');
-  return `${roles(s.discordRoles)}|${roles(s.groupRoles)}|${[...s.invited].sort()}|${[...s.requested].sort()}`;
 }
 
 /** Whether the member's current Discord roles include the rule's role (the guild id = @everyone). */
@@ -218,7 +268,7 @@ function applyGroupRules(
       if (entitled.has(vrcId) || group.protectedUserIds.has(vrcId)) continue;
       // A linked member NoMembership keeps out is removed above, with that reason.
       state.groupRoles.delete(vrcId);
-      if (!reasons.has(`remove:${vrcId}`)) reasons.set(`remove:${vrcId}`, 'AutoRemove');
+      reasons.set(`remove:${vrcId}`, reasons.get(`remove:${vrcId}`) ?? 'AutoRemove');
     }
   } else if (group.autoRemove) {
     warn({ kind: 'groupPermission', subject: 'group-members-remove', reason: 'AutoRemove' });
