@@ -236,6 +236,14 @@ describe('the bot sync', () => {
       await page
         .getByText(`The next sync would hold back ${unentitled.length} removals for review.`)
         .waitFor({ timeout: EFFECT_TIMEOUT_MS });
+      const state = (await control('GET', '/vrchat/state')) as {
+        users: { id: string; displayName: string }[];
+      };
+      const dryRun = page.getByRole('table', { name: 'Next sync actions' });
+      for (const u of unentitled) {
+        const name = state.users.find((x) => x.id === u.userId)!.displayName;
+        await dryRun.getByRole('row', { name: new RegExp(`^${name} Remove from group`) }).waitFor();
+      }
       await page.getByRole('button', { name: 'Sync now' }).click();
       const heldTitle = `The last sync held back ${unentitled.length} removals`;
       await eventually('the held removals alert', async () => {
@@ -260,6 +268,12 @@ describe('the bot sync', () => {
       );
       const after = await memberships();
       for (const id of keep) expect(after.find((m) => m.userId === id)?.status).toBe('member');
+      await page.getByRole('button', { name: 'View Audit Log' }).click();
+      await audit.getByRole('cell', { name: 'NoMembership', exact: true }).first().waitFor();
+      await page.keyboard.press('Escape');
+      await audit.waitFor({ state: 'hidden' });
+      // The admin has no link, so never got the Linked Users Role.
+      expect(await discordRoles(seedUserIds.admin)).not.toContain(linkedRole.id);
 
       // 6. Clean up through the UI: Auto Remove and Groups off, mappings back to none, group unlinked.
       step('6');
