@@ -27,6 +27,8 @@ export interface SyncActionView {
 
 interface HeldRemoval extends SyncActionView {
   vrcUserId: string;
+  /** Approved by a manager: every sync applies it (not only the job the approval queued). */
+  approved?: boolean;
 }
 
 export interface SyncRunResult {
@@ -102,7 +104,11 @@ export async function runGuildSync(
   const obs = await observeGuild(ctx, guildId);
   if (!obs) return null;
   const plan = planSync(obs.input);
-  const approved = new Set(opts.approvedRemovals ?? []);
+  const stored = ((await stateOf(ctx, guildId))?.heldRemovals ?? []) as HeldRemoval[];
+  const approved = new Set([
+    ...(opts.approvedRemovals ?? []),
+    ...stored.filter((h) => h.approved).map((h) => h.vrcUserId),
+  ]);
   const removals = plan.actions.filter((a) => a.kind === 'remove' && !approved.has(a.vrcUserId));
   const hold = removals.length > 0 && breakerHolds(removals.length, obs.group?.memberCount ?? 0);
   const toApply = hold ? plan.actions.filter((a) => !removals.includes(a)) : plan.actions;
@@ -193,7 +199,7 @@ export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: stri
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const row = await stateOf(ctx, guildId);
   const link = await linkOf(ctx.db, guildId);
-  const held = (row?.heldRemovals ?? []) as HeldRemoval[];
+  const held = ((row?.heldRemovals ?? []) as HeldRemoval[]).filter((h) => !h.approved);
   const last = row?.lastResult as Partial<SyncRunResult> | null | undefined;
   return {
     groupEnabled: link?.enabled ?? false,
@@ -230,7 +236,9 @@ export async function decideHeldRemovals(
   decision: 'apply' | 'discard',
 ) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
-  const held = ((await stateOf(ctx, guildId))?.heldRemovals ?? []) as HeldRemoval[];
+  const held = (((await stateOf(ctx, guildId))?.heldRemovals ?? []) as HeldRemoval[]).filter(
+    (h) => !h.approved,
+  );
   if (held.length === 0) throw badRequest(NOTHING_HELD);
   if (decision === 'apply') {
     // Queued before the list is cleared, so a failure loses nothing. The removals run in a sync job,
@@ -249,7 +257,13 @@ export async function decideHeldRemovals(
   await ctx.db.transaction(async (tx) => {
     await tx
       .update(guildSyncState)
-      .set({ heldRemovals: null, heldAt: null, updatedAt: sql`now()` })
+      // Approved removals stay recorded until a sync carries them out, so a sync running before the queued
+      // one applies them too instead of holding them again.
+      .set({
+        heldRemovals: decision === 'apply' ? held.map((h) => ({ ...h, approved: true })) : null,
+        heldAt: decision === 'apply' ? undefined : null,
+        updatedAt: sql`now()`,
+      })
       .where(eq(guildSyncState.guildId, guildId));
     await audit(tx, {
       action: decision === 'apply' ? 'sync.removals_approved' : 'sync.removals_discarded',

@@ -238,4 +238,27 @@ describe('sync routes', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe("The decision must be 'apply' or 'discard'.");
   });
+
+  it('applies approved removals at the next sync of any kind, never holding them again', async () => {
+    const owner = await signInHangoutOwner(t);
+    const first = await runGuildSync(t.ctx, hangout.id);
+    expect(first?.held).toBeGreaterThan(2);
+    const apply = await t.inject({
+      method: 'POST',
+      url: `${base}/held`,
+      session: owner.session,
+      payload: { decision: 'apply' },
+    });
+    expect(apply.statusCode).toBe(200);
+    expect(apply.json()).toEqual({ count: first?.held });
+    const status = await t.inject({ method: 'GET', url: base, session: owner.session });
+    expect(status.json().held).toBeNull();
+    // An ordinary sync running before the queued one carries them out instead of holding them again.
+    const next = await runGuildSync(t.ctx, hangout.id);
+    expect(next).toMatchObject({ held: 0, failed: 0 });
+    const members = [...(await groupState(t))]
+      .filter(([, m]) => m.membershipStatus === 'member')
+      .map(([id]) => id);
+    expect(members.sort()).toEqual([vrc['Aurora Skye'], vrc.Bastian, vrc['VRCLink Bot']].sort());
+  });
 });
