@@ -1,4 +1,5 @@
 import type { JobDefinition } from './define.js';
+import { groupsFollowJob } from './handlers/groups-follow.js';
 import { linkEventsJob } from './handlers/link-events.js';
 import { linksRefreshJob } from './handlers/links-refresh.js';
 import { membersReconcileJob } from './handlers/members-reconcile.js';
@@ -16,6 +17,7 @@ export const jobRegistry: readonly JobDefinition[] = [
   linkEventsJob,
   syncGuildJob,
   syncAllJob,
+  groupsFollowJob,
 ] as JobDefinition[];
 
 export function findJob(name: string): JobDefinition | undefined {

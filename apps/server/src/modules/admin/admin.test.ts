@@ -58,6 +58,7 @@ describe('/api/admin (platform admins)', () => {
     const mine = Object.fromEntries(list.map((x: { method: string; timer: number }) => [x.method, x]));
     expect(Object.keys(mine).sort()).toEqual([
       'dispatchLinkEvents',
+      'followGroupAuditLogs',
       'purgeExpired',
       'rebuildEnabledWorlds',
       'reconcileAllGuildMembers',
@@ -70,6 +71,7 @@ describe('/api/admin (platform admins)', () => {
     expect(mine.reconcileAllGuildMembers.timer).toBe(21600);
     expect(mine.syncAllGuilds).toMatchObject({ job: 'sync.all', timer: 900 });
     expect(mine.dispatchLinkEvents).toMatchObject({ job: 'links.events', timer: 60 });
+    expect(mine.followGroupAuditLogs).toMatchObject({ job: 'groups.follow', timer: 60 });
     // Only the purge runs at start; the others wait for their first timer.
     expect(new Date(mine.purgeExpired.nextRun).getTime()).toBeLessThanOrEqual(Date.now());
     expect(new Date(mine.refreshStaleLinks.nextRun).getTime()).toBeGreaterThan(Date.now() + 800_000);

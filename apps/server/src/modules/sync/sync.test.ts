@@ -14,6 +14,7 @@ import {
   vrchatLink,
 } from '../../../test/factories.js';
 import { discordGroupMappings, groupDiscordMappings } from '../../db/schema/index.js';
+import { followGroupAuditLogs } from './group-audit-follow.js';
 import { HOLD_ABOVE_SHARE, NOTHING_HELD, runGuildSync } from './sync.service.js';
 
 const { hangout } = seedGuildIds;
@@ -260,5 +261,103 @@ describe('sync routes', () => {
       .filter(([, m]) => m.membershipStatus === 'member')
       .map(([id]) => id);
     expect(members.sort()).toEqual([vrc['Aurora Skye'], vrc.Bastian, vrc['VRCLink Bot']].sort());
+  });
+});
+
+describe('following the group through its audit log', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ simulator: true, jobs: true });
+    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
+    await t.ctx.database.executeSql(
+      `update guild_groups set enabled = true where guild_id = '${hangout.id}'`,
+    );
+  });
+  afterAll(() => t?.close());
+  const tick = () => new Promise((r) => setTimeout(r, 20));
+
+  it('asks for a sync when someone leaves or asks to join, not for what the bot did itself', async () => {
+    // The first poll only starts the cursor.
+    expect(await followGroupAuditLogs(t.ctx)).toBe(0);
+    await tick();
+    expect(await followGroupAuditLogs(t.ctx)).toBe(0);
+
+    await t.control('POST', `/vrchat/groups/${groupId}/members/${vrc['Dave Doubleauth']}/leave`);
+    await tick();
+    expect(await followGroupAuditLogs(t.ctx)).toBe(1);
+    expect(await followGroupAuditLogs(t.ctx)).toBe(0);
+
+    await t.ctx.vrchat.inviteToGroup(groupId, vrc['Carol Casual']);
+    await t.ctx.vrchat.addGroupMemberRole(groupId, vrc['Iris Nova'], groupRoles.linked);
+    await tick();
+    expect(await followGroupAuditLogs(t.ctx)).toBe(0);
+
+    await t.control('POST', `/vrchat/groups/${groupId}/requests`, { userId: vrc['Carol Casual'] });
+    await tick();
+    expect(await followGroupAuditLogs(t.ctx)).toBe(1);
+  });
+});
+
+describe('a group too large for VRChat to list', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ simulator: true });
+    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
+    await t.ctx.database.executeSql(
+      `update guild_groups set enabled = true, auto_kick = true where guild_id = '${hangout.id}'`,
+    );
+    // VRChat stops listing after 5 members here: the engine must still reach linked members past that.
+    await t.control('PATCH', '/vrchat/config', { groupMemberListCap: 5 });
+  });
+  afterAll(() => t?.close());
+
+  it('reads linked members past the listing by id, and Auto Remove only removes members it saw', async () => {
+    const role = await discordRole(t, hangout.id, 'Crew');
+    const umbra = await discordMember(t, hangout.id, { roles: [role] });
+    await vrchatLink(t, { discordUserId: umbra.id, vrcUserId: vrc.Umbra, vrchatName: 'Umbra' });
+    await t.ctx.db.insert(discordGroupMappings).values([
+      { guildId: hangout.id, discordRoleId: role, groupRoleId: null, action: 'Membership' },
+      {
+        guildId: hangout.id,
+        discordRoleId: role,
+        groupRoleId: groupRoles.eventHost,
+        action: 'GrantRolePermanent',
+      },
+    ]);
+    const owner = await signInHangoutOwner(t);
+    const preview = (
+      await t.inject({ method: 'GET', url: `/api/guilds/${hangout.id}/sync/preview`, session: owner.session })
+    ).json();
+    expect(preview.complete).toBe(false);
+    // Umbra is a member the listing does not reach: read by id, so the role comes and no removal hits him.
+    expect(preview.actions).toContainEqual(
+      expect.objectContaining({ kind: 'addGroupRole', vrcUserId: vrc.Umbra }),
+    );
+    const removals = preview.actions.filter((a: { kind: string }) => a.kind === 'remove');
+    expect(removals.map((a: { vrcUserId: string }) => a.vrcUserId)).not.toContain(vrc.Umbra);
+    // Listed: 5 members, minus the owner, the bot and Bastian (ranked above the bot).
+    expect(removals.length).toBeLessThanOrEqual(5);
+  });
+
+  it('does not invite twice a user who blocked the group', async () => {
+    const role = await discordRole(t, hangout.id, 'Blockers');
+    const xeno = await discordMember(t, hangout.id, { roles: [role] });
+    await vrchatLink(t, {
+      discordUserId: xeno.id,
+      vrcUserId: vrchatSeed.blockedHangoutUserId,
+      vrchatName: 'Xeno Blitz',
+    });
+    await t.ctx.db
+      .insert(discordGroupMappings)
+      .values({ guildId: hangout.id, discordRoleId: role, groupRoleId: null, action: 'Membership' });
+    await t.ctx.database.executeSql(
+      `update guild_groups set auto_kick = false where guild_id = '${hangout.id}'`,
+    );
+    await runGuildSync(t.ctx, hangout.id);
+    expect(
+      await rows(t, 'group_invites', 'vrc_user_id = $1', [vrchatSeed.blockedHangoutUserId]),
+    ).toHaveLength(1);
+    const again = await runGuildSync(t.ctx, hangout.id);
+    expect(again?.planned).toBe(0);
   });
 });
