@@ -2,12 +2,13 @@ import type { Client, GatewayGuildMemberRemoveDispatchData } from 'discord.js';
 import type { AppContext } from '../../context.js';
 import { forgetDepartedGuest, reconcileHostGuests } from '../../modules/guests/guests.service.js';
 import { memberLeft } from '../../modules/members/member-mirror.events.js';
+import { endGrantOfDepartedMember } from '../../modules/permissions/permissions.service.js';
 import { onDispatch } from './raw.js';
 
 /**
  * A member left (or was kicked): the mirror marks them gone; then a host who is gone has no slots, so
  * their guests lose the guest role, and a guest who is gone lost their roles with Discord, so their
- * guest records go and free the slots.
+ * guest records go and free the slots. Server permissions granted here end too (rejoining gives nothing back).
  */
 export function onGuildMemberRemove(client: Client, ctx: AppContext): () => void {
   return onDispatch<GatewayGuildMemberRemoveDispatchData>(client, 'GUILD_MEMBER_REMOVE', async (d) => {
@@ -16,6 +17,11 @@ export function onGuildMemberRemove(client: Client, ctx: AppContext): () => void
       await memberLeft(ctx, d.guild_id, d.user.id);
     } catch (err) {
       ctx.log.error({ err, ...log }, 'Members: could not store a departure');
+    }
+    try {
+      await endGrantOfDepartedMember(ctx, d.guild_id, d.user.id);
+    } catch (err) {
+      ctx.log.error({ err, ...log }, 'Permissions: could not end the grant of a departed member');
     }
     try {
       await reconcileHostGuests(ctx, d.guild_id, d.user.id);

@@ -2,12 +2,13 @@ import { type Client, Events, type Guild } from 'discord.js';
 import type { AppContext } from '../../context.js';
 import { reconcileGuildGuests } from '../../modules/guests/guests.service.js';
 import { fillGuilds } from '../../modules/members/member-mirror.reconcile.js';
+import { endGrantsOfDepartedMembers } from '../../modules/permissions/permissions.service.js';
 
 /**
  * Whenever the bot (re)joins the gateway (a new session, or a resume after a drop), and for a server it
  * is added to, it fills the member mirror again (a resume replays what was missed, but a fill is the
  * certain way to catch up) and then catches up on the role changes and departures it missed while
- * away, so guest slots never stay wrong after a restart.
+ * away, so guest slots never stay wrong after a restart, and grants of members who left meanwhile end.
  */
 export function onReady(client: Client, ctx: AppContext): () => void {
   const catchUp = async (guildIds: string[]) => {
@@ -17,6 +18,11 @@ export function onReady(client: Client, ctx: AppContext): () => void {
         await reconcileGuildGuests(ctx, guildId);
       } catch (err) {
         ctx.log.error({ err, guildId }, 'Guest slots: catch-up failed');
+      }
+      try {
+        await endGrantsOfDepartedMembers(ctx, guildId);
+      } catch (err) {
+        ctx.log.error({ err, guildId }, 'Permissions: catch-up failed');
       }
     }
   };

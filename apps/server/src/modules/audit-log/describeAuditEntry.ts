@@ -38,6 +38,7 @@ export const auditDescriptions: Readonly<Record<string, string>> = {
   'link.invites_reset': 'Reset group invites',
   'permissions.set': 'Granted permissions',
   'permissions.delete': 'Removed permissions',
+  'permissions.ended_left_server': 'Permissions ended (member left the server)',
   'world.create': 'Created a world',
   'world.update': 'Updated world settings',
   'world.roles': 'Changed world roles',

@@ -1,6 +1,7 @@
 import { notInArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { guildMemberSync } from '../../db/schema/index.js';
+import { endGrantsOfDepartedMembers } from '../permissions/permissions.service.js';
 import { mirrorDeps } from './member-mirror.events.js';
 import { fillGuild } from './member-mirror.fill.js';
 import { dropGuild } from './member-mirror.store.js';
@@ -25,7 +26,8 @@ export async function fillGuilds(ctx: AppContext, guildIds: string[]): Promise<v
  * every 6 hours; the bot fills when it (re)connects): servers the bot left are dropped, and each server
  * is filled again, which deletes the rows Discord no longer confirms. Where this process holds the
  * gateway and the Server Members intent was switched on or off in the portal, it reconnects with the
- * right intents first. Never throws for one server's failure.
+ * right intents first. Grants of members found gone (a leave missed while offline) end too. Never throws
+ * for one server's failure.
  */
 export async function reconcileAllGuildMembers(ctx: AppContext): Promise<void> {
   await ctx.platforms?.bot.refreshIntents().catch((err) => {
@@ -38,4 +40,11 @@ export async function reconcileAllGuildMembers(ctx: AppContext): Promise<void> {
     .where(guildIds.length ? notInArray(guildMemberSync.guildId, guildIds) : undefined);
   for (const { guildId } of gone) await dropGuild(ctx.db, guildId);
   await fillGuilds(ctx, guildIds);
+  for (const guildId of guildIds) {
+    try {
+      await endGrantsOfDepartedMembers(ctx, guildId);
+    } catch (err) {
+      ctx.log.warn({ err, guildId }, 'Permissions: could not end the grants of departed members');
+    }
+  }
 }

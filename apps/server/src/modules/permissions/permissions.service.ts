@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { type Actor, actorId } from '../../actor.js';
+import { type Actor, actorId, botActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { guildPermissions } from '../../db/schema/index.js';
 import { badRequest, notFound } from '../../http/errors.js';
@@ -87,4 +87,46 @@ export async function deletePermissions(ctx: AppContext, actor: Actor, guildId: 
       details: { before: removed.permissions },
     });
   });
+}
+
+/**
+ * A member left the server (or was kicked): their grant ends with it, so rejoining gives nothing back
+ * silently. The bot acts; the audit entry keeps what was held. Does nothing without a grant.
+ */
+export async function endGrantOfDepartedMember(
+  ctx: AppContext,
+  guildId: string,
+  userId: string,
+  actor: Actor = botActor,
+): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const [removed] = await tx
+      .delete(guildPermissions)
+      .where(and(eq(guildPermissions.guildId, guildId), eq(guildPermissions.userId, userId)))
+      .returning();
+    if (!removed) return false;
+    await audit(tx, {
+      action: 'permissions.ended_left_server',
+      actor,
+      guildId,
+      targetId: userId,
+      details: { before: removed.permissions },
+    });
+    return true;
+  });
+}
+
+/**
+ * Catch-up for departures the bot missed while offline: every grant of the server whose holder Discord
+ * no longer knows as a member (404, not an error) ends as if the leave had been seen.
+ */
+export async function endGrantsOfDepartedMembers(ctx: AppContext, guildId: string, actor: Actor = botActor) {
+  const entries = await ctx.db
+    .select({ userId: guildPermissions.userId })
+    .from(guildPermissions)
+    .where(eq(guildPermissions.guildId, guildId));
+  for (const { userId } of entries) {
+    if (!(await ctx.discord.getMember(guildId, userId)))
+      await endGrantOfDepartedMember(ctx, guildId, userId, actor);
+  }
 }

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedGuildIds, seedUserIds } from '../../../../simulator/src/discord/seed.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { discordRole, rows, signInHangoutOwner, signInMember } from '../../../test/factories.js';
+import { guildPermissions } from '../../db/schema/index.js';
 import { waitFor } from '../../platforms/testing.js';
 import { createSession } from '../auth/session.service.js';
+import { reconcileAllGuildMembers } from '../members/member-mirror.reconcile.js';
 
 const { hangout, danceClub, quietCorner } = seedGuildIds;
 type User = { id: string; session: string };
@@ -194,6 +196,54 @@ describe('server permissions (against the simulators)', () => {
       expect(res.statusCode).toBe(403);
       expect(res.json().message).toBe('You are not a member of this server.');
       expect((await guilds(member)).json()).toEqual([]);
+    });
+
+    it('ends a grant when the member leaves (audit-logged by the bot); rejoining gives nothing back', async () => {
+      const member = await signInMember(t, hangout.id);
+      await grant(owner, hangout.id, member.id, ['ViewGuild']);
+      expect((await guilds(member)).json()).toHaveLength(1);
+      await t.control('DELETE', `/discord/guilds/${hangout.id}/members/${member.id}`);
+      await waitFor(
+        async () => (await rows(t, 'guild_permissions', 'user_id = $1', [member.id])).length === 0,
+      );
+      const ended = await rows(
+        t,
+        'audit_log',
+        "action = 'permissions.ended_left_server' and target_id = $1",
+        [member.id],
+      );
+      expect(ended).toHaveLength(1);
+      expect(ended[0]).toMatchObject({ actor_id: 'bot', guild_id: hangout.id });
+      expect(ended[0].details).toEqual({ before: ['ViewGuild'] });
+
+      await t.control('POST', `/discord/guilds/${hangout.id}/members`, { userId: member.id });
+      await waitFor(async () => (await t.ctx.discord.getMember(hangout.id, member.id)) !== null);
+      expect((await guilds(member)).json()).toEqual([]);
+      expect(await rows(t, 'guild_permissions', 'user_id = $1', [member.id])).toEqual([]);
+      expect((await list(owner, hangout.id)).json().users).not.toContainEqual(
+        expect.objectContaining({ userId: member.id }),
+      );
+    });
+
+    it('ends the grants of members the reconciliation finds gone (a leave missed while offline)', async () => {
+      const member = await signInMember(t, hangout.id);
+      await grant(owner, hangout.id, member.id, ['ViewWorlds']);
+      const gone = seedUserIds.unaffiliated[1];
+      // What a restart finds: a grant whose holder left while the bot was not listening.
+      await t.ctx.db
+        .insert(guildPermissions)
+        .values({ guildId: hangout.id, userId: gone, permissions: ['ViewGuild'], grantedBy: owner.id });
+      await reconcileAllGuildMembers(t.ctx);
+      expect(await rows(t, 'guild_permissions', 'user_id = $1', [gone])).toEqual([]);
+      expect(await rows(t, 'guild_permissions', 'user_id = $1', [member.id])).toHaveLength(1);
+      const ended = await rows(
+        t,
+        'audit_log',
+        "action = 'permissions.ended_left_server' and target_id = $1",
+        [gone],
+      );
+      expect(ended).toHaveLength(1);
+      expect(ended[0]).toMatchObject({ actor_id: 'bot', guild_id: hangout.id });
     });
 
     it('follows Discord: a member given an Administrator role becomes Admin, and loses it with the role', async () => {
