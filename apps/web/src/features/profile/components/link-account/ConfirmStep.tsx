@@ -1,15 +1,20 @@
-import { Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import type { VrchatUserResult } from '../../api/searchVrchatUsers';
 
 interface Props {
   user: VrchatUserResult;
+  /** The name of the VRChat account the user is verified-linked to now, when confirming would replace it. */
+  replacesVerified?: string | null;
   onBack: () => void;
   onConfirm: () => void;
   pending: boolean;
 }
 
-/** Step 1: the chosen account, Back or Confirm. */
-export function ConfirmStep({ user, onBack, onConfirm, pending }: Props) {
+/**
+ * Step 1: the chosen account, Back or Confirm. Linking replaces the current link, so a verified link to
+ * another account is named first (the new link may well be unverified).
+ */
+export function ConfirmStep({ user, replacesVerified, onBack, onConfirm, pending }: Props) {
   return (
     <Stack gap="md">
       <Text>Link this VRChat account to your Discord account?</Text>
@@ -19,11 +24,16 @@ export function ConfirmStep({ user, onBack, onConfirm, pending }: Props) {
           {user.id}
         </Text>
       </Paper>
+      {replacesVerified && (
+        <Alert color="orange" variant="light" role="alert">
+          This replaces your verified link to {replacesVerified}.
+        </Alert>
+      )}
       <Group justify="flex-end">
         <Button variant="default" onClick={onBack} disabled={pending}>
           Back
         </Button>
-        <Button onClick={onConfirm} loading={pending} data-autofocus>
+        <Button onClick={onConfirm} loading={pending} disabled={pending} data-autofocus>
           Confirm
         </Button>
       </Group>

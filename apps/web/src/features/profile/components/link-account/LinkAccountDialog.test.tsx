@@ -144,6 +144,63 @@ describe('Link Account dialog', () => {
     expect(dialog().queryByText('Code not found, try again later')).toBeNull();
   });
 
+  it('says on Confirm that a verified link to another account would be replaced', async () => {
+    setup({
+      'GET /api/users/profile': {
+        body: profileFixture({
+          linkData: { id: 'usr_old', vrchatName: 'OldMainVR', isVerified: true, ageVerification: 'Plus18' },
+        }),
+      },
+    });
+    await searchAndPick();
+    await screen.findByRole('dialog', { name: 'Confirm Link' });
+    expect(dialog().getByRole('alert').textContent).toBe('This replaces your verified link to OldMainVR.');
+  });
+
+  it('gives no replacement warning without a link or for an unverified one', async () => {
+    const { answers } = setup();
+    await searchAndPick();
+    await screen.findByRole('dialog', { name: 'Confirm Link' });
+    expect(dialog().queryByText(/This replaces your verified link/)).toBeNull();
+
+    fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    answers['GET /api/users/profile'] = {
+      body: profileFixture({
+        linkData: {
+          id: 'usr_old',
+          vrchatName: 'OldMainVR',
+          isVerified: false,
+          ageVerification: 'Unverified',
+        },
+      }),
+    };
+    await searchAndPick();
+    await screen.findByRole('dialog', { name: 'Confirm Link' });
+    expect(dialog().queryByText(/This replaces your verified link/)).toBeNull();
+  });
+
+  it('sends one link request however often Confirm is clicked while it runs', async () => {
+    const { fetchMock } = setup({ 'POST /api/users/link': { body: { status: 'SuccessVerified' } } });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (request: Request) => {
+      if (new URL(request.url).pathname === '/api/users/link') await gate;
+      return answer(request);
+    });
+    await searchAndPick();
+    const confirm = (await dialog().findByRole('button', { name: 'Confirm' })) as HTMLButtonElement;
+    fireEvent.click(confirm);
+    fireEvent.click(confirm);
+    await waitFor(() => expect(confirm.disabled).toBe(true));
+    fireEvent.click(confirm);
+    expect(callsTo(fetchMock, 'POST', '/api/users/link')).toHaveLength(1);
+    release();
+    expect(await dialog().findByRole('heading', { name: 'Account Ownership Verified' })).toBeTruthy();
+    expect(callsTo(fetchMock, 'POST', '/api/users/link')).toHaveLength(1);
+  });
+
   it('copies the code to the clipboard', async () => {
     const writeText = vi.fn(async () => {});
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });

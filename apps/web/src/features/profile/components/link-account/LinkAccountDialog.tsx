@@ -1,11 +1,12 @@
 import { Modal } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { errorMessage } from '../../../../api/errors';
 import { usePublicConfig } from '../../../../api/publicConfig';
 import { notify } from '../../../../components/toasts';
 import { useCheckVrchatUser } from '../../api/checkVrchatUser';
 import { useLinkVrchatUser } from '../../api/linkVrchatUser';
+import { useProfile } from '../../api/profile';
 import type { VrchatUserResult } from '../../api/searchVrchatUsers';
 import { useVerifyVrchatUser } from '../../api/verifyVrchatUser';
 import { CodeStep } from './CodeStep';
@@ -38,6 +39,9 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
   const check = useCheckVrchatUser();
   const link = useLinkVrchatUser();
   const verify = useVerifyVrchatUser();
+  const current = useProfile().data?.linkData ?? null;
+  // A second click before React re-renders with isPending would send a second link request.
+  const linking = useRef(false);
 
   const setStep = (next: LinkStep) => {
     setStepState(next);
@@ -57,8 +61,13 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
     });
   };
 
-  const confirm = (user: VrchatUserResult) =>
+  const confirm = (user: VrchatUserResult) => {
+    if (linking.current) return;
+    linking.current = true;
     link.mutate(user.id, {
+      onSettled: () => {
+        linking.current = false;
+      },
       onSuccess: (result) => {
         if (result.status === 'SuccessVerified') {
           setStep(2);
@@ -71,6 +80,7 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
       onError: (error) =>
         notify({ type: 'error', message: errorMessage(error, 'Failed to link the account.') }),
     });
+  };
 
   const verifyOwnership = (user: VrchatUserResult, from: 101 | 102) =>
     verify.mutate(user.id, {
@@ -98,6 +108,7 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
     return (
       <ConfirmStep
         user={selected}
+        replacesVerified={current?.isVerified && current.id !== selected.id ? current.vrchatName : null}
         onBack={() => setStep(0)}
         onConfirm={() => confirm(selected)}
         pending={link.isPending}
