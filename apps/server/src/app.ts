@@ -17,6 +17,7 @@ import type { AppConfig } from './config.js';
 import type { AppContext } from './context.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/errors.js';
+import { registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import type { ZodApp } from './http/types.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
@@ -79,6 +80,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
   await registerSecurityHeaders(app, ctx.config);
   await app.register(fastifyCookie);
   registerAuth(app, ctx.db);
+  registerRateLimit(app, ctx.db, ctx.config.rateLimit);
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',

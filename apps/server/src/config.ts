@@ -31,6 +31,8 @@ export interface AppConfig {
   adminDiscordIds: ReadonlySet<string>;
   contactEmail: string;
   supportUrl: string;
+  /** Per-window request limits shared by every process (http/rate-limit.ts); 0 switches one off. */
+  rateLimit: { anonymous: number; user: number; windowMs: number };
   /** GitHub Pages base of the world data mirror (the worlds' 'Trusted URL'), without a trailing slash. */
   worldMirrorUrl: string | null;
   discord: {
@@ -100,6 +102,11 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
     adminDiscordIds: admins,
     contactEmail: env.CONTACT_EMAIL,
     supportUrl: env.SUPPORT_URL,
+    rateLimit: {
+      anonymous: env.RATE_LIMIT_ANONYMOUS,
+      user: env.RATE_LIMIT_USER,
+      windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000,
+    },
     worldMirrorUrl: env.WORLD_MIRROR_URL?.replace(/\/$/, '') ?? null,
     discord: {
       clientId: sim?.discord.clientId ?? env.DISCORD_CLIENT_ID ?? '',

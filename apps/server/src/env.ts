@@ -103,6 +103,12 @@ export const envSchema = z.object({
         .array(z.enum(['api', 'bot', 'worker'], { message: 'roles are api, bot and worker' }))
         .min(1, 'name at least one of api, bot, worker'),
     ),
+  /** Requests per window and client address to the routes that write for anonymous callers; 0: no limit. */
+  RATE_LIMIT_ANONYMOUS: z.coerce.number().int().min(0).default(30),
+  /** Requests per window to /api by one signed-in user or API key; 0: no limit. */
+  RATE_LIMIT_USER: z.coerce.number().int().min(0).default(600),
+  /** The rate limits' fixed window, in seconds. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
   /** This process's name on /admin (scheduled tasks are registered under it); default host name + pid. */
   INSTANCE_NAME: optionalString,
   /** Gateway sharding (bots in more than 2,500 servers): total shards and the ids this process runs. */

@@ -7,6 +7,7 @@ export * from './links.js';
 export * from './members.js';
 export * from './permissions.js';
 export * from './platform.js';
+export * from './rate-limits.js';
 export * from './scheduled-tasks.js';
 export * from './sdk.js';
 export * from './sync.js';

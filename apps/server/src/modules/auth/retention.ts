@@ -1,6 +1,13 @@
 import { and, eq, gt, lt, notExists } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { cooldowns, discordTokens, loginTokens, sdkLoginRequests, sessions } from '../../db/schema/index.js';
+import {
+  cooldowns,
+  discordTokens,
+  loginTokens,
+  rateLimits,
+  sdkLoginRequests,
+  sessions,
+} from '../../db/schema/index.js';
 
 /**
  * Deletes what the privacy policy promises to keep at most 72 hours or until logout: expired sessions and
@@ -13,6 +20,8 @@ export async function purgeExpired(db: Db, opts: { keepDiscordTokens: boolean },
   await db.delete(loginTokens).where(lt(loginTokens.expiresAt, now));
   await db.delete(sdkLoginRequests).where(lt(sdkLoginRequests.expiresAt, now));
   await db.delete(cooldowns).where(lt(cooldowns.until, now));
+  // Rate limit windows last at most a day (RATE_LIMIT_WINDOW_SECONDS).
+  await db.delete(rateLimits).where(lt(rateLimits.windowStart, new Date(now.getTime() - 86_400_000)));
   if (!opts.keepDiscordTokens) {
     const liveSession = db
       .select({ one: sessions.idHash })

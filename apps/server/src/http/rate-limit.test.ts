@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signIn, type TestApp } from '../../test/app.js';
+import { buildApp } from '../app.js';
+import type { ZodApp } from './types.js';
+
+describe('rate limits', () => {
+  let t: TestApp;
+  let other: ZodApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_ANONYMOUS: '3', RATE_LIMIT_USER: '4' } });
+    // A second server on the same database, as a second process would be.
+    other = (await buildApp({ ctx: t.ctx, webDist: null })).app;
+    await other.ready();
+  });
+  afterAll(async () => {
+    await other?.close();
+    await t?.close();
+  });
+
+  it('limits anonymous SDK login starts per address, shared by every server, with RateLimit headers', async () => {
+    const from = (remoteAddress: string, app: 'one' | 'other' = 'one') =>
+      app === 'one'
+        ? t.inject({ method: 'GET', url: '/api/sdk-login', remoteAddress })
+        : other.inject({ method: 'GET', url: '/api/sdk-login', remoteAddress });
+    const first = await from('10.0.0.1');
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['ratelimit-limit']).toBe('3');
+    expect(first.headers['ratelimit-remaining']).toBe('2');
+    expect(Number(first.headers['ratelimit-reset'])).toBeGreaterThan(0);
+    expect(Number(first.headers['ratelimit-reset'])).toBeLessThanOrEqual(60);
+    expect((await from('10.0.0.1', 'other')).statusCode).toBe(200);
+    expect((await from('10.0.0.1')).headers['ratelimit-remaining']).toBe('0');
+    const refused = await from('10.0.0.1', 'other');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    expect(refused.headers['ratelimit-remaining']).toBe('0');
+    expect(refused.json().message).toMatch(/^Too many requests: wait \d+ seconds? and try again\.$/);
+    // Another address has its own allowance; the refused one wrote no login request.
+    expect((await from('10.0.0.2')).statusCode).toBe(200);
+  });
+
+  it('limits the sign-in routes for anonymous callers but not their reads', async () => {
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await t.inject({ method: 'GET', url: '/api/login', remoteAddress: '10.0.1.1' })).statusCode,
+      ).toBe(200);
+    expect((await t.inject({ method: 'GET', url: '/api/login', remoteAddress: '10.0.1.1' })).statusCode).toBe(
+      429,
+    );
+    const read = await t.inject({ method: 'GET', url: '/api/health', remoteAddress: '10.0.1.1' });
+    expect(read.statusCode).not.toBe(429);
+    expect(read.headers['ratelimit-limit']).toBeUndefined();
+  });
+
+  it('limits a signed-in user per user id across /api, whatever the address', async () => {
+    const alice = await signIn(t);
+    const bob = await signIn(t);
+    for (let i = 0; i < 4; i++) {
+      const res = await t.inject({
+        method: 'GET',
+        url: '/api/user',
+        session: alice.session,
+        remoteAddress: `10.0.2.${i}`,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['ratelimit-remaining']).toBe(String(3 - i));
+    }
+    const refused = await t.inject({ method: 'GET', url: '/api/guilds', session: alice.session });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect((await t.inject({ method: 'GET', url: '/api/user', session: bob.session })).statusCode).toBe(200);
+  });
+});
+
+describe('rate limit window', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_ANONYMOUS: '1', RATE_LIMIT_WINDOW_SECONDS: '1' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('starts a new window once the old one ends', async () => {
+    const start = () => t.inject({ method: 'GET', url: '/api/sdk-login' });
+    expect((await start()).statusCode).toBe(200);
+    const refused = await start();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await start()).statusCode).toBe(200);
+  });
+});
