@@ -43,7 +43,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Discord authorize address; the state is bound to this browser by a cookie. */
+        /** @description Discord authorize address; the state (and the return path, if given) is bound to this browser by a cookie. */
         get: operations["getLoginRedirect"];
         put?: never;
         post?: never;
@@ -62,6 +62,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** @description Signs in; answers where to land (the return path given to GET /login). A refusal says why in reason. */
         post: operations["completeLogin"];
         delete?: never;
         options?: never;
@@ -364,6 +365,23 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["approveSdkLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oauth-deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Refuses the request at once: the editor’s next poll answers Unauthorized. */
+        post: operations["denySdkLogin"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1135,6 +1153,25 @@ export interface components {
             /** @description Avatar image URL */
             avatar: string | null;
         };
+        LoginResultInput: {
+            /** @description Discord user id */
+            id: string;
+            username: string;
+            /** @description Avatar image URL */
+            avatar: string | null;
+            /** @enum {string} */
+            rank: "Admin" | "User";
+            /** @description Same-origin path to land on: the return path of GET /login, else /profile */
+            returnTo: string;
+        };
+        LoginFailureInput: {
+            message: string;
+            /**
+             * @description expired: the state is missing or another browser’s; rejected: Discord refused the code
+             * @enum {string}
+             */
+            reason?: "expired" | "rejected";
+        };
         LinkedGroupInput: {
             id: string;
             name: string;
@@ -1435,6 +1472,25 @@ export interface components {
             /** @description Avatar image URL */
             avatar: string | null;
         };
+        LoginResult: {
+            /** @description Discord user id */
+            id: string;
+            username: string;
+            /** @description Avatar image URL */
+            avatar: string | null;
+            /** @enum {string} */
+            rank: "Admin" | "User";
+            /** @description Same-origin path to land on: the return path of GET /login, else /profile */
+            returnTo: string;
+        };
+        LoginFailure: {
+            message: string;
+            /**
+             * @description expired: the state is missing or another browser’s; rejected: Discord refused the code
+             * @enum {string}
+             */
+            reason?: "expired" | "rejected";
+        };
         LinkedGroup: {
             id: string;
             name: string;
@@ -1664,7 +1720,10 @@ export interface operations {
     };
     getLoginRedirect: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Where to land after login: a path on this site, e.g. /sdk-oauth?token=…; default /profile. */
+                returnTo?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1680,6 +1739,15 @@ export interface operations {
                     "application/json": {
                         redirectUri: string;
                     };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1706,7 +1774,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CurrentUser"];
+                    "application/json": components["schemas"]["LoginResult"];
                 };
             };
             /** @description Default Response */
@@ -1715,7 +1783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["LoginFailure"];
                 };
             };
         };
@@ -3008,6 +3076,66 @@ export interface operations {
         };
     };
     approveSdkLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    denySdkLogin: {
         parameters: {
             query?: never;
             header?: never;

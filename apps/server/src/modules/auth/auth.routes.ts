@@ -10,8 +10,15 @@ import { originOf } from '../../http/origin.js';
 import type { ZodApp } from '../../http/types.js';
 import { DiscordGrantError, type DiscordIdentity } from '../../platforms/discord/oauth.js';
 import { audit } from '../audit/audit.service.js';
-import { type CurrentUser, currentUser, loginTokenPreview } from './auth.schemas.js';
+import {
+  type CurrentUser,
+  currentUser,
+  loginFailure,
+  loginResult,
+  loginTokenPreview,
+} from './auth.schemas.js';
 import { peekLoginToken, redeemLoginToken } from './login-token.service.js';
+import { isSafeReturnPath, packState, RETURN_PATH_MAX, unpackState } from './return-path.js';
 import { createSession, deleteUserSessions, SESSION_TTL_MS, type UserRow } from './session.service.js';
 import { rankOf, storeDiscordTokens, upsertUser } from './user.service.js';
 
@@ -19,6 +26,18 @@ const STATE_COOKIE = 'vrclink_oauth_state';
 const STATE_TTL_SECONDS = 10 * 60;
 const INVALID_LOGIN_LINK = 'This login link is invalid, expired or already used.';
 const loginTokenQuery = z.object({ token: z.string().min(1).max(256) });
+const UNSAFE_RETURN_PATH = "The return path must be an address on this site starting with a single '/'.";
+const loginQuery = z.object({
+  returnTo: z
+    .string()
+    .max(RETURN_PATH_MAX, UNSAFE_RETURN_PATH)
+    .refine(isSafeReturnPath, UNSAFE_RETURN_PATH)
+    .optional()
+    .describe('Where to land after login: a path on this site, e.g. /sdk-oauth?token=…; default /profile.'),
+});
+const LOGIN_EXPIRED =
+  'Login failed: the sign-in request expired or was started in another browser. Try again.';
+const LOGIN_REJECTED = 'Login failed: Discord did not accept the sign-in code.';
 
 export function toCurrentUser(
   ctx: AppContext,
@@ -57,13 +76,17 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       schema: {
         operationId: 'getLoginRedirect',
         tags: ['auth'],
-        description: 'Discord authorize address; the state is bound to this browser by a cookie.',
-        response: { 200: z.object({ redirectUri: z.string() }) },
+        description:
+          'Discord authorize address; the state (and the return path, if given) is bound to this browser by a cookie.',
+        querystring: loginQuery,
+        response: { 200: z.object({ redirectUri: z.string() }), 400: errorBody },
       },
     },
     async (req, reply) => {
       const state = randomToken(24);
-      setCookie(req, reply, STATE_COOKIE, state, { maxAgeSeconds: STATE_TTL_SECONDS });
+      setCookie(req, reply, STATE_COOKIE, packState(state, req.query.returnTo), {
+        maxAgeSeconds: STATE_TTL_SECONDS,
+      });
       const scopes = ['identify', 'guilds'];
       if (ctx.config.discord.linkedRolesEnabled) scopes.push('role_connections.write');
       const redirectUri = ctx.discordOAuth.authorizeUrl({
@@ -81,15 +104,18 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       schema: {
         operationId: 'completeLogin',
         tags: ['auth'],
+        description:
+          'Signs in; answers where to land (the return path given to GET /login). A refusal says why in reason.',
         body: z.object({ code: z.string().min(1).max(512), state: z.string().min(1).max(256) }),
-        response: { 200: currentUser, 400: errorBody },
+        response: { 200: loginResult, 400: loginFailure },
       },
     },
     async (req, reply) => {
-      const expected = req.cookies[STATE_COOKIE];
+      const cookie = req.cookies[STATE_COOKIE];
       reply.clearCookie(STATE_COOKIE, { path: '/' });
-      if (!expected || expected !== req.body.state) {
-        throw badRequest('Login failed: the sign-in request expired or was started in another browser.');
+      const expected = cookie ? unpackState(cookie) : undefined;
+      if (!expected || expected.state !== req.body.state) {
+        return reply.code(400).send({ message: LOGIN_EXPIRED, reason: 'expired' as const });
       }
       const redirectUri = `${originOf(ctx.config, req)}/discord/login/callback`;
       let tokens: Awaited<ReturnType<typeof ctx.discordOAuth.exchangeCode>>;
@@ -97,13 +123,13 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         tokens = await ctx.discordOAuth.exchangeCode(req.body.code, redirectUri);
       } catch (err) {
         if (err instanceof DiscordGrantError)
-          throw badRequest('Login failed: Discord did not accept the sign-in code.');
+          return reply.code(400).send({ message: LOGIN_REJECTED, reason: 'rejected' as const });
         throw err;
       }
       const identity = await ctx.discordOAuth.fetchIdentity(tokens.accessToken);
       const user = await startSession(req, reply, identity, 'oauth');
       await storeDiscordTokens(ctx.db, ctx.config.secretKey, identity.id, tokens);
-      return user;
+      return { ...user, returnTo: expected.returnTo };
     },
   );
 

@@ -183,8 +183,9 @@ describe('Discord OAuth login (against the simulated Discord)', () => {
   const discordUser = '1200000000000000007';
 
   /** Starts a login and plays the person pressing Authorize on Discord's consent page. */
-  async function consent(): Promise<{ code: string; state: string; stateCookie: string }> {
-    const login = await t.inject({ method: 'GET', url: '/api/login', headers: { host: 'app.test' } });
+  async function consent(returnTo?: string): Promise<{ code: string; state: string; stateCookie: string }> {
+    const query = returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : '';
+    const login = await t.inject({ method: 'GET', url: `/api/login${query}`, headers: { host: 'app.test' } });
     const stateCookie = login.cookies.find((c) => c.name === 'vrclink_oauth_state')?.value as string;
     const authorize = new URL(login.json().redirectUri);
     const form = new URLSearchParams(authorize.searchParams);
@@ -245,6 +246,68 @@ describe('Discord OAuth login (against the simulated Discord)', () => {
     const res = await callback({ code, state });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/^Login failed/);
+  });
+
+  it('keeps a return path through the Discord login and answers it after the callback', async () => {
+    const returnTo = '/sdk-oauth?token=abcdefghijklmnop';
+    const { code, state, stateCookie } = await consent(returnTo);
+    expect(stateCookie.startsWith(`${state}.`)).toBe(true);
+    const res = await callback({ code, state }, stateCookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: discordUser, returnTo });
+  });
+
+  it('answers /profile as the place to land when no return path was given', async () => {
+    const { code, state, stateCookie } = await consent();
+    expect((await callback({ code, state }, stateCookie)).json().returnTo).toBe('/profile');
+  });
+
+  it.each([
+    '//evil.example/x',
+    '/\\evil.example',
+    'https://evil.example/',
+    'javascript:alert(1)',
+    'profile',
+    '/x\nSet-Cookie: a=b',
+    `/${'a'.repeat(1100)}`,
+  ])('GET /api/login refuses the unsafe return path %j with a sentence', async (returnTo) => {
+    const res = await t.inject({
+      method: 'GET',
+      url: `/api/login?returnTo=${encodeURIComponent(returnTo)}`,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      "The return path must be an address on this site starting with a single '/'.",
+    );
+    expect(res.cookies.find((c) => c.name === 'vrclink_oauth_state')).toBeUndefined();
+  });
+
+  it('a tampered return path in the state cookie lands on /profile, not elsewhere', async () => {
+    const { code, state } = await consent();
+    const forged = `${state}.${Buffer.from('//evil.example').toString('base64url')}`;
+    const res = await callback({ code, state }, forged);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().returnTo).toBe('/profile');
+  });
+
+  it('callback refusals name their reason for the page: expired state, rejected code', async () => {
+    const first = await consent();
+    expect((await callback({ code: first.code, state: first.state }, first.stateCookie)).statusCode).toBe(
+      200,
+    );
+    const reused = await callback({ code: first.code, state: first.state }, first.stateCookie);
+    expect(reused.statusCode).toBe(400);
+    expect(reused.json()).toEqual({
+      message: 'Login failed: Discord did not accept the sign-in code.',
+      reason: 'rejected',
+    });
+    const second = await consent();
+    const noCookie = await callback({ code: second.code, state: second.state });
+    expect(noCookie.statusCode).toBe(400);
+    expect(noCookie.json()).toEqual({
+      message: 'Login failed: the sign-in request expired or was started in another browser. Try again.',
+      reason: 'expired',
+    });
   });
 
   it('POST /api/login/callback answers 400 with a message for a missing code', async () => {

@@ -3,9 +3,11 @@ import type { AppContext } from '../../context.js';
 import { requireUser } from '../../http/auth.js';
 import { errorBody } from '../../http/errors.js';
 import type { ZodApp } from '../../http/types.js';
-import { approveSdkLogin, redeemSdkLogin, startSdkLogin } from './sdk.service.js';
+import { approveSdkLogin, denySdkLogin, redeemSdkLogin, startSdkLogin } from './sdk.service.js';
 
-const tokenBody = z.object({ token: z.string().min(10).max(200) });
+// The token comes from the address the editor opened: a cut-off or edited link is the user's doing.
+const MALFORMED_TOKEN = 'This sign-in link is not valid. Start the login again from the VRChat SDK in Unity.';
+const tokenBody = z.object({ token: z.string().min(10, MALFORMED_TOKEN).max(200, MALFORMED_TOKEN) });
 // The editor reads `status` from every poll answer, so any unknown token is TokenNotFound, not a 400.
 const pollBody = z.object({ token: z.string().max(1000) });
 const sdkLoginResult = z.object({
@@ -62,6 +64,23 @@ export async function sdkRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
     },
     async (req, reply) => {
       await approveSdkLogin(ctx, requireUser(req).user.id, req.body.token);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/oauth-deny',
+    {
+      schema: {
+        operationId: 'denySdkLogin',
+        tags: ['sdk'],
+        description: 'Refuses the request at once: the editor’s next poll answers Unauthorized.',
+        body: tokenBody,
+        response: { 204: z.undefined(), 401: errorBody, 404: errorBody, 409: errorBody, 410: errorBody },
+      },
+    },
+    async (req, reply) => {
+      await denySdkLogin(ctx, requireUser(req).user.id, req.body.token);
       return reply.code(204).send();
     },
   );

@@ -44,6 +44,30 @@ export async function approveSdkLogin(ctx: AppContext, userId: string, token: st
   await audit(ctx.db, { action: 'sdk.approved', actor: userActor(userId), targetId: userId });
 }
 
+/**
+ * The signed-in user refuses the request: it is used up at once (redeemed without an access token), so
+ * the editor's next poll answers Unauthorized instead of waiting for the 10 minutes to pass.
+ */
+export async function denySdkLogin(ctx: AppContext, userId: string, token: string): Promise<void> {
+  const request = await findRequest(ctx, token);
+  if (!request) throw notFound('This sign-in request was not found.');
+  if (request.expiresAt < new Date())
+    throw new HttpError(410, 'This sign-in request has expired. Start again from the SDK.');
+  // Refusing twice is fine; refusing what another user approved, or what was already used, is not.
+  if (request.redeemedAt && !request.approvedBy) return;
+  if (request.redeemedAt || (request.approvedBy && request.approvedBy !== userId)) {
+    throw new HttpError(409, 'This sign-in request was already used.');
+  }
+  const refused = await ctx.db
+    .update(sdkLoginRequests)
+    .set({ redeemedAt: new Date(), approvedBy: null, approvedAt: null })
+    .where(and(eq(sdkLoginRequests.tokenHash, request.tokenHash), isNull(sdkLoginRequests.redeemedAt)))
+    .returning();
+  // The editor's poll got there first with this user's approval: the token is out, deny came too late.
+  if (refused.length === 0) throw new HttpError(409, 'This sign-in request was already used.');
+  await audit(ctx.db, { action: 'sdk.denied', actor: userActor(userId), targetId: userId });
+}
+
 export type SdkLoginStatus =
   | 'Ok'
   | 'TokenNotAuthorizedYet'

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../../test/app.js';
 
+const MALFORMED = 'This sign-in link is not valid. Start the login again from the VRChat SDK in Unity.';
+
 describe('Unity SDK editor login', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -115,7 +117,9 @@ describe('Unity SDK editor login', () => {
   it.each([
     ['POST', '/api/oauth-approve', {}, 'token is missing.'],
     ['POST', '/api/oauth-approve', { token: 42 }, 'token must be a string.'],
-    ['POST', '/api/oauth-approve', { token: 'short' }, 'token must be at least 10 characters long.'],
+    ['POST', '/api/oauth-approve', { token: 'short' }, MALFORMED],
+    ['POST', '/api/oauth-approve', { token: 'x'.repeat(201) }, MALFORMED],
+    ['POST', '/api/oauth-deny', { token: 'short' }, MALFORMED],
     ['POST', '/api/sdk-login', {}, 'token is missing.'],
     ['POST', '/api/sdk-login', { token: 'x'.repeat(1001) }, 'token must be at most 1000 characters long.'],
   ] as const)('%s %s answers 400 with a sentence for %j', async (method, url, payload, message) => {
@@ -123,6 +127,92 @@ describe('Unity SDK editor login', () => {
     const res = await t.inject({ method, url, payload, session: user.session });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(message);
+  });
+
+  it('POST /api/oauth-approve answers a sentence, not validator text, for a malformed token', async () => {
+    const user = await signIn(t);
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/oauth-approve',
+      session: user.session,
+      payload: { token: 'abc' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: MALFORMED });
+  });
+
+  it('Deny refuses the request at once: the next poll answers Unauthorized, and it cannot be approved', async () => {
+    const user = await signIn(t);
+    const token = await startToken();
+    expect((await poll(token)).status).toBe('TokenNotAuthorizedYet');
+    const deny = await t.inject({
+      method: 'POST',
+      url: '/api/oauth-deny',
+      session: user.session,
+      payload: { token },
+    });
+    expect(deny.statusCode).toBe(204);
+    expect(await poll(token)).toEqual({ status: 'Unauthorized' });
+    // Pressing Deny again changes nothing; Allow afterwards is too late.
+    const again = await t.inject({
+      method: 'POST',
+      url: '/api/oauth-deny',
+      session: user.session,
+      payload: { token },
+    });
+    expect(again.statusCode).toBe(204);
+    const approve = await t.inject({
+      method: 'POST',
+      url: '/api/oauth-approve',
+      session: user.session,
+      payload: { token },
+    });
+    expect(approve.statusCode).toBe(409);
+    expect((await poll(token)).status).toBe('Unauthorized');
+  });
+
+  it('Deny after one’s own Allow takes the approval back before the editor collected it', async () => {
+    const user = await signIn(t);
+    const token = await startToken();
+    await t.inject({ method: 'POST', url: '/api/oauth-approve', session: user.session, payload: { token } });
+    const deny = await t.inject({
+      method: 'POST',
+      url: '/api/oauth-deny',
+      session: user.session,
+      payload: { token },
+    });
+    expect(deny.statusCode).toBe(204);
+    expect(await poll(token)).toEqual({ status: 'Unauthorized' });
+  });
+
+  it('Deny cannot cancel another user’s approval or a collected token, and 404s an unknown one', async () => {
+    const a = await signIn(t);
+    const b = await signIn(t);
+    const token = await startToken();
+    await t.inject({ method: 'POST', url: '/api/oauth-approve', session: a.session, payload: { token } });
+    const other = await t.inject({
+      method: 'POST',
+      url: '/api/oauth-deny',
+      session: b.session,
+      payload: { token },
+    });
+    expect(other.statusCode).toBe(409);
+    expect((await poll(token)).status).toBe('Ok');
+    const late = await t.inject({
+      method: 'POST',
+      url: '/api/oauth-deny',
+      session: a.session,
+      payload: { token },
+    });
+    expect(late.statusCode).toBe(409);
+    const unknown = await t.inject({
+      method: 'POST',
+      url: '/api/oauth-deny',
+      session: a.session,
+      payload: { token: 'no-such-request-token' },
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe('This sign-in request was not found.');
   });
 
   it('stores request tokens hashed', async () => {
