@@ -18,6 +18,7 @@ import type { AppContext } from './context.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/errors.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { frameworkErrors, registerRouteResponses } from './http/route-responses.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import type { ZodApp } from './http/types.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
@@ -66,6 +67,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
     trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     loggerInstance: ctx.log,
+    // A bad address or an overlong path parameter: answered as `{message}` like every other error.
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -76,6 +79,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
     app.getDefaultJsonParser('error', 'error'),
   );
   registerErrorHandler(app);
+  registerRouteResponses(app);
 
   await registerSecurityHeaders(app, ctx.config);
   await app.register(fastifyCookie);

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { requireUser } from '../../http/auth.js';
 import { errorResponses } from '../../http/errors.js';
 import { snowflake } from '../../http/params.js';
 import type { ZodApp } from '../../http/types.js';
+import { guestHost, refuseOthersGuest } from './guests.access.js';
 import { assignGuest, getGuestInfo, searchGuests, unassignGuest } from './guests.service.js';
 
 const guildParams = z.object({ guildId: snowflake });
@@ -43,7 +43,7 @@ export async function guestsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
         response: { 200: guestInfo, ...errorResponses },
       },
     },
-    async (req) => getGuestInfo(ctx, req.params.guildId, requireUser(req).user.id),
+    async (req) => getGuestInfo(ctx, req.params.guildId, await guestHost(ctx, req, req.params.guildId)),
   );
 
   app.get(
@@ -67,7 +67,8 @@ export async function guestsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
         response: { 200: z.object({ results: z.array(searchResult) }), ...errorResponses },
       },
     },
-    async (req) => searchGuests(ctx, req.params.guildId, requireUser(req).user.id, req.query),
+    async (req) =>
+      searchGuests(ctx, req.params.guildId, await guestHost(ctx, req, req.params.guildId), req.query),
   );
 
   app.post(
@@ -89,7 +90,8 @@ export async function guestsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
         response: { 200: guest, ...errorResponses },
       },
     },
-    async (req) => assignGuest(ctx, req.params.guildId, requireUser(req).user.id, req.body),
+    async (req) =>
+      assignGuest(ctx, req.params.guildId, await guestHost(ctx, req, req.params.guildId), req.body),
   );
 
   app.delete(
@@ -103,7 +105,10 @@ export async function guestsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
       },
     },
     async (req, reply) => {
-      await unassignGuest(ctx, req.params.guildId, requireUser(req).user.id, req.params.guestEntryId);
+      const { guildId, guestEntryId } = req.params;
+      const hostId = await guestHost(ctx, req, guildId);
+      await refuseOthersGuest(ctx, guildId, hostId, guestEntryId);
+      await unassignGuest(ctx, guildId, hostId, guestEntryId);
       return reply.code(204).send();
     },
   );

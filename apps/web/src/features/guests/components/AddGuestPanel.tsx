@@ -2,7 +2,7 @@ import { Alert, Button, Group, Loader, Paper, SegmentedControl, Stack, Text, Tex
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { errorMessage } from '../../../api/errors';
 import { notify } from '../../../components/toasts';
 import { useAssignGuest } from '../api/assignGuest';
@@ -28,6 +28,11 @@ export function AddGuestPanel({ guildId, free }: { guildId: string; free: number
   const vrchat = useVrchatGuestSearch(guildId);
   const cooldown = useCooldown(VRCHAT_SEARCH_COOLDOWN_MS);
   const assign = useAssignGuest(guildId);
+  // A second click before React re-renders with isPending would send a second request, whose
+  // "already your guest" answer would hide that the first one worked.
+  const assigning = useRef(false);
+  const [assigned, setAssigned] = useState<ReadonlySet<string>>(new Set());
+  const noSlotsId = useId();
 
   useEffect(() => {
     if (discordSearch.isError)
@@ -44,6 +49,7 @@ export function AddGuestPanel({ guildId, free }: { guildId: string; free: number
   };
 
   const assignResult = (result: GuestSearchResult) => {
+    if (assigning.current) return;
     if (free <= 0) {
       notify({ type: 'error', message: NO_FREE_SLOTS });
       return;
@@ -51,8 +57,15 @@ export function AddGuestPanel({ guildId, free }: { guildId: string; free: number
     const body = result.isDiscordUser
       ? { discordId: result.discordId ?? '' }
       : { vrcId: result.vrcId ?? '', vrcDisplayName: result.vrcName ?? '' };
+    assigning.current = true;
     assign.mutate(body, {
-      onSuccess: () => notify({ type: 'success', message: 'Guest assigned.' }),
+      onSettled: () => {
+        assigning.current = false;
+      },
+      onSuccess: () => {
+        setAssigned((keys) => new Set(keys).add(assignKey(body)));
+        notify({ type: 'success', message: 'Guest assigned.' });
+      },
       onError: (error) => notify({ type: 'error', message: errorMessage(error, 'Failed to assign guest') }),
     });
   };
@@ -68,7 +81,7 @@ export function AddGuestPanel({ guildId, free }: { guildId: string; free: number
     <Paper withBorder p="md" radius="md" component="section" aria-label="Add guest">
       <Stack gap="sm">
         {free <= 0 && (
-          <Alert color="orange" variant="light" role="alert">
+          <Alert id={noSlotsId} color="orange" variant="light" role="alert">
             No free guest slots.
           </Alert>
         )}
@@ -120,7 +133,13 @@ export function AddGuestPanel({ guildId, free }: { guildId: string; free: number
             {mode === 'discord' ? 'Discord search failed.' : 'VRChat search failed.'}
           </Text>
         ) : (
-          <GuestResults results={results} onAssign={assignResult} assigningKey={assigningKey} />
+          <GuestResults
+            results={results}
+            onAssign={assignResult}
+            assigningKey={assigningKey}
+            assignedKeys={assigned}
+            noSlotsReasonId={free <= 0 ? noSlotsId : null}
+          />
         )}
       </Stack>
     </Paper>

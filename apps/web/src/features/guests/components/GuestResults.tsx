@@ -10,10 +10,17 @@ interface Props {
   results: GuestSearchResult[] | undefined;
   onAssign: (result: GuestSearchResult) => void;
   assigningKey: string | null;
+  /** Results assigned from this panel: marked, and not offered again. */
+  assignedKeys: ReadonlySet<string>;
+  /** The id of the visible "no free slots" text when no slot is free: every Assign is disabled and points to it. */
+  noSlotsReasonId: string | null;
 }
 
-/** Search results with an Assign button each, or the spec's empty states. */
-export function GuestResults({ results, onAssign, assigningKey }: Props) {
+/**
+ * Search results with an Assign button each, or the spec's empty states. While one assignment runs every
+ * button is disabled; who was just assigned is marked; without a free slot Assign is disabled, with the reason.
+ */
+export function GuestResults({ results, onAssign, assigningKey, assignedKeys, noSlotsReasonId }: Props) {
   if (!results) {
     return (
       <Text size="sm" c="dimmed">
@@ -33,6 +40,7 @@ export function GuestResults({ results, onAssign, assigningKey }: Props) {
       {results.map((result) => {
         const key = resultKey(result);
         const name = resultName(result);
+        const assigned = assignedKeys.has(key);
         return (
           <Group component="li" key={key} aria-label={name} justify="space-between" wrap="nowrap" gap="sm">
             <Group gap="sm" wrap="nowrap" miw={0}>
@@ -54,12 +62,18 @@ export function GuestResults({ results, onAssign, assigningKey }: Props) {
                   VRChat linked
                 </Badge>
               )}
+              {assigned && (
+                <Badge size="xs" variant="light" color="teal">
+                  Assigned
+                </Badge>
+              )}
             </Group>
             <Button
               size="xs"
               onClick={() => onAssign(result)}
               loading={assigningKey === key}
-              disabled={assigningKey !== null && assigningKey !== key}
+              disabled={assigningKey !== null || assigned || noSlotsReasonId !== null}
+              aria-describedby={!assigned && noSlotsReasonId ? noSlotsReasonId : undefined}
             >
               Assign
             </Button>

@@ -106,10 +106,60 @@ describe('Setup Guests dialog', () => {
     // The panel is open, so Add Guest still closes it.
     expect((dialog.getByRole('button', { name: 'Add Guest' }) as HTMLButtonElement).disabled).toBe(false);
 
-    fireEvent.click(
-      within(dialog.getByRole('listitem', { name: 'Bob' })).getByRole('button', { name: 'Assign' }),
+    // Alice is marked as just assigned; with no free slot Assign is disabled and says why.
+    const aliceRow = dialog.getByRole('listitem', { name: 'Alice' });
+    expect(within(aliceRow).getByText('Assigned')).toBeTruthy();
+    expect((within(aliceRow).getByRole('button', { name: 'Assign' }) as HTMLButtonElement).disabled).toBe(
+      true,
     );
-    await waitFor(() => expect(toastTexts()).toContain('No free guest slots available.'));
+    const bob = within(dialog.getByRole('listitem', { name: 'Bob' })).getByRole('button', {
+      name: 'Assign',
+    }) as HTMLButtonElement;
+    expect(bob.disabled).toBe(true);
+    expect(document.getElementById(bob.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      'No free guest slots.',
+    );
+    fireEvent.click(bob);
+    expect(callsTo(fetchMock, 'POST', `${GUESTS}/assign`)).toHaveLength(1);
+  });
+
+  it('sends one assignment however often Assign is clicked while it runs, and marks who was assigned', async () => {
+    const { answers, fetchMock } = setup({
+      [`GET ${GUESTS}`]: { body: info(3, []) },
+      [`GET ${GUESTS}/search`]: { body: discordResults },
+      [`POST ${GUESTS}/assign`]: { body: guest(3) },
+    });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (request: Request) => {
+      if (new URL(request.url).pathname === `${GUESTS}/assign`) await gate;
+      return answer(request);
+    });
+    const dialog = await openDialog();
+    fireEvent.click(await dialog.findByRole('button', { name: 'Add Guest' }));
+    fireEvent.change(dialog.getByRole('textbox', { name: /Discord member/ }), { target: { value: 'al' } });
+    const alice = await dialog.findByRole('listitem', { name: 'Alice' });
+    const assignAlice = within(alice).getByRole('button', { name: 'Assign' }) as HTMLButtonElement;
+    const assignBob = within(dialog.getByRole('listitem', { name: 'Bob' })).getByRole('button', {
+      name: 'Assign',
+    }) as HTMLButtonElement;
+    fireEvent.click(assignAlice);
+    fireEvent.click(assignAlice);
+    fireEvent.click(assignBob);
+    await waitFor(() => expect(assignAlice.disabled).toBe(true));
+    expect(assignBob.disabled).toBe(true);
+    fireEvent.click(assignAlice);
+    expect(callsTo(fetchMock, 'POST', `${GUESTS}/assign`)).toHaveLength(1);
+
+    answers[`GET ${GUESTS}`] = { body: info(3, [{ ...guest(3), guestUsername: 'Alice' }]) };
+    release();
+    await waitFor(() => expect(toastTexts()).toContain('Guest assigned.'));
+    expect(await within(alice).findByText('Assigned')).toBeTruthy();
+    expect(toastTexts()).not.toContain('That user is already your guest.');
+    await waitFor(() => expect(assignBob.disabled).toBe(false));
+    expect(assignAlice.disabled).toBe(true);
+    expect(within(dialog.getByRole('listitem', { name: 'Bob' })).queryByText('Assigned')).toBeNull();
     expect(callsTo(fetchMock, 'POST', `${GUESTS}/assign`)).toHaveLength(1);
   });
 

@@ -1,0 +1,29 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { guests } from '../../db/schema/index.js';
+import { requireUser } from '../../http/auth.js';
+import { forbidden, notFound } from '../../http/errors.js';
+import { BOT_NOT_IN_GUILD } from '../permissions/access.service.js';
+
+export const NOT_YOUR_GUEST = 'That guest was added by another host.';
+
+/**
+ * The guest routes' caller, by the rule every server route follows: 401 when not signed in, 404 when the bot
+ * is not in the server (it does not exist for us), then the guest rules' 403s.
+ */
+export async function guestHost(ctx: AppContext, req: FastifyRequest, guildId: string): Promise<string> {
+  const userId = requireUser(req).user.id;
+  if (!(await ctx.discord.getGuild(guildId))) throw notFound(BOT_NOT_IN_GUILD);
+  return userId;
+}
+
+/** Someone else's guest exists, so it is 403 (not 404, which stays for an entry nobody has). */
+export async function refuseOthersGuest(ctx: AppContext, guildId: string, hostId: string, guestId: string) {
+  const [row] = await ctx.db
+    .select({ hostUserId: guests.hostUserId })
+    .from(guests)
+    .where(and(eq(guests.id, guestId), eq(guests.guildId, guildId)))
+    .limit(1);
+  if (row && row.hostUserId !== hostId) throw forbidden(NOT_YOUR_GUEST);
+}
