@@ -2,8 +2,9 @@ import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
 
 /** The Discord authorize address to send the browser to. */
-export async function fetchLoginRedirect(): Promise<string> {
-  const { redirectUri } = await unwrap(api.GET('/api/login'));
+export async function fetchLoginRedirect(returnTo?: string): Promise<string> {
+  const query = returnTo ? { returnTo } : {};
+  const { redirectUri } = await unwrap(api.GET('/api/login', { params: { query } }));
   return redirectUri;
 }
 

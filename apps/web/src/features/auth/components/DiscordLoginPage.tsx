@@ -1,17 +1,20 @@
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { fetchLoginRedirect } from '../api/login';
+import { isSafeReturnPath, loginErrorPath } from '../loginReturn';
 import { RedirectingNotice } from './RedirectingNotice';
 import { useRunOnce } from './useRunOnce';
 
-/** Asks the server for the Discord authorize address and sends the browser there. */
+/** Asks the server for the Discord authorize address (keeping a safe return path) and sends the browser there. */
 export function DiscordLoginPage() {
   const navigate = useNavigate();
+  const [params] = useSearchParams();
   useRunOnce(() => {
-    fetchLoginRedirect()
+    const returnTo = params.get('returnTo');
+    fetchLoginRedirect(isSafeReturnPath(returnTo) ? returnTo : undefined)
       .then((redirectUri) => window.location.assign(redirectUri))
       .catch((error: unknown) => {
         console.debug('Login redirect failed', error);
-        navigate('/', { replace: true });
+        navigate(loginErrorPath('failed'), { replace: true });
       });
   });
   return <RedirectingNotice message="Redirecting to Discord…" />;

@@ -1,11 +1,23 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
+import { ApiError } from '../../../api/errors';
 import { currentUserKey } from '../api/currentUser';
 import { completeLogin } from '../api/login';
+import { isSafeReturnPath, type LoginErrorCode, loginErrorPath } from '../loginReturn';
 import { RedirectingNotice } from './RedirectingNotice';
 import { useRunOnce } from './useRunOnce';
 
-/** Discord sends the browser back here with code and state; on success go to the profile, else home. */
+/** The server's reason for refusing the callback, when it gave one. */
+function refusalReason(error: unknown): LoginErrorCode {
+  if (!(error instanceof ApiError) || error.kind !== 'bad-request') return 'failed';
+  const reason = (error.body as { reason?: unknown } | undefined)?.reason;
+  return reason === 'expired' || reason === 'rejected' ? reason : 'failed';
+}
+
+/**
+ * Discord sends the browser back here with code and state (or error=access_denied when cancelled). On success
+ * go where the login was started from (the profile by default), else home with the reason in the address.
+ */
 export function LoginCallbackPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -14,17 +26,18 @@ export function LoginCallbackPage() {
     const code = params.get('code');
     const state = params.get('state') ?? '';
     if (!code) {
-      navigate('/', { replace: true });
+      const cancelled = params.get('error') === 'access_denied';
+      navigate(loginErrorPath(cancelled ? 'cancelled' : 'failed'), { replace: true });
       return;
     }
     completeLogin(code, state)
-      .then((user) => {
+      .then(({ returnTo, ...user }) => {
         queryClient.setQueryData(currentUserKey, user);
-        navigate('/profile', { replace: true });
+        navigate(isSafeReturnPath(returnTo) ? returnTo : '/profile', { replace: true });
       })
       .catch((error: unknown) => {
         console.debug('Login failed', error);
-        navigate('/', { replace: true });
+        navigate(loginErrorPath(refusalReason(error)), { replace: true });
       });
   });
   return <RedirectingNotice message="Signing you in…" />;

@@ -1,4 +1,5 @@
 import { Container, Stack } from '@mantine/core';
+import { LoginErrorAlert } from '../../auth';
 import { Benefits } from './Benefits';
 import { FeatureCards } from './FeatureCards';
 import { Hero } from './Hero';
@@ -7,6 +8,7 @@ export function HomePage() {
   return (
     <>
       <title>VRCLink · Seamless Linking and Syncing for VRChat</title>
+      <LoginErrorAlert />
       <Hero />
       <Container size="lg" py={48}>
         <Stack gap={56}>

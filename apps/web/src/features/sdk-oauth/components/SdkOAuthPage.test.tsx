@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { demoConfig, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
-import { MISSING_TOKEN_MESSAGE } from './SdkOAuthPage';
+import { DENY_FAILED_MESSAGE, MISSING_TOKEN_MESSAGE } from './SdkOAuthPage';
 
 const TOKEN = 'sdk-request-token-123';
 const allowButton = () => screen.findByRole('button', { name: 'Allow' });
@@ -28,12 +28,49 @@ describe('SDK OAuth page', () => {
     expect(await post.json()).toEqual({ token: TOKEN });
   });
 
-  it('goes home on Deny without approving', async () => {
-    const fetchMock = stubApi({ ...loggedInAs('User'), 'GET /api/config': { body: demoConfig } });
+  it('refuses the request on Deny (so the editor stops waiting) and goes home without approving', async () => {
+    const fetchMock = stubApi({
+      ...loggedInAs('User'),
+      'GET /api/config': { body: demoConfig },
+      'POST /api/oauth-deny': { status: 204 },
+    });
     const { router } = renderApp(`/sdk-oauth?token=${TOKEN}`);
     fireEvent.click(await screen.findByRole('button', { name: 'Deny' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
-    expect(fetchMock.mock.calls.some(([r]) => r.method === 'POST')).toBe(false);
+    const posts = fetchMock.mock.calls.map(([r]) => r).filter((r) => r.method === 'POST');
+    expect(posts.map((r) => new URL(r.url).pathname)).toEqual(['/api/oauth-deny']);
+    expect(await posts[0]!.json()).toEqual({ token: TOKEN });
+  });
+
+  it('goes home on Deny when the request is already dead (4xx)', async () => {
+    stubApi({
+      ...loggedInAs('User'),
+      'GET /api/config': { body: demoConfig },
+      'POST /api/oauth-deny': { status: 410, body: { message: 'This sign-in request has expired.' } },
+    });
+    const { router } = renderApp(`/sdk-oauth?token=${TOKEN}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Deny' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('says so when Deny cannot reach the server, and stays', async () => {
+    stubApi(loggedInAs('User'));
+    const realFetch = globalThis.fetch;
+    vi.stubGlobal('fetch', (request: Request) =>
+      request.method === 'POST' ? Promise.reject(new TypeError('fetch failed')) : realFetch(request),
+    );
+    const { router } = renderApp(`/sdk-oauth?token=${TOKEN}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Deny' }));
+    expect(await screen.findByText(DENY_FAILED_MESSAGE)).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/sdk-oauth');
+  });
+
+  it('shows the server sentence for a malformed token', async () => {
+    const message = 'This sign-in link is not valid. Start the login again from the VRChat SDK in Unity.';
+    stubApi({ ...loggedInAs('User'), 'POST /api/oauth-approve': { status: 400, body: { message } } });
+    renderApp('/sdk-oauth?token=abc');
+    fireEvent.click(await allowButton());
+    expect(await screen.findByText(message)).toBeTruthy();
   });
 
   it.each([

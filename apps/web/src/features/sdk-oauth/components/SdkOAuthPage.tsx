@@ -4,10 +4,12 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../api/errors';
 import { useLogin } from '../../auth';
 import { useApproveSdkLogin } from '../api/approveSdkLogin';
+import { useDenySdkLogin } from '../api/denySdkLogin';
 
 export const MISSING_TOKEN_MESSAGE =
   'This link has no sign-in request. Start the login again from the VRChat SDK in Unity.';
 export const APPROVE_FAILED_MESSAGE = 'The sign-in request could not be approved.';
+export const DENY_FAILED_MESSAGE = 'The sign-in request could not be refused. Try again, or let it expire.';
 
 /** /sdk-oauth?token=…: the signed-in user allows (or denies) the Unity editor's login request. */
 export function SdkOAuthPage() {
@@ -16,6 +18,18 @@ export function SdkOAuthPage() {
   const navigate = useNavigate();
   const { user } = useLogin();
   const approve = useApproveSdkLogin();
+  const deny = useDenySdkLogin();
+  const goHome = () => navigate('/');
+  // Deny refuses the request on the server, so the editor stops waiting; a dead request needs nothing more.
+  const onDeny = () => {
+    if (!token) return goHome();
+    deny.mutate(token, {
+      onSuccess: goHome,
+      onError: (error) => {
+        if (error instanceof ApiError && error.kind === 'bad-request') goHome();
+      },
+    });
+  };
   // A 4xx means the request itself is unknown, expired or used: trying again cannot help.
   const requestIsDead = approve.error instanceof ApiError && approve.error.kind === 'bad-request';
 
@@ -58,8 +72,18 @@ export function SdkOAuthPage() {
                   {errorMessage(approve.error, APPROVE_FAILED_MESSAGE)}
                 </Alert>
               )}
+              {deny.isError && !(deny.error instanceof ApiError && deny.error.kind === 'bad-request') && (
+                <Alert color="red" icon={<IconAlertCircle />} title="Not refused">
+                  {DENY_FAILED_MESSAGE}
+                </Alert>
+              )}
               <Group justify="flex-end">
-                <Button variant="default" onClick={() => navigate('/')}>
+                <Button
+                  variant="default"
+                  onClick={onDeny}
+                  loading={deny.isPending}
+                  disabled={approve.isPending}
+                >
                   Deny
                 </Button>
                 <Button

@@ -1,0 +1,37 @@
+/**
+ * A same-origin place to land after login: a relative path starting with a single '/'. Never '//host' or
+ * '/\host' (browsers read both as another site), a scheme, a backslash or a control character.
+ */
+export function isSafeReturnPath(path: string | null | undefined): path is string {
+  if (!path || path.length > 1024) return false;
+  if (!path.startsWith('/') || path.startsWith('//')) return false;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+  if (/[\\\u0000-\u001f\u007f]/.test(path)) return false;
+  // The login pages themselves are no place to come back to.
+  return !path.startsWith('/discord/login');
+}
+
+/** The login page's address, carrying where to come back to when that is a safe path. */
+export function loginPath(returnTo?: string): string {
+  return isSafeReturnPath(returnTo)
+    ? `/discord/login?returnTo=${encodeURIComponent(returnTo)}`
+    : '/discord/login';
+}
+
+/** Why a login failed, as the home page's `?loginError=` names it. */
+export type LoginErrorCode = 'cancelled' | 'expired' | 'rejected' | 'failed';
+
+const loginErrorMessages: Record<LoginErrorCode, string> = {
+  cancelled: 'Login was cancelled in Discord.',
+  expired: 'The login took too long or was started in another browser. Try again.',
+  rejected: 'The login link expired or was already used. Try again.',
+  failed: 'Login failed: the server could not be reached or did not answer. Try again in a moment.',
+};
+
+/** The sentence for a `?loginError=` code; an unknown code still says that the login failed. */
+export function loginErrorMessage(code: string): string {
+  return code in loginErrorMessages ? loginErrorMessages[code as LoginErrorCode] : 'Login failed. Try again.';
+}
+
+/** Where a failed login lands: home, naming the reason. */
+export const loginErrorPath = (code: LoginErrorCode) => `/?loginError=${code}`;
