@@ -1,5 +1,6 @@
 import type { JobDefinition } from './define.js';
 import { groupsFollowJob } from './handlers/groups-follow.js';
+import { guestsReconcileJob } from './handlers/guests-reconcile.js';
 import { linkEventsJob } from './handlers/link-events.js';
 import { linksRefreshJob } from './handlers/links-refresh.js';
 import { membersReconcileJob } from './handlers/members-reconcile.js';
@@ -18,6 +19,7 @@ export const jobRegistry: readonly JobDefinition[] = [
   syncGuildJob,
   syncAllJob,
   groupsFollowJob,
+  guestsReconcileJob,
 ] as JobDefinition[];
 
 export function findJob(name: string): JobDefinition | undefined {

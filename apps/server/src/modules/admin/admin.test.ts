@@ -61,6 +61,7 @@ describe('/api/admin (platform admins)', () => {
       'followGroupAuditLogs',
       'purgeExpired',
       'rebuildEnabledWorlds',
+      'reconcileAllGuildGuests',
       'reconcileAllGuildMembers',
       'refreshStaleLinks',
       'syncAllGuilds',

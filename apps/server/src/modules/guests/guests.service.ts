@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { type Actor, userActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
-import { takeCooldown } from '../../db/cooldown.js';
+import { releaseCooldown, takeCooldown } from '../../db/cooldown.js';
 import { guestRoles, guests, vrchatLinks } from '../../db/schema/index.js';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../http/errors.js';
 import { DiscordError } from '../../platforms/discord/errors.js';
@@ -109,10 +109,15 @@ export async function searchGuests(
   const query = q.vrcQuery ?? '';
   // One VRChat search per host every 5 s: VRChat's API is shared by every server using the bot.
   // Kept in the database so the limit holds across every server process.
-  const wait = await takeCooldown(ctx.db, `vrchat-guest-search:${hostId}`, VRCHAT_SEARCH_COOLDOWN_MS);
+  const cooldownKey = `vrchat-guest-search:${hostId}`;
+  const wait = await takeCooldown(ctx.db, cooldownKey, VRCHAT_SEARCH_COOLDOWN_MS);
   if (wait > 0)
     throw new HttpError(429, `Please wait ${Math.ceil(wait / 1000)}s before searching VRChat again.`);
-  const users = await ctx.vrchat.searchUsers(query, { n: 20 });
+  // A search VRChat did not answer (rate limited, unreachable) does not spend the cooldown.
+  const users = await ctx.vrchat.searchUsers(query, { n: 20 }).catch(async (err: unknown) => {
+    await releaseCooldown(ctx.db, cooldownKey);
+    throw err;
+  });
   return {
     results: users.map((u) => ({
       isDiscordUser: false,
@@ -125,68 +130,109 @@ export async function searchGuests(
 
 export type AssignInput = { discordId: string } | { vrcId: string; vrcDisplayName: string };
 
+/**
+ * No platform call while a transaction is open (PGlite has one connection, so an open transaction waits
+ * for Discord or VRChat and every other request waits for it; a killed process loses what the transaction
+ * held). Hence: the guest record (the intent) is written and committed first, then the role is given. A
+ * crash in between leaves a record without its role, which `reconcileGuildGuests` completes.
+ */
+type HostState = Awaited<ReturnType<typeof hostContext>>;
+
+/** The guest-role entry the new guest takes a slot of; throws what the host did wrong. */
+function entryFor(host: HostState, hostId: string, input: AssignInput) {
+  if (freeSlots(host.slots, host.guests.length) <= 0) throw badRequest(NO_FREE_SLOTS);
+  const byRole = new Map<string, number>();
+  for (const g of host.guests) byRole.set(g.guestRoleId, (byRole.get(g.guestRoleId) ?? 0) + 1);
+  const entry = entryWithRoom(host.held, byRole);
+  if (!entry) throw badRequest(NO_FREE_SLOTS);
+  if ('discordId' in input) {
+    if (input.discordId === hostId) throw badRequest('You cannot add yourself as a guest.');
+    if (host.guests.some((g) => g.guestDiscordId === input.discordId))
+      throw conflict('That user is already your guest.');
+  } else if (host.guests.some((g) => g.guestVrcId === input.vrcId)) {
+    throw conflict('That user is already your guest.');
+  }
+  return entry;
+}
+
 export async function assignGuest(ctx: AppContext, guildId: string, hostId: string, input: AssignInput) {
   const hostMember = await ctx.discord.getMember(guildId, hostId);
+  // Checked before asking VRChat, so a host without a free slot costs no VRChat call; checked again below.
+  entryFor(await hostContext(ctx, guildId, hostId, ctx.db, hostMember), hostId, input);
   const guestMember = 'discordId' in input ? await ctx.discord.getMember(guildId, input.discordId) : null;
+  if ('discordId' in input && !guestMember)
+    throw notFound('That Discord user is not a member of this server.');
+  const vrcUser = 'vrcId' in input ? await ctx.vrchat.getUser(input.vrcId) : null;
+  if ('vrcId' in input && !vrcUser) throw notFound('VRChat user not found.');
+
   // Serialise assignments per host so two quick clicks cannot overrun the slot limit.
-  return ctx.db.transaction(async (tx) => {
+  const created = await ctx.db.transaction(async (tx) => {
     await lockHost(tx, guildId, hostId);
     const host = await hostContext(ctx, guildId, hostId, tx, hostMember);
-    if (freeSlots(host.slots, host.guests.length) <= 0) throw badRequest(NO_FREE_SLOTS);
-    const byRole = new Map<string, number>();
-    for (const g of host.guests) byRole.set(g.guestRoleId, (byRole.get(g.guestRoleId) ?? 0) + 1);
-    const entry = entryWithRoom(host.held, byRole);
-    if (!entry) throw badRequest(NO_FREE_SLOTS);
-
+    const entry = entryFor(host, hostId, input);
     let row: typeof guests.$inferInsert;
-    if ('discordId' in input) {
-      if (input.discordId === hostId) throw badRequest('You cannot add yourself as a guest.');
-      if (host.guests.some((g) => g.guestDiscordId === input.discordId))
-        throw conflict('That user is already your guest.');
-      const member = guestMember;
-      if (!member) throw notFound('That Discord user is not a member of this server.');
+    if (guestMember) {
       const link = (
-        await tx.select().from(vrchatLinks).where(eq(vrchatLinks.discordUserId, input.discordId)).limit(1)
+        await tx.select().from(vrchatLinks).where(eq(vrchatLinks.discordUserId, guestMember.userId)).limit(1)
       )[0];
       row = {
         guildId,
         hostUserId: hostId,
         guestRoleId: entry.guestRoleId,
-        guestDiscordId: member.userId,
-        guestUsername: member.username,
+        guestDiscordId: guestMember.userId,
+        guestUsername: guestMember.username,
         guestVrcId: link?.vrcUserId ?? null,
         guestVrcName: link?.vrchatName ?? null,
-        guestProfilePicUrl: member.avatarUrl,
+        guestProfilePicUrl: guestMember.avatarUrl,
       };
-      await ctx.discord.addRole(guildId, member.userId, entry.guestRoleId, `Guest of ${hostId}`);
-    } else {
-      if (host.guests.some((g) => g.guestVrcId === input.vrcId))
-        throw conflict('That user is already your guest.');
-      const user = await ctx.vrchat.getUser(input.vrcId);
-      if (!user) throw notFound('VRChat user not found.');
+    } else if (vrcUser && 'vrcId' in input) {
       row = {
         guildId,
         hostUserId: hostId,
         guestRoleId: entry.guestRoleId,
-        guestVrcId: user.id,
-        guestVrcName: user.displayName || input.vrcDisplayName,
-        guestProfilePicUrl: user.thumbnailUrl,
+        guestVrcId: vrcUser.id,
+        guestVrcName: vrcUser.displayName || input.vrcDisplayName,
+        guestProfilePicUrl: vrcUser.thumbnailUrl,
       };
+    } else {
+      throw notFound('VRChat user not found.');
     }
-    const [created] = await tx.insert(guests).values(row).returning();
+    const [inserted] = await tx.insert(guests).values(row).returning();
     await audit(tx, {
       action: 'guest.assigned',
       actor: userActor(hostId),
       guildId,
-      targetId: created.guestDiscordId ?? created.guestVrcId,
-      details: { guestId: created.id, guestRoleId: created.guestRoleId },
+      targetId: inserted.guestDiscordId ?? inserted.guestVrcId,
+      details: { guestId: inserted.id, guestRoleId: inserted.guestRoleId },
     });
-    return toGuest(created);
+    return inserted;
   });
+
+  if (created.guestDiscordId) {
+    try {
+      await ctx.discord.addRole(guildId, created.guestDiscordId, created.guestRoleId, `Guest of ${hostId}`);
+    } catch (err) {
+      // Discord refused: the record goes again (a role given despite the error is taken back by the
+      // reconciliation, as a guest role no record explains).
+      await ctx.db.transaction(async (tx) => {
+        await lockHost(tx, guildId, hostId);
+        await tx.delete(guests).where(eq(guests.id, created.id));
+        await audit(tx, {
+          action: 'guest.assign_failed',
+          actor: userActor(hostId),
+          guildId,
+          targetId: created.guestDiscordId,
+          details: { guestId: created.id, guestRoleId: created.guestRoleId, error: String(err) },
+        });
+      });
+      throw err;
+    }
+  }
+  return toGuest(created);
 }
 
 export async function unassignGuest(ctx: AppContext, guildId: string, hostId: string, guestId: string) {
-  await ctx.db.transaction(async (tx) => {
+  const removed = await ctx.db.transaction(async (tx) => {
     await lockHost(tx, guildId, hostId);
     const rows = await tx
       .select()
@@ -194,8 +240,9 @@ export async function unassignGuest(ctx: AppContext, guildId: string, hostId: st
       .where(and(eq(guests.id, guestId), eq(guests.guildId, guildId), eq(guests.hostUserId, hostId)))
       .limit(1);
     if (!rows[0]) throw notFound('Guest not found.');
-    await removeGuests(ctx, tx, guildId, rows, userActor(hostId), 'guest.unassigned');
+    return deleteGuests(tx, guildId, rows, userActor(hostId), 'guest.unassigned');
   });
+  await takeGuestRoles(ctx, guildId, removed);
 }
 
 /** Whether another host also gave this person the same guest role (then it stays). */
@@ -215,27 +262,16 @@ async function isGuestOfAnother(tx: Queryable, guest: GuestRow): Promise<boolean
   return others.length > 0;
 }
 
-/** Takes the guest role back (Discord guests) and deletes the records, audit-logged one by one. */
-async function removeGuests(
-  ctx: AppContext,
+/** Deletes the guest records (inside the caller's transaction), audit-logged one by one. */
+async function deleteGuests(
   tx: Queryable,
   guildId: string,
   list: GuestRow[],
   actor: Actor | null,
   action: string,
-) {
+): Promise<GuestRow[]> {
   for (const guest of list) {
     await tx.delete(guests).where(eq(guests.id, guest.id));
-    // Not checked against the member's known roles: the role may have been added moments ago and the
-    // gateway event not arrived yet. Removing a role the member does not have is a no-op for Discord,
-    // and a member who is gone (404) has no roles left to take.
-    if (guest.guestDiscordId && !(await isGuestOfAnother(tx, guest))) {
-      await ctx.discord
-        .removeRole(guildId, guest.guestDiscordId, guest.guestRoleId, 'Guest slot removed')
-        .catch((err) => {
-          if (!(err instanceof DiscordError && err.status === 404)) throw err;
-        });
-    }
     await audit(tx, {
       action,
       actor,
@@ -243,6 +279,26 @@ async function removeGuests(
       targetId: guest.guestDiscordId ?? guest.guestVrcId,
       details: { guestId: guest.id, hostUserId: guest.hostUserId },
     });
+  }
+  return list;
+}
+
+/**
+ * Takes the guest role back from deleted Discord guests, after the deletion was committed (a crash in
+ * between leaves a guest role no record explains, which `reconcileGuildGuests` takes back).
+ */
+async function takeGuestRoles(ctx: AppContext, guildId: string, removed: GuestRow[]) {
+  for (const guest of removed) {
+    // Not checked against the member's known roles: the role may have been added moments ago and the
+    // gateway event not arrived yet. Removing a role the member does not have is a no-op for Discord,
+    // and a member who is gone (404) has no roles left to take.
+    if (guest.guestDiscordId && !(await isGuestOfAnother(ctx.db, guest))) {
+      await ctx.discord
+        .removeRole(guildId, guest.guestDiscordId, guest.guestRoleId, 'Guest slot removed')
+        .catch((err) => {
+          if (!(err instanceof DiscordError && err.status === 404)) throw err;
+        });
+    }
   }
 }
 
@@ -256,13 +312,14 @@ export async function reconcileHostGuests(ctx: AppContext, guildId: string, host
   // Most members host nobody: answer without a transaction.
   if ((await hostGuests(ctx.db, guildId, hostId).limit(1)).length === 0) return;
   const member = await ctx.discord.getMember(guildId, hostId);
-  await ctx.db.transaction(async (tx) => {
+  const removed = await ctx.db.transaction(async (tx) => {
     await lockHost(tx, guildId, hostId);
     const mine = await hostGuests(tx, guildId, hostId);
     const all = await tx.select().from(guestRoles).where(eq(guestRoles.guildId, guildId));
     const excess = guestsOverLimit(mine, member ? heldEntries(all, member.roles) : []);
-    if (excess.length) await removeGuests(ctx, tx, guildId, excess, null, 'guest.revoked_host_lost_role');
+    return deleteGuests(tx, guildId, excess, null, 'guest.revoked_host_lost_role');
   });
+  await takeGuestRoles(ctx, guildId, removed);
 }
 
 /**
@@ -283,16 +340,22 @@ export async function forgetDepartedGuest(ctx: AppContext, guildId: string, gues
       );
   const hosts = new Set((await ofGuest(ctx.db)).map((r) => r.hostUserId));
   for (const hostId of hosts) {
-    await ctx.db.transaction(async (tx) => {
+    const removed = await ctx.db.transaction(async (tx) => {
       await lockHost(tx, guildId, hostId);
-      await removeGuests(ctx, tx, guildId, await ofGuest(tx, hostId), null, 'guest.left_server');
+      return deleteGuests(tx, guildId, await ofGuest(tx, hostId), null, 'guest.left_server');
     });
+    await takeGuestRoles(ctx, guildId, removed);
   }
 }
 
+/** A guest record this young may still be on its way to Discord (assign gives the role after the commit). */
+export const GUEST_IN_FLIGHT_MS = 2 * 60_000;
+
 /**
- * Catches up on what happened while the bot was not listening (a restart, a lost gateway connection):
- * hosts whose slots shrank lose their newest guests, and guests who left are forgotten.
+ * Catches up on what happened while the bot was not listening (a restart, a lost gateway connection) and
+ * on what a crash left between a committed guest record and Discord: hosts whose slots shrank lose their
+ * newest guests, guests who left are forgotten, a guest record whose role was never given gets it, and a
+ * guest role no record explains is taken back (the product gives guest roles; the record is the truth).
  */
 export async function reconcileGuildGuests(ctx: AppContext, guildId: string) {
   const hosts = await ctx.db
@@ -307,6 +370,79 @@ export async function reconcileGuildGuests(ctx: AppContext, guildId: string) {
   for (const guest of discordGuests) {
     if (guest.id && !(await ctx.discord.getMember(guildId, guest.id))) {
       await forgetDepartedGuest(ctx, guildId, guest.id);
+    }
+  }
+  await repairGuestRoles(ctx, guildId);
+}
+
+/** Makes the members' guest roles match the guest records (see `reconcileGuildGuests`). */
+async function repairGuestRoles(ctx: AppContext, guildId: string) {
+  const entries = await ctx.db.select().from(guestRoles).where(eq(guestRoles.guildId, guildId));
+  const mainRoles = new Set(entries.map((e) => e.mainRoleId).filter((id) => id !== null));
+  // A role that is also some entry's main role is not the product's alone: it is never taken back here.
+  const managed = new Set(
+    entries.map((e) => e.guestRoleId).filter((id): id is string => id !== null && !mainRoles.has(id)),
+  );
+  // Members first, records second: a role is only given after its record is committed, so every guest
+  // role seen here whose record still exists is found below.
+  const members = managed.size ? await ctx.discord.listMembers(guildId) : [];
+  const records = await ctx.db
+    .select()
+    .from(guests)
+    .where(and(eq(guests.guildId, guildId), sql`${guests.guestDiscordId} is not null`));
+  const recorded = new Set(records.map((r) => `${r.guestDiscordId}:${r.guestRoleId}`));
+  for (const member of members) {
+    for (const roleId of member.roles) {
+      if (!managed.has(roleId) || recorded.has(`${member.userId}:${roleId}`)) continue;
+      try {
+        await ctx.discord.removeRole(guildId, member.userId, roleId, 'Guest role without a guest record');
+      } catch (err) {
+        // One refusal (a role above the bot's, a member gone) does not stop the others.
+        if (!(err instanceof DiscordError && err.status === 404))
+          ctx.log.warn({ err, guildId, userId: member.userId, roleId }, 'unrecorded guest role not removed');
+        continue;
+      }
+      await audit(ctx.db, {
+        action: 'guest.role_removed_unrecorded',
+        actor: null,
+        guildId,
+        targetId: member.userId,
+        details: { guestRoleId: roleId },
+      });
+    }
+  }
+  const settled = Date.now() - GUEST_IN_FLIGHT_MS;
+  const given = new Set<string>();
+  for (const record of records) {
+    const userId = record.guestDiscordId;
+    const key = `${userId}:${record.guestRoleId}`;
+    if (!userId || given.has(key) || record.createdAt.getTime() > settled) continue;
+    const member = await ctx.discord.getMember(guildId, userId);
+    if (!member || member.roles.includes(record.guestRoleId)) continue;
+    given.add(key);
+    try {
+      await ctx.discord.addRole(guildId, userId, record.guestRoleId, `Guest of ${record.hostUserId}`);
+    } catch (err) {
+      ctx.log.warn({ err, guildId, userId, roleId: record.guestRoleId }, 'guest role not restored');
+      continue;
+    }
+    await audit(ctx.db, {
+      action: 'guest.role_restored',
+      actor: null,
+      guildId,
+      targetId: userId,
+      details: { guestId: record.id, guestRoleId: record.guestRoleId, hostUserId: record.hostUserId },
+    });
+  }
+}
+
+/** `reconcileGuildGuests` for every server the bot is in (the scheduled `guests.reconcile` job). */
+export async function reconcileAllGuildGuests(ctx: AppContext) {
+  for (const guildId of await ctx.discord.botGuildIds()) {
+    try {
+      await reconcileGuildGuests(ctx, guildId);
+    } catch (err) {
+      ctx.log.warn({ err, guildId }, 'guest roles could not be reconciled');
     }
   }
 }
