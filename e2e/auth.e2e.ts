@@ -40,10 +40,13 @@ describe('login through the Discord simulator', () => {
     expect(page.url()).toBe(`${browser.baseUrl}/admin`);
   });
 
-  it('goes home when the login callback fails', async () => {
+  it('goes home when the login callback fails, saying why', async () => {
     await browser.goto('/discord/login/callback?code=bogus&state=bogus');
-    await browser.page.waitForURL(`${browser.baseUrl}/`);
+    await browser.page.waitForURL(`${browser.baseUrl}/?loginError=expired`);
     await browser.page.getByRole('link', { name: 'Login through Discord' }).waitFor();
+    await browser.page
+      .getByText('The login took too long or was started in another browser. Try again.')
+      .waitFor();
   });
 
   it('says so when a token login link is unknown, and signs nobody in', async () => {

@@ -116,7 +116,7 @@ describe('Unity SDK editor login', () => {
     expect(doc.GroupUsers.Moderator).toEqual(['Bastian']);
   });
 
-  it('goes home on Deny and leaves the request unapproved', async () => {
+  it('goes home on Deny and refuses the request at once', async () => {
     const { page } = browser;
     const token = await editor.start();
     await loginAsMember();
@@ -126,7 +126,7 @@ describe('Unity SDK editor login', () => {
     await page.getByRole('button', { name: 'Deny' }).click();
     await page.waitForURL(`${browser.baseUrl}/`);
     await page.getByRole('heading', { name: 'Seamless Linking and Syncing for VRChat' }).waitFor();
-    expect((await editor.poll(token)).status).toBe('TokenNotAuthorizedYet');
+    expect((await editor.poll(token)).status).toBe('Unauthorized');
   });
 
   it("shows the server's message for an unknown request", async () => {
