@@ -330,12 +330,12 @@ describe('guest setup (against the simulators)', () => {
       expect(await hasGuestRole(guest.id)).toBe(true);
     });
 
-    it('answers 404 for another host’s guest and leaves it alone', async () => {
+    it('answers 403 for another host’s guest and leaves it alone', async () => {
       const [owner, other] = [await host(roles.host1), await host(roles.host1)];
       const guest = await assignDiscordGuest(owner);
       const res = await unassign(other, guest.entryId);
-      expect(res.statusCode).toBe(404);
-      expect(res.json().message).toBe('Guest not found.');
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe('That guest was added by another host.');
       expect(await hasGuestRole(guest.id)).toBe(true);
       expect((await info(owner)).json().guests).toHaveLength(1);
     });
