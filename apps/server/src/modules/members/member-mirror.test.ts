@@ -112,9 +112,13 @@ describe('member mirror (Discord sends members only through op 8 and REST)', () 
     const expected = await discordMemberIds(t, hangout.id);
     await waitFor(async () => (await mirrorIds(t, hangout.id)).join() === expected.join(), 15_000);
     expect(await t.ctx.discord.getMember(hangout.id, leaver)).toBeNull();
-    // The listed total (kept by the fills and the join/leave events) matches Discord's.
-    const list = await t.inject({ method: 'GET', url: `/api/members/${hangout.id}`, session: owner.session });
-    expect(list.json().totalCount).toBe(expected.length);
+    // The listed total (kept by the fills and the join/leave events) matches Discord's once the fill has
+    // recorded it (the rows land first, the fill's count just after).
+    const listed = async () =>
+      (await t.inject({ method: 'GET', url: `/api/members/${hangout.id}`, session: owner.session })).json()
+        .totalCount;
+    await waitFor(async () => (await listed()) === expected.length, 5_000);
+    expect(await listed()).toBe(expected.length);
   });
 
   it('follows the Server Members intent being switched off and on in the portal', async () => {
