@@ -41,6 +41,7 @@ import { syncRoutes } from './modules/sync/sync.routes.js';
 import { vpmRoutes } from './modules/vpm/vpm.routes.js';
 import { worldDataRoutes } from './modules/worlds/world-data.routes.js';
 import { worldsRoutes } from './modules/worlds/worlds.routes.js';
+import { runInteractive } from './platforms/vrchat/interactive.js';
 
 const defaultWebDist = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -104,6 +105,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
 
   await app.register(
     async (api) => {
+      // VRChat calls made for an API request give up after a deadline while VRChat rate limits us.
+      api.addHook('preHandler', (_req, _reply, done) => runInteractive(done));
       const zapi = api.withTypeProvider<ZodTypeProvider>();
       zapi.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await healthRoutes(zapi, ctx);

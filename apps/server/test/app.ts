@@ -11,6 +11,7 @@ import { createSession } from '../src/modules/auth/session.service.js';
 import { upsertUser } from '../src/modules/auth/user.service.js';
 import { type Platforms, startPlatforms } from '../src/platforms/start.js';
 import { callSimulatorControl } from '../src/platforms/testing.js';
+import type { VrchatPacerSettings } from '../src/platforms/vrchat/transport.js';
 import { openTestDatabase } from './db.js';
 
 export interface TestApp {
@@ -42,6 +43,8 @@ export async function createTestApp(
      * intent off with `PATCH /control/discord/application`, or seeding members silently).
      */
     beforeStart?: (simulatorUrl: string) => Promise<void>;
+    /** VRChat pacing over the fast test defaults (e.g. real rate-limit pauses). */
+    vrchatPacer?: VrchatPacerSettings;
   } = {},
 ): Promise<TestApp> {
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SECRET_KEY: 'x'.repeat(32), ...opts.env });
@@ -51,7 +54,7 @@ export async function createTestApp(
   const database = await openTestDatabase();
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const platforms = demo
-    ? await startPlatforms({ config, database, log, vrchatPacer: fastPacer })
+    ? await startPlatforms({ config, database, log, vrchatPacer: { ...fastPacer, ...opts.vrchatPacer } })
     : undefined;
   // pg-boss in the test database, when the test needs real jobs (sending only; tests start workers).
   const jobs = opts.jobs ? createJobQueue(database, log) : undefined;

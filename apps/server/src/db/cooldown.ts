@@ -20,3 +20,8 @@ export async function takeCooldown(db: Db, key: string, ms: number): Promise<num
     .where(eq(cooldowns.key, key));
   return Math.ceil(Number(left[0]?.ms ?? 0));
 }
+
+/** Gives a cooldown back (the action it paid for failed), so the caller may try again at once. */
+export async function releaseCooldown(db: Db, key: string): Promise<void> {
+  await db.delete(cooldowns).where(eq(cooldowns.key, key));
+}

@@ -58,6 +58,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (err instanceof HttpError) return reply.code(err.statusCode).send({ message: err.message });
     // The bot may not manage a role: the message tells a server admin what to change.
     if (err instanceof DiscordPermissionError) return reply.code(403).send({ message: err.message });
+    // VRChat is rate limiting us: the message says so, Retry-After says when.
+    if (err instanceof VrchatError && err.retryAfterSeconds !== undefined) {
+      req.log.warn({ err }, 'VRChat call rate limited');
+      return reply
+        .code(503)
+        .header('retry-after', String(err.retryAfterSeconds))
+        .send({ message: err.message });
+    }
     if (err instanceof VrchatError || err instanceof DiscordError) {
       const platform = err instanceof VrchatError ? 'VRChat' : 'Discord';
       req.log.warn({ err }, `${platform} call failed`);

@@ -1,9 +1,14 @@
 /** A VRChat call that failed in a way the adapter does not map to a product outcome. */
 export class VrchatError extends Error {
   constructor(
-    /** HTTP status; 503 when VRChat is unreachable, rate limited past our retries, or we are not logged in. */
+    /**
+     * HTTP status; 503 when VRChat is unreachable or we are not logged in, 429 when it rate limits us past
+     * our retries or the caller's deadline (then with retryAfterSeconds; routes answer 503 + Retry-After).
+     */
     readonly status: number,
     message: string,
+    /** Set when VRChat is rate limiting us: seconds until a request is expected to go again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'VrchatError';

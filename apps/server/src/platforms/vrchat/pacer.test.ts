@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LoginGate } from './login-gate.js';
-import { backoffDelay, Pacer, PacerClosedError } from './pacer.js';
+import { backoffDelay, Pacer, PacerClosedError, PacerDeadlineError } from './pacer.js';
 
 /** Acquires `count` slots and records when (fake ms since start) each was granted. */
 function grants(pacer: Pacer, count: number, start: number): number[] {
@@ -53,6 +53,59 @@ describe('Pacer', () => {
     await expect(waiting).rejects.toBeInstanceOf(PacerClosedError);
     await expect(pacer.acquire()).rejects.toBeInstanceOf(PacerClosedError);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('refuses a caller with a deadline at once when a pause outlasts it, and says when to retry', async () => {
+    const pacer = new Pacer({ probeIntervalMs: 5000 });
+    const start = Date.now();
+    pacer.pause(60_000);
+    const err = await pacer.acquire({ deadlineAt: start + 1000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PacerDeadlineError);
+    expect((err as PacerDeadlineError).retryAt).toBe(start + 60_000);
+    // A caller without a deadline (a job) keeps waiting for the pause.
+    const at = grants(pacer, 1, start);
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(at).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1001);
+    expect(at).toEqual([61_000]);
+  });
+
+  it('gives up at the deadline when the queue is too long', async () => {
+    const pacer = new Pacer({ ratePerSecond: 1, burst: 1 });
+    const start = Date.now();
+    await pacer.acquire();
+    const late = pacer.acquire({ deadlineAt: start + 500 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(await late).toBeInstanceOf(PacerDeadlineError);
+    expect(pacer.waiting).toBe(0);
+  });
+
+  it('lets one interactive caller probe per interval during a long pause; its success ends the pause', async () => {
+    const pacer = new Pacer({ ratePerSecond: 10, burst: 5, probeIntervalMs: 5000 });
+    const start = Date.now();
+    pacer.pause(120_000);
+    // 3 s into the pause, a caller with 10 s to go waits for the probe slot at 5 s and goes.
+    await vi.advanceTimersByTimeAsync(3000);
+    const probe = grants(pacer, 0, start);
+    void pacer.acquire({ deadlineAt: Date.now() + 10_000 }).then(() => probe.push(Date.now() - start));
+    // A second one in the same interval has no probe slot before its deadline: refused.
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(probe).toEqual([5000]);
+    await expect(pacer.acquire({ deadlineAt: Date.now() + 1000 })).rejects.toBeInstanceOf(PacerDeadlineError);
+    // A patient caller still waits; the probe's success lifts the pause for it too.
+    const patient = grants(pacer, 1, start);
+    pacer.recovered(start + 5000);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(patient).toEqual([5100]);
+    expect(pacer.pausedUntilMs()).toBeUndefined();
+  });
+
+  it('does not end a pause for an answer to a request sent before it began', () => {
+    const pacer = new Pacer();
+    const start = Date.now();
+    pacer.pause(10_000);
+    pacer.recovered(start - 1);
+    expect(pacer.pausedUntilMs()).toBe(start + 10_000);
   });
 });
 

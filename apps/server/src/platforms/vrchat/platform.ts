@@ -49,7 +49,11 @@ export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatfor
   const { config, log } = opts;
   const status = new StatusTracker(log);
   const gate = new LoginGate(opts.login);
-  const pacer = new Pacer({ ratePerSecond: opts.pacer?.ratePerSecond, burst: opts.pacer?.burst });
+  const pacer = new Pacer({
+    ratePerSecond: opts.pacer?.ratePerSecond,
+    burst: opts.pacer?.burst,
+    probeIntervalMs: opts.pacer?.probeIntervalMs ?? opts.pacer?.rateLimitPauseMs,
+  });
   const cookieStore = new SessionKeyvStore(opts.sessionStore, log);
   const transport = createTransport({
     pacer,
@@ -80,8 +84,21 @@ export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatfor
       if (outcome.status === 401) {
         const s = status.get();
         throw new VrchatError(
-          503,
+          429,
           `VRChat is not logged in (${s.status}): ${s.lastError ?? outcome.message}`,
+        );
+      }
+      // Rate limited past our retries or the caller's deadline: say so, and when to try again.
+      if (outcome.status === 429) {
+        const until = Math.max(
+          pacer.pausedUntilMs() ?? 0,
+          Date.parse(status.get().rateLimitedUntil ?? '') || 0,
+        );
+        const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
+        throw new VrchatError(
+          429,
+          `VRChat is rate limiting requests. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+          seconds,
         );
       }
       throw new VrchatError(outcome.status, outcome.message);

@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { bodyOf, classify, describe, type Kind, localError, observeAnswer } from './answers.js';
 import { messageOf } from './errors.js';
+import { interactiveSince } from './interactive.js';
 import type { LoginGate } from './login-gate.js';
-import { backoffDelay, type Pacer, PacerClosedError } from './pacer.js';
+import { backoffDelay, type Pacer, PacerClosedError, PacerDeadlineError } from './pacer.js';
 import type { StatusTracker } from './status.js';
 
 /** Retry and timing settings of the single VRChat request queue. */
@@ -21,6 +22,13 @@ export interface VrchatPacerSettings {
   rateLimitPauseMaxMs?: number;
   /** Per-request timeout (default 15 s). */
   requestTimeoutMs?: number;
+  /**
+   * How long an interactive caller (an HTTP request, see interactive.ts) waits for the queue, rate-limit
+   * pauses and retries before it gets a 503 "rate limiting, try again in N s" (default 10 s). Jobs wait.
+   */
+  interactiveDeadlineMs?: number;
+  /** During a rate-limit pause, how often an interactive caller may probe VRChat anyway (default 5 s). */
+  probeIntervalMs?: number;
   random?: () => number;
 }
 
@@ -88,24 +96,32 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
       if (gate) return localError(503, gate.refused);
     }
     const auth = kind !== 'api';
+    const since = interactiveSince();
+    const deadlineAt = since === undefined ? undefined : since + (s.interactiveDeadlineMs ?? 10_000);
+    /** Whether a retry after `ms` still fits before the caller's deadline (always for patient callers). */
+    const fits = (ms: number) => deadlineAt === undefined || Date.now() + ms < deadlineAt;
 
     for (let attempt = 0; ; attempt++) {
       try {
-        await deps.pacer.acquire();
+        await deps.pacer.acquire({ deadlineAt });
       } catch (err) {
         if (err instanceof PacerClosedError) return localError(503, err.message);
+        // Local 429: the platform answers 503 with the time to retry from the pacer's pause.
+        if (err instanceof PacerDeadlineError) return localError(429, err.message);
         throw err;
       }
       let res: Response;
+      const sentAt = Date.now();
       try {
         res = await send(kind, template.clone());
       } catch (err) {
         const message = closing.signal.aborted
           ? 'The VRChat client is closed.'
           : `VRChat is unreachable: ${describe(err)}`;
-        if (!auth && !closing.signal.aborted && attempt < maxRetries) {
+        const delay = backoffDelay(attempt, s.backoffBaseMs ?? 1000, s.backoffMaxMs ?? 30_000, s.random);
+        if (!auth && !closing.signal.aborted && attempt < maxRetries && fits(delay)) {
           deps.log.debug({ attempt, err: describe(err) }, 'VRChat: network error, retrying');
-          await sleep(backoffDelay(attempt, s.backoffBaseMs ?? 1000, s.backoffMaxMs ?? 30_000, s.random));
+          await sleep(delay);
           continue;
         }
         if (auth) deps.gate.fail(message);
@@ -136,13 +152,16 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
         await res.body?.cancel().catch(() => {});
         continue;
       }
+      // Not rate limited: the backoff starts over, and a probe sent during a pause ends it.
       rateLimitsInARow = 0;
+      deps.pacer.recovered(sentAt);
 
       if (res.status >= 500) {
-        if (!auth && attempt < maxRetries) {
+        const delay = backoffDelay(attempt, s.backoffBaseMs ?? 1000, s.backoffMaxMs ?? 30_000, s.random);
+        if (!auth && attempt < maxRetries && fits(delay)) {
           deps.log.debug({ attempt, status: res.status }, 'VRChat: server error, retrying');
           await res.body?.cancel().catch(() => {});
-          await sleep(backoffDelay(attempt, s.backoffBaseMs ?? 1000, s.backoffMaxMs ?? 30_000, s.random));
+          await sleep(delay);
           continue;
         }
         const message = messageOf(await bodyOf(res), res.status);
