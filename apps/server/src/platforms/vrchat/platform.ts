@@ -84,7 +84,7 @@ export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatfor
       if (outcome.status === 401) {
         const s = status.get();
         throw new VrchatError(
-          429,
+          503,
           `VRChat is not logged in (${s.status}): ${s.lastError ?? outcome.message}`,
         );
       }
