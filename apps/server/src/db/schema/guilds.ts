@@ -46,6 +46,15 @@ export const guestRoles = pgTable(
   (t) => [index('guest_roles_guild_idx').on(t.guildId)],
 );
 
+/**
+ * What a guest record is doing with Discord: 'assigning' (committed, the guest role not yet confirmed given),
+ * 'active' (the role is given), 'removing' (committed, the role not yet taken back). The reconciliation
+ * finishes what a crash left half done; a guest role held without any record was not given by the product
+ * and is left alone.
+ */
+export const guestStates = ['assigning', 'active', 'removing'] as const;
+export type GuestState = (typeof guestStates)[number];
+
 /** A guest a host assigned: a Discord member (given the guest role) or a VRChat-only guest (world data). */
 export const guests = pgTable(
   'guests',
@@ -59,6 +68,8 @@ export const guests = pgTable(
     guestVrcId: text('guest_vrc_id'),
     guestVrcName: text('guest_vrc_name'),
     guestProfilePicUrl: text('guest_profile_pic_url'),
+    /** See `guestStates`; a 'removing' guest no longer counts (slot free, not listed, not in world data). */
+    state: text('state', { enum: guestStates }).notNull().default('active'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('guests_host_idx').on(t.guildId, t.hostUserId)],

@@ -3,8 +3,8 @@ import { reconcileAllGuildGuests } from '../../modules/guests/guests.service.js'
 import { defineJob } from '../define.js';
 
 /**
- * Makes guest roles in Discord match the guest records: repairs what a crash left between a committed
- * record and the platform call after it (a record without its role, a guest role no record explains).
+ * Makes guest roles in Discord match the guest records: finishes what a crash left between a committed
+ * record ('assigning', 'removing') and the platform call after it. Guest roles without a record are left alone.
  */
 export const guestsReconcileJob = defineJob({
   name: 'guests.reconcile',

@@ -27,7 +27,6 @@ export const auditDescriptions: Readonly<Record<string, string>> = {
   'guest.revoked_host_lost_role': 'Removed a guest (host lost the role)',
   'guest.assign_failed': 'Guest not assigned (Discord refused the role)',
   'guest.role_restored': 'Gave a guest their missing guest role',
-  'guest.role_removed_unrecorded': 'Took back a guest role no guest record explains',
   'guest_role.create': 'Created a guest role entry',
   'guest_role.update': 'Updated a guest role entry',
   'guest_role.delete': 'Deleted a guest role entry',

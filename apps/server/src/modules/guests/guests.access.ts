@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { guests } from '../../db/schema/index.js';
@@ -23,7 +23,8 @@ export async function refuseOthersGuest(ctx: AppContext, guildId: string, hostId
   const [row] = await ctx.db
     .select({ hostUserId: guests.hostUserId })
     .from(guests)
-    .where(and(eq(guests.id, guestId), eq(guests.guildId, guildId)))
+    // A guest being removed is gone already: the unassign answers 404.
+    .where(and(eq(guests.id, guestId), eq(guests.guildId, guildId), ne(guests.state, 'removing')))
     .limit(1);
   if (row && row.hostUserId !== hostId) throw forbidden(NOT_YOUR_GUEST);
 }

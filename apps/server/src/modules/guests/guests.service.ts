@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { type Actor, userActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
@@ -27,12 +27,15 @@ function toGuest(g: GuestRow) {
   };
 }
 
-/** A host's guests in one server, oldest first. */
+/** A guest that still counts: 'assigning' takes a slot, 'removing' is gone already (listed, counted nowhere). */
+export const notRemoving = ne(guests.state, 'removing');
+
+/** A host's guests in one server ('removing' ones left out), oldest first. */
 const hostGuests = (db: Queryable, guildId: string, hostId: string) =>
   db
     .select()
     .from(guests)
-    .where(and(eq(guests.guildId, guildId), eq(guests.hostUserId, hostId)))
+    .where(and(eq(guests.guildId, guildId), eq(guests.hostUserId, hostId), notRemoving))
     .orderBy(asc(guests.createdAt), asc(guests.id));
 
 /** The caller as a host in this server: their held guest-role entries and current guests. */
@@ -133,8 +136,9 @@ export type AssignInput = { discordId: string } | { vrcId: string; vrcDisplayNam
 /**
  * No platform call while a transaction is open (PGlite has one connection, so an open transaction waits
  * for Discord or VRChat and every other request waits for it; a killed process loses what the transaction
- * held). Hence: the guest record (the intent) is written and committed first, then the role is given. A
- * crash in between leaves a record without its role, which `reconcileGuildGuests` completes.
+ * held). Hence: the guest record (the intent, state 'assigning') is written and committed first, then the
+ * role is given and the record marked 'active'. A crash in between leaves an 'assigning' record, which
+ * `reconcileGuildGuests` completes.
  */
 type HostState = Awaited<ReturnType<typeof hostContext>>;
 
@@ -184,6 +188,7 @@ export async function assignGuest(ctx: AppContext, guildId: string, hostId: stri
         guestVrcId: link?.vrcUserId ?? null,
         guestVrcName: link?.vrchatName ?? null,
         guestProfilePicUrl: guestMember.avatarUrl,
+        state: 'assigning',
       };
     } else if (vrcUser && 'vrcId' in input) {
       row = {
@@ -212,8 +217,7 @@ export async function assignGuest(ctx: AppContext, guildId: string, hostId: stri
     try {
       await ctx.discord.addRole(guildId, created.guestDiscordId, created.guestRoleId, `Guest of ${hostId}`);
     } catch (err) {
-      // Discord refused: the record goes again (a role given despite the error is taken back by the
-      // reconciliation, as a guest role no record explains).
+      // Discord refused: the record goes again.
       await ctx.db.transaction(async (tx) => {
         await lockHost(tx, guildId, hostId);
         await tx.delete(guests).where(eq(guests.id, created.id));
@@ -227,6 +231,17 @@ export async function assignGuest(ctx: AppContext, guildId: string, hostId: stri
       });
       throw err;
     }
+    const [active] = await ctx.db
+      .update(guests)
+      .set({ state: 'active' })
+      .where(and(eq(guests.id, created.id), eq(guests.state, 'assigning')))
+      .returning({ id: guests.id });
+    // Already active: the reconciliation confirmed it meanwhile. Gone or 'removing': the guest was removed
+    // while the role was on its way, and that removal may have taken the role before it arrived.
+    if (!active) {
+      const [still] = await ctx.db.select().from(guests).where(eq(guests.id, created.id)).limit(1);
+      if (!still || still.state === 'removing') await takeGuestRoles(ctx, guildId, [created]);
+    }
   }
   return toGuest(created);
 }
@@ -237,15 +252,17 @@ export async function unassignGuest(ctx: AppContext, guildId: string, hostId: st
     const rows = await tx
       .select()
       .from(guests)
-      .where(and(eq(guests.id, guestId), eq(guests.guildId, guildId), eq(guests.hostUserId, hostId)))
+      .where(
+        and(eq(guests.id, guestId), eq(guests.guildId, guildId), eq(guests.hostUserId, hostId), notRemoving),
+      )
       .limit(1);
     if (!rows[0]) throw notFound('Guest not found.');
-    return deleteGuests(tx, guildId, rows, userActor(hostId), 'guest.unassigned');
+    return markRemoving(tx, guildId, rows, userActor(hostId), 'guest.unassigned');
   });
-  await takeGuestRoles(ctx, guildId, removed);
+  await finishRemoval(ctx, guildId, removed);
 }
 
-/** Whether another host also gave this person the same guest role (then it stays). */
+/** Whether another record (not being removed) also gives this person the same guest role (then it stays). */
 async function isGuestOfAnother(tx: Queryable, guest: GuestRow): Promise<boolean> {
   if (!guest.guestDiscordId) return false;
   const others = await tx
@@ -256,14 +273,19 @@ async function isGuestOfAnother(tx: Queryable, guest: GuestRow): Promise<boolean
         eq(guests.guildId, guest.guildId),
         eq(guests.guestDiscordId, guest.guestDiscordId),
         eq(guests.guestRoleId, guest.guestRoleId),
+        ne(guests.id, guest.id),
+        notRemoving,
       ),
     )
     .limit(1);
   return others.length > 0;
 }
 
-/** Deletes the guest records (inside the caller's transaction), audit-logged one by one. */
-async function deleteGuests(
+/**
+ * Marks the guest records 'removing' (inside the caller's transaction), audit-logged one by one: from the
+ * commit on they are gone for slots and lists; `finishRemoval` then takes the role and deletes them.
+ */
+async function markRemoving(
   tx: Queryable,
   guildId: string,
   list: GuestRow[],
@@ -271,7 +293,7 @@ async function deleteGuests(
   action: string,
 ): Promise<GuestRow[]> {
   for (const guest of list) {
-    await tx.delete(guests).where(eq(guests.id, guest.id));
+    await tx.update(guests).set({ state: 'removing' }).where(eq(guests.id, guest.id));
     await audit(tx, {
       action,
       actor,
@@ -284,9 +306,17 @@ async function deleteGuests(
 }
 
 /**
- * Takes the guest role back from deleted Discord guests, after the deletion was committed (a crash in
- * between leaves a guest role no record explains, which `reconcileGuildGuests` takes back).
+ * After the 'removing' mark was committed: takes the guest role back, then deletes the record. A crash in
+ * between leaves a 'removing' record, which `reconcileGuildGuests` finishes the same way.
  */
+async function finishRemoval(ctx: AppContext, guildId: string, removed: GuestRow[]) {
+  for (const guest of removed) {
+    await takeGuestRoles(ctx, guildId, [guest]);
+    await ctx.db.delete(guests).where(eq(guests.id, guest.id));
+  }
+}
+
+/** Takes the guest role back from Discord guests no other record gives it to (no transaction open). */
 async function takeGuestRoles(ctx: AppContext, guildId: string, removed: GuestRow[]) {
   for (const guest of removed) {
     // Not checked against the member's known roles: the role may have been added moments ago and the
@@ -317,9 +347,9 @@ export async function reconcileHostGuests(ctx: AppContext, guildId: string, host
     const mine = await hostGuests(tx, guildId, hostId);
     const all = await tx.select().from(guestRoles).where(eq(guestRoles.guildId, guildId));
     const excess = guestsOverLimit(mine, member ? heldEntries(all, member.roles) : []);
-    return deleteGuests(tx, guildId, excess, null, 'guest.revoked_host_lost_role');
+    return markRemoving(tx, guildId, excess, null, 'guest.revoked_host_lost_role');
   });
-  await takeGuestRoles(ctx, guildId, removed);
+  await finishRemoval(ctx, guildId, removed);
 }
 
 /**
@@ -335,6 +365,7 @@ export async function forgetDepartedGuest(ctx: AppContext, guildId: string, gues
         and(
           eq(guests.guildId, guildId),
           eq(guests.guestDiscordId, guestDiscordId),
+          notRemoving,
           hostId ? eq(guests.hostUserId, hostId) : undefined,
         ),
       );
@@ -342,9 +373,9 @@ export async function forgetDepartedGuest(ctx: AppContext, guildId: string, gues
   for (const hostId of hosts) {
     const removed = await ctx.db.transaction(async (tx) => {
       await lockHost(tx, guildId, hostId);
-      return deleteGuests(tx, guildId, await ofGuest(tx, hostId), null, 'guest.left_server');
+      return markRemoving(tx, guildId, await ofGuest(tx, hostId), null, 'guest.left_server');
     });
-    await takeGuestRoles(ctx, guildId, removed);
+    await finishRemoval(ctx, guildId, removed);
   }
 }
 
@@ -353,20 +384,21 @@ export const GUEST_IN_FLIGHT_MS = 2 * 60_000;
 
 /**
  * Catches up on what happened while the bot was not listening (a restart, a lost gateway connection) and
- * on what a crash left between a committed guest record and Discord: hosts whose slots shrank lose their
- * newest guests, guests who left are forgotten, a guest record whose role was never given gets it, and a
- * guest role no record explains is taken back (the product gives guest roles; the record is the truth).
+ * finishes what a crash left between a committed guest record and Discord: hosts whose slots shrank lose
+ * their newest guests, guests who left are forgotten, 'assigning' and 'removing' records are completed and
+ * an active guest who lost the role gets it back. A guest role held without any guest record was not given
+ * by the product (a server admin gave it by hand) and is left alone.
  */
 export async function reconcileGuildGuests(ctx: AppContext, guildId: string) {
   const hosts = await ctx.db
     .selectDistinct({ id: guests.hostUserId })
     .from(guests)
-    .where(eq(guests.guildId, guildId));
+    .where(and(eq(guests.guildId, guildId), notRemoving));
   for (const host of hosts) await reconcileHostGuests(ctx, guildId, host.id);
   const discordGuests = await ctx.db
     .selectDistinct({ id: guests.guestDiscordId })
     .from(guests)
-    .where(and(eq(guests.guildId, guildId), sql`${guests.guestDiscordId} is not null`));
+    .where(and(eq(guests.guildId, guildId), notRemoving, sql`${guests.guestDiscordId} is not null`));
   for (const guest of discordGuests) {
     if (guest.id && !(await ctx.discord.getMember(guildId, guest.id))) {
       await forgetDepartedGuest(ctx, guildId, guest.id);
@@ -375,40 +407,20 @@ export async function reconcileGuildGuests(ctx: AppContext, guildId: string) {
   await repairGuestRoles(ctx, guildId);
 }
 
-/** Makes the members' guest roles match the guest records (see `reconcileGuildGuests`). */
+/** Completes the records' intents in Discord (see `reconcileGuildGuests`); never touches an unrecorded role. */
 async function repairGuestRoles(ctx: AppContext, guildId: string) {
-  const entries = await ctx.db.select().from(guestRoles).where(eq(guestRoles.guildId, guildId));
-  const mainRoles = new Set(entries.map((e) => e.mainRoleId).filter((id) => id !== null));
-  // A role that is also some entry's main role is not the product's alone: it is never taken back here.
-  const managed = new Set(
-    entries.map((e) => e.guestRoleId).filter((id): id is string => id !== null && !mainRoles.has(id)),
-  );
-  // Members first, records second: a role is only given after its record is committed, so every guest
-  // role seen here whose record still exists is found below.
-  const members = managed.size ? await ctx.discord.listMembers(guildId) : [];
   const records = await ctx.db
     .select()
     .from(guests)
-    .where(and(eq(guests.guildId, guildId), sql`${guests.guestDiscordId} is not null`));
-  const recorded = new Set(records.map((r) => `${r.guestDiscordId}:${r.guestRoleId}`));
-  for (const member of members) {
-    for (const roleId of member.roles) {
-      if (!managed.has(roleId) || recorded.has(`${member.userId}:${roleId}`)) continue;
-      try {
-        await ctx.discord.removeRole(guildId, member.userId, roleId, 'Guest role without a guest record');
-      } catch (err) {
-        // One refusal (a role above the bot's, a member gone) does not stop the others.
-        if (!(err instanceof DiscordError && err.status === 404))
-          ctx.log.warn({ err, guildId, userId: member.userId, roleId }, 'unrecorded guest role not removed');
-        continue;
-      }
-      await audit(ctx.db, {
-        action: 'guest.role_removed_unrecorded',
-        actor: null,
-        guildId,
-        targetId: member.userId,
-        details: { guestRoleId: roleId },
-      });
+    .where(and(eq(guests.guildId, guildId), sql`${guests.guestDiscordId} is not null`))
+    .orderBy(asc(guests.createdAt), asc(guests.id));
+  // Removals first, so a role another record still gives is seen as given below.
+  for (const record of records.filter((r) => r.state === 'removing')) {
+    try {
+      await finishRemoval(ctx, guildId, [record]);
+    } catch (err) {
+      // One refusal (a role above the bot's) does not stop the others; the next run tries again.
+      ctx.log.warn({ err, guildId, userId: record.guestDiscordId }, 'guest role not taken back');
     }
   }
   const settled = Date.now() - GUEST_IN_FLIGHT_MS;
@@ -416,23 +428,35 @@ async function repairGuestRoles(ctx: AppContext, guildId: string) {
   for (const record of records) {
     const userId = record.guestDiscordId;
     const key = `${userId}:${record.guestRoleId}`;
-    if (!userId || given.has(key) || record.createdAt.getTime() > settled) continue;
+    if (!userId || record.state === 'removing' || record.createdAt.getTime() > settled) continue;
     const member = await ctx.discord.getMember(guildId, userId);
-    if (!member || member.roles.includes(record.guestRoleId)) continue;
-    given.add(key);
-    try {
-      await ctx.discord.addRole(guildId, userId, record.guestRoleId, `Guest of ${record.hostUserId}`);
-    } catch (err) {
-      ctx.log.warn({ err, guildId, userId, roleId: record.guestRoleId }, 'guest role not restored');
+    if (!member) {
+      // Gone (the departure pass above missed it by moments): no role to give, the record goes.
+      if (record.state === 'assigning') await ctx.db.delete(guests).where(eq(guests.id, record.id));
       continue;
     }
-    await audit(ctx.db, {
-      action: 'guest.role_restored',
-      actor: null,
-      guildId,
-      targetId: userId,
-      details: { guestId: record.id, guestRoleId: record.guestRoleId, hostUserId: record.hostUserId },
-    });
+    if (!given.has(key) && !member.roles.includes(record.guestRoleId)) {
+      try {
+        await ctx.discord.addRole(guildId, userId, record.guestRoleId, `Guest of ${record.hostUserId}`);
+      } catch (err) {
+        ctx.log.warn({ err, guildId, userId, roleId: record.guestRoleId }, 'guest role not restored');
+        continue;
+      }
+      given.add(key);
+      await audit(ctx.db, {
+        action: 'guest.role_restored',
+        actor: null,
+        guildId,
+        targetId: userId,
+        details: { guestId: record.id, guestRoleId: record.guestRoleId, hostUserId: record.hostUserId },
+      });
+    }
+    if (record.state === 'assigning') {
+      await ctx.db
+        .update(guests)
+        .set({ state: 'active' })
+        .where(and(eq(guests.id, record.id), eq(guests.state, 'assigning')));
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, ne } from 'drizzle-orm';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { guests, worldDataCache, worlds } from '../../db/schema/index.js';
@@ -23,7 +23,13 @@ async function gatherSources(ctx: AppContext, world: WorldRow): Promise<WorldDat
     .select({ vrcDisplayName: guests.guestVrcName, guestRoleId: guests.guestRoleId })
     .from(guests)
     .where(
-      and(eq(guests.guildId, world.guildId), isNull(guests.guestDiscordId), isNotNull(guests.guestVrcName)),
+      and(
+        eq(guests.guildId, world.guildId),
+        isNull(guests.guestDiscordId),
+        isNotNull(guests.guestVrcName),
+        // Being removed: gone already.
+        ne(guests.state, 'removing'),
+      ),
     );
   const group = world.includeGroupData ? await groupSources(ctx, world.guildId) : { roles: [], members: [] };
   return {
