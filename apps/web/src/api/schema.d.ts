@@ -1232,6 +1232,7 @@ export interface components {
             id: string;
             displayName: string;
             profileUrl: string;
+            thumbnailUrl: string | null;
         };
         MemberSearchResultInput: {
             id: string;
@@ -1551,6 +1552,7 @@ export interface components {
             id: string;
             displayName: string;
             profileUrl: string;
+            thumbnailUrl: string | null;
         };
         MemberSearchResult: {
             id: string;

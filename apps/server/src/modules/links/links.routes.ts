@@ -19,7 +19,13 @@ const vrcIdQuery = z.object({
     .trim()
     .regex(/^usr_[0-9a-zA-Z-]{1,64}$|^[0-9A-Za-z]{10}$/, 'must be a VRChat user id (usr_…)'),
 });
-const vrchatUserResult = z.object({ id: z.string(), displayName: z.string(), profileUrl: z.string() });
+const vrchatUserResult = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  profileUrl: z.string(),
+  /** The VRChat thumbnail (profile picture, else avatar); null when VRChat has none. */
+  thumbnailUrl: z.string().nullable(),
+});
 z.globalRegistry.add(vrchatUserResult, { id: 'VrchatUserResult' });
 const checkResult = z.object({ status: z.enum(['Success', 'Conflict']), verificationCode: z.string() });
 const linkResult = z.object({ status: z.enum(['Success', 'SuccessVerified']) });

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { groupInvites, linkEvents, verificationCodes, vrchatLinks } from '../../db/schema/index.js';
 import { conflict, HttpError, notFound } from '../../http/errors.js';
+import type { VrchatUserSummary } from '../../platforms/ports.js';
 import { audit } from '../audit/audit.service.js';
 import { memberLinked } from '../members/member-mirror.events.js';
 import { linkEventsWritten } from '../sync/link-events.js';
@@ -37,15 +38,21 @@ async function findLinkByVrchat(db: Queryable, vrcUserId: string): Promise<LinkR
   return rows[0] ?? null;
 }
 
-/** Searches VRChat users by display name, `usr_` id or pasted profile URL. */
+/** Searches VRChat users by display name, `usr_` id or pasted profile URL, with their thumbnails. */
 export async function searchVrchatUsers(ctx: AppContext, query: string) {
+  const result = (u: VrchatUserSummary) => ({
+    id: u.id,
+    displayName: u.displayName,
+    profileUrl: profileUrl(ctx, u.id),
+    thumbnailUrl: u.thumbnailUrl,
+  });
   const id = vrchatIdFrom(query);
   if (id) {
     const user = await ctx.vrchat.getUser(id);
-    return user ? [{ id: user.id, displayName: user.displayName, profileUrl: profileUrl(ctx, user.id) }] : [];
+    return user ? [result(user)] : [];
   }
   const found = await ctx.vrchat.searchUsers(query.trim(), { n: 20 });
-  return found.map((u) => ({ id: u.id, displayName: u.displayName, profileUrl: profileUrl(ctx, u.id) }));
+  return found.map(result);
 }
 
 /** The code for this Discord user and VRChat account: created once, stable until used. */

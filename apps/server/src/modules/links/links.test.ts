@@ -92,8 +92,26 @@ describe('linking a VRChat account (against the simulators)', () => {
           id: target.id,
           displayName: 'Zephyrine Quartzwell',
           profileUrl: `${t.simulatorUrl}/home/user/${target.id}`,
+          thumbnailUrl: expect.stringMatching(/^http/),
         },
       ]);
+    });
+
+    it('gives each result its VRChat thumbnail, from a host the page may load images from', async () => {
+      const user = await signIn(t);
+      const target = await vrchatUser(t, { displayName: 'Thumbnail Thessaly' });
+      const res = await get(user, '/api/users/search?query=thumbnail%20thessaly');
+      const [found] = res.json() as { thumbnailUrl: string | null }[];
+      const thumbnail = found.thumbnailUrl ?? '';
+      expect(thumbnail).toContain(target.id);
+      // The simulator serves the image, and the Content-Security-Policy's img-src names its origin.
+      expect((await fetch(thumbnail)).status).toBe(200);
+      const csp = String(res.headers['content-security-policy']);
+      const imgSrc = csp.split(';').find((d) => d.trim().startsWith('img-src')) ?? '';
+      expect(imgSrc.split(' ')).toContain(new URL(thumbnail).origin);
+      // By id too (the detail answer).
+      const byId = (await get(user, `/api/users/search?query=${target.id}`)).json();
+      expect(byId[0].thumbnailUrl).toContain(target.id);
     });
 
     it('finds a VRChat user by usr_ id and by pasted profile URL', async () => {

@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import type { VrchatUserResult } from '../../api/searchVrchatUsers';
+import { VrchatUserAvatar } from './VrchatUserAvatar';
 
 interface Props {
   user: VrchatUserResult;
@@ -19,10 +20,15 @@ export function ConfirmStep({ user, replacesVerified, onBack, onConfirm, pending
     <Stack gap="md">
       <Text>Link this VRChat account to your Discord account?</Text>
       <Paper withBorder p="md" radius="md">
-        <Text fw={600}>{user.displayName}</Text>
-        <Text size="sm" c="dimmed" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-          {user.id}
-        </Text>
+        <Group gap="md" wrap="nowrap">
+          <VrchatUserAvatar user={user} size={64} />
+          <Stack gap={0} miw={0}>
+            <Text fw={600}>{user.displayName}</Text>
+            <Text size="sm" c="dimmed" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+              {user.id}
+            </Text>
+          </Stack>
+        </Group>
       </Paper>
       {replacesVerified && (
         <Alert color="orange" variant="light" role="alert">

@@ -14,6 +14,7 @@ const neon = {
   id: 'usr_neon',
   displayName: 'NeonVR',
   profileUrl: 'https://vrchat.example/home/user/usr_neon',
+  thumbnailUrl: 'https://vrchat.example/images/usr_neon.png',
 };
 const VERIFY_FAILED = 'Failed to verify account. Make sure you have the verification code in your bio.';
 
@@ -63,6 +64,22 @@ describe('Link Account dialog', () => {
       'neon',
     );
     expect(await dialog().findByRole('listitem', { name: 'NeonVR' })).toBeTruthy();
+  });
+
+  it('shows each result’s VRChat thumbnail (name as alt text), initials without one, and on Confirm', async () => {
+    const lookAlike = { ...neon, id: 'usr_ne0n', thumbnailUrl: null };
+    setup({ 'GET /api/users/search': { body: [neon, lookAlike] } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Link Account' }));
+    await screen.findByRole('dialog', { name: 'Link Account' });
+    typeSearch('neon');
+    await act(() => vi.advanceTimersByTimeAsync(1500));
+    const [first, second] = await dialog().findAllByRole('listitem', { name: 'NeonVR' });
+    expect(within(first).getByRole('img', { name: 'NeonVR' }).getAttribute('src')).toBe(neon.thumbnailUrl);
+    expect(within(second).queryByRole('img')).toBeNull();
+    expect(within(second).getByText('NE')).toBeTruthy();
+    fireEvent.click(within(first).getByRole('button', { name: 'Link' }));
+    await screen.findByRole('dialog', { name: 'Confirm Link' });
+    expect(dialog().getByRole('img', { name: 'NeonVR' }).getAttribute('src')).toBe(neon.thumbnailUrl);
   });
 
   it('goes 0 → 1 → 102 when the link is not ownership-verified, and refreshes the profile', async () => {

@@ -4,6 +4,7 @@ import { IconSearch } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { errorMessage } from '../../../../api/errors';
 import { useVrchatUserSearch, type VrchatUserResult } from '../../api/searchVrchatUsers';
+import { VrchatUserAvatar } from './VrchatUserAvatar';
 
 export const ACCOUNT_SEARCH_DEBOUNCE_MS = 1500;
 
@@ -54,14 +55,17 @@ export function SearchStep({ text, onTextChange, onPick, checkingId }: Props) {
             wrap="nowrap"
             gap="sm"
           >
-            <Stack gap={0} miw={0}>
-              <Text fw={500} truncate>
-                {user.displayName}
-              </Text>
-              <Text size="xs" c="dimmed" ff="monospace" truncate>
-                {user.id}
-              </Text>
-            </Stack>
+            <Group gap="sm" wrap="nowrap" miw={0}>
+              <VrchatUserAvatar user={user} />
+              <Stack gap={0} miw={0}>
+                <Text fw={500} truncate>
+                  {user.displayName}
+                </Text>
+                <Text size="xs" c="dimmed" ff="monospace" truncate>
+                  {user.id}
+                </Text>
+              </Stack>
+            </Group>
             <Button
               size="xs"
               onClick={() => onPick(user)}
