@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { bodyOf, classify, describe, type Kind, localError, observeAnswer } from './answers.js';
 import { messageOf } from './errors.js';
-import { interactiveSince } from './interactive.js';
+import { isInteractive } from './interactive.js';
 import type { LoginGate } from './login-gate.js';
 import { backoffDelay, type Pacer, PacerClosedError, PacerDeadlineError } from './pacer.js';
 import type { StatusTracker } from './status.js';
@@ -23,8 +23,9 @@ export interface VrchatPacerSettings {
   /** Per-request timeout (default 15 s). */
   requestTimeoutMs?: number;
   /**
-   * How long an interactive caller (an HTTP request, see interactive.ts) waits for the queue, rate-limit
-   * pauses and retries before it gets a 503 "rate limiting, try again in N s" (default 10 s). Jobs wait.
+   * How long one call of an interactive caller (an HTTP request, see interactive.ts) waits for the queue,
+   * rate-limit pauses and retries before it gives up: a 503 "rate limiting, try again in N s" (default 10 s).
+   * Jobs wait.
    */
   interactiveDeadlineMs?: number;
   /** During a rate-limit pause, how often an interactive caller may probe VRChat anyway (default 5 s). */
@@ -96,8 +97,8 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
       if (gate) return localError(503, gate.refused);
     }
     const auth = kind !== 'api';
-    const since = interactiveSince();
-    const deadlineAt = since === undefined ? undefined : since + (s.interactiveDeadlineMs ?? 10_000);
+    // Per call, not per request: a request making many calls is not cut short by ordinary pacing.
+    const deadlineAt = isInteractive() ? Date.now() + (s.interactiveDeadlineMs ?? 10_000) : undefined;
     /** Whether a retry after `ms` still fits before the caller's deadline (always for patient callers). */
     const fits = (ms: number) => deadlineAt === undefined || Date.now() + ms < deadlineAt;
 
