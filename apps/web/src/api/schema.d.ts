@@ -710,7 +710,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Users granted permissions in the server (Admin only). */
+        /** @description Users granted permissions in the server, then the admins Discord makes (owner, Administrator or Manage Server role holders) as implicit read-only rows (Admin only). */
         get: operations["getGuildPermissions"];
         put?: never;
         post?: never;
@@ -6617,6 +6617,8 @@ export interface operations {
                             username: string | null;
                             avatar: string | null;
                             permissions: components["schemas"]["GuildPermission"][];
+                            implicit: boolean;
+                            reason: ("Server owner" | "Discord Administrator" | "Manage Server") | null;
                         }[];
                     };
                 };

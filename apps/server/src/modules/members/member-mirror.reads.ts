@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { mirrorDeps } from './member-mirror.events.js';
 import { ensureFilled } from './member-mirror.fill.js';
-import { countMembers, linkedMembers } from './member-mirror.store.js';
+import { countMembers, currentMembersWithAnyRole, linkedMembers } from './member-mirror.store.js';
 
 /**
  * What other modules read from the member mirror (this module owns its tables): counts for the Discord
@@ -32,4 +32,17 @@ export async function linkedMembersOf(
   await ensureFilled(mirrorDeps(ctx), guildId);
   const rows = await linkedMembers(ctx.db, guildId, opts);
   return rows.map(({ member, link }) => ({ userId: member.userId, roleIds: member.roleIds, link }));
+}
+
+/**
+ * Current human members holding any of the roles (the permissions list's Discord managers). In 'linked'
+ * mode the mirror keeps linked members only, so unlinked holders are not found.
+ */
+export async function membersWithAnyRole(ctx: AppContext, guildId: string, roleIds: string[]) {
+  if (roleIds.length === 0) return [];
+  await ensureFilled(mirrorDeps(ctx), guildId).catch((err) =>
+    ctx.log.warn({ err, guildId }, 'Members: fill failed; listing role holders from what is stored'),
+  );
+  const rows = await currentMembersWithAnyRole(ctx.db, guildId, roleIds);
+  return rows.map((m) => ({ userId: m.userId, roleIds: m.roleIds }));
 }

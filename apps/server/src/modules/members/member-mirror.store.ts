@@ -142,6 +142,27 @@ export async function currentMembers(db: Db, guildId: string): Promise<MemberRow
     .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt)));
 }
 
+/** Current human (not bot) members holding any of `roleIds`. */
+export async function currentMembersWithAnyRole(
+  db: Db,
+  guildId: string,
+  roleIds: string[],
+): Promise<MemberRow[]> {
+  if (roleIds.length === 0) return [];
+  return db
+    .select()
+    .from(guildMembers)
+    .where(
+      and(
+        eq(guildMembers.guildId, guildId),
+        isNull(guildMembers.leftAt),
+        eq(guildMembers.bot, false),
+        sql`${guildMembers.roleIds} && ${textArray(roleIds)}`,
+      ),
+    )
+    .orderBy(sql`length(${guildMembers.userId})`, guildMembers.userId);
+}
+
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 

@@ -41,10 +41,33 @@ const MANAGE_GUILD = 1n << 5n;
  * Discord's owner and members whose roles grant Administrator or Manage Server run the server there, so
  * they are Admin here too; nobody can lock them out from the dashboard.
  */
-export function isDiscordManager(guild: DiscordGuildInfo, member: DiscordMemberInfo): boolean {
-  if (guild.ownerId === member.userId) return true;
+export function isDiscordManager(
+  guild: DiscordGuildInfo,
+  member: Pick<DiscordMemberInfo, 'userId' | 'roles'>,
+): boolean {
+  return discordManagerReason(guild, member) !== null;
+}
+
+/** Why Discord makes someone Admin here, as the permissions list shows it. */
+export type DiscordManagerReason = 'Server owner' | 'Discord Administrator' | 'Manage Server';
+
+/** The reason `member` runs the server on Discord (owner first, then Administrator), or null. */
+export function discordManagerReason(
+  guild: DiscordGuildInfo,
+  member: Pick<DiscordMemberInfo, 'userId' | 'roles'>,
+): DiscordManagerReason | null {
+  if (guild.ownerId === member.userId) return 'Server owner';
   const held = new Set([guild.id, ...member.roles]);
   let bits = 0n;
   for (const role of guild.roles) if (held.has(role.id)) bits |= BigInt(role.permissions);
-  return (bits & (ADMINISTRATOR | MANAGE_GUILD)) !== 0n;
+  if ((bits & ADMINISTRATOR) !== 0n) return 'Discord Administrator';
+  if ((bits & MANAGE_GUILD) !== 0n) return 'Manage Server';
+  return null;
+}
+
+/** The roles (not @everyone) whose holders run the server on Discord: Administrator or Manage Server. */
+export function discordManagerRoleIds(guild: DiscordGuildInfo): string[] {
+  return guild.roles
+    .filter((r) => r.id !== guild.id && (BigInt(r.permissions) & (ADMINISTRATOR | MANAGE_GUILD)) !== 0n)
+    .map((r) => r.id);
 }

@@ -14,6 +14,10 @@ const entry = z.object({
   username: z.string().nullable(),
   avatar: z.string().nullable(),
   permissions: z.array(guildPermission),
+  /** True for an admin Discord makes (no entry here): shown read-only, nothing to edit or delete. */
+  implicit: z.boolean(),
+  /** Why Discord makes this user Admin here, or null. */
+  reason: z.enum(['Server owner', 'Discord Administrator', 'Manage Server']).nullable(),
 });
 const params = z.object({ guildId: snowflake, userId: snowflake });
 
@@ -24,7 +28,8 @@ export async function permissionsRoutes(app: ZodApp, ctx: AppContext): Promise<v
       schema: {
         operationId: 'getGuildPermissions',
         tags: ['permissions'],
-        description: 'Users granted permissions in the server (Admin only).',
+        description:
+          'Users granted permissions in the server, then the admins Discord makes (owner, Administrator or Manage Server role holders) as implicit read-only rows (Admin only).',
         params: z.object({ guildId: snowflake }),
         response: { 200: z.object({ users: z.array(entry) }), ...errorResponses },
       },

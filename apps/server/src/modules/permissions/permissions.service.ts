@@ -4,8 +4,15 @@ import type { AppContext } from '../../context.js';
 import { guildPermissions } from '../../db/schema/index.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { audit } from '../audit/audit.service.js';
+import { membersWithAnyRole } from '../members/member-mirror.reads.js';
 import { requireGuildPermission } from './access.service.js';
-import { expandPermissions, type GuildPermission } from './guild-permissions.js';
+import {
+  type DiscordManagerReason,
+  discordManagerReason,
+  discordManagerRoleIds,
+  expandPermissions,
+  type GuildPermission,
+} from './guild-permissions.js';
 
 export const NO_PERMISSION_SELECTED = 'Select at least one permission.';
 export const TARGET_NOT_A_MEMBER = 'That user is not a member of this server.';
@@ -18,18 +25,41 @@ const entriesOf = (ctx: AppContext, guildId: string) =>
     .where(eq(guildPermissions.guildId, guildId))
     .orderBy(asc(guildPermissions.updatedAt), asc(guildPermissions.userId));
 
-/** The granted entries of a server, with each user's Discord name and avatar (null once they left). */
+/**
+ * The granted entries of a server, with each user's Discord name and avatar (null once they left), then
+ * the implicit admins Discord makes (the owner, holders of Administrator or Manage Server roles) who have
+ * no entry, as read-only rows (`implicit`). `reason` says why Discord makes a user Admin, on any row.
+ */
 export async function listPermissions(ctx: AppContext, actor: Actor, guildId: string) {
-  await requireGuildPermission(ctx, actor, guildId, 'Admin');
+  const { guild } = await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const entries = await entriesOf(ctx, guildId);
+  const holders = await membersWithAnyRole(ctx, guildId, discordManagerRoleIds(guild));
+  const reasons = new Map<string, DiscordManagerReason>([[guild.ownerId, 'Server owner']]);
+  for (const h of holders) {
+    const reason = discordManagerReason(guild, { userId: h.userId, roles: h.roleIds });
+    if (reason && !reasons.has(h.userId)) reasons.set(h.userId, reason);
+  }
+  const granted = new Set(entries.map((e) => e.userId));
+  const rows = [
+    ...entries.map((e) => ({
+      userId: e.userId,
+      permissions: e.permissions as GuildPermission[],
+      implicit: false,
+    })),
+    ...[...reasons.keys()]
+      .filter((userId) => !granted.has(userId))
+      .map((userId) => ({ userId, permissions: ['Admin'] as GuildPermission[], implicit: true })),
+  ];
   const users = await Promise.all(
-    entries.map(async (e) => {
-      const member = await ctx.discord.getMember(guildId, e.userId);
+    rows.map(async (row) => {
+      const member = await ctx.discord.getMember(guildId, row.userId);
       return {
-        userId: e.userId,
+        userId: row.userId,
         username: member?.username ?? null,
         avatar: member?.avatarUrl ?? null,
-        permissions: e.permissions as GuildPermission[],
+        permissions: row.permissions,
+        implicit: row.implicit,
+        reason: member ? (reasons.get(row.userId) ?? null) : null,
       };
     }),
   );

@@ -126,7 +126,69 @@ describe('server permissions (against the simulators)', () => {
         username: 'grant_list_member',
         avatar: null,
         permissions: ['ManageImages', 'ViewGuild'],
+        implicit: false,
+        reason: null,
       });
+    });
+
+    it('lists the admins Discord makes as implicit read-only rows, with the reason', async () => {
+      const discordAdmin = await signInMember(t, hangout.id, {
+        username: 'implicit_admin',
+        roles: [hangout.roles.Admin],
+      });
+      const moderator = await signInMember(t, hangout.id, { roles: [hangout.roles.Moderator] });
+      await waitFor(async () =>
+        (await list(owner, hangout.id))
+          .json()
+          .users.some((u: { userId: string }) => u.userId === discordAdmin.id),
+      );
+      const users = (await list(owner, hangout.id)).json().users;
+      expect(users).toContainEqual(
+        expect.objectContaining({
+          userId: owner.id,
+          username: 'demo_admin',
+          permissions: ['Admin'],
+          implicit: true,
+          reason: 'Server owner',
+        }),
+      );
+      expect(users).toContainEqual({
+        userId: discordAdmin.id,
+        username: 'implicit_admin',
+        avatar: null,
+        permissions: ['Admin'],
+        implicit: true,
+        reason: 'Discord Administrator',
+      });
+      expect(users).not.toContainEqual(expect.objectContaining({ userId: moderator.id }));
+      expect(
+        users.filter((u: { implicit: boolean }) => !u.implicit).map((u: { userId: string }) => u.userId),
+      ).not.toContain(owner.id);
+
+      const manager = await signInMember(t, danceClub.id, { roles: [danceClub.roles.Staff] });
+      await waitFor(async () =>
+        (await list(manager, danceClub.id))
+          .json()
+          .users.some((u: { userId: string }) => u.userId === manager.id),
+      );
+      expect((await list(manager, danceClub.id)).json().users).toContainEqual(
+        expect.objectContaining({ userId: manager.id, implicit: true, reason: 'Manage Server' }),
+      );
+    });
+
+    it('keeps a granted entry editable for a Discord admin, with the reason alongside', async () => {
+      const discordAdmin = await signInMember(t, hangout.id, { roles: [hangout.roles.Admin] });
+      await grant(owner, hangout.id, discordAdmin.id, ['ViewGuild']);
+      const rowsFor = (await list(owner, hangout.id))
+        .json()
+        .users.filter((u: { userId: string }) => u.userId === discordAdmin.id);
+      expect(rowsFor).toEqual([
+        expect.objectContaining({
+          permissions: ['ViewGuild'],
+          implicit: false,
+          reason: 'Discord Administrator',
+        }),
+      ]);
     });
 
     it('refuses callers who are not Admin of that server, whatever they hold elsewhere', async () => {

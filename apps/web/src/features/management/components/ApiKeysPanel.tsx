@@ -1,10 +1,11 @@
-import { ActionIcon, Alert, Badge, Button, Group, Loader, Paper, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Loader, Paper, Table, Text, Title } from '@mantine/core';
 import { IconKey, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notify } from '../../../components/toasts';
 import { type ApiKey, useApiKeys, useDeleteApiKey } from '../api/apiKeys';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
+import { PermissionBadge } from './PermissionBadge';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString();
 
@@ -57,9 +58,7 @@ export function ApiKeysPanel({ guildId }: { guildId: string }) {
                 <Table.Td>
                   <Group gap={4}>
                     {key.permissions.map((p) => (
-                      <Badge key={p} variant="light">
-                        {p}
-                      </Badge>
+                      <PermissionBadge key={p} permission={p} />
                     ))}
                   </Group>
                 </Table.Td>

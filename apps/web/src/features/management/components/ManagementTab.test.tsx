@@ -14,8 +14,31 @@ const all: string[] = guildPermissions;
 const guild = (permissions: string[]) => ({ id: '900', name: 'Neon Lounge', icon: null, permissions });
 const PERMS = '/api/guilds/permissions/900';
 const users = [
-  { userId: '501', username: 'alice', avatar: null, permissions: ['Admin'] },
-  { userId: '502', username: null, avatar: null, permissions: ['ViewWorlds', 'ManageImages'] },
+  { userId: '501', username: 'alice', avatar: null, permissions: ['Admin'], implicit: false, reason: null },
+  {
+    userId: '502',
+    username: null,
+    avatar: null,
+    permissions: ['ViewWorlds', 'ManageImages'],
+    implicit: false,
+    reason: null,
+  },
+  {
+    userId: '503',
+    username: 'owner_olga',
+    avatar: null,
+    permissions: ['Admin'],
+    implicit: true,
+    reason: 'Server owner',
+  },
+  {
+    userId: '504',
+    username: 'manager_max',
+    avatar: null,
+    permissions: ['Admin'],
+    implicit: true,
+    reason: 'Manage Server',
+  },
 ];
 
 function setup(extra: Answers = {}, permissions = all) {
@@ -55,6 +78,30 @@ describe('Management tab: Admins & Permissions', () => {
     const other = within(table).getByRole('row', { name: /502/ });
     expect(within(other).getByText('ViewWorlds')).toBeTruthy();
     expect(within(other).getByText('ManageImages')).toBeTruthy();
+  });
+
+  it('shows permission names in their own case, not as all-caps badges', async () => {
+    setup();
+    const table = await openPermissions();
+    const other = within(table).getByRole('row', { name: /502/ });
+    for (const name of ['ViewWorlds', 'ManageImages'])
+      expect(within(other).getByText(name).closest('.mantine-Badge-root')?.getAttribute('style')).toContain(
+        'text-transform: none',
+      );
+  });
+
+  it('lists the admins Discord makes as read-only rows with the reason', async () => {
+    setup();
+    const table = await openPermissions();
+    const owner = within(table).getByRole('row', { name: /owner_olga/ });
+    expect(within(owner).getByText('Administrator')).toBeTruthy();
+    expect(within(owner).getByText('Server owner')).toBeTruthy();
+    expect(within(owner).queryByRole('button')).toBeNull();
+    const manager = within(table).getByRole('row', { name: /manager_max/ });
+    expect(within(manager).getByText('Manage Server')).toBeTruthy();
+    expect(within(manager).queryByRole('button', { name: /Edit|Delete/ })).toBeNull();
+    expect(screen.queryByText('Nobody has been granted permissions yet.')).toBeNull();
+    expect(within(table).getByRole('button', { name: 'Edit alice' })).toBeTruthy();
   });
 
   it('refuses to untick the last permission and says to use the delete (X)', async () => {

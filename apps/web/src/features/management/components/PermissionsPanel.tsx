@@ -16,9 +16,9 @@ import { IconPencil, IconUserPlus, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notify } from '../../../components/toasts';
-import { permissionLabel } from '../../server-settings/permissions';
 import { useDeletePermissions } from '../api/deletePermissions';
 import { type PermissionEntry, usePermissions } from '../api/permissions';
+import { PermissionBadge } from './PermissionBadge';
 import { PermissionEditor } from './PermissionEditor';
 
 /** 'Admins & Permissions': who was granted what in this server. */
@@ -83,30 +83,39 @@ export function PermissionsPanel({ guildId }: { guildId: string }) {
                 <Table.Td>
                   <Group gap={4}>
                     {entry.permissions.map((p) => (
-                      <Badge key={p} variant="light">
-                        {permissionLabel(p)}
-                      </Badge>
+                      <PermissionBadge key={p} permission={p} />
                     ))}
+                    {entry.reason && (
+                      <Badge variant="outline" color="gray" tt="none">
+                        {entry.reason}
+                      </Badge>
+                    )}
                   </Group>
                 </Table.Td>
                 <Table.Td>
-                  <Group gap={4} justify="flex-end" wrap="nowrap">
-                    <ActionIcon
-                      variant="subtle"
-                      aria-label={`Edit ${name(entry)}`}
-                      onClick={() => setEditing(entry)}
-                    >
-                      <IconPencil size={16} />
-                    </ActionIcon>
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Delete ${name(entry)}`}
-                      onClick={() => setDeleting(entry)}
-                    >
-                      <IconX size={16} />
-                    </ActionIcon>
-                  </Group>
+                  {entry.implicit ? (
+                    <Text size="xs" c="dimmed" ta="right">
+                      Set on Discord
+                    </Text>
+                  ) : (
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={`Edit ${name(entry)}`}
+                        onClick={() => setEditing(entry)}
+                      >
+                        <IconPencil size={16} />
+                      </ActionIcon>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Delete ${name(entry)}`}
+                        onClick={() => setDeleting(entry)}
+                      >
+                        <IconX size={16} />
+                      </ActionIcon>
+                    </Group>
+                  )}
                 </Table.Td>
               </Table.Tr>
             ))}

@@ -21,7 +21,7 @@ export function ServerList({ guilds, selectedId, onSelect }: Props) {
       </Group>
       {guilds.length === 0 ? (
         <Text c="dimmed" size="sm">
-          You do not manage any server that uses the bot. Ask a server admin for access, or invite the bot.
+          No servers yet.
         </Text>
       ) : (
         <ScrollArea.Autosize mah="70vh">

@@ -1,6 +1,6 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
+import { demoConfig, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
 
 const guilds = [
   { id: '900', name: 'Neon Lounge', icon: null, permissions: ['ViewWorlds', 'WorldPreview'] },
@@ -29,10 +29,36 @@ describe('Server settings shell', () => {
     expect(screen.getByText('You cannot manage this server, or the bot is not in it.')).toBeTruthy();
   });
 
-  it('shows the empty state and the load failure text', async () => {
-    stubApi({ ...loggedInAs('User'), 'GET /api/guilds': { body: [] } });
+  it('tells someone who manages no server so, and offers to invite the bot', async () => {
+    stubApi({
+      ...loggedInAs('User'),
+      'GET /api/guilds': { body: [] },
+      'GET /api/config': { body: demoConfig },
+    });
     renderApp('/server-settings');
-    expect(await screen.findByText(/You do not manage any server/)).toBeTruthy();
+    expect(await screen.findByText(/You do not manage any server that uses the bot/)).toBeTruthy();
+    expect(screen.queryByText('No Server Selected')).toBeNull();
+    const invite = await screen.findByRole('link', { name: 'Invite to Server' });
+    expect(invite.getAttribute('href')).toBe(demoConfig.inviteUrl);
+  });
+
+  it('opens the Discord tab for an unknown or missing tab in the address', async () => {
+    stubApi({ ...loggedInAs('User'), 'GET /api/guilds': { body: guilds } });
+    const { router } = renderApp('/server-settings/901/nonsense');
+    expect((await screen.findByRole('tab', { name: 'Discord' })).getAttribute('aria-selected')).toBe('true');
+    expect(router.state.location.pathname).toBe('/server-settings/901/discord');
+    await act(() => router.navigate('/server-settings/900'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/server-settings/900/discord'));
+  });
+
+  it("lays the page out at the header's width, so both line up", async () => {
+    stubApi({ ...loggedInAs('User'), 'GET /api/guilds': { body: guilds } });
+    renderApp('/server-settings');
+    const page = (await screen.findByRole('heading', { level: 1, name: 'Server Settings' })).parentElement;
+    const header = screen.getByRole('banner').firstElementChild as HTMLElement;
+    const width = (el: HTMLElement | null) => el?.style.getPropertyValue('--container-size');
+    expect(width(header)).toBeTruthy();
+    expect(width(page)).toBe(width(header));
   });
 
   it('shows the load failure text', async () => {

@@ -11,8 +11,10 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useNavigate, useParams } from 'react-router';
+import { IconBrandDiscord } from '@tabler/icons-react';
+import { Navigate, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../../api/errors';
+import { usePublicConfig } from '../../../api/publicConfig';
 import { useGuilds } from '../api/guilds';
 import { parseServerSettingsPath, serverTabs } from '../tabs';
 import { ServerList } from './ServerList';
@@ -24,8 +26,12 @@ export function ServerSettingsPage() {
   const { serverId, tab, rest } = parseServerSettingsPath(useParams()['*']);
   const guild = guilds.data?.find((g) => g.id === serverId) ?? null;
 
+  // A missing or unknown tab in the address (/server-settings/{id}/nonsense) opens the Discord tab.
+  if (guild && !tab) return <Navigate to={`/server-settings/${guild.id}/discord`} replace />;
+
+  // The header's width (AppLayout: Container size="lg"), so both line up.
   return (
-    <Container size="xl" py="xl">
+    <Container size="lg" py="xl">
       <title>Server Settings · VRCLink</title>
       <Title order={1} mb="md">
         Server Settings
@@ -65,6 +71,8 @@ export function ServerSettingsPage() {
               </Group>
               {guild && tab ? (
                 <TabContent key={`${guild.id}/${tab}`} guild={guild} tab={tab} rest={rest} />
+              ) : guilds.data.length === 0 ? (
+                <NoServers />
               ) : (
                 <Paper withBorder p="xl">
                   <Center>
@@ -86,5 +94,35 @@ export function ServerSettingsPage() {
         </Grid>
       )}
     </Container>
+  );
+}
+
+/** The right pane for someone who manages no server: says so and offers to invite the bot. */
+function NoServers() {
+  const config = usePublicConfig();
+  return (
+    <Paper withBorder p="xl">
+      <Center>
+        <Stack align="center" gap="sm">
+          <Title order={2} size="h3">
+            No Servers to Manage
+          </Title>
+          <Text c="dimmed" ta="center">
+            You do not manage any server that uses the bot. Invite the bot to a server you run, or ask a
+            server admin for access.
+          </Text>
+          <Button
+            component="a"
+            href={config?.inviteUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            leftSection={<IconBrandDiscord size={18} />}
+            disabled={!config}
+          >
+            Invite to Server
+          </Button>
+        </Stack>
+      </Center>
+    </Paper>
   );
 }
