@@ -146,6 +146,33 @@ describe('/control/vrchat', () => {
     expect((requests.body as { userId: string }[]).map((m) => m.userId)).toContain(dusk);
   });
 
+  it("the group's invites and join requests page: accept a request, invite a user", async () => {
+    const dusk = vrchatUserIds['Dusk Walker'];
+    await call(sim.url, 'POST', `/control/vrchat/groups/${hangout}/requests`, { json: { userId: dusk } });
+    const invitesPath = `/home/group/${hangout}/members/invites`;
+    expect((await call(sim.url, 'GET', `/home/group/${hangout}`)).body).toContain(`href="${invitesPath}"`);
+    const page = await call(sim.url, 'GET', invitesPath);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Join Requests');
+    expect(page.body).toContain(`action="/home/group/${hangout}/members/requests/${dusk}"`);
+    const accepted = await call(sim.url, 'POST', `/home/group/${hangout}/members/requests/${dusk}`, {
+      form: { action: 'accept' },
+    });
+    expect(accepted.status).toBe(303);
+    expect(accepted.headers.get('location')).toBe(`${invitesPath}?done=1`);
+    const member = await call(sim.url, 'GET', `/groups/${hangout}/members/${dusk}`, { cookie: bot });
+    expect(member.body).toMatchObject({ membershipStatus: 'member' });
+
+    const other = vrchatUserIds.Lumi;
+    await call(sim.url, 'DELETE', `/control/vrchat/groups/${hangout}/members/${other}`);
+    const invited = await call(sim.url, 'POST', invitesPath, { form: { userId: other } });
+    expect(invited.status).toBe(303);
+    const invites = await call(sim.url, 'GET', `/groups/${hangout}/invites`, { cookie: bot });
+    expect((invites.body as { userId: string }[]).map((m) => m.userId)).toContain(other);
+    expect((await call(sim.url, 'GET', invitesPath)).body).toContain(`/home/user/${other}`);
+    expect((await call(sim.url, 'GET', '/home/group/grp_nope/members/invites')).status).toBe(404);
+  });
+
   it('GET state summarises users and groups', async () => {
     const res = await call(sim.url, 'GET', '/control/vrchat/state');
     const body = res.body as { users: unknown[]; groups: { id: string; roles: unknown[] }[] };

@@ -144,10 +144,100 @@ export async function registerPages(app: FastifyInstance, state: VrchatState): P
   </form>
 </div>
 <div class="card"><h2>Roles</h2><ol start="0">${roles.map((r) => `<li>${esc(r.name)}</li>`).join('')}</ol></div>
-<div class="card"><h2>Members</h2><ul>${members}</ul></div>`;
+<div class="card"><h2>Members</h2><p><a href="/home/group/${g.id}/members/invites">Invites &amp; Join Requests</a></p><ul>${members}</ul></div>`;
         return html(reply, 200, layout(g.name, body));
       },
     );
+
+    // vrchat.com's group management page for pending invites and join requests (the dashboard's
+    // 'Code found' dialog links here): the owner accepts or rejects requests and invites users.
+    web.get<{ Params: { groupId: string }; Querystring: { done?: string } }>(
+      '/home/group/:groupId/members/invites',
+      async (req, reply) => {
+        const g = state.groups.get(req.params.groupId);
+        if (!g) return notFound(reply, "Can't find group!");
+        const person = (userId: string) =>
+          `<a href="/home/user/${userId}">${esc(state.displayName(userId))}</a> <span class="muted">${esc(userId)}</span>`;
+        const requests = state
+          .groupMemberships(g.id, 'requested')
+          .filter((m) => !m.requestBlocked)
+          .slice(0, PAGE_LIST_MAX)
+          .map(
+            (m) => `<li>${person(m.userId)}
+  <form method="post" action="/home/group/${g.id}/members/requests/${m.userId}" style="display:inline">
+    <button type="submit" name="action" value="accept">Accept</button>
+    <button type="submit" name="action" value="reject">Reject</button>
+  </form></li>`,
+          )
+          .join('');
+        const invites = state
+          .groupMemberships(g.id, 'invited')
+          .slice(0, PAGE_LIST_MAX)
+          .map((m) => `<li>${person(m.userId)}</li>`)
+          .join('');
+        const body = `
+<div class="card">
+  <h1><a href="/home/group/${g.id}">${esc(g.name)}</a> · Invites &amp; Join Requests</h1>
+  <p class="muted">join: ${g.joinState}</p>
+  ${req.query.done ? '<p class="saved" role="status">Done.</p>' : ''}
+</div>
+<div class="card"><h2>Join Requests</h2>${requests ? `<ul>${requests}</ul>` : '<p class="muted">No pending join requests.</p>'}</div>
+<div class="card"><h2>Invites</h2>${invites ? `<ul>${invites}</ul>` : '<p class="muted">No pending invites.</p>'}
+  <form method="post" action="/home/group/${g.id}/members/invites">
+    <input name="userId" aria-label="User ID" placeholder="usr_…" required>
+    <button type="submit">Invite</button>
+  </form>
+</div>`;
+        return html(reply, 200, layout(`${g.name} · Invites`, body));
+      },
+    );
+
+    web.post<{ Params: { groupId: string; userId: string } }>(
+      '/home/group/:groupId/members/requests/:userId',
+      async (req, reply) => {
+        const g = state.groups.get(req.params.groupId);
+        if (!g) return notFound(reply, "Can't find group!");
+        const action = String((req.body as { action?: unknown } | undefined)?.action ?? '');
+        const m = state.membership(g.id, req.params.userId);
+        if ((action !== 'accept' && action !== 'reject') || m?.status !== 'requested' || m.requestBlocked)
+          return html(
+            reply,
+            400,
+            layout('No such request', '<p>There is no pending join request to answer.</p>'),
+          );
+        const name = state.displayName(m.userId);
+        if (action === 'accept') state.putMembership(g.id, m.userId, 'member').acceptedById = g.ownerId;
+        else state.deleteMembership(g.id, m.userId);
+        state.addAudit({
+          groupId: g.id,
+          actorId: g.ownerId,
+          targetId: m.userId,
+          eventType: action === 'accept' ? 'group.request.accept' : 'group.request.reject',
+          description: `${state.displayName(g.ownerId)} ${action === 'accept' ? 'accepted' : 'rejected'} the join request of ${name}.`,
+          data: {},
+        });
+        return reply.redirect(`/home/group/${g.id}/members/invites?done=1`, 303);
+      },
+    );
+
+    web.post<{ Params: { groupId: string } }>('/home/group/:groupId/members/invites', async (req, reply) => {
+      const g = state.groups.get(req.params.groupId);
+      if (!g) return notFound(reply, "Can't find group!");
+      const userId = String((req.body as { userId?: unknown } | undefined)?.userId ?? '').trim();
+      const existing = state.membership(g.id, userId);
+      if (!state.users.has(userId) || (existing && existing.status !== 'requested'))
+        return html(reply, 400, layout('Cannot invite', '<p>That user cannot be invited.</p>'));
+      state.putMembership(g.id, userId, 'invited').acceptedById = g.ownerId;
+      state.addAudit({
+        groupId: g.id,
+        actorId: g.ownerId,
+        targetId: userId,
+        eventType: 'group.invite.create',
+        description: `${state.displayName(g.ownerId)} invited ${state.displayName(userId)} to the group.`,
+        data: {},
+      });
+      return reply.redirect(`/home/group/${g.id}/members/invites?done=1`, 303);
+    });
 
     web.post<{ Params: { groupId: string } }>('/home/group/:groupId/description', async (req, reply) => {
       if (!state.groups.has(req.params.groupId)) return notFound(reply, "Can't find group!");

@@ -7,3 +7,7 @@ export function groupIdIn(text: string): string | null {
 
 export const groupPageUrl = (vrchatWebUrl: string | undefined, groupId: string) =>
   vrchatWebUrl ? `${vrchatWebUrl}/home/group/${groupId}` : undefined;
+
+/** The group's invites and join requests page on the VRChat site (where the bot's request is accepted). */
+export const groupInvitesUrl = (vrchatWebUrl: string | undefined, groupId: string) =>
+  vrchatWebUrl ? `${vrchatWebUrl}/home/group/${groupId}/members/invites` : undefined;

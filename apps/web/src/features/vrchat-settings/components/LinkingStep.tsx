@@ -5,7 +5,7 @@ import { ExternalLinkButton } from '../../../components/ExternalLinkButton';
 import { notify } from '../../../components/toasts';
 import { useCheckGroupLink } from '../api/checkGroupLink';
 import type { GroupLinkInfo } from '../api/startGroupLink';
-import { groupPageUrl } from '../groupId';
+import { groupInvitesUrl, groupPageUrl } from '../groupId';
 import { CheckCodeDialog } from './CheckCodeDialog';
 
 interface Props {
@@ -17,7 +17,8 @@ interface Props {
 /** Step 1: the group and its link code, to be put into the group's description. */
 export function LinkingStep({ guildId, info, onBack }: Props) {
   const check = useCheckGroupLink(guildId);
-  const pageUrl = groupPageUrl(usePublicConfig()?.vrchatWebUrl, info.id);
+  const vrchatWebUrl = usePublicConfig()?.vrchatWebUrl;
+  const pageUrl = groupPageUrl(vrchatWebUrl, info.id);
 
   const checkCode = () =>
     check.mutate(info.id, { onError: () => notify({ type: 'error', message: 'Error while linking' }) });
@@ -59,7 +60,7 @@ export function LinkingStep({ guildId, info, onBack }: Props) {
           guildId={guildId}
           groupId={info.id}
           found={check.data.status === 'CodeFound'}
-          invitesUrl={pageUrl}
+          invitesUrl={groupInvitesUrl(vrchatWebUrl, info.id)}
           onClose={check.reset}
         />
       )}

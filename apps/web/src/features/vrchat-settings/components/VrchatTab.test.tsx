@@ -157,6 +157,11 @@ describe('VRChat tab, linking', () => {
     fireEvent.click(button('Check Code'));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Code found in group description')).toBeTruthy();
+    expect(
+      within(dialog)
+        .getByRole('link', { name: "Open the group's invites and join requests" })
+        .getAttribute('href'),
+    ).toBe(`${demoConfig.vrchatWebUrl}/home/group/${grp}/members/invites`);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Link Group' }));
     await waitFor(() => expect(toastTexts()).toContain('Group successfully linked'));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
