@@ -37,6 +37,38 @@ describe('GET /oauth2/authorize', () => {
     expect(html).not.toMatch(/<(link|script) [^>]*src=/);
   });
 
+  it('preselects the first person, so the first Authorize click signs in', async () => {
+    const html = await (await fetch(authorizeUrl({ scope: SCOPE }))).text();
+    const checked = [...html.matchAll(/<input type="radio" name="user_id" value="(\d+)"[^>]* checked>/g)];
+    expect(checked.map((m) => m[1])).toEqual([admin]);
+    expect(html).not.toContain('Switch account');
+  });
+
+  it('preselects the signed-in person and offers Switch account, which forgets them and asks again', async () => {
+    const cookie = `discord_sim_user=${someone}`;
+    const url = authorizeUrl({ scope: 'identify', state: 'sw', prompt: 'none' });
+    const html = await (
+      await fetch(authorizeUrl({ scope: 'identify', state: 'sw' }), { headers: { cookie } })
+    ).text();
+    const checked = [...html.matchAll(/<input type="radio" name="user_id" value="(\d+)"[^>]* checked>/g)];
+    expect(checked.map((m) => m[1])).toEqual([someone]);
+    const href = html
+      .match(/<a href="([^"]+)" class="switch">Switch account<\/a>/)?.[1]
+      .replaceAll('&amp;', '&');
+    expect(href).toMatch(/^\/oauth2\/switch-account\?/);
+    const switched = await fetch(`${sim.url}${href}`, { redirect: 'manual', headers: { cookie } });
+    expect(switched.status).toBe(302);
+    expect(switched.headers.get('set-cookie')).toMatch(/^discord_sim_user=;.*Max-Age=0/);
+    const back = new URL(switched.headers.get('location')!, sim.url);
+    expect(back.pathname).toBe('/oauth2/authorize');
+    expect(back.searchParams.get('state')).toBe('sw');
+    // Signed out, prompt=none no longer skips the page.
+    const again = await fetch(url, { redirect: 'manual' });
+    expect(again.status).toBe(200);
+    const signedOut = await fetch(`${sim.url}/oauth2/switch-account`);
+    expect(await signedOut.text()).toContain('You are signed out of the simulated Discord.');
+  });
+
   it('rejects an unknown client_id, an unknown scope and a non-http redirect_uri with an error page', async () => {
     expect((await fetch(authorizeUrl({ scope: 'identify', client_id: '42' }))).status).toBe(400);
     expect((await fetch(authorizeUrl({ scope: 'identify nonsense' }))).status).toBe(400);

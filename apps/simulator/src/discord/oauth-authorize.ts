@@ -8,6 +8,7 @@ import {
   canManage,
   errorPage,
   installedPage,
+  signedOutPage,
 } from './pages/authorize.js';
 import type { DiscordState } from './state.js';
 
@@ -120,7 +121,19 @@ export function registerAuthorizeRoutes(app: FastifyInstance, state: DiscordStat
       state.oauth.hasConsented(current, request.scopes)
     )
       return complete(state, reply, request, current);
-    return reply.type('text/html').send(authorizePage(state, request, { selectedUserId: current }));
+    return reply
+      .type('text/html')
+      .send(authorizePage(state, request, { selectedUserId: current, signedInUserId: current }));
+  });
+
+  // 'Switch account': forgets the signed-in user (so prompt=none asks again) and shows the consent
+  // page for the same request; with no request, just signs out of the simulated Discord.
+  app.get<{ Querystring: Params }>('/oauth2/switch-account', async (req, reply) => {
+    reply.header('Set-Cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`);
+    const query = new URLSearchParams(req.query as Record<string, string>);
+    query.delete('prompt');
+    if (!query.has('client_id')) return reply.type('text/html').send(signedOutPage());
+    return reply.redirect(`/oauth2/authorize?${query}`, 302);
   });
 
   app.post<{ Body: Params }>('/oauth2/authorize', async (req, reply) => {

@@ -96,16 +96,36 @@ const SCRIPT = `
   sync();
 `;
 
+/** The authorize address again, without prompt=none, through the sign-out that forgets the chosen user. */
+export function switchAccountHref(req: AuthorizeRequest): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of [
+    ['client_id', req.clientId],
+    ['scope', req.scopes.join(' ')],
+    ['response_type', req.responseType],
+    ['redirect_uri', req.redirectUri],
+    ['state', req.state],
+    ['permissions', req.permissions],
+    ['guild_id', req.guildId],
+    ['integration_type', req.integrationType],
+    ['disable_guild_select', req.disableGuildSelect ? 'true' : null],
+  ] as const)
+    if (v !== null) params.set(k, v);
+  return `/oauth2/switch-account?${params}`;
+}
+
 export function authorizePage(
   state: DiscordState,
   req: AuthorizeRequest,
-  opts: { selectedUserId?: string; error?: string } = {},
+  opts: { selectedUserId?: string; signedInUserId?: string; error?: string } = {},
 ): string {
   const users = [...state.users.values()].filter((u) => !u.bot);
+  // Someone is always chosen (the signed-in user, else the first), so Authorize works on the first click.
+  const selected = users.find((u) => u.id === opts.selectedUserId) ?? users[0];
   const userRows = users
     .map((u) => {
       const name = u.globalName ?? u.username;
-      const checked = u.id === opts.selectedUserId ? ' checked' : '';
+      const checked = u.id === selected?.id ? ' checked' : '';
       return `<label class="user" data-search="${esc(`${u.username} ${u.globalName ?? ''}`.toLowerCase())}">
         <input type="radio" name="user_id" value="${u.id}" id="user-${u.id}" aria-label="${esc(u.username)}" required${checked}>
         ${avatar(name, u.id)}<span><strong>${esc(name)}</strong> <span class="muted">@${esc(u.username)}</span></span></label>`;
@@ -120,6 +140,12 @@ export function authorizePage(
     <form method="post" action="/oauth2/authorize">
       ${hidden(req)}
       <h2><label for="user-search">Signed in as</label></h2>
+      ${
+        opts.signedInUserId && state.users.has(opts.signedInUserId)
+          ? `<p class="signed-in">${esc(state.users.get(opts.signedInUserId)?.username ?? '')}
+        <a href="${esc(switchAccountHref(req))}" class="switch">Switch account</a></p>`
+          : ''
+      }
       <input type="search" id="user-search" placeholder="Search users" autocomplete="off">
       <div class="users" role="radiogroup" aria-label="Users">${userRows}</div>
       ${guildPicker(state, req)}
@@ -146,5 +172,13 @@ export function installedPage(guild: SimGuild): string {
     'Authorized',
     `<h1>Authorized</h1><p id="installed">${esc(discordApp.botUsername)} has been added to <strong>${esc(guild.name)}</strong>.</p>
      <p><a href="/channels/${guild.id}">Go to ${esc(guild.name)}</a></p>`,
+  );
+}
+
+export function signedOutPage(): string {
+  return layout(
+    'Signed out',
+    `<h1>Signed out</h1><p id="signed-out">You are signed out of the simulated Discord. Log in again from the app
+     to choose who you are.</p>`,
   );
 }
