@@ -71,7 +71,7 @@ async function timeHttp(url: string, cookie: string | undefined, n: number) {
   return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), body };
 }
 
-async function benchOne(label: string): Promise<string[]> {
+export async function benchOne(label: string): Promise<string[]> {
   const lines: string[] = [];
   const t = await createTestApp({
     simulator: true,
