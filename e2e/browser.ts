@@ -66,6 +66,10 @@ export function useBrowser(viewport = { width: 1280, height: 800 }): BrowserHand
     },
     async signIn(who) {
       await this.goto('/');
+      // On a phone the login link sits in the navigation menu.
+      const menu = page.getByRole('button', { name: 'Open navigation' });
+      const menuShown = await menu.isVisible();
+      if (menuShown) await menu.click();
       await page.getByRole('link', { name: 'Login through Discord' }).click();
       await page.waitForURL(/\/oauth2\/authorize/);
       const selector =
@@ -77,7 +81,11 @@ export function useBrowser(viewport = { width: 1280, height: 800 }): BrowserHand
       await user.check();
       await page.getByRole('button', { name: 'Authorize' }).click();
       await page.waitForURL(`${baseUrl}/profile`);
-      await page.getByText(`@${username}`).waitFor();
+      // On a phone the name sits in the closed navigation menu: there, but not visible.
+      await page
+        .getByText(`@${username}`)
+        .first()
+        .waitFor({ state: menuShown ? 'attached' : 'visible' });
       return username;
     },
   };
