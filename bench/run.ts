@@ -9,6 +9,9 @@ import { seedGuildIds, seedUserIds, vrchatSeed } from '@vrclink/simulator';
 import { seedDemoData } from '../apps/server/src/demo-seed.js';
 import { createTestApp, signIn } from '../apps/server/test/app.js';
 
+// The request path over real sockets, against a bare Node http server (BENCH_HTTP=0 skips it).
+if (process.env.BENCH_HTTP !== '0') await (await import('./http.js')).runHttpBench();
+
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const WARMUP = 30;
 

@@ -5,7 +5,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -18,8 +18,10 @@ import type { AppContext } from './context.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/errors.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { logsEveryRequest, registerRequestLogging } from './http/request-logging.js';
 import { frameworkErrors, registerRouteResponses } from './http/route-responses.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { compiledSerializerCompiler } from './http/serializer.js';
 import type { ZodApp } from './http/types.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
@@ -68,11 +70,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
     trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     loggerInstance: ctx.log,
+    // Two log lines per request only at LOG_LEVEL debug/trace; otherwise server errors and slow requests.
+    logController: new LogController({ disableRequestLogging: !logsEveryRequest(ctx.config.logLevel) }),
     // A bad address or an overlong path parameter: answered as `{message}` like every other error.
     frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Production serializes with compiled schemas; tests and development validate every answer with zod.
+  app.setSerializerCompiler(
+    ctx.config.nodeEnv === 'production' ? compiledSerializerCompiler : serializerCompiler,
+  );
   // The spec's client sends JSON bodies as patch-JSON; it is plain JSON to us.
   app.addContentTypeParser(
     'application/json-patch+json',
@@ -80,6 +87,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
     app.getDefaultJsonParser('error', 'error'),
   );
   registerErrorHandler(app);
+  registerRequestLogging(app, ctx.config.logLevel);
   registerRouteResponses(app);
 
   await registerSecurityHeaders(app, ctx.config);

@@ -45,6 +45,8 @@ export async function createTestApp(
     beforeStart?: (simulatorUrl: string) => Promise<void>;
     /** VRChat pacing over the fast test defaults (e.g. real rate-limit pauses). */
     vrchatPacer?: VrchatPacerSettings;
+    /** The app's logger (default silent, or TEST_LOG_LEVEL); the HTTP bench logs at info like production. */
+    log?: pino.Logger;
   } = {},
 ): Promise<TestApp> {
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SECRET_KEY: 'x'.repeat(32), ...opts.env });
@@ -52,7 +54,7 @@ export async function createTestApp(
   if (demo && opts.beforeStart) await opts.beforeStart(demo.sim.url);
   const config = resolveConfig(env, demo?.endpoints);
   const database = await openTestDatabase();
-  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const log = opts.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const platforms = demo
     ? await startPlatforms({ config, database, log, vrchatPacer: { ...fastPacer, ...opts.vrchatPacer } })
     : undefined;

@@ -1,6 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Actor, apiKeyActor, userActor } from '../actor.js';
-import { randomToken } from '../crypto.js';
 import type { Db } from '../db/client.js';
 import { API_KEY_PREFIX } from '../modules/api-keys/api-key-actor.js';
 import { type ActiveApiKey, findApiKey } from '../modules/api-keys/api-key-lookup.js';
@@ -26,6 +26,20 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** XSRF tokens: 18 random bytes each, cut from a pooled CSPRNG buffer (one system call per 256 tokens). */
+const XSRF_TOKEN_BYTES = 18;
+let xsrfPool = Buffer.alloc(0);
+let xsrfPoolOffset = 0;
+function xsrfToken(): string {
+  if (xsrfPoolOffset + XSRF_TOKEN_BYTES > xsrfPool.length) {
+    xsrfPool = randomBytes(XSRF_TOKEN_BYTES * 256);
+    xsrfPoolOffset = 0;
+  }
+  const token = xsrfPool.toString('base64url', xsrfPoolOffset, xsrfPoolOffset + XSRF_TOKEN_BYTES);
+  xsrfPoolOffset += XSRF_TOKEN_BYTES;
+  return token;
+}
+
 function bearerToken(req: FastifyRequest): string | undefined {
   const header = req.headers.authorization?.trim();
   if (header?.startsWith('Bearer ')) return header.slice(7).trim();
@@ -46,7 +60,8 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
     const bearer = bearerToken(req);
     req.viaHeader = Boolean(bearer);
     const xsrfCookie = req.cookies[XSRF_COOKIE];
-    if (!xsrfCookie) setCookie(req, reply, XSRF_COOKIE, randomToken(18), { httpOnly: false });
+    // A browser's first call gets the pair's cookie; Bearer callers need none (they skip the check).
+    if (!xsrfCookie && !bearer) setCookie(req, reply, XSRF_COOKIE, xsrfToken(), { httpOnly: false });
     // The spec makes a few state-changing calls GETs (refresh, reset invites, logout); they opt in here.
     const stateChanging = !SAFE_METHODS.has(req.method) || req.routeOptions.config?.stateChanging === true;
     if (stateChanging && !bearer && !req.routeOptions.config?.xsrfExempt) {

@@ -1,5 +1,5 @@
 import fastifyHelmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config.js';
 
 /** Real VRChat image addresses (api.vrchat.cloud/…/file/…) redirect to its file and asset hosts. */
@@ -30,9 +30,10 @@ export function contentSecurityPolicy(config: AppConfig): Record<string, string[
   };
 }
 
-/** Security headers on every answer (web app, /api, /data, 404s): CSP, nosniff, no framing, referrer. */
-export async function registerSecurityHeaders(app: FastifyInstance, config: AppConfig): Promise<void> {
-  await app.register(fastifyHelmet, {
+/** The headers helmet sets with our options: computed once, they do not depend on the request. */
+async function helmetHeaders(config: AppConfig): Promise<[string, string][]> {
+  const probe = Fastify();
+  await probe.register(fastifyHelmet, {
     global: true,
     // Without upgrade-insecure-requests: a plain-http install (demo, tests) must still load its own files.
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
@@ -40,5 +41,26 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: AppC
     xFrameOptions: { action: 'deny' },
     // HSTS only matters over https; never for other sites on the operator's domain.
     strictTransportSecurity: { maxAge: 180 * 24 * 60 * 60, includeSubDomains: false },
+  });
+  let headers: [string, string][] = [];
+  probe.get('/', (_req, reply) => {
+    headers = Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]);
+    return '';
+  });
+  await probe.inject({ method: 'GET', url: '/' });
+  await probe.close();
+  if (!headers.some(([k]) => k === 'content-security-policy')) throw new Error('helmet set no CSP');
+  return headers;
+}
+
+/**
+ * Security headers on every answer (web app, /api, /data, 404s): CSP, nosniff, no framing, referrer. Helmet's
+ * headers, computed once at start (helmet would build them, CSP included, on every request).
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, config: AppConfig): Promise<void> {
+  const headers = await helmetHeaders(config);
+  app.addHook('onRequest', (_req, reply, done) => {
+    for (const [name, value] of headers) reply.header(name, value);
+    done();
   });
 }
