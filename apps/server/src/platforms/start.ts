@@ -59,7 +59,7 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
   });
   const vrchat = createVrchatPlatform({
     config: config.vrchat,
-    sessionStore: dbSessionStore(opts.database.db, config.secretKey),
+    sessionStore: dbSessionStore(opts.database.db, config.secretKey, 'vrchat', { kind: opts.database.kind }),
     log,
     pacer: opts.vrchatPacer,
   });

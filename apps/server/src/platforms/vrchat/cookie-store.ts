@@ -17,6 +17,7 @@ export class SessionKeyvStore {
   private entries: Map<string, unknown> | undefined;
   private loading: Promise<Map<string, unknown>> | undefined;
   private writes: Promise<void> = Promise.resolve();
+  /** The jar as last read from or written to the store (undefined: none). */
   private lastSaved: string | undefined;
 
   constructor(
@@ -67,11 +68,35 @@ export class SessionKeyvStore {
     return this.writes;
   }
 
+  /** Like flush, after letting writes the SDK started without awaiting them reach this adapter first. */
+  async settle(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    await this.writes;
+  }
+
+  /**
+   * Reads the store again: when the jar there is not the one this adapter last read or wrote (another
+   * process logged in meanwhile), takes it over and answers true. The SDK's own in-memory copy must then be
+   * dropped by the caller.
+   */
+  async adoptIfChanged(): Promise<boolean> {
+    await this.load();
+    await this.settle();
+    const raw = await this.store.load();
+    if ((raw ?? undefined) === this.lastSaved) return false;
+    this.entries = this.parse(raw);
+    this.lastSaved = raw ?? undefined;
+    return true;
+  }
+
   private load(): Promise<Map<string, unknown>> {
     if (this.entries) return Promise.resolve(this.entries);
     this.loading ??= this.store
       .load()
-      .then((raw) => this.parse(raw))
+      .then((raw) => {
+        this.lastSaved = raw ?? undefined;
+        return this.parse(raw);
+      })
       .catch((err) => {
         this.log.error({ err }, 'VRChat: could not read the stored session; starting without one');
         return new Map<string, unknown>();

@@ -66,6 +66,7 @@ export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatfor
     settings: opts.pacer,
   });
   const client = createSdk({ config, cookieStore, fetch: transport.fetch, version: opts.version });
+  shareLogins({ client, cookieStore, sessionStore: opts.sessionStore, gate, log });
   const configured = Boolean(config.username && config.password);
   if (!configured) {
     status.set('logged_out', { lastError: 'VRChat credentials are not configured' });
@@ -162,5 +163,65 @@ export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatfor
       client.pipeline.close();
       await cookieStore.flush();
     },
+  };
+}
+
+/** The SDK's private login step (run on a 401) and its in-memory cookie cache, which we wrap and refresh. */
+type SdkInternals = {
+  authenticate(options?: { partial?: boolean }): Promise<{ data?: unknown }>;
+  cache: { primary: { delete(key: string): Promise<unknown> } };
+};
+
+/**
+ * One login for every adapter sharing the stored session (all server processes on one database). When the
+ * SDK wants to log in (a 401: no session yet, or it expired), it first takes the store's lock and reads the
+ * stored jar again: if another adapter stored a new session meanwhile, that session is used and the call
+ * retried; otherwise this adapter logs in (through the login gate) and stores the session before the lock
+ * is released. An adapter whose own login cooldown holds it back lets the others go first and then looks
+ * once more, so a session that expires right after this process's login is replaced by another process's.
+ */
+function shareLogins(deps: {
+  client: VRChat;
+  cookieStore: SessionKeyvStore;
+  sessionStore: SessionStore;
+  gate: LoginGate;
+  log: FastifyBaseLogger;
+}): void {
+  const sdk = deps.client as unknown as SdkInternals;
+  const sdkAuthenticate = sdk.authenticate.bind(deps.client);
+  let running: ReturnType<SdkInternals['authenticate']> | undefined;
+
+  /** Takes over a jar another adapter stored since we last looked; false when there is none (or no read). */
+  const adopted = async () => {
+    const changed = await deps.cookieStore.adoptIfChanged().catch((err) => {
+      deps.log.warn({ err }, 'VRChat: could not read the stored session again');
+      return false;
+    });
+    // The SDK keeps the jar in memory too; dropped, its next read comes from the adopted one.
+    if (changed) await sdk.cache.primary.delete('cookies');
+    return changed;
+  };
+  const authenticate = async (options?: { partial?: boolean }) => {
+    const first = await deps.sessionStore.exclusive(async () => {
+      if (await adopted()) {
+        deps.log.info('VRChat: using the session another process logged in with');
+        // Checks the adopted session with one call; logs in (gated) only if it does not work either.
+        return sdkAuthenticate({ partial: true }).finally(() => deps.cookieStore.settle());
+      }
+      if (Date.now() < deps.gate.nextAttemptAt) return undefined;
+      return sdkAuthenticate(options).finally(() => deps.cookieStore.settle());
+    });
+    if (first) return first;
+    // Our cooldown holds: adapters that were waiting for the lock go first; one of them may log in.
+    return deps.sessionStore.exclusive(async () => {
+      const partial = (await adopted()) || options?.partial;
+      return sdkAuthenticate({ ...options, partial }).finally(() => deps.cookieStore.settle());
+    });
+  };
+  sdk.authenticate = (options) => {
+    running ??= authenticate(options).finally(() => {
+      running = undefined;
+    });
+    return running;
   };
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { decrypt, encrypt } from '../../crypto.js';
 import type { Db } from '../../db/client.js';
 import { platformSessions } from '../../db/schema/index.js';
@@ -8,14 +8,63 @@ export interface SessionStore {
   load(): Promise<string | null>;
   save(data: string): Promise<void>;
   clear(): Promise<void>;
+  /**
+   * Runs `fn` while no other holder of this session runs one: every adapter using this store, in this
+   * process or (on PostgreSQL) in any process sharing the database. Logins run inside, so N adapters make one.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** Advisory-lock namespace of shared platform sessions (the second key is the session's name hashed). */
+const SESSION_LOCK_NAMESPACE = 72707372;
+
+/** Runs the functions given to it one after another (an in-process lock). */
+export function createMutex(): <T>(fn: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (fn) => {
+    const run = tail.then(fn);
+    tail = run.catch(() => {});
+    return run;
+  };
+}
+
+/** One in-process lock per database handle and session name, shared by every store made on them. */
+const localLocks = new WeakMap<object, Map<string, ReturnType<typeof createMutex>>>();
+function localLock(db: object, name: string): ReturnType<typeof createMutex> {
+  const byName = localLocks.get(db) ?? new Map<string, ReturnType<typeof createMutex>>();
+  localLocks.set(db, byName);
+  const lock = byName.get(name) ?? createMutex();
+  byName.set(name, lock);
+  return lock;
 }
 
 /**
  * The jar encrypted in `platform_sessions`. A row that no longer decrypts (the secret key changed) reads
  * as no session: the adapter then logs in once and overwrites it.
+ *
+ * `exclusive` takes an in-process lock, and on PostgreSQL (`kind: 'postgres'`, several processes may share
+ * the database) also a transaction-scoped advisory lock on one pooled connection, released with it even if
+ * the process dies. Embedded PGlite has a single process: the in-process lock is enough.
  */
-export function dbSessionStore(db: Db, secretKey: Buffer, name = 'vrchat'): SessionStore {
+export function dbSessionStore(
+  db: Db,
+  secretKey: Buffer,
+  name = 'vrchat',
+  opts: { kind?: 'pglite' | 'postgres' } = {},
+): SessionStore {
+  const local = localLock(db, name);
   return {
+    exclusive(fn) {
+      if (opts.kind !== 'postgres') return local(fn);
+      return local(() =>
+        db.transaction(async (tx) => {
+          await tx.execute(
+            sql`select pg_advisory_xact_lock(${SESSION_LOCK_NAMESPACE}::int, hashtext(${name}))`,
+          );
+          return fn();
+        }),
+      );
+    },
     async load() {
       const rows = await db.select().from(platformSessions).where(eq(platformSessions.name, name)).limit(1);
       if (!rows[0]) return null;
@@ -41,7 +90,9 @@ export function dbSessionStore(db: Db, secretKey: Buffer, name = 'vrchat'): Sess
 /** A store that lives as long as the process (tests, or running without a database). */
 export function memorySessionStore(initial: string | null = null): SessionStore {
   let data = initial;
+  const local = createMutex();
   return {
+    exclusive: local,
     load: async () => data,
     save: async (next) => {
       data = next;

@@ -1,0 +1,133 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { vrchatAccounts, vrchatSeed } from '../../../../simulator/src/vrchat/seed.js';
+import { createScratchDatabase, openTestDatabase } from '../../../test/db.js';
+import { type Database, openDatabase } from '../../db/client.js';
+import { platformSessions } from '../../db/schema/index.js';
+import { type SimHarness, startSimHarness } from '../testing.js';
+import { createVrchatPlatform, dbSessionStore, type VrchatPlatform } from './index.js';
+import { createMutex } from './session-store.js';
+
+const fast = { ratePerSecond: 200, burst: 20, backoffBaseMs: 5, backoffMaxMs: 40 };
+const aurora = vrchatSeed.userIds['Aurora Skye'];
+const adminUrl = process.env.DATABASE_URL;
+
+/**
+ * Two adapters on one database (the pair `databases()` gives) share one VRChat session: the first login is
+ * the only one, and after the session expires one of them logs in again and the other uses that session.
+ */
+function sharedSessionSuite(databases: () => [Database, Database]) {
+  let sim: SimHarness;
+  const open: VrchatPlatform[] = [];
+
+  const make = (database: Database) => {
+    const platform = createVrchatPlatform({
+      config: sim.config.vrchat,
+      sessionStore: dbSessionStore(database.db, sim.config.secretKey, 'vrchat', { kind: database.kind }),
+      log: sim.log,
+      pacer: fast,
+    });
+    open.push(platform);
+    return platform;
+  };
+  const pair = () => {
+    const [a, b] = databases();
+    return [make(a), make(b)] as const;
+  };
+  const botLogins = async () => {
+    const { body } = await sim.control('GET', '/vrchat/sessions');
+    return (body as { accounts: { username: string; loginsInWindow: number }[] }).accounts.find(
+      (a) => a.username === vrchatAccounts.bot.username,
+    )?.loginsInWindow;
+  };
+
+  beforeAll(async () => {
+    sim = await startSimHarness();
+  });
+  beforeEach(async () => {
+    await databases()[0].db.delete(platformSessions);
+    await sim.control('POST', '/vrchat/reset-sessions');
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((p) => p.close()));
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  it('makes one login between two adapters starting without a stored session', async () => {
+    const [a, b] = pair();
+    const states = await Promise.all([a.start(), b.start()]);
+    expect(states.map((s) => s.status)).toEqual(['ok', 'ok']);
+    expect(await botLogins()).toBe(1);
+  });
+
+  it('makes no login at start when a valid session is stored', async () => {
+    const first = make(databases()[0]);
+    await first.start();
+    await first.close();
+    await sim.control('POST', '/vrchat/reset-sessions');
+
+    const [a, b] = pair();
+    const states = await Promise.all([a.start(), b.start()]);
+    expect(states.map((s) => s.status)).toEqual(['ok', 'ok']);
+    expect(await botLogins()).toBe(0);
+  });
+
+  it('replaces an expired session with one login that both adapters use', async () => {
+    const [a, b] = pair();
+    await Promise.all([a.start(), b.start()]);
+    expect(await botLogins()).toBe(1);
+
+    await sim.control('POST', '/vrchat/invalidate-sessions', {});
+    // The adapter that logged in at start is in its login cooldown: the other one logs in for both.
+    const users = await Promise.all([a.getUser(aurora), b.getUser(aurora)]);
+    expect(users.map((u) => u?.id)).toEqual([aurora, aurora]);
+    expect(await botLogins()).toBe(2);
+    expect([a.state().status, b.state().status]).toEqual(['ok', 'ok']);
+  });
+}
+
+describe('VRChat session shared by two adapters on one database', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  sharedSessionSuite(() => [database, database]);
+});
+
+describe.skipIf(!adminUrl)('VRChat session shared by two PostgreSQL connection pools (two processes)', () => {
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let one: Database;
+  let two: Database;
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(adminUrl as string);
+    one = await openDatabase({ url: scratch.url, onConnectionError: () => {} });
+    two = await openDatabase({ url: scratch.url, onConnectionError: () => {} });
+  });
+  afterAll(async () => {
+    await Promise.all([one?.close(), two?.close()]);
+    await scratch?.drop();
+  });
+  sharedSessionSuite(() => [one, two]);
+});
+
+describe('createMutex', () => {
+  it('runs one function at a time, in order, and carries on after a failure', async () => {
+    const lock = createMutex();
+    const log: string[] = [];
+    const step = (name: string, fail = false) =>
+      lock(async () => {
+        log.push(`${name}:start`);
+        await new Promise((r) => setTimeout(r, 5));
+        log.push(`${name}:end`);
+        if (fail) throw new Error(name);
+        return name;
+      });
+    const results = await Promise.allSettled([step('a'), step('b', true), step('c')]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(log).toEqual(['a:start', 'a:end', 'b:start', 'b:end', 'c:start', 'c:end']);
+  });
+});
