@@ -15,7 +15,8 @@ if (process.env.BENCH_HTTP !== '0') await (await import('./http.js')).runHttpBen
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const WARMUP = 30;
 
-const t = await createTestApp({ simulator: true });
+// The per-user rate limit (600 a minute by default) is not what this measures.
+const t = await createTestApp({ simulator: true, env: { RATE_LIMIT_USER: '1000000000' } });
 await seedDemoData(t.ctx.db);
 // Measure the server, not the simulated VRChat rate limit (10/s, which the pacer would wait out).
 await t.control('PATCH', '/vrchat/config', { rate: { capacity: 100_000, perSecond: 100_000 } });
