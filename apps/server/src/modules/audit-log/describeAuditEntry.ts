@@ -9,6 +9,7 @@ export const auditDescriptions: Readonly<Record<string, string>> = {
   'role.auto.add': 'Gave an automatic Discord role',
   'role.auto.remove': 'Took an automatic Discord role away',
   'sync.failed': 'Could not apply a sync action',
+  'sync.warning': 'Found a problem the bot cannot fix itself',
   'sync.requested': 'Asked for a sync now',
   'sync.removals_held': 'Held a mass removal for review',
   'sync.removals_approved': 'Approved held removals',

@@ -104,7 +104,8 @@ export async function runGuildSync(
   const obs = await observeGuild(ctx, guildId);
   if (!obs) return null;
   const plan = planSync(obs.input);
-  const stored = ((await stateOf(ctx, guildId))?.heldRemovals ?? []) as HeldRemoval[];
+  const before = await stateOf(ctx, guildId);
+  const stored = (before?.heldRemovals ?? []) as HeldRemoval[];
   const approved = new Set([
     ...(opts.approvedRemovals ?? []),
     ...stored.filter((h) => h.approved).map((h) => h.vrcUserId),
@@ -126,6 +127,17 @@ export async function runGuildSync(
     ...viewOf(obs, a),
     groupId,
   }));
+  const warnings = warningsOf(obs, plan, result.warnings);
+  // A problem the bot cannot fix is audit-logged once, when it first appears (the tabs show it until fixed).
+  const known = new Set(((before?.warnings ?? []) as { message: string }[]).map((w) => w.message));
+  for (const w of warnings.filter((x) => !known.has(x.message))) {
+    await audit(ctx.db, {
+      action: 'sync.warning',
+      actor: botActor,
+      guildId,
+      details: { kind: w.kind, message: w.message },
+    });
+  }
   const summary = {
     planned: plan.actions.length,
     applied: result.applied,
@@ -140,14 +152,14 @@ export async function runGuildSync(
       guildId,
       lastRunAt: new Date(),
       lastResult: summary,
-      warnings: warningsOf(obs, plan, result.warnings),
+      warnings,
     })
     .onConflictDoUpdate({
       target: guildSyncState.guildId,
       set: {
         lastRunAt: new Date(),
         lastResult: summary,
-        warnings: warningsOf(obs, plan, result.warnings),
+        warnings,
         // A sync that holds nothing clears what an earlier one held: the rules no longer ask for it.
         ...(hold ? {} : { heldRemovals: null, heldAt: null }),
         updatedAt: sql`now()`,
