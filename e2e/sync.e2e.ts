@@ -7,7 +7,8 @@ import { useBrowser } from './browser';
  * The bot's sync in demo mode, in Furry Dance Club linked to the VRChat group Dance Club (never the Hangout,
  * which other journeys rely on): three members link VRChat accounts through the public API; the Linked Users
  * Role reaches them in Discord; @everyone → Membership invites the linked members outside the group; a
- * Discord role → GrantRoleTemporary gives and takes the group role Dancer; the Audit Log shows the bot's
+ * Discord role → GrantRoleTemporary gives and takes the group role Dancer; a group-to-Discord grant of Dancer
+ * gives a Discord role; the Audit Log shows the bot's
  * actions; Auto Remove's removals are held by the circuit breaker and applied after confirming. Everything is
  * undone at the end.
  */
@@ -155,6 +156,9 @@ describe('the bot sync', () => {
     const crewRole = (await control('POST', `/discord/guilds/${GUILD}/roles`, { name: 'Dance Crew' })) as {
       id: string;
     };
+    const badgeRole = (await control('POST', `/discord/guilds/${GUILD}/roles`, { name: 'Dancer Badge' })) as {
+      id: string;
+    };
 
     // 1. Three members of Furry Dance Club link and verify their VRChat accounts.
     step('1');
@@ -205,6 +209,27 @@ describe('the bot sync', () => {
       await eventually('Yuki Frost gets Dancer', async () =>
         Boolean((await memberships()).find((m) => m.userId === yuki)?.roleIds.includes(DANCER)),
       );
+      // Group to Discord: holders of the group role Dancer get the Discord role 'Dancer Badge', for good.
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      await page.getByRole('button', { name: 'Group to Discord Roles setup' }).click();
+      const g2d = page.getByRole('dialog', { name: 'Group to Discord Roles' });
+      await g2d.getByRole('button', { name: 'Add' }).click();
+      const g2dRow = 'Group to Discord mapping 1';
+      await g2d.getByRole('combobox', { name: `Group Role of ${g2dRow}` }).selectOption({ label: 'Dancer' });
+      await g2d.getByRole('combobox', { name: `Action of ${g2dRow}` }).selectOption('GrantRolePermanent');
+      await g2d
+        .getByRole('combobox', { name: `Discord Role of ${g2dRow}` })
+        .selectOption({ label: 'Dancer Badge' });
+      await eventually("Yuki Frost's Discord user gets Dancer Badge", async () =>
+        (await discordRoles(yukiDiscord)).includes(badgeRole.id),
+      );
+      await g2d.getByRole('button', { name: `Remove ${g2dRow}` }).click();
+      await g2d.getByRole('row', { name: g2dRow }).waitFor({ state: 'detached' });
+      await page.keyboard.press('Escape');
+      await g2d.waitFor({ state: 'hidden' });
+      await page.getByRole('button', { name: 'Discord to Group Roles setup' }).click();
+
       await control('DELETE', `/discord/guilds/${GUILD}/members/${yukiDiscord}/roles/${crewRole.id}`);
       await eventually('Yuki Frost loses Dancer once Dance Crew is gone', async () => {
         const m = (await memberships()).find((x) => x.userId === yuki);
@@ -324,6 +349,7 @@ describe('the bot sync', () => {
         await context.close();
       }
       await control('DELETE', `/discord/guilds/${GUILD}/roles/${crewRole.id}`);
+      await control('DELETE', `/discord/guilds/${GUILD}/roles/${badgeRole.id}`);
       await control('DELETE', `/discord/guilds/${GUILD}/roles/${linkedRole.id}`);
     }
   }, 400_000);
