@@ -38,11 +38,13 @@ export default defineConfig({
     emptyOutDir: true,
     rolldownOptions: {
       output: {
-        // Libraries change less often than the app: separate chunks cache better.
+        // Libraries change less often than the app: separate chunks cache better. Only the libraries the first
+        // page needs ($initial): the rest stay with the lazily loaded pages that use them (App routes).
         codeSplitting: {
           groups: [
-            { name: 'mantine', test: /node_modules[\\/]@mantine/ },
-            { name: 'vendor', test: /node_modules/ },
+            { name: 'mantine', test: /node_modules[\\/]@mantine/, tags: ['$initial'] },
+            { name: 'vendor', test: /node_modules/, tags: ['$initial'] },
+            { name: 'app', tags: ['$initial'] },
           ],
         },
       },

@@ -1,15 +1,19 @@
-import { AppShell, Box, Burger, Container, Drawer, Group, Stack } from '@mantine/core';
+import { AppShell, Box, Burger, Container, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconLink } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { Footer } from './Footer';
 import classes from './layout.module.css';
 import { NavLinks } from './NavLinks';
 import { UserSection } from './UserSection';
 
+const PhoneMenu = lazy(async () => ({ default: (await import('./PhoneMenu')).PhoneMenu }));
+
 export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
+  // The phone menu's code is fetched on the first tap, then stays mounted (so it can animate closed).
+  const [menuUsed, setMenuUsed] = useState(false);
   const { pathname } = useLocation();
 
   // Also close the menu on redirects, not only on link clicks.
@@ -23,7 +27,10 @@ export function AppLayout() {
           <Group h="100%" gap="md" wrap="nowrap">
             <Burger
               opened={opened}
-              onClick={toggle}
+              onClick={() => {
+                setMenuUsed(true);
+                toggle();
+              }}
               hiddenFrom="sm"
               size="sm"
               aria-label={opened ? 'Close navigation' : 'Open navigation'}
@@ -42,14 +49,11 @@ export function AppLayout() {
         </Container>
       </AppShell.Header>
 
-      <Drawer opened={opened} onClose={close} hiddenFrom="sm" size="80%" title="VRCLink" zIndex={300}>
-        <Stack component="nav" aria-label="Main" gap={4}>
-          <NavLinks onNavigate={close} />
-        </Stack>
-        <Box mt="xl">
-          <UserSection onNavigate={close} stacked />
-        </Box>
-      </Drawer>
+      {menuUsed && (
+        <Suspense fallback={null}>
+          <PhoneMenu opened={opened} onClose={close} />
+        </Suspense>
+      )}
 
       <AppShell.Main className={classes.main}>
         <div className={classes.content}>

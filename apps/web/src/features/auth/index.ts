@@ -1,11 +1,8 @@
+// The sign-in pages are not exported here: the route table loads each one lazily from its own file.
 export { type CurrentUser, currentUserKey, currentUserQuery } from './api/currentUser';
-export { DiscordLoginPage } from './components/DiscordLoginPage';
-export { LoginCallbackPage } from './components/LoginCallbackPage';
 export { LoginErrorAlert } from './components/LoginErrorAlert';
 export { LoginProvider } from './components/LoginProvider';
-export { LogoutPage } from './components/LogoutPage';
 export { RequireAdmin } from './components/RequireAdmin';
 export { LOGIN_REQUIRED_MESSAGE, RequireLogin } from './components/RequireLogin';
-export { TokenLoginPage } from './components/TokenLoginPage';
 export { isAdmin, type LoginState, useLogin } from './loginContext';
 export { isSafeReturnPath, loginErrorMessage, loginPath } from './loginReturn';

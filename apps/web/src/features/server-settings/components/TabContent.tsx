@@ -1,11 +1,14 @@
-import { Paper, Text, Title } from '@mantine/core';
-import { DiscordTab } from '../../discord-settings';
-import { ManagementTab } from '../../management';
-import { MembersTab } from '../../members';
-import { VrchatTab } from '../../vrchat-settings';
-import { WorldsTab } from '../../worlds';
+import { Center, Loader, Paper, Text, Title } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import type { ManageableGuild } from '../api/guilds';
 import type { ServerTab } from '../tabs';
+
+// Each tab is its own chunk, fetched when first opened (worlds brings drag and drop).
+const DiscordTab = lazy(async () => ({ default: (await import('../../discord-settings')).DiscordTab }));
+const VrchatTab = lazy(async () => ({ default: (await import('../../vrchat-settings')).VrchatTab }));
+const MembersTab = lazy(async () => ({ default: (await import('../../members')).MembersTab }));
+const ManagementTab = lazy(async () => ({ default: (await import('../../management')).ManagementTab }));
+const WorldsTab = lazy(async () => ({ default: (await import('../../worlds')).WorldsTab }));
 
 interface Props {
   guild: ManageableGuild;
@@ -15,7 +18,21 @@ interface Props {
 }
 
 /** The right pane for the chosen server and tab. */
-export function TabContent({ guild, tab, rest }: Props) {
+export function TabContent(props: Props) {
+  return (
+    <Suspense
+      fallback={
+        <Center py={60}>
+          <Loader aria-label="Loading tab" />
+        </Center>
+      }
+    >
+      <Tab {...props} />
+    </Suspense>
+  );
+}
+
+function Tab({ guild, tab, rest }: Props) {
   switch (tab) {
     case 'discord':
       return <DiscordTab guild={guild} />;
