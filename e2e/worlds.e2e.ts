@@ -195,7 +195,8 @@ describe('Worlds tab', () => {
     await servers.waitFor();
     expect(await servers.getByText('VRChat Hangout').count()).toBe(0);
     await browser.goto(`/server-settings/${HANGOUT}/worlds`);
-    await page.getByText('No Server Selected').waitFor();
+    // They manage no server at all: the pane says so (and offers to invite the bot), never the Hangout.
+    await page.getByText('No Servers to Manage').waitFor();
     expect(await page.getByRole('article').count()).toBe(0);
     const worlds = await page.request.get(`/api/guilds/${HANGOUT}/worlds`);
     expect(worlds.status()).toBe(403);
