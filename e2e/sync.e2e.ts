@@ -10,7 +10,7 @@ import { useBrowser } from './browser';
  * Discord role → GrantRoleTemporary gives and takes the group role Dancer; a group-to-Discord grant of Dancer
  * gives a Discord role; the Audit Log shows the bot's
  * actions; Auto Remove's removals are held by the circuit breaker and applied after confirming. Everything is
- * undone at the end.
+ * undone at the end. The 18+ Verified Role reaches only the 18+ account; an unlink takes the linked role away.
  */
 const browser = useBrowser();
 const simulatorUrl = inject('simulatorUrl');
@@ -159,6 +159,9 @@ describe('the bot sync', () => {
     const badgeRole = (await control('POST', `/discord/guilds/${GUILD}/roles`, { name: 'Dancer Badge' })) as {
       id: string;
     };
+    const adultRole = (await control('POST', `/discord/guilds/${GUILD}/roles`, { name: 'Dance 18+' })) as {
+      id: string;
+    };
 
     // 1. Three members of Furry Dance Club link and verify their VRChat accounts.
     step('1');
@@ -180,6 +183,12 @@ describe('the bot sync', () => {
           (await discordRoles(linker.discordId)).includes(linkedRole.id),
         );
       }
+      // The 18+ Verified Role: only Umbra's link is verified and 18+.
+      await page.getByRole('combobox', { name: '18+ Verified Role' }).selectOption({ label: 'Dance 18+' });
+      await eventually("Umbra's Discord user gets Dance 18+", async () =>
+        (await discordRoles(linkers[1].discordId)).includes(adultRole.id),
+      );
+      expect(await discordRoles(linkers[0].discordId)).not.toContain(adultRole.id);
 
       // 3. Link Dance Club, enable the Groups feature, @everyone → Membership: the linked outsiders are invited.
       step('3');
@@ -300,6 +309,16 @@ describe('the bot sync', () => {
       // The admin has no link, so never got the Linked Users Role.
       expect(await discordRoles(seedUserIds.admin)).not.toContain(linkedRole.id);
 
+      // Carol unlinks: the Linked Users Role is taken from her within seconds.
+      const carolUnlink = await contexts[0]!.request.post('/api/users/unlink', {
+        headers: await xsrfHeaders(contexts[0]!),
+      });
+      expect(carolUnlink.status()).toBe(200);
+      await eventually(
+        "Carol's Discord user loses Dance Linked after unlinking",
+        async () => !(await discordRoles(linkers[0].discordId)).includes(linkedRole.id),
+      );
+
       // 6. Clean up through the UI: Auto Remove and Groups off, mappings back to none, group unlinked.
       step('6');
       await openTab(page, 'VRChat');
@@ -327,6 +346,12 @@ describe('the bot sync', () => {
       await expect
         .poll(() => page.getByRole('combobox', { name: 'Linked Users Role' }).inputValue())
         .toBe('');
+      await page
+        .getByRole('combobox', { name: '18+ Verified Role' })
+        .selectOption({ label: 'None Selected' });
+      await expect
+        .poll(() => page.getByRole('combobox', { name: '18+ Verified Role' }).inputValue())
+        .toBe('');
     } catch (error) {
       // What the product says about the sync, to tell a slow job from a wrong one.
       for (const path of ['sync', 'sync/preview']) {
@@ -350,6 +375,7 @@ describe('the bot sync', () => {
       }
       await control('DELETE', `/discord/guilds/${GUILD}/roles/${crewRole.id}`);
       await control('DELETE', `/discord/guilds/${GUILD}/roles/${badgeRole.id}`);
+      await control('DELETE', `/discord/guilds/${GUILD}/roles/${adultRole.id}`);
       await control('DELETE', `/discord/guilds/${GUILD}/roles/${linkedRole.id}`);
     }
   }, 400_000);
