@@ -19,6 +19,8 @@ export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: R
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The PostgreSQL server's URL (for locks that need a connection of their own); absent on PGlite. */
+  url?: string;
   executeSql: ExecuteSql;
   close(): Promise<void>;
 }
@@ -57,6 +59,7 @@ export async function openDatabase(opts: {
     return {
       db,
       kind: 'postgres',
+      url: opts.url,
       executeSql: async (text, values) => pool.query(text, values as unknown[]),
       close: () => pool.end(),
     };

@@ -59,7 +59,9 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
   });
   const vrchat = createVrchatPlatform({
     config: config.vrchat,
-    sessionStore: dbSessionStore(opts.database.db, config.secretKey, 'vrchat', { kind: opts.database.kind }),
+    sessionStore: dbSessionStore(opts.database.db, config.secretKey, 'vrchat', {
+      databaseUrl: opts.database.url,
+    }),
     log,
     pacer: opts.vrchatPacer,
   });

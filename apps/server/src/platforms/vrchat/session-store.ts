@@ -1,4 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
 import { decrypt, encrypt } from '../../crypto.js';
 import type { Db } from '../../db/client.js';
 import { platformSessions } from '../../db/schema/index.js';
@@ -42,28 +43,33 @@ function localLock(db: object, name: string): ReturnType<typeof createMutex> {
  * The jar encrypted in `platform_sessions`. A row that no longer decrypts (the secret key changed) reads
  * as no session: the adapter then logs in once and overwrites it.
  *
- * `exclusive` takes an in-process lock, and on PostgreSQL (`kind: 'postgres'`, several processes may share
- * the database) also a transaction-scoped advisory lock on one pooled connection, released with it even if
- * the process dies. Embedded PGlite has a single process: the in-process lock is enough.
+ * `exclusive` takes an in-process lock, and on PostgreSQL (several processes may share the database) also a
+ * session advisory lock on a connection of its own, opened for that one login: no transaction stays open
+ * while VRChat is called, and a process that dies frees the lock with its connection. Embedded PGlite has a
+ * single process: the in-process lock is enough.
  */
 export function dbSessionStore(
   db: Db,
   secretKey: Buffer,
   name = 'vrchat',
-  opts: { kind?: 'pglite' | 'postgres' } = {},
+  opts: { databaseUrl?: string } = {},
 ): SessionStore {
   const local = localLock(db, name);
+  const { databaseUrl } = opts;
   return {
     exclusive(fn) {
-      if (opts.kind !== 'postgres') return local(fn);
-      return local(() =>
-        db.transaction(async (tx) => {
-          await tx.execute(
-            sql`select pg_advisory_xact_lock(${SESSION_LOCK_NAMESPACE}::int, hashtext(${name}))`,
-          );
-          return fn();
-        }),
-      );
+      if (!databaseUrl) return local(fn);
+      return local(async () => {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        client.on('error', () => {});
+        await client.connect();
+        try {
+          await client.query('select pg_advisory_lock($1, hashtext($2))', [SESSION_LOCK_NAMESPACE, name]);
+          return await fn();
+        } finally {
+          await client.end().catch(() => {});
+        }
+      });
     },
     async load() {
       const rows = await db.select().from(platformSessions).where(eq(platformSessions.name, name)).limit(1);

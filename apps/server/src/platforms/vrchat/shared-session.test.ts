@@ -22,7 +22,9 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
   const make = (database: Database) => {
     const platform = createVrchatPlatform({
       config: sim.config.vrchat,
-      sessionStore: dbSessionStore(database.db, sim.config.secretKey, 'vrchat', { kind: database.kind }),
+      sessionStore: dbSessionStore(database.db, sim.config.secretKey, 'vrchat', {
+        databaseUrl: database.url,
+      }),
       log: sim.log,
       pacer: fast,
     });
