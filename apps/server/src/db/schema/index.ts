@@ -13,3 +13,4 @@ export * from './sdk.js';
 export * from './sync.js';
 export * from './users.js';
 export * from './worlds.js';
+export * from './world-images.js';
