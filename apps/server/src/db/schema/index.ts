@@ -1,4 +1,5 @@
 export * from './api-keys.js';
+export * from './api-log.js';
 export * from './audit.js';
 export * from './cooldowns.js';
 export * from './guild-settings.js';
