@@ -32,7 +32,7 @@ export interface AppConfig {
   contactEmail: string;
   supportUrl: string;
   /** Per-window request limits shared by every process (http/rate-limit.ts); 0 switches one off. */
-  rateLimit: { anonymous: number; user: number; windowMs: number };
+  rateLimit: { anonymous: number; user: number; apiKey: number; windowMs: number };
   /** GitHub Pages base of the world data mirror (the worlds' 'Trusted URL'), without a trailing slash. */
   worldMirrorUrl: string | null;
   discord: {
@@ -105,6 +105,7 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
     rateLimit: {
       anonymous: env.RATE_LIMIT_ANONYMOUS,
       user: env.RATE_LIMIT_USER,
+      apiKey: env.RATE_LIMIT_API_KEY,
       windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000,
     },
     worldMirrorUrl: env.WORLD_MIRROR_URL?.replace(/\/$/, '') ?? null,
@@ -115,7 +116,7 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
       apiUrl: sim ? `${sim.url}/api` : env.DISCORD_API_URL,
       webUrl: sim ? sim.url : env.DISCORD_WEB_URL,
       cdnUrl: sim ? `${sim.url}/cdn` : env.DISCORD_CDN_URL,
-      linkedRolesEnabled: env.LINKED_ROLES_ENABLED,
+      linkedRolesEnabled: env.LINKED_ROLES_ENABLED ?? Boolean(sim),
       shards: shardCount
         ? {
             count: shardCount,

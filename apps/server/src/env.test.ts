@@ -45,7 +45,6 @@ describe('configuration', () => {
       DATA_DIR: './data',
       LOG_LEVEL: 'info',
       SIMULATOR_PORT: 4010,
-      LINKED_ROLES_ENABLED: false,
       DISCORD_API_URL: 'https://discord.com/api',
       VRCHAT_API_URL: 'https://api.vrchat.cloud/api/1',
     });
@@ -59,6 +58,23 @@ describe('configuration', () => {
     expect(config.discord.apiUrl).toBe('https://discord.com/api');
     expect(config.vrchat.apiUrl).toBe('https://api.vrchat.cloud/api/1');
     expect(config.vrchat.totpSecret).toBe('JBSWY3DPEHPK3PXP');
+  });
+
+  it('turns Linked Roles on by default in demo mode only; LINKED_ROLES_ENABLED decides when set', () => {
+    const sim = {
+      url: 'http://127.0.0.1:4010',
+      discord: { clientId: '1', clientSecret: 's', botToken: 'b' },
+      vrchat: { username: 'u', password: 'p', totpSecret: 'JBSWY3DPEHPK3PXP' },
+      adminDiscordUserId: '2',
+    };
+    expect(resolveConfig(parseEnv({}), sim).discord.linkedRolesEnabled).toBe(true);
+    expect(resolveConfig(parseEnv({ LINKED_ROLES_ENABLED: 'false' }), sim).discord.linkedRolesEnabled).toBe(
+      false,
+    );
+    expect(resolveConfig(parseEnv(real)).discord.linkedRolesEnabled).toBe(false);
+    expect(resolveConfig(parseEnv({ ...real, LINKED_ROLES_ENABLED: '1' })).discord.linkedRolesEnabled).toBe(
+      true,
+    );
   });
 
   it('refuses some credentials without the others, naming the missing ones', () => {

@@ -72,10 +72,11 @@ export const envSchema = z.object({
   DISCORD_API_URL: z.string().url().default('https://discord.com/api'),
   DISCORD_WEB_URL: z.string().url().default('https://discord.com'),
   DISCORD_CDN_URL: z.string().url().default('https://cdn.discordapp.com'),
+  /** Unset: on in demo mode (so the demo shows Linked Roles), off otherwise. */
   LINKED_ROLES_ENABLED: z
     .enum(['true', 'false', '1', '0'])
-    .default('false')
-    .transform((v) => v === 'true' || v === '1'),
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
   VRCHAT_USERNAME: optionalString,
   VRCHAT_PASSWORD: optionalString,
   VRCHAT_TOTP_SECRET: optionalString,
@@ -105,8 +106,10 @@ export const envSchema = z.object({
     ),
   /** Requests per window and client address to the routes that write for anonymous callers; 0: no limit. */
   RATE_LIMIT_ANONYMOUS: z.coerce.number().int().min(0).default(30),
-  /** Requests per window to /api by one signed-in user or API key; 0: no limit. */
+  /** Requests per window to /api by one signed-in user; 0: no limit. */
   RATE_LIMIT_USER: z.coerce.number().int().min(0).default(600),
+  /** Requests per window to /api by one API key (its own bucket, apart from users); 0: no limit. */
+  RATE_LIMIT_API_KEY: z.coerce.number().int().min(0).default(300),
   /** The rate limits' fixed window, in seconds. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
   /** This process's name on /admin (scheduled tasks are registered under it); default host name + pid. */
