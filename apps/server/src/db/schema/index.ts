@@ -15,3 +15,4 @@ export * from './sync.js';
 export * from './users.js';
 export * from './worlds.js';
 export * from './world-images.js';
+export * from './world-mirror.js';
