@@ -55,6 +55,8 @@ export interface AppConfig {
     pipelineUrl: string;
     contact: string;
   };
+  /** Upload limits of World Images (modules/world-images). */
+  worldImages: { maxBytes: number; maxPixels: number; maxPerGuild: number };
 }
 
 /** Reads SECRET_KEY, or in demo mode a key generated once and kept in DATA_DIR (so restarts can decrypt). */
@@ -134,6 +136,11 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
       webUrl: sim ? sim.url : env.VRCHAT_WEB_URL,
       pipelineUrl: sim ? `${sim.url.replace(/^http/, 'ws')}/vrchat/pipeline` : env.VRCHAT_PIPELINE_URL,
       contact: env.VRCHAT_CONTACT,
+    },
+    worldImages: {
+      maxBytes: env.WORLD_IMAGE_MAX_BYTES,
+      maxPixels: env.WORLD_IMAGE_MAX_PIXELS,
+      maxPerGuild: env.WORLD_IMAGE_MAX_PER_GUILD,
     },
   };
 }

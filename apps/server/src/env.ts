@@ -122,6 +122,17 @@ export const envSchema = z.object({
       .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of shard numbers')
       .optional(),
   ),
+  /** World Images: the largest upload, in bytes (default 10 MB). */
+  WORLD_IMAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(10 * 1024 * 1024),
+  /** World Images: the most pixels an upload may declare (width × height), checked before decoding. */
+  WORLD_IMAGE_MAX_PIXELS: z.coerce.number().int().min(1).max(268_402_689).default(40_000_000),
+  /** World Images: how many images one server may keep. */
+  WORLD_IMAGE_MAX_PER_GUILD: z.coerce.number().int().min(1).max(100_000).default(200),
 });
 export type Env = z.infer<typeof envSchema>;
 
