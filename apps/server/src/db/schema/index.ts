@@ -2,6 +2,7 @@ export * from './api-keys.js';
 export * from './api-log.js';
 export * from './audit.js';
 export * from './cooldowns.js';
+export * from './discord-logging.js';
 export * from './guild-settings.js';
 export * from './guilds.js';
 export * from './links.js';
