@@ -17,6 +17,7 @@ import type { AppConfig } from './config.js';
 import type { AppContext } from './context.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/errors.js';
+import { withRetryAfterHeaders } from './http/openapi-headers.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { logsEveryRequest, registerRequestLogging } from './http/request-logging.js';
 import { frameworkErrors, registerRouteResponses } from './http/route-responses.js';
@@ -106,7 +107,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       },
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => withRetryAfterHeaders(jsonSchemaTransformObject(input)),
   });
   // No validator badge: it would load an image from validator.swagger.io, which the CSP does not allow.
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { validatorUrl: null } });

@@ -17,3 +17,4 @@ export * from './users.js';
 export * from './worlds.js';
 export * from './world-images.js';
 export * from './world-mirror.js';
+export * from './world-stats.js';
