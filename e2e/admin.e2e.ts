@@ -24,6 +24,21 @@ async function openAdmin() {
 }
 
 describe('/admin as the platform admin', () => {
+  it('lines its content up with the header at 1280 px, like every other page', async () => {
+    await browser.signIn('admin');
+    await openAdmin();
+    const { page } = browser;
+    const left = async (locator: ReturnType<typeof page.locator>) => (await locator.boundingBox())?.x ?? -1;
+    const logo = await left(page.getByRole('link', { name: 'VRCLink home' }));
+    expect(
+      Math.abs((await left(page.getByRole('heading', { name: 'Admin', exact: true }))) - logo),
+    ).toBeLessThanOrEqual(2);
+    await browser.goto('/profile');
+    const profileHeading = page.getByRole('heading').first();
+    await profileHeading.waitFor();
+    expect(Math.abs((await left(profileHeading)) - logo)).toBeLessThanOrEqual(2);
+  });
+
   it('shows the scheduled tasks with relative times that move every second, and the platform status', async () => {
     await browser.signIn('admin');
     await openAdmin();

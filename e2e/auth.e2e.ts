@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from './browser';
+import { ADMIN_DISCORD_ID, useBrowser } from './browser';
 
 const browser = useBrowser();
 const mainNav = () => browser.page.getByRole('navigation', { name: 'Main' });
@@ -25,6 +25,28 @@ describe('login through the Discord simulator', () => {
     expect(await mainNavLinks()).toEqual(['Home']);
     await browser.goto('/profile');
     await page.getByText('You must be logged in to view this page').waitFor();
+  });
+
+  it("after a logout, offers Discord's account choice instead of signing the same person in again", async () => {
+    const { page } = browser;
+    const first = await loginAs('member');
+    await page.getByRole('link', { name: 'Logout' }).click();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('link', { name: 'Login through Discord' }).click();
+    // Without the logout this would come straight back signed in (prompt=none): the consent page shows instead.
+    await page.waitForURL(/\/oauth2\/authorize/);
+    expect(new URL(page.url()).searchParams.get('prompt')).toBe('consent');
+    await page.getByRole('link', { name: 'Switch account' }).click();
+    await page.waitForURL(/\/oauth2\/authorize/);
+    const other = page
+      .locator(`input[name="user_id"]:not([value="${ADMIN_DISCORD_ID}"]):not([aria-label="${first}"])`)
+      .first();
+    const second = (await other.getAttribute('aria-label')) ?? '';
+    await other.check();
+    await page.getByRole('button', { name: 'Authorize' }).click();
+    await page.waitForURL(`${browser.baseUrl}/profile`);
+    await page.getByText(`@${second}`).first().waitFor();
+    expect(second).not.toBe(first);
   });
 
   it('shows the Admin link, the rank badge and scheduled tasks to an admin', async () => {

@@ -34,6 +34,12 @@ const loginQuery = z.object({
     .refine(isSafeReturnPath, UNSAFE_RETURN_PATH)
     .optional()
     .describe('Where to land after login: a path on this site, e.g. /sdk-oauth?token=…; default /profile.'),
+  switchAccount: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe(
+      "After a logout: ask Discord to show its consent page (with its 'switch account' choice) instead of signing the last Discord user in again silently.",
+    ),
 });
 const LOGIN_EXPIRED =
   'Login failed: the sign-in request expired or was started in another browser. Try again.';
@@ -93,6 +99,7 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         state,
         scopes,
         redirectUri: `${originOf(ctx.config, req)}/discord/login/callback`,
+        askConsent: req.query.switchAccount === 'true',
       });
       return { redirectUri };
     },

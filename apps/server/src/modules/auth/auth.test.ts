@@ -159,6 +159,16 @@ describe('sessions and token login', () => {
     expect(url.searchParams.get('state')).toBe(state?.value);
   });
 
+  it('GET /api/login signs a returning Discord user in silently, but asks for consent after a logout (switchAccount)', async () => {
+    const silent = new URL((await t.inject({ method: 'GET', url: '/api/login' })).json().redirectUri);
+    expect(silent.searchParams.get('prompt')).toBe('none');
+    const res = await t.inject({ method: 'GET', url: '/api/login?switchAccount=true' });
+    expect(new URL(res.json().redirectUri).searchParams.get('prompt')).toBe('consent');
+    const bad = await t.inject({ method: 'GET', url: '/api/login?switchAccount=maybe' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/\.$/);
+  });
+
   it('POST /api/login/callback refuses a state that does not match the browser', async () => {
     const login = await t.inject({ method: 'GET', url: '/api/login' });
     const state = login.cookies.find((c) => c.name === 'vrclink_oauth_state')?.value as string;

@@ -27,14 +27,15 @@ export class DiscordOAuth {
     this.rest = new REST({ api: cfg.apiUrl, cdn: cfg.cdnUrl, retries: 2, timeout: 15_000 });
   }
 
-  authorizeUrl(opts: { state: string; redirectUri: string; scopes: string[] }): string {
+  /** `askConsent`: Discord shows its consent page (where another account can be chosen) even for a returning user. */
+  authorizeUrl(opts: { state: string; redirectUri: string; scopes: string[]; askConsent?: boolean }): string {
     const url = new URL('/oauth2/authorize', this.cfg.webUrl);
     url.searchParams.set('response_type', 'code');
     url.searchParams.set('client_id', this.cfg.clientId);
     url.searchParams.set('scope', opts.scopes.join(' '));
     url.searchParams.set('state', opts.state);
     url.searchParams.set('redirect_uri', opts.redirectUri);
-    url.searchParams.set('prompt', 'none');
+    url.searchParams.set('prompt', opts.askConsent ? 'consent' : 'none');
     return url.toString();
   }
 

@@ -35,3 +35,25 @@ export function loginErrorMessage(code: string): string {
 
 /** Where a failed login lands: home, naming the reason. */
 export const loginErrorPath = (code: LoginErrorCode) => `/?loginError=${code}`;
+
+const LOGGED_OUT_KEY = 'vrclink.loggedOut';
+
+/** Remembered for this tab at logout: the next login lets the visitor pick another Discord account. */
+export function rememberLogout(): void {
+  try {
+    sessionStorage.setItem(LOGGED_OUT_KEY, '1');
+  } catch {
+    // Storage disabled: the next login signs the same Discord account in silently, as before.
+  }
+}
+
+/** Whether the visitor logged out in this tab since the last login (read once, then forgotten). */
+export function takeLogout(): boolean {
+  try {
+    const loggedOut = sessionStorage.getItem(LOGGED_OUT_KEY) === '1';
+    sessionStorage.removeItem(LOGGED_OUT_KEY);
+    return loggedOut;
+  } catch {
+    return false;
+  }
+}

@@ -2,10 +2,13 @@ import { Container, Grid, Title } from '@mantine/core';
 import { ScheduledTasksPanel } from './ScheduledTasksPanel';
 import { StatusPanel } from './StatusPanel';
 
-/** /admin (rank Admin; the route table sends anyone else home): scheduled tasks beside the status panel. */
+/**
+ * /admin (rank Admin; the route table sends anyone else home): scheduled tasks beside the status panel, in the
+ * header's container so the page lines up with the logo like every other page.
+ */
 export function ScheduledTasksPage() {
   return (
-    <Container size="xl" py="md" px="xs">
+    <Container size="lg" py="md">
       <Title order={2} mb="md">
         Admin
       </Title>

@@ -1,9 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
 
-/** The Discord authorize address to send the browser to. */
-export async function fetchLoginRedirect(returnTo?: string): Promise<string> {
-  const query = returnTo ? { returnTo } : {};
+/**
+ * The Discord authorize address to send the browser to; `switchAccount` after a logout, so Discord asks
+ * which account instead of signing the last one in again.
+ */
+export async function fetchLoginRedirect(returnTo?: string, switchAccount = false): Promise<string> {
+  const query = {
+    ...(returnTo ? { returnTo } : {}),
+    ...(switchAccount ? { switchAccount: 'true' as const } : {}),
+  };
   const { redirectUri } = await unwrap(api.GET('/api/login', { params: { query } }));
   return redirectUri;
 }

@@ -1,6 +1,6 @@
 import { useNavigate, useSearchParams } from 'react-router';
 import { fetchLoginRedirect } from '../api/login';
-import { isSafeReturnPath, loginErrorPath } from '../loginReturn';
+import { isSafeReturnPath, loginErrorPath, takeLogout } from '../loginReturn';
 import { RedirectingNotice } from './RedirectingNotice';
 import { useRunOnce } from './useRunOnce';
 
@@ -10,7 +10,7 @@ export function DiscordLoginPage() {
   const [params] = useSearchParams();
   useRunOnce(() => {
     const returnTo = params.get('returnTo');
-    fetchLoginRedirect(isSafeReturnPath(returnTo) ? returnTo : undefined)
+    fetchLoginRedirect(isSafeReturnPath(returnTo) ? returnTo : undefined, takeLogout())
       .then((redirectUri) => window.location.assign(redirectUri))
       .catch((error: unknown) => {
         console.debug('Login redirect failed', error);

@@ -5,6 +5,7 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import { currentUserKey } from '../api/currentUser';
 import { logout } from '../api/login';
 import { useLogin } from '../loginContext';
+import { rememberLogout } from '../loginReturn';
 
 /** Asks before ending the session (a link alone must not log anyone out), then returns home. */
 export function LogoutPage() {
@@ -14,6 +15,7 @@ export function LogoutPage() {
   const logOut = useMutation({
     mutationFn: () => logout().catch((error: unknown) => console.debug('Logout call failed', error)),
     onSettled: async () => {
+      rememberLogout();
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== currentUserKey[0] });
       await queryClient.invalidateQueries({ queryKey: currentUserKey });
       navigate('/', { replace: true });
