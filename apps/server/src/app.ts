@@ -42,6 +42,10 @@ import { roleMappingsRoutes } from './modules/role-mappings/role-mappings.routes
 import { sdkRoutes } from './modules/sdk/sdk.routes.js';
 import { syncRoutes } from './modules/sync/sync.routes.js';
 import { vpmRoutes } from './modules/vpm/vpm.routes.js';
+import {
+  worldMirrorAdminRoutes,
+  worldMirrorServeRoutes,
+} from './modules/world-mirror/world-mirror.routes.js';
 import { worldDataRoutes } from './modules/worlds/world-data.routes.js';
 import { worldsRoutes } from './modules/worlds/worlds.routes.js';
 import { runInteractive } from './platforms/vrchat/interactive.js';
@@ -137,10 +141,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       await auditLogRoutes(zapi, ctx);
       await apiKeysRoutes(zapi, ctx);
       await adminRoutes(zapi, ctx);
+      await worldMirrorAdminRoutes(zapi, ctx);
     },
     { prefix: '/api' },
   );
   await worldDataRoutes(app, ctx);
+  await worldMirrorServeRoutes(app, ctx);
 
   const webDist = opts.webDist === undefined ? defaultWebDist : opts.webDist;
   const serveWeb = Boolean(webDist && existsSync(join(webDist, 'index.html')));

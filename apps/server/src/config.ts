@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Env, TrustProxy } from './env.js';
 
 /** Runtime configuration, resolved from the environment (and, in demo mode, from the simulator). */
@@ -35,6 +35,8 @@ export interface AppConfig {
   rateLimit: { anonymous: number; user: number; apiKey: number; windowMs: number };
   /** GitHub Pages base of the world data mirror (the worlds' 'Trusted URL'), without a trailing slash. */
   worldMirrorUrl: string | null;
+  /** Where the world mirror pushes (modules/world-mirror); `remote` null: no mirror. */
+  worldMirror: WorldMirrorConfig;
   discord: {
     clientId: string;
     clientSecret: string;
@@ -57,6 +59,30 @@ export interface AppConfig {
   };
   /** Upload limits of World Images (modules/world-images). */
   worldImages: { maxBytes: number; maxPixels: number; maxPerGuild: number };
+}
+
+export interface WorldMirrorConfig {
+  /** A git URL (a token may be in it: never log it unredacted) or a local path; null: no mirror. */
+  remote: string | null;
+  branch: string;
+  /** Private key file for an SSH remote. */
+  sshKeyFile: string | null;
+  /** The working clone and other state: DATA_DIR/world-mirror. */
+  dir: string;
+  /** Demo mode without a remote: a bare repository under DATA_DIR, served by this server at /mirror. */
+  servedLocally: boolean;
+}
+
+/** Demo mode mirrors to a local bare repository (and serves it) unless a remote is configured. */
+function resolveWorldMirror(env: Env, demoMode: boolean): WorldMirrorConfig {
+  const servedLocally = demoMode && !env.WORLD_MIRROR_REMOTE;
+  return {
+    remote: servedLocally ? resolve(env.DATA_DIR, 'world-mirror.git') : (env.WORLD_MIRROR_REMOTE ?? null),
+    branch: env.WORLD_MIRROR_BRANCH,
+    sshKeyFile: env.WORLD_MIRROR_SSH_KEY ? resolve(env.WORLD_MIRROR_SSH_KEY) : null,
+    dir: resolve(env.DATA_DIR, 'world-mirror'),
+    servedLocally,
+  };
 }
 
 /** Reads SECRET_KEY, or in demo mode a key generated once and kept in DATA_DIR (so restarts can decrypt). */
@@ -111,6 +137,7 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
       windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000,
     },
     worldMirrorUrl: env.WORLD_MIRROR_URL?.replace(/\/$/, '') ?? null,
+    worldMirror: resolveWorldMirror(env, Boolean(sim)),
     discord: {
       clientId: sim?.discord.clientId ?? env.DISCORD_CLIENT_ID ?? '',
       clientSecret: sim?.discord.clientSecret ?? env.DISCORD_CLIENT_SECRET ?? '',

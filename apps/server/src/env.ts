@@ -85,6 +85,14 @@ export const envSchema = z.object({
   VRCHAT_PIPELINE_URL: z.string().default('wss://pipeline.vrchat.cloud'),
   VRCHAT_CONTACT: z.string().default('admin@vrclink.app'),
   WORLD_MIRROR_URL: optionalString.pipe(z.string().url().optional()),
+  /** The git repository the world mirror pushes to (https URL with a token, an SSH address, or a path). */
+  WORLD_MIRROR_REMOTE: optionalString,
+  WORLD_MIRROR_BRANCH: z
+    .string()
+    .regex(/^[A-Za-z0-9._/-]+$/, 'must be a branch name')
+    .default('main'),
+  /** Path of the private key for an SSH remote (GIT_SSH_COMMAND uses it). */
+  WORLD_MIRROR_SSH_KEY: optionalString,
   SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
   /** A simulator another process already runs (demo mode); unset: use one on SIMULATOR_PORT or start it. */
   SIMULATOR_URL: optionalString.pipe(z.string().url().optional()),

@@ -85,6 +85,7 @@ const platformAdminRoutes: [method: string, url: string][] = [
   ['POST', '/api/admin/scheduled-tasks/run/vrclink/box/purgeExpired'],
   ['GET', '/api/admin/status'],
   ['POST', '/api/admin/vrchat/retry-login'],
+  ['GET', '/api/admin/world-mirror'],
 ];
 
 describe('every user route refuses anonymous callers', () => {
@@ -118,6 +119,7 @@ describe('every user route refuses anonymous callers', () => {
       'getVpmListing',
       'getVpmPackage',
       'getWorldData',
+      'getMirroredWorldData',
     ]);
     const covered = new Set(
       [...protectedRoutes, ...platformAdminRoutes].map(([m, u]) => `${m} ${u.split('?')[0]}`),

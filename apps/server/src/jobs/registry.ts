@@ -7,6 +7,7 @@ import { membersReconcileJob } from './handlers/members-reconcile.js';
 import { retentionPurgeJob } from './handlers/retention-purge.js';
 import { syncAllJob } from './handlers/sync-all.js';
 import { syncGuildJob } from './handlers/sync-guild.js';
+import { worldsMirrorJob } from './handlers/worlds-mirror.js';
 import { worldsRebuildJob } from './handlers/worlds-rebuild.js';
 
 /** Every job type the product runs. */
@@ -14,6 +15,7 @@ export const jobRegistry: readonly JobDefinition[] = [
   retentionPurgeJob,
   linksRefreshJob,
   worldsRebuildJob,
+  worldsMirrorJob,
   membersReconcileJob,
   linkEventsJob,
   syncGuildJob,

@@ -59,6 +59,7 @@ describe('/api/admin (platform admins)', () => {
     expect(Object.keys(mine).sort()).toEqual([
       'dispatchLinkEvents',
       'followGroupAuditLogs',
+      'mirrorWorlds',
       'purgeExpired',
       'rebuildEnabledWorlds',
       'reconcileAllGuildGuests',
@@ -69,6 +70,7 @@ describe('/api/admin (platform admins)', () => {
     expect(mine.purgeExpired).toMatchObject({ job: 'retention.purge', timer: 3600, enabled: true });
     expect(mine.refreshStaleLinks.timer).toBe(900);
     expect(mine.rebuildEnabledWorlds.timer).toBe(60);
+    expect(mine.mirrorWorlds).toMatchObject({ job: 'worlds.mirror', timer: 600 });
     expect(mine.reconcileAllGuildMembers.timer).toBe(21600);
     expect(mine.syncAllGuilds).toMatchObject({ job: 'sync.all', timer: 900 });
     expect(mine.dispatchLinkEvents).toMatchObject({ job: 'links.events', timer: 60 });

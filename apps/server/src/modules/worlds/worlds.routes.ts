@@ -5,6 +5,7 @@ import { requireActor } from '../../http/auth.js';
 import { errorResponses } from '../../http/errors.js';
 import { originOf } from '../../http/origin.js';
 import type { ZodApp } from '../../http/types.js';
+import { mirrorBaseUrl } from '../world-mirror/mirror-url.js';
 import { previewWorldData } from './world-data.service.js';
 import {
   guildParams,
@@ -25,10 +26,10 @@ import {
 } from './worlds.service.js';
 
 export async function worldsRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
-  const urls = (req: FastifyRequest): WorldUrls => ({
-    origin: originOf(ctx.config, req),
-    mirrorUrl: ctx.config.worldMirrorUrl,
-  });
+  const urls = (req: FastifyRequest): WorldUrls => {
+    const origin = originOf(ctx.config, req);
+    return { origin, mirrorUrl: mirrorBaseUrl(ctx.config, origin) };
+  };
 
   app.get(
     '/guilds/:guildId/worlds',
