@@ -995,6 +995,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/world-mirror": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Platform admins only. The GitHub Pages world mirror: its remote (credentials removed), its address, the last run and commit, and the last failure until a run succeeds. */
+        get: operations["getWorldMirrorStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/data/v2/{worldId}": {
         parameters: {
             query?: never;
@@ -1004,6 +1021,23 @@ export interface paths {
         };
         /** @description The world data body: JSON, or LZW-compressed (14-bit codes) with each byte as one character. Public. */
         get: operations["getWorldData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mirror/worlds/{worldId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Demo mode only: a world's data as the mirror holds it (the 'Trusted URL'), the same body /data/v2 served when it was pushed. Public. */
+        get: operations["getMirroredWorldData"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1336,6 +1370,22 @@ export interface components {
                 };
             };
         };
+        WorldMirrorStatusInput: {
+            configured: boolean;
+            remote: string | null;
+            branch: string;
+            url: string | null;
+            servedLocally: boolean;
+            lastRunAt: string | null;
+            lastSuccessAt: string | null;
+            lastCommit: string | null;
+            lastCommitAt: string | null;
+            worlds: number;
+            worldsNotBuilt: number;
+            lastError: string | null;
+            lastErrorAt: string | null;
+            consecutiveFailures: number;
+        };
         Error: {
             message: string;
         };
@@ -1655,6 +1705,22 @@ export interface components {
                     };
                 };
             };
+        };
+        WorldMirrorStatus: {
+            configured: boolean;
+            remote: string | null;
+            branch: string;
+            url: string | null;
+            servedLocally: boolean;
+            lastRunAt: string | null;
+            lastSuccessAt: string | null;
+            lastCommit: string | null;
+            lastCommitAt: string | null;
+            worlds: number;
+            worldsNotBuilt: number;
+            lastError: string | null;
+            lastErrorAt: string | null;
+            consecutiveFailures: number;
         };
     };
     responses: never;
@@ -9211,6 +9277,102 @@ export interface operations {
             };
         };
     };
+    getWorldMirrorStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorldMirrorStatus"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getWorldData: {
         parameters: {
             query?: never;
@@ -9272,6 +9434,55 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMirroredWorldData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                worldId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/plain; charset=utf-8 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description text/plain; charset=utf-8 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Default Response */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
