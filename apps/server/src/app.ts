@@ -46,7 +46,10 @@ import {
   worldMirrorAdminRoutes,
   worldMirrorServeRoutes,
 } from './modules/world-mirror/world-mirror.routes.js';
-import { worldDataRoutes } from './modules/worlds/world-data.routes.js';
+import { DATA_NOT_FOUND, worldDataRoutes } from './modules/worlds/world-data.routes.js';
+import { worldDataCacheOf } from './modules/worlds/world-data.service.js';
+import { WORLD_DATA_CONTENT_TYPE, WorldDataFastPath } from './modules/worlds/world-data-fast-path.js';
+import { worldRequestsRoutes } from './modules/worlds/world-requests.routes.js';
 import { worldsRoutes } from './modules/worlds/worlds.routes.js';
 import { runInteractive } from './platforms/vrchat/interactive.js';
 
@@ -70,7 +73,10 @@ export interface BuildAppOptions {
  */
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ctx: AppContext }> {
   const { ctx } = opts;
+  // World data downloads are answered from memory before Fastify routes them (issue #10 §5).
+  const worldDataFastPath = new WorldDataFastPath(worldDataCacheOf(ctx));
   const app = Fastify({
+    serverFactory: worldDataFastPath.serverFactory,
     // Forwarded headers only from the proxies TRUST_PROXY names: anyone could send them.
     trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
@@ -95,7 +101,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
   registerRequestLogging(app, ctx.config.logLevel);
   registerRouteResponses(app);
 
-  await registerSecurityHeaders(app, ctx.config);
+  worldDataFastPath.useSecurityHeaders(await registerSecurityHeaders(app, ctx.config));
   await app.register(fastifyCookie);
   registerAuth(app, ctx.db);
   registerRateLimit(app, ctx.db, ctx.config.rateLimit);
@@ -137,6 +143,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       await roleMappingsRoutes(zapi, ctx);
       await permissionsRoutes(zapi, ctx);
       await worldsRoutes(zapi, ctx);
+      await worldRequestsRoutes(zapi, ctx);
       await membersRoutes(zapi, ctx);
       await auditLogRoutes(zapi, ctx);
       await apiKeysRoutes(zapi, ctx);
@@ -153,6 +160,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
   if (serveWeb && webDist)
     await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
   app.setNotFoundHandler((req, reply) => {
+    // Worlds read /data as text: an unknown address there is a short text, never the web app.
+    if (req.url === '/data' || req.url.startsWith('/data/'))
+      return reply.code(404).type(WORLD_DATA_CONTENT_TYPE).send(DATA_NOT_FOUND);
     if (req.url.startsWith('/api/') || req.url === '/api' || !serveWeb || req.method !== 'GET') {
       return reply.code(404).send({ message: `Route ${req.method} ${req.url.split('?')[0]} not found.` });
     }

@@ -41,6 +41,7 @@ const protectedRoutes: [method: string, url: string, bearerStatus: number, paylo
   ['DELETE', `/api/guilds/${guild}/worlds/${world}`, 404],
   ['POST', `/api/guilds/${guild}/worlds/${world}/roles`, 404, { discordEncodeRoles: [] }],
   ['GET', `/api/guilds/${guild}/worlds/preview/${world}`, 404],
+  ['GET', `/api/guilds/${guild}/worlds/requests`, 200],
   ['GET', `/api/guilds/${guild}`, 200],
   ['POST', `/api/guilds/${guild}`, 200, { autoAssignRoles: {} }],
   ['POST', `/api/guilds/${guild}/contact`, 200, { email: 'admin@example.com' }],

@@ -76,6 +76,7 @@ const routes: Route[] = [
   r('POST', `${g}/worlds/{world}`, 'ManageWorlds', { name: 'Renamed' }),
   r('POST', `${g}/worlds/{world}/roles`, 'ManageWorlds', { discordEncodeRoles: [] }),
   r('GET', `${g}/worlds/preview/{world}`, 'WorldPreview'),
+  r('GET', `${g}/worlds/requests`, 'ViewWorlds'),
   r('DELETE', `${g}/worlds/{world}`, 'ManageWorlds'),
   // Audit log
   r('GET', `/api/groups/audit_log/${hangout}`, 'Admin'),

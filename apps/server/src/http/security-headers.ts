@@ -55,12 +55,17 @@ async function helmetHeaders(config: AppConfig): Promise<[string, string][]> {
 
 /**
  * Security headers on every answer (web app, /api, /data, 404s): CSP, nosniff, no framing, referrer. Helmet's
- * headers, computed once at start (helmet would build them, CSP included, on every request).
+ * headers, computed once at start (helmet would build them, CSP included, on every request). Returns them for
+ * answers sent outside Fastify (the world data fast path).
  */
-export async function registerSecurityHeaders(app: FastifyInstance, config: AppConfig): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  config: AppConfig,
+): Promise<readonly [string, string][]> {
   const headers = await helmetHeaders(config);
   app.addHook('onRequest', (_req, reply, done) => {
     for (const [name, value] of headers) reply.header(name, value);
     done();
   });
+  return headers;
 }

@@ -1,13 +1,16 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { worlds } from '../../db/schema/index.js';
 import { rebuildWorldData } from '../../modules/worlds/world-data.service.js';
+import { recentlyRequestedWorldIds } from '../../modules/worlds/world-requests.js';
 import { defineJob } from '../define.js';
 
 /**
- * Keeps the world data of every enabled world fresh in the database, so downloads are answered from the
- * stored body. One world failing (bot removed, platform down) is logged and the others still build; the
- * last good body keeps being served.
+ * Keeps world data fresh: every world downloaded within the last hour or so (the request counts) and every
+ * world mirrored to GitHub ('Github Updates Enabled') is rebuilt, stored and announced (NOTIFY world_data),
+ * so the processes serving it swap the body in memory without building it themselves. One world failing
+ * (platform down) is logged and the others still build; the last good body keeps being served. A world
+ * whose server the bot left stops being served.
  */
 export const worldsRebuildJob = defineJob({
   name: 'worlds.rebuild',
@@ -17,14 +20,22 @@ export const worldsRebuildJob = defineJob({
   expireInSeconds: 5 * 60,
   schedule: { timerSeconds: 60, method: 'rebuildEnabledWorlds' },
   async run(ctx) {
-    const enabled = await ctx.db.select().from(worlds).where(eq(worlds.enabled, true));
+    const requested = await recentlyRequestedWorldIds(ctx.db);
+    const due = await ctx.db
+      .select()
+      .from(worlds)
+      .where(
+        requested.length
+          ? or(eq(worlds.enabled, true), inArray(worlds.id, requested))
+          : eq(worlds.enabled, true),
+      );
     let failed = 0;
-    for (const world of enabled) {
+    for (const world of due) {
       await rebuildWorldData(ctx, world).catch((err) => {
         failed += 1;
         ctx.log.warn({ err, worldId: world.id }, 'worlds.rebuild: world data not rebuilt');
       });
     }
-    ctx.log.debug({ worlds: enabled.length, failed }, 'worlds.rebuild: done');
+    ctx.log.debug({ worlds: due.length, failed }, 'worlds.rebuild: done');
   },
 });

@@ -1,17 +1,16 @@
 import { and, eq, isNotNull, isNull, ne } from 'drizzle-orm';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import { guests, worldDataCache, worlds } from '../../db/schema/index.js';
+import type { Database } from '../../db/client.js';
+import { guests, worlds } from '../../db/schema/index.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { linkedMembersOf } from '../members/member-mirror.reads.js';
 import { BOT_NOT_IN_GUILD, requireGuildPermission } from '../permissions/access.service.js';
 import { encodeWorldBody } from './codec/lzw.js';
 import { linkedGroupId } from './role-context.js';
 import { buildWorldData, WorldDataError, type WorldDataSources } from './world-data/build-world-data.js';
+import { WorldDataCache } from './world-data-cache.js';
 import { WORLD_NOT_FOUND, type WorldRow } from './worlds.service.js';
-
-/** The home page promises updates every minute from the website. */
-export const WORLD_DATA_FRESH_MS = 60_000;
 
 /** Everything a world's document is built from, read from Discord, VRChat and the database. */
 async function gatherSources(ctx: AppContext, world: WorldRow): Promise<WorldDataSources> {
@@ -83,59 +82,31 @@ export async function previewWorldData(ctx: AppContext, actor: Actor, guildId: s
   return worldDocument(ctx, world);
 }
 
-const building = new Map<string, Promise<string>>();
+const caches = new WeakMap<Database, WorldDataCache>();
 
-/**
- * The body a world downloads: rebuilt at most once a minute (and at once after a settings change), one
- * build at a time per world; when a platform is down the last body is served rather than nothing.
- */
-export async function worldDataBody(ctx: AppContext, worldId: string): Promise<string> {
-  const [row] = await ctx.db
-    .select({ world: worlds, cache: worldDataCache })
-    .from(worlds)
-    .leftJoin(worldDataCache, eq(worldDataCache.worldId, worlds.id))
-    .where(eq(worlds.id, worldId));
-  if (!row) throw notFound(WORLD_NOT_FOUND);
-  const { world, cache } = row;
-  const stamp = world.updatedAt.toISOString();
-  if (
-    cache &&
-    cache.settingsStamp === stamp &&
-    Date.now() - cache.generatedAt.getTime() < WORLD_DATA_FRESH_MS
-  )
-    return cache.body;
-  try {
-    return await buildOnce(ctx, world);
-  } catch (err) {
-    if (!cache) throw err;
-    ctx.log.warn({ err, worldId }, 'world data rebuild failed; serving the last body');
-    return cache.body;
+/** This process's world data bodies for the context's database (one per test app too). */
+export function worldDataCacheOf(ctx: AppContext): WorldDataCache {
+  let cache = caches.get(ctx.database);
+  if (!cache) {
+    cache = new WorldDataCache(ctx, async (world) =>
+      encodeWorldBody(JSON.stringify(await worldDocument(ctx, world)), world.compression),
+    );
+    caches.set(ctx.database, cache);
   }
+  return cache;
 }
 
-/** Builds the world's body, joining a build of the same world already running in this process. */
-function buildOnce(ctx: AppContext, world: WorldRow): Promise<string> {
-  let pending = building.get(world.id);
-  if (!pending) {
-    pending = rebuild(ctx, world, world.updatedAt.toISOString()).finally(() => building.delete(world.id));
-    building.set(world.id, pending);
-  }
-  return pending;
+/**
+ * The body a world downloads (encoded), as served: rebuilt within the minute and at once after a settings
+ * change; when a platform is down the last body rather than nothing. The GitHub mirror stores this.
+ */
+export async function worldDataBody(ctx: AppContext, worldId: string): Promise<string> {
+  const body = await worldDataCacheOf(ctx).serve(worldId);
+  if (!body) throw notFound(WORLD_NOT_FOUND);
+  return body.text;
 }
 
 /** Rebuilds a world's body now and stores it (the `worlds.rebuild` scheduled task). */
 export async function rebuildWorldData(ctx: AppContext, world: WorldRow): Promise<void> {
-  await buildOnce(ctx, world);
-}
-
-async function rebuild(ctx: AppContext, world: WorldRow, stamp: string): Promise<string> {
-  const body = encodeWorldBody(JSON.stringify(await worldDocument(ctx, world)), world.compression);
-  const values = { worldId: world.id, body, settingsStamp: stamp, generatedAt: new Date() };
-  await ctx.db
-    .insert(worldDataCache)
-    .values(values)
-    .onConflictDoUpdate({ target: worldDataCache.worldId, set: values })
-    // The world may have been deleted meanwhile; the body is still the right answer to this request.
-    .catch((err) => ctx.log.warn({ err, worldId: world.id }, 'world data cache not written'));
-  return body;
+  await worldDataCacheOf(ctx).rebuild(world);
 }

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedGuildIds } from '../../../../simulator/src/discord/seed.js';
 import { vrchatGroupIds, vrchatRoleIds } from '../../../../simulator/src/vrchat/seed-groups.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
@@ -10,16 +12,38 @@ import {
   vrchatLink,
   vrchatUser,
 } from '../../../test/factories.js';
+import { waitFor } from '../../platforms/testing.js';
 import { decodeWorldBody } from './codec/lzw.js';
+import { worldDataCacheOf } from './world-data.service.js';
+import { notifyWorldData } from './world-data-notify.js';
+import { makeWorldBody, storeWorldBody } from './world-data-store.js';
 
 const { hangout } = seedGuildIds;
 const base = `/api/guilds/${hangout.id}/worlds`;
 
+/** Every log line the app writes (LOG_LEVEL info, as in production). */
+const logLines: Record<string, unknown>[] = [];
+const logSink = new Writable({
+  write(chunk, _encoding, done) {
+    logLines.push(JSON.parse(String(chunk)));
+    done();
+  },
+});
+
 describe('world data (against the simulators)', () => {
   let t: TestApp;
   let owner: { id: string; session: string };
+  /** The app over a real socket: downloads answered by the fast path in front of Fastify. */
+  let origin: string;
   beforeAll(async () => {
-    t = await createTestApp({ simulator: true });
+    t = await createTestApp({
+      simulator: true,
+      env: { LOG_LEVEL: 'info' },
+      log: pino({ level: 'info' }, logSink),
+    });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     owner = await signInHangoutOwner(t);
     // Linked members: Alpha (Admin, Verified, 18+), Bravo (Verified), Charlie (unproven link, Event Host).
     const { Admin, Verified } = hangout.roles;
@@ -188,13 +212,150 @@ describe('world data (against the simulators)', () => {
     } finally {
       await t.control('DELETE', '/faults');
     }
-    expect(JSON.parse((await download(id)).body).CustomData).toBe('new text');
+    // The next attempt (a couple of seconds after the failed one: no build per request) is fresh.
+    await waitFor(async () => JSON.parse((await download(id)).body).CustomData === 'new text', 10_000);
   });
 
   it('answers 404 for an unknown world and 400 for a malformed id', async () => {
     const missing = await download('3f2b6c1e-0000-4000-8000-000000000000');
     expect(missing.statusCode).toBe(404);
-    expect(missing.json().message).toBe('World not found.');
+    expect(missing.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(missing.body).toBe('World not found.');
     expect((await download('nope')).statusCode).toBe(400);
+  });
+
+  const fetchData = (path: string, headers?: Record<string, string>, method = 'GET') =>
+    fetch(`${origin}${path}`, { headers, method });
+
+  it('answers If-None-Match with the current ETag with 304, and a settings change with a new ETag', async () => {
+    const id = await createWorld();
+    const first = await download(id);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers['cache-control']).toBe('public, max-age=60');
+    const notModified = await t.app.inject({
+      method: 'GET',
+      url: `/data/v2/${id}`,
+      headers: { 'if-none-match': etag },
+    });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.body).toBe('');
+    // Over the socket too (the fast path), weak form included.
+    expect((await fetchData(`/data/v2/${id}`, { 'if-none-match': etag })).status).toBe(304);
+    expect((await fetchData(`/data/v2/${id}`, { 'if-none-match': `W/${etag}` })).status).toBe(304);
+    expect((await fetchData(`/data/v2/${id}`, { 'if-none-match': '"other"' })).status).toBe(200);
+
+    await update(id, { customData: 'etag changes' });
+    const after = await download(id);
+    expect(after.headers.etag).not.toBe(etag);
+    expect(JSON.parse(after.body).CustomData).toBe('etag changes');
+    expect((await fetchData(`/data/v2/${id}`, { 'if-none-match': etag })).status).toBe(200);
+  });
+
+  it('serves warm downloads from memory before Fastify, with the same bytes and headers as the route', async () => {
+    const id = await createWorld();
+    await update(id, { customData: 'from memory' });
+    const viaRoute = await download(id);
+    const serve = vi.spyOn(worldDataCacheOf(t.ctx), 'serve');
+    try {
+      const res = await fetchData(`/data/v2/${id}`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(viaRoute.body);
+      for (const name of [
+        'content-type',
+        'content-length',
+        'etag',
+        'cache-control',
+        'content-security-policy',
+        'x-content-type-options',
+        'x-frame-options',
+        'referrer-policy',
+        'strict-transport-security',
+      ])
+        expect(res.headers.get(name), name).toBe(String(viaRoute.headers[name]));
+      const head = await fetchData(`/data/v2/${id}`, undefined, 'HEAD');
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-length')).toBe(String(viaRoute.headers['content-length']));
+      expect(await head.text()).toBe('');
+      expect(serve).not.toHaveBeenCalled();
+    } finally {
+      serve.mockRestore();
+    }
+  });
+
+  it('takes the settings change of updated_at from the database at once (e.g. an atlas generated)', async () => {
+    const id = await createWorld();
+    const before = (await fetchData(`/data/v2/${id}`)).headers.get('etag');
+    await t.ctx.database.executeSql(
+      "update worlds set custom_data = 'set elsewhere', updated_at = now() + interval '1 second' where id = $1",
+      [id],
+    );
+    const res = await fetchData(`/data/v2/${id}`);
+    expect(res.headers.get('etag')).not.toBe(before);
+    expect(JSON.parse(await res.text()).CustomData).toBe('set elsewhere');
+  });
+
+  it('takes a body another process built from the database when told on the world_data channel', async () => {
+    const id = await createWorld();
+    const served = await download(id);
+    const doc = { ...JSON.parse(served.body), CustomData: 'built by another process' };
+    const [row] = (await t.ctx.database.executeSql('select updated_at from worlds where id = $1', [id])).rows;
+    const other = makeWorldBody(
+      id,
+      JSON.stringify(doc),
+      new Date(row?.updated_at as string).getTime(),
+      Date.now() + 1000,
+    );
+    await storeWorldBody(t.ctx.db, other);
+    // Not told yet: still the body in memory (no database read per request).
+    expect((await fetchData(`/data/v2/${id}`)).headers.get('etag')).toBe(served.headers.etag);
+    await notifyWorldData(t.ctx.database, `b:another-process:${id}`);
+    const taken = await waitFor(async () => {
+      const res = await fetchData(`/data/v2/${id}`);
+      return res.headers.get('etag') === other.etag ? res.text() : null;
+    });
+    expect(JSON.parse(taken).CustomData).toBe('built by another process');
+  });
+
+  it('answers unknown addresses under /data and a deleted world with 404 and a short text, never the web app', async () => {
+    const id = await createWorld();
+    expect((await fetchData(`/data/v2/${id}`)).status).toBe(200);
+    for (const path of [`/data/v2/${id}/`, '/data/unknown', '/data/', '/data/v3/x', `/data/v2/${id}/extra`]) {
+      const res = await fetchData(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type'), path).toBe('text/plain; charset=utf-8');
+      expect(await res.text(), path).toBe('Not found.');
+    }
+    const post = await fetchData(`/data/v2/${id}`, undefined, 'POST');
+    expect(post.status).toBe(404);
+    expect(await post.text()).toBe('Not found.');
+
+    await update(id, { locked: false });
+    const deleted = await t.inject({ method: 'DELETE', url: `${base}/${id}`, session: owner.session });
+    expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+    // At once: the deletion reached this process on the world_data channel.
+    const gone = await fetchData(`/data/v2/${id}`);
+    expect(gone.status).toBe(404);
+    expect(gone.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await gone.text()).toBe('World not found.');
+  });
+
+  it('counts downloads without a log line each, stores the counts and shows them per world', async () => {
+    const id = await createWorld();
+    await worldDataCacheOf(t.ctx).flush();
+    const linesBefore = logLines.length;
+    for (let i = 0; i < 20; i++) expect((await fetchData(`/data/v2/${id}`)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await download(id)).statusCode).toBe(200);
+    const requestLines = logLines.slice(linesBefore).filter((l) => JSON.stringify(l).includes('/data/v2/'));
+    expect(requestLines).toEqual([]);
+    await worldDataCacheOf(t.ctx).flush();
+    const res = await t.inject({ method: 'GET', url: `${base}/requests`, session: owner.session });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().worlds).toContainEqual({ worldId: id, last24h: 25 });
+    // A second minute adds to the same hour.
+    await download(id);
+    await worldDataCacheOf(t.ctx).flush();
+    const again = await t.inject({ method: 'GET', url: `${base}/requests`, session: owner.session });
+    expect(again.json().worlds).toContainEqual({ worldId: id, last24h: 26 });
   });
 });
