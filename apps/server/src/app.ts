@@ -42,6 +42,8 @@ import { roleMappingsRoutes } from './modules/role-mappings/role-mappings.routes
 import { sdkRoutes } from './modules/sdk/sdk.routes.js';
 import { syncRoutes } from './modules/sync/sync.routes.js';
 import { vpmRoutes } from './modules/vpm/vpm.routes.js';
+import { atlasDataRoutes } from './modules/world-atlas/atlas-data.routes.js';
+import { worldAtlasRoutes } from './modules/world-atlas/world-atlas.routes.js';
 import {
   worldMirrorAdminRoutes,
   worldMirrorServeRoutes,
@@ -143,6 +145,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       await roleMappingsRoutes(zapi, ctx);
       await permissionsRoutes(zapi, ctx);
       await worldsRoutes(zapi, ctx);
+      await worldAtlasRoutes(zapi, ctx);
       await worldRequestsRoutes(zapi, ctx);
       await membersRoutes(zapi, ctx);
       await auditLogRoutes(zapi, ctx);
@@ -153,6 +156,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
     { prefix: '/api' },
   );
   await worldDataRoutes(app, ctx);
+  await atlasDataRoutes(app, ctx);
   await worldMirrorServeRoutes(app, ctx);
 
   const webDist = opts.webDist === undefined ? defaultWebDist : opts.webDist;

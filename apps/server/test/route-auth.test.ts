@@ -41,6 +41,9 @@ const protectedRoutes: [method: string, url: string, bearerStatus: number, paylo
   ['DELETE', `/api/guilds/${guild}/worlds/${world}`, 404],
   ['POST', `/api/guilds/${guild}/worlds/${world}/roles`, 404, { discordEncodeRoles: [] }],
   ['GET', `/api/guilds/${guild}/worlds/preview/${world}`, 404],
+  ['POST', `/api/world_images/atlas/${guild}/${world}/generate`, 404],
+  ['GET', `/api/world_images/atlas/${world}/metadata`, 404],
+  ['GET', `/api/world_images/atlas/${world}/0/0`, 404],
   ['GET', `/api/guilds/${guild}/worlds/requests`, 200],
   ['GET', `/api/guilds/${guild}`, 200],
   ['POST', `/api/guilds/${guild}`, 200, { autoAssignRoles: {} }],
@@ -120,6 +123,7 @@ describe('every user route refuses anonymous callers', () => {
       'getVpmListing',
       'getVpmPackage',
       'getWorldData',
+      'getPublicWorldAtlas',
       'getMirroredWorldData',
     ]);
     const covered = new Set(

@@ -76,6 +76,8 @@ const routes: Route[] = [
   r('POST', `${g}/worlds/{world}`, 'ManageWorlds', { name: 'Renamed' }),
   r('POST', `${g}/worlds/{world}/roles`, 'ManageWorlds', { discordEncodeRoles: [] }),
   r('GET', `${g}/worlds/preview/{world}`, 'WorldPreview'),
+  // World atlas (a second Generate while the first is queued answers 409)
+  r('POST', `/api/world_images/atlas/${hangout}/{world}/generate`, 'ManageImages'),
   r('GET', `${g}/worlds/requests`, 'ViewWorlds'),
   r('DELETE', `${g}/worlds/{world}`, 'ManageWorlds'),
   // Audit log

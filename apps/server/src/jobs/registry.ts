@@ -7,6 +7,7 @@ import { membersReconcileJob } from './handlers/members-reconcile.js';
 import { retentionPurgeJob } from './handlers/retention-purge.js';
 import { syncAllJob } from './handlers/sync-all.js';
 import { syncGuildJob } from './handlers/sync-guild.js';
+import { worldsAtlasJob } from './handlers/worlds-atlas.js';
 import { worldsMirrorJob } from './handlers/worlds-mirror.js';
 import { worldsRebuildJob } from './handlers/worlds-rebuild.js';
 
@@ -22,6 +23,7 @@ export const jobRegistry: readonly JobDefinition[] = [
   syncAllJob,
   groupsFollowJob,
   guestsReconcileJob,
+  worldsAtlasJob,
 ] as JobDefinition[];
 
 export function findJob(name: string): JobDefinition | undefined {

@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import sharp from 'sharp';
+import { jobActor } from '../../actor.js';
+import type { AppContext } from '../../context.js';
+import {
+  imageBlobs,
+  worldAtlases,
+  worldAtlasState,
+  worldImageSlots,
+  worldImages,
+  worlds,
+} from '../../db/schema/index.js';
+import { audit } from '../audit/audit.service.js';
+import { slotSize } from '../world-images/slot-size.js';
+import { type AtlasInput, type AtlasRect, packAtlas } from './pack-atlas.js';
+import { atlasStateOf } from './world-atlas.reads.js';
+import { ATLAS_JOB, currentRun } from './world-atlas.service.js';
+
+/** A failure the manager can act on; its message is shown as 'Error generating atlas'. */
+class AtlasFailure extends Error {}
+/** This run was replaced (it went stale and a new request claimed the world). */
+class Superseded extends Error {}
+
+const ATLAS_FAILED = 'The atlas could not be generated. Try again in a minute.';
+const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
+
+/** The slots that have an image, with the image's stored size, in the manager's order. */
+function slotsWithImages(ctx: AppContext, worldId: string) {
+  return ctx.db
+    .select({
+      slotId: worldImageSlots.slotId,
+      maxDimension: worldImageSlots.maxDimension,
+      hash: worldImages.imageHash,
+      width: worldImages.width,
+      height: worldImages.height,
+    })
+    .from(worldImageSlots)
+    .innerJoin(worldImages, eq(worldImages.id, worldImageSlots.imageId))
+    .where(and(eq(worldImageSlots.worldId, worldId), isNotNull(worldImageSlots.imageId)))
+    .orderBy(asc(worldImageSlots.order), asc(worldImageSlots.slotId));
+}
+
+async function scaledImage(ctx: AppContext, slotId: number, hash: string, size: AtlasInput) {
+  const [blob] = await ctx.db
+    .select({ bytes: imageBlobs.bytes })
+    .from(imageBlobs)
+    .where(eq(imageBlobs.hash, hash));
+  if (!blob) throw new AtlasFailure(`The image of slot ${slotId} is missing. Choose its image again.`);
+  try {
+    // Exactly the packed size: slotSize already fits it inside Max Dimension without enlarging.
+    return await sharp(blob.bytes, { pages: 1, limitInputPixels: false })
+      .resize(size.width, size.height, { fit: 'fill' })
+      .png()
+      .toBuffer();
+  } catch (err) {
+    ctx.log.warn({ err, slotId, hash }, 'world atlas: slot image not readable');
+    throw new AtlasFailure(`The image of slot ${slotId} could not be read. Choose another image for it.`);
+  }
+}
+
+/**
+ * One generation (the `worlds.atlas` job): scale each slot's image, pack, compose the PNGs, store them as the
+ * other variation, then switch the world's AtlasDetail to them in one transaction. `requestedAt` identifies
+ * the request: a run replaced after going stale stops touching the state.
+ */
+export async function generateAtlas(ctx: AppContext, worldId: string, requestedAt: Date): Promise<void> {
+  const state = await atlasStateOf(ctx.db, worldId);
+  if (!state || state.requestedAt?.getTime() !== requestedAt.getTime()) return;
+  const [world] = await ctx.db.select({ guildId: worlds.guildId }).from(worlds).where(eq(worlds.id, worldId));
+  if (!world) return;
+  const setProgress = (progress: number, status = 'running') =>
+    ctx.db
+      .update(worldAtlasState)
+      .set({ status, progress })
+      .where(currentRun(worldId, requestedAt))
+      .returning();
+  if ((await setProgress(0)).length === 0) return;
+
+  const variation = state.variation === 0 ? 1 : 0;
+  try {
+    const slots = await slotsWithImages(ctx, worldId);
+    const inputs = slots.map((s) => ({ slotId: s.slotId, ...slotSize(s.width, s.height, s.maxDimension) }));
+    const packed = packAtlas(inputs);
+    const rectsOf = (atlasIndex: number) => packed.rects.filter((r) => r.AtlasIndex === atlasIndex);
+
+    const pngs: Buffer[] = [];
+    let done = 0;
+    for (const atlas of packed.atlases) {
+      const layers = [];
+      for (const rect of rectsOf(atlas.atlasIndex)) {
+        const slot = slots.find((s) => s.slotId === rect.SlotId)!;
+        layers.push({
+          input: await scaledImage(ctx, rect.SlotId, slot.hash, inputOf(rect)),
+          left: rect.X,
+          top: rect.Y,
+        });
+        done += 1;
+        await setProgress(Math.floor((done / slots.length) * 80));
+      }
+      pngs.push(
+        await sharp({
+          create: { width: atlas.width, height: atlas.height, channels: 4, background: TRANSPARENT },
+        })
+          .composite(layers)
+          .png()
+          .toBuffer(),
+      );
+    }
+    await setProgress(90);
+
+    const lastGeneration = new Date();
+    await ctx.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(worldAtlasState)
+        .set({
+          variation,
+          metadata: packed.rects,
+          lastGeneration,
+          status: 'idle',
+          progress: 100,
+          error: null,
+        })
+        .where(currentRun(worldId, requestedAt))
+        .returning();
+      if (rows.length === 0) throw new Superseded();
+      // The variation two generations back gives way; the current one stays served.
+      await tx
+        .delete(worldAtlases)
+        .where(and(eq(worldAtlases.worldId, worldId), eq(worldAtlases.variation, variation)));
+      for (const [atlasIndex, bytes] of pngs.entries()) {
+        const { width, height } = packed.atlases[atlasIndex];
+        const hash = createHash('sha256').update(bytes).digest('hex');
+        await tx.insert(worldAtlases).values({ worldId, variation, atlasIndex, width, height, hash, bytes });
+      }
+      // The world data cache rebuilds when the world's stamp changes.
+      await tx.update(worlds).set({ updatedAt: lastGeneration }).where(eq(worlds.id, worldId));
+    });
+    await audit(ctx.db, {
+      action: 'world.atlas.generated',
+      actor: jobActor(ATLAS_JOB),
+      guildId: world.guildId,
+      targetId: worldId,
+      details: { variation, atlases: pngs.length, slots: packed.rects.length },
+    });
+  } catch (err) {
+    // Replaced by a newer request after going stale: that run owns the state now.
+    if (err instanceof Superseded) return;
+    const error = err instanceof AtlasFailure ? err.message : ATLAS_FAILED;
+    if (!(err instanceof AtlasFailure)) ctx.log.error({ err, worldId }, 'world atlas: generation failed');
+    await ctx.db
+      .update(worldAtlasState)
+      .set({ status: 'failed', error })
+      .where(currentRun(worldId, requestedAt));
+    await audit(ctx.db, {
+      action: 'world.atlas.failed',
+      actor: jobActor(ATLAS_JOB),
+      guildId: world.guildId,
+      targetId: worldId,
+      details: { error },
+    });
+  }
+}
+
+const inputOf = (rect: AtlasRect): AtlasInput => ({
+  slotId: rect.SlotId,
+  width: rect.Width,
+  height: rect.Height,
+});
