@@ -6,6 +6,7 @@ import { guests, worlds } from '../../db/schema/index.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { linkedMembersOf } from '../members/member-mirror.reads.js';
 import { BOT_NOT_IN_GUILD, requireGuildPermission } from '../permissions/access.service.js';
+import { atlasDetailOf } from '../world-atlas/world-atlas.reads.js';
 import { encodeWorldBody } from './codec/lzw.js';
 import { linkedGroupId } from './role-context.js';
 import { buildWorldData, WorldDataError, type WorldDataSources } from './world-data/build-world-data.js';
@@ -42,7 +43,7 @@ async function gatherSources(ctx: AppContext, world: WorldRow): Promise<WorldDat
     guests: vrchatGuests.map((g) => ({ vrcDisplayName: g.vrcDisplayName ?? '', guestRoleId: g.guestRoleId })),
     groupRoles: group.roles,
     groupMembers: group.members,
-    atlas: null,
+    atlas: await atlasDetailOf(ctx.db, world.id),
   };
 }
 
