@@ -44,6 +44,7 @@ import { syncRoutes } from './modules/sync/sync.routes.js';
 import { vpmRoutes } from './modules/vpm/vpm.routes.js';
 import { atlasDataRoutes } from './modules/world-atlas/atlas-data.routes.js';
 import { worldAtlasRoutes } from './modules/world-atlas/world-atlas.routes.js';
+import { worldImagesRoutes } from './modules/world-images/world-images.routes.js';
 import {
   worldMirrorAdminRoutes,
   worldMirrorServeRoutes,
@@ -145,6 +146,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       await roleMappingsRoutes(zapi, ctx);
       await permissionsRoutes(zapi, ctx);
       await worldsRoutes(zapi, ctx);
+      await worldImagesRoutes(zapi, ctx);
       await worldAtlasRoutes(zapi, ctx);
       await worldRequestsRoutes(zapi, ctx);
       await membersRoutes(zapi, ctx);

@@ -6,6 +6,7 @@ import {
   type GuildPermission,
   guildPermissionValues,
 } from '../src/modules/permissions/guild-permissions.js';
+import { multipartFile, solidImage } from '../src/modules/world-images/testing.js';
 import { createTestApp, type TestApp } from './app.js';
 import { guildGroup, signInHangoutOwner, signInMember } from './factories.js';
 
@@ -35,6 +36,7 @@ interface Route {
 }
 
 const g = `/api/guilds/${hangout}`;
+const wi = `/api/world_images/${hangout}`;
 const r = (method: Route['method'], url: string, need: Need, payload?: object): Route => ({
   method,
   url,
@@ -76,6 +78,20 @@ const routes: Route[] = [
   r('POST', `${g}/worlds/{world}`, 'ManageWorlds', { name: 'Renamed' }),
   r('POST', `${g}/worlds/{world}/roles`, 'ManageWorlds', { discordEncodeRoles: [] }),
   r('GET', `${g}/worlds/preview/{world}`, 'WorldPreview'),
+  // World images: {image} and slot 0 of {world} are the owner's; each pass adds slot 1 and deletes it again.
+  r('POST', `${wi}/upload`, 'ManageImages'),
+  r('GET', `${wi}/images`, 'ViewImages'),
+  r('GET', `${wi}/image/{image}`, 'ViewImages'),
+  r('GET', `${wi}/image/{image}/preview`, 'ViewImages'),
+  r('POST', `${wi}/image/{image}`, 'ManageImages', { rotation: 'Clockwise' }),
+  r('DELETE', `${wi}/image/${unknownId}`, 'ManageImages'),
+  r('GET', `${wi}/{world}/slots`, 'ViewImages'),
+  r('PUT', `${wi}/{world}/slots`, 'ManageImages'),
+  r('POST', `${wi}/{world}/0/slots`, 'ManageImages', { slotId: 0, imageId: '{image}', name: 'Poster' }),
+  r('POST', `${wi}/{world}/slots/batch`, 'ManageImages', { imageSlots: [] }),
+  r('GET', `/api/world_images/slot_image/${hangout}/{world}/0`, 'ViewImages'),
+  r('GET', `/api/world_images/slot_image/${hangout}/{world}/0/preview`, 'ViewImages'),
+  r('DELETE', `${wi}/{world}/1/slots`, 'ManageImages'),
   // World atlas (a second Generate while the first is queued answers 409)
   r('POST', `/api/world_images/atlas/${hangout}/{world}/generate`, 'ManageImages'),
   r('GET', `${g}/worlds/requests`, 'ViewWorlds'),
@@ -156,6 +172,19 @@ describe('every server route refuses callers without the permission it needs (40
     // What the rows act on, made by the Hangout's owner.
     const worlds = await ok(await asOwner('PUT', `${g}/worlds`, { name: 'Matrix world' }));
     ids.world = worlds.worlds[0].id;
+    // An image (uploading needs the contact e-mail) and slot 0 of the world, for the World Images rows.
+    await ok(await asOwner('POST', `${g}/contact`, { email: 'admin@example.com' }));
+    ids.image = (
+      await ok(
+        await t.inject({
+          method: 'POST',
+          url: `${wi}/upload`,
+          session: owner.session,
+          ...multipartFile('poster.png', await solidImage(64, 32)),
+        }),
+      )
+    ).id;
+    await ok(await asOwner('PUT', `${wi}/${ids.world}/slots`));
     ids.guestRole = (await ok(await asOwner('POST', `${g}/guest_roles`))).guestRoles[0].id;
     ids.apiKey = (
       await ok(
@@ -300,7 +329,7 @@ describe('every server route refuses callers without the permission it needs (40
     });
   });
 
-  // ViewImages guards no server route (World Images is a web-only gate for now), so it has nothing to let through.
+  // Only permissions that guard some route have something to let through.
   const letThrough = guildPermissionValues.filter((p) => routes.some((route) => allows(p, route)));
   describe.each(letThrough)('a Hangout member granted only %s: let through', (permission) => {
     const allowed = routes.filter((route) => allows(permission, route));

@@ -8,7 +8,11 @@ export const DEFAULT_SLOT_MAX_DIMENSION: SlotMaxDimension = 512;
  * enlarged (the world SDK: "scaled so that its longer side is at most the slot's Max Dimension"). Integers, ≥ 1.
  * Slot cards show this size and the atlas packer uses it, so both always agree.
  */
-export function slotSize(width: number, height: number, maxDimension: number): { width: number; height: number } {
+export function slotSize(
+  width: number,
+  height: number,
+  maxDimension: number,
+): { width: number; height: number } {
   const scale = Math.min(1, maxDimension / Math.max(width, height));
   return {
     width: Math.max(1, Math.min(maxDimension, Math.round(width * scale))),
