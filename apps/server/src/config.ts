@@ -22,6 +22,8 @@ export interface AppConfig {
   nodeEnv: Env['NODE_ENV'];
   logLevel: Env['LOG_LEVEL'];
   publicUrl: string;
+  /** The website's address in links the bot sends (no request to take it from): PUBLIC_URL, else this port on localhost. */
+  siteUrl: string;
   /** Passed to Fastify: whose X-Forwarded-Host/Proto/For to believe (TRUST_PROXY). */
   trustProxy: TrustProxy;
   dataDir: string;
@@ -123,6 +125,7 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
     nodeEnv: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, '') ?? '',
+    siteUrl: env.PUBLIC_URL?.replace(/\/$/, '') ?? `http://localhost:${env.PORT}`,
     trustProxy: env.TRUST_PROXY,
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,

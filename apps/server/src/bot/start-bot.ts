@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import { registerBotEvents } from './events/index.js';
 import { acquireGatewayLock } from './gateway-lock.js';
+import { registerWithDiscord } from './register-at-start.js';
 
 /**
  * The `bot` role: waits for the gateway lock (so exactly one process holds each shard), then wires the
@@ -42,6 +43,8 @@ export function startBot(ctx: AppContext, opts: { lockRetryMs?: number } = {}): 
       return; // stopped while waiting
     }
     if (stopped) return;
+    // Only the gateway holder registers, so several processes never race to overwrite the commands.
+    await registerWithDiscord(ctx);
     unsubscribe = registerBotEvents(platforms.bot.client, ctx);
     await platforms.startGateway();
   };

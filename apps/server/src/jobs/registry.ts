@@ -1,7 +1,9 @@
 import type { JobDefinition } from './define.js';
+import { discordLogDeliverJob } from './handlers/discord-log-deliver.js';
 import { groupsFollowJob } from './handlers/groups-follow.js';
 import { guestsReconcileJob } from './handlers/guests-reconcile.js';
 import { linkEventsJob } from './handlers/link-events.js';
+import { linkedRolesUpdateJob } from './handlers/linked-roles-update.js';
 import { linksRefreshJob } from './handlers/links-refresh.js';
 import { membersReconcileJob } from './handlers/members-reconcile.js';
 import { retentionPurgeJob } from './handlers/retention-purge.js';
@@ -23,7 +25,9 @@ export const jobRegistry: readonly JobDefinition[] = [
   syncAllJob,
   groupsFollowJob,
   guestsReconcileJob,
+  discordLogDeliverJob,
   worldsAtlasJob,
+  linkedRolesUpdateJob,
 ] as JobDefinition[];
 
 export function findJob(name: string): JobDefinition | undefined {

@@ -5,6 +5,7 @@ import { onGuildMemberAdd } from './guildMemberAdd.js';
 import { onGuildMemberRemove } from './guildMemberRemove.js';
 import { onGuildMemberUpdate } from './guildMemberUpdate.js';
 import { onGuildRoleDelete } from './guildRoleDelete.js';
+import { onInteractionCreate } from './interactionCreate.js';
 import { onReady } from './ready.js';
 
 /** Subscribes the bot's gateway event handlers; answers a function that unsubscribes them all. */
@@ -16,6 +17,7 @@ export function registerBotEvents(client: Client, ctx: AppContext): () => void {
     onGuildRoleDelete(client, ctx),
     onGuildDelete(client, ctx),
     onReady(client, ctx),
+    onInteractionCreate(client, ctx),
   ];
   return () => {
     for (const unsubscribe of off) unsubscribe();

@@ -38,7 +38,7 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
 
-/** One-time sign-in tokens the bot's /login command hands out (stored hashed, 10 minutes, single use). */
+/** One-time sign-in tokens the bot's /login command hands out (stored hashed, 5 minutes, single use). */
 export const loginTokens = pgTable('login_tokens', {
   tokenHash: text('token_hash').primaryKey(),
   userId: text('user_id').notNull(),

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { loginTokens } from '../../db/schema/index.js';
 import type { DiscordIdentity } from '../../platforms/discord/oauth.js';
 
-export const LOGIN_TOKEN_TTL_MS = 10 * 60 * 1000;
+export const LOGIN_TOKEN_TTL_MS = 5 * 60 * 1000;
 
 /** Issued by the bot's /login command: a link that signs its Discord user in without OAuth. */
 export async function issueLoginToken(db: Db, identity: DiscordIdentity): Promise<string> {

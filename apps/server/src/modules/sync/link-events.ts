@@ -1,6 +1,7 @@
 import { and, asc, inArray, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { guildMembers, linkEvents } from '../../db/schema/index.js';
+import { requestRoleConnectionUpdates } from '../linked-roles/linked-roles.service.js';
 import { requestGuildSync } from './sync-trigger.js';
 
 const BATCH = 500;
@@ -13,8 +14,8 @@ export function linkEventsWritten(ctx: AppContext): void {
 }
 
 /**
- * Reads link events nobody handled yet, asks for a sync of every server their member is in, then marks them
- * handled. A crash before the mark repeats the requests, which collapse into the same sync.
+ * Reads link events nobody handled yet, asks for a sync of every server their member is in (and an update of
+ * their role connection), then marks them handled. A crash before the mark repeats the requests, which collapse into the same sync.
  */
 export async function dispatchLinkEvents(ctx: AppContext): Promise<number> {
   let handled = 0;
@@ -32,6 +33,8 @@ export async function dispatchLinkEvents(ctx: AppContext): Promise<number> {
       .from(guildMembers)
       .where(and(inArray(guildMembers.userId, userIds), isNull(guildMembers.leftAt)));
     for (const { guildId } of memberships) await requestGuildSync(ctx, guildId, 'link');
+    // Discord's Linked Roles read the role connection: it follows every link change too.
+    await requestRoleConnectionUpdates(ctx, userIds);
     await ctx.db
       .update(linkEvents)
       .set({ processedAt: new Date() })

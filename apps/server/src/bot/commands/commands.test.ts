@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedGuildIds } from '../../../../simulator/src/discord/seed.js';
+import { createTestApp, type TestApp } from '../../../test/app.js';
+import { discordMember, rows, signInHangoutOwner, vrchatLink, vrchatUser } from '../../../test/factories.js';
+import { guildPermissions } from '../../db/schema/index.js';
+import { waitFor } from '../../platforms/testing.js';
+
+const { hangout } = seedGuildIds;
+const EPHEMERAL = 1 << 6;
+const LOADING = 1 << 7;
+
+interface InteractionView {
+  callback: { type: number } | null;
+  ephemeral: boolean;
+  original: { content: string; flags: number } | null;
+}
+
+/** A member uses a slash command in the Hangout (as in the Discord client); answers the finished reply. */
+async function use(
+  t: TestApp,
+  userId: string,
+  commandName: string,
+  options?: Record<string, string>,
+): Promise<InteractionView> {
+  const res = await t.control('POST', '/discord/interactions', {
+    guildId: hangout.id,
+    userId,
+    commandName,
+    options,
+  });
+  expect(res.status).toBe(201);
+  expect(res.body.deliveredTo).toBeGreaterThan(0);
+  const id: string = res.body.interactionId;
+  return waitFor(async () => {
+    const view = (await t.control('GET', `/discord/interactions/${id}`)).body as InteractionView;
+    return view.original && (view.original.flags & LOADING) === 0 ? view : null;
+  }, 15_000);
+}
+
+const urlIn = (content: string) => new URL((content.match(/https?:\/\/\S+/) as RegExpMatchArray)[0]);
+
+describe('slash commands (discord.js against the simulated Discord)', () => {
+  let t: TestApp;
+  let owner: { id: string };
+  beforeAll(async () => {
+    t = await createTestApp({ simulator: true, jobs: true });
+    owner = await signInHangoutOwner(t);
+  });
+  afterAll(() => t?.close());
+
+  it('registers every command globally at start, and only when the definitions changed', async () => {
+    const state = await t.control('GET', '/discord/state');
+    const names = (state.body.commands as { name: string; guild_id?: string }[])
+      .filter((c) => !c.guild_id)
+      .map((c) => c.name)
+      .sort();
+    expect(names).toEqual(['link', 'login', 'sync', 'verify', 'whois']);
+    const { registerCommands } = await import('./register.js');
+    const { slashCommands } = await import('./index.js');
+    const rest = t.platforms?.bot.rest;
+    if (!rest) throw new Error('no bot');
+    expect(await registerCommands(t.ctx, rest, slashCommands)).toBe('unchanged');
+    // Someone removed one in the meantime: the next start puts them back.
+    const login = (state.body.commands as { id: string; name: string }[]).find((c) => c.name === 'login');
+    await rest.delete(`/applications/${t.ctx.config.discord.clientId}/commands/${login?.id}`);
+    expect(await registerCommands(t.ctx, rest, slashCommands)).toBe('registered');
+    expect(await registerCommands(t.ctx, rest, slashCommands)).toBe('unchanged');
+  });
+
+  it('/login answers ephemerally with a link that signs the member in once; a second use is refused', async () => {
+    const member = await discordMember(t, hangout.id, { username: 'loginner' });
+    const reply = await use(t, member.id, 'login');
+    expect(reply.callback?.type).toBe(4);
+    expect(reply.ephemeral).toBe(true);
+    expect((reply.original?.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+    expect(reply.original?.content).toMatch(/works once, for 5 minutes/);
+    const url = urlIn(reply.original?.content ?? '');
+    expect(url.pathname).toBe('/discord_auth');
+    const token = url.searchParams.get('token') as string;
+
+    // As the web page does: name the account first, then sign in.
+    const preview = await t.app.inject({
+      method: 'GET',
+      url: `/api/discord_auth/preview?token=${encodeURIComponent(token)}`,
+    });
+    expect(preview.json()).toMatchObject({ username: 'loginner' });
+    const login = await t.inject({
+      method: 'GET',
+      url: `/api/discord_auth?token=${encodeURIComponent(token)}`,
+    });
+    expect(login.statusCode).toBe(200);
+    expect(login.json()).toMatchObject({ id: member.id, username: 'loginner' });
+    const again = await t.inject({
+      method: 'GET',
+      url: `/api/discord_auth?token=${encodeURIComponent(token)}`,
+    });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().message).toMatch(/already used/);
+    expect(
+      await rows(t, 'audit_log', "action = 'user.login_link' and actor_id = $1", [member.id]),
+    ).toHaveLength(1);
+  });
+
+  it('/link explains how to link, then shows the member’s link', async () => {
+    const member = await discordMember(t, hangout.id);
+    const before = await use(t, member.id, 'link');
+    expect(before.ephemeral).toBe(true);
+    expect(before.original?.content).toMatch(/^Your Discord account is not linked to a VRChat account yet\./);
+    expect(before.original?.content).toContain(`${t.ctx.config.siteUrl}/profile`);
+    await vrchatLink(t, {
+      discordUserId: member.id,
+      vrchatName: 'Link Tester',
+      plus18: true,
+      isVerified: false,
+    });
+    const after = await use(t, member.id, 'link');
+    expect(after.original?.content).toMatch(/linked to the VRChat account Link Tester/);
+    expect(after.original?.content).toContain('Ownership is not verified yet');
+    expect(after.original?.content).toContain('verified 18+');
+  });
+
+  it('/whois shows a member’s VRChat account to those who may view the server, and refuses others', async () => {
+    const target = await discordMember(t, hangout.id, { username: 'whois_target' });
+    const vrc = await vrchatUser(t, { displayName: 'Whois Person' });
+    await vrchatLink(t, { discordUserId: target.id, vrcUserId: vrc.id, vrchatName: 'Whois Person' });
+
+    const asOwner = await use(t, owner.id, 'whois', { member: target.id });
+    expect(asOwner.ephemeral).toBe(true);
+    expect(asOwner.original?.content).toBe(
+      `@whois_target is Whois Person on VRChat (${t.ctx.config.vrchat.webUrl}/home/user/${vrc.id}). ` +
+        'Ownership verified. Age: not verified on VRChat.',
+    );
+
+    const stranger = await discordMember(t, hangout.id);
+    const refused = await use(t, stranger.id, 'whois', { member: target.id });
+    expect(refused.ephemeral).toBe(true);
+    expect(refused.original?.content).toBe('You need the ViewGuild permission in this server.');
+
+    // A ViewGuild grant from the dashboard is enough.
+    await t.ctx.db
+      .insert(guildPermissions)
+      .values({ guildId: hangout.id, userId: stranger.id, permissions: ['ViewGuild'], grantedBy: owner.id });
+    const allowed = await use(t, stranger.id, 'whois', { member: target.id });
+    expect(allowed.original?.content).toMatch(/^@whois_target is Whois Person on VRChat/);
+
+    const unlinked = await discordMember(t, hangout.id, { username: 'nolink_person' });
+    expect((await use(t, owner.id, 'whois', { member: unlinked.id })).original?.content).toBe(
+      '@nolink_person has not linked a VRChat account.',
+    );
+  });
+
+  it('/sync queues a sync for managers, saying how many actions, after deferring; others are refused', async () => {
+    const reply = await use(t, owner.id, 'sync');
+    expect(reply.callback?.type).toBe(5);
+    expect(reply.ephemeral).toBe(true);
+    expect(reply.original?.content).toMatch(/^A sync of this server is (queued|already waiting to run): /);
+    expect(
+      await rows(t, 'audit_log', "action = 'sync.requested' and actor_id = $1", [owner.id]),
+    ).toHaveLength(1);
+
+    const member = await discordMember(t, hangout.id);
+    const refused = await use(t, member.id, 'sync');
+    expect(refused.ephemeral).toBe(true);
+    expect(refused.original?.content).toBe('You need the Admin permission in this server.');
+  });
+
+  it('/verify re-reads the member’s VRChat account after deferring (VRChat slower than 3 seconds)', async () => {
+    const member = await discordMember(t, hangout.id);
+    const vrc = await vrchatUser(t, {
+      displayName: 'Verify Old',
+      ageVerificationStatus: '18+',
+      ageVerified: true,
+    });
+    await vrchatLink(t, {
+      discordUserId: member.id,
+      vrcUserId: vrc.id,
+      vrchatName: 'Verify Old',
+      isVerified: false,
+    });
+    await t.control('PATCH', `/vrchat/users/${vrc.id}`, { displayName: 'Verify New' });
+    await t.control('POST', '/faults', { platform: 'vrchat', kind: 'slow', delayMs: 3500, count: 1 });
+    try {
+      const reply = await use(t, member.id, 'verify');
+      expect(reply.callback?.type).toBe(5);
+      expect(reply.ephemeral).toBe(true);
+      expect(reply.original?.content).toMatch(/^Your link is up to date: Verify New on VRChat\./);
+      expect(reply.original?.content).toContain('Ownership is not verified yet');
+      expect(reply.original?.content).toContain('verified 18+');
+    } finally {
+      await t.control('DELETE', '/faults');
+    }
+    const [link] = await rows(t, 'vrchat_links', 'discord_user_id = $1', [member.id]);
+    expect(link).toMatchObject({ vrchat_name: 'Verify New', age_verification: 'Plus18' });
+  });
+
+  it('answers every failure with a sentence: /verify without a link, and VRChat down', async () => {
+    const member = await discordMember(t, hangout.id);
+    const none = await use(t, member.id, 'verify');
+    expect(none.original?.content).toBe(
+      'No VRChat account is linked to your Discord account. Use /link to see how to link one.',
+    );
+
+    const vrc = await vrchatUser(t);
+    await vrchatLink(t, { discordUserId: member.id, vrcUserId: vrc.id, vrchatName: vrc.displayName });
+    await t.control('POST', '/faults', { platform: 'vrchat', kind: 'server_error' });
+    try {
+      const down = await use(t, member.id, 'verify');
+      expect(down.ephemeral).toBe(true);
+      expect(down.original?.content).toMatch(/^VRChat is not reachable right now\./);
+    } finally {
+      await t.control('DELETE', '/faults');
+    }
+  });
+});

@@ -1,0 +1,22 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { HttpError } from '../../http/errors.js';
+import { DiscordError, DiscordPermissionError } from '../../platforms/discord/errors.js';
+import { VrchatError } from '../../platforms/vrchat/errors.js';
+
+export const COMMAND_FAILED = 'Something went wrong on our side. Try again in a minute.';
+
+/**
+ * The sentence a failed command answers with, as the HTTP error handler would put it: a service's refusal
+ * says why, a platform that failed is named, anything else is logged and answered without internals.
+ */
+export function commandErrorMessage(err: unknown, log: FastifyBaseLogger, context: object): string {
+  if (err instanceof HttpError || err instanceof DiscordPermissionError) return err.message;
+  if (err instanceof VrchatError && err.retryAfterSeconds !== undefined) return err.message;
+  if (err instanceof VrchatError || err instanceof DiscordError) {
+    log.warn({ err, ...context }, 'Command: platform call failed');
+    const platform = err instanceof VrchatError ? 'VRChat' : 'Discord';
+    return `${platform} is not reachable right now. Try again later.`;
+  }
+  log.error({ err, ...context }, 'Command failed');
+  return COMMAND_FAILED;
+}

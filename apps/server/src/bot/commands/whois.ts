@@ -1,0 +1,41 @@
+import { ApplicationCommandOptionType } from 'discord.js';
+import { userActor } from '../../actor.js';
+import { findLinkByDiscord, profileUrl } from '../../modules/links/links.service.js';
+import { MEMBER_NOT_FOUND } from '../../modules/members/members.service.js';
+import { requireGuildPermission } from '../../modules/permissions/access.service.js';
+import { inServers, type SlashCommand } from './command.js';
+import { describeAge } from './describe.js';
+
+/**
+ * `/whois member:`: the member's VRChat account, for those who may view the server in the dashboard
+ * (ViewGuild or above, the same check as the Members tab); others are refused with the reason.
+ */
+export const whoisCommand: SlashCommand = {
+  definition: {
+    name: 'whois',
+    description: "Show a member's linked VRChat account",
+    options: [
+      {
+        type: ApplicationCommandOptionType.User,
+        name: 'member',
+        description: 'The member to look up',
+        required: true,
+      },
+    ],
+    ...inServers,
+  },
+  deferred: false,
+  async run(interaction, ctx) {
+    await requireGuildPermission(ctx, userActor(interaction.user.id), interaction.guildId, 'ViewGuild');
+    const target = interaction.options.getUser('member', true);
+    if (!(await ctx.discord.getMember(interaction.guildId, target.id))) return MEMBER_NOT_FOUND;
+    const link = await findLinkByDiscord(ctx.db, target.id);
+    const name = `@${target.username}`;
+    if (!link) return `${name} has not linked a VRChat account.`;
+    const ownership = link.isVerified ? 'Ownership verified.' : 'Ownership not verified.';
+    return (
+      `${name} is ${link.vrchatName} on VRChat (${profileUrl(ctx, link.vrcUserId)}). ` +
+      `${ownership} ${describeAge(link.ageVerification)}`
+    );
+  },
+};

@@ -1,0 +1,13 @@
+import { type Client, Events, type Interaction } from 'discord.js';
+import type { AppContext } from '../../context.js';
+import { dispatchCommand } from '../commands/dispatch.js';
+import { slashCommands } from '../commands/index.js';
+
+/** A member used a slash command: it runs as them and is always answered. */
+export function onInteractionCreate(client: Client, ctx: AppContext): () => void {
+  const listener = (interaction: Interaction) => {
+    if (interaction.isChatInputCommand()) void dispatchCommand(interaction, ctx, slashCommands);
+  };
+  client.on(Events.InteractionCreate, listener);
+  return () => client.off(Events.InteractionCreate, listener);
+}
