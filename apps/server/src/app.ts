@@ -26,6 +26,8 @@ import { compiledSerializerCompiler } from './http/serializer.js';
 import type { ZodApp } from './http/types.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
+import { apiLogRoutes } from './modules/api-v1/api-log.routes.js';
+import { apiV1Routes } from './modules/api-v1/api-v1.routes.js';
 import { auditLogRoutes } from './modules/audit-log/audit-log.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
@@ -152,6 +154,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       await membersRoutes(zapi, ctx);
       await auditLogRoutes(zapi, ctx);
       await apiKeysRoutes(zapi, ctx);
+      await apiLogRoutes(zapi, ctx);
+      await apiV1Routes(zapi, ctx);
       await adminRoutes(zapi, ctx);
       await worldMirrorAdminRoutes(zapi, ctx);
     },

@@ -71,6 +71,11 @@ const routes: Route[] = [
     validUntil: inDays(30),
   }),
   r('DELETE', `${g}/api_keys/{apiKey}`, 'Admin'),
+  r('GET', `${g}/api_log`, 'Admin'),
+  // The read-only API for integrations (/api/v1)
+  r('GET', `/api/v1/guilds/${hangout}/members?verified=true`, 'ViewGuild'),
+  r('GET', `/api/v1/guilds/${hangout}/members/discord/${bystander}`, 'ViewGuild'),
+  r('GET', `/api/v1/guilds/${hangout}/members/vrchat/usr_3f2b6c1e-0000-4000-8000-000000000000`, 'ViewGuild'),
   // Worlds (the world is locked, so deleting it answers 409 and it stays)
   r('GET', `${g}/worlds`, 'ViewWorlds'),
   r('PUT', `${g}/worlds`, 'ManageWorlds', {}),

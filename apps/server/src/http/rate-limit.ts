@@ -60,7 +60,7 @@ function setHeaders(
 
 /**
  * Limits /api per fixed window (draft-7 RateLimit-* headers, Retry-After on 429): signed-in users and API
- * keys per id over every route, anonymous callers per client address on the routes that write for them.
+ * keys per id over every route (each with its own limit), anonymous callers per client address on the routes that write for them.
  * Runs after registerAuth's hook, which resolves the caller.
  */
 export function registerRateLimit(app: FastifyInstance, db: Db, config: AppConfig['rateLimit']): void {
@@ -68,9 +68,13 @@ export function registerRateLimit(app: FastifyInstance, db: Db, config: AppConfi
     if (!req.url.startsWith('/api/')) return;
     let key: string;
     let limit: number;
-    if (req.auth || req.apiKey) {
-      key = req.auth ? `user:${req.auth.user.id}` : `apikey:${req.apiKey?.id}`;
+    if (req.auth) {
+      key = `user:${req.auth.user.id}`;
       limit = config.user;
+    } else if (req.apiKey) {
+      // Each key has its own bucket and limit (RATE_LIMIT_API_KEY), so one integration cannot starve another.
+      key = `apikey:${req.apiKey.id}`;
+      limit = config.apiKey;
     } else if (ANONYMOUS_WRITE_ROUTES.has(`${req.method} ${req.routeOptions.url}`)) {
       key = `ip:${req.ip}`;
       limit = config.anonymous;
