@@ -53,8 +53,10 @@ describe('Worlds tab', () => {
     expect(await chips(lobby, 'Group Encode Roles')).toEqual(['Owner', 'Moderator', 'Verified 18+']);
     expect(await chips(lobby, 'Group Always Encode Roles')).toEqual(['Event Host']);
     expect(await lobby.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
-    // No GitHub Pages mirror is configured here: the Trusted URL is shown but is not a link.
-    expect(await lobby.getByRole('link', { name: 'Trusted URL', exact: true }).count()).toBe(0);
+    // Demo mode: the mirror is a repository this server serves itself (e2e/world-mirror.e2e.ts opens it).
+    expect(await lobby.getByRole('link', { name: 'Trusted URL', exact: true }).getAttribute('href')).toMatch(
+      /\/mirror\/worlds\/[0-9a-f-]{36}$/,
+    );
 
     // Create new, then rename it in place.
     const before = await page.getByRole('article').count();

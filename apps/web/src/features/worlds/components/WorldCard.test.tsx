@@ -16,6 +16,15 @@ describe('world settings', () => {
     expect(card.getByRole('link', { name: 'Trusted URL' }).getAttribute('href')).toBe(trustedUrl);
   });
 
+  it('says why the Trusted URL answers nothing while Github Updates are off', async () => {
+    const trustedUrl = `https://owner.github.io/repo/worlds/${LOBBY_ID}`;
+    const { card } = await setup(worldFixture({ trustedUrl, enabled: false }));
+    fireEvent.mouseEnter(card.getByTestId('trusted-url'));
+    expect(
+      await screen.findByText('Turn on Github Updates Enabled to publish this world to the mirror.'),
+    ).toBeTruthy();
+  });
+
   it('saves a switch at once', async () => {
     const { fetchMock, card } = await setup(worldFixture(), {
       [`POST ${WORLD}`]: { body: worldFixture({ includeGroupData: true }) },
