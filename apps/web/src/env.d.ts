@@ -1,5 +1,10 @@
 /// <reference types="vite/client" />
 
+interface ImportMetaEnv {
+  /** A server API key every call sends as `Authorization: Bearer` (a private self-hosted dashboard's build). */
+  readonly VITE_API_KEY?: string;
+}
+
 /** `METHOD /path` → operationId, read from the committed OpenAPI document at build time. */
 declare const __VRCLINK_OPERATION_IDS__: Record<string, string>;
 

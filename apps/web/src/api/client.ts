@@ -1,4 +1,5 @@
 import createClient from 'openapi-fetch';
+import { apiKeyMiddleware } from './apiKey';
 import { responseError } from './errors';
 import { failureMiddleware, patchJsonMiddleware, unauthorizedMiddleware, xsrfMiddleware } from './middleware';
 import { withRequiredPathParams } from './requiredParams';
@@ -15,9 +16,18 @@ const rawClient = createClient<paths>({
   credentials: 'include',
   fetch: (request) => globalThis.fetch(request),
 });
-rawClient.use(xsrfMiddleware, patchJsonMiddleware, unauthorizedMiddleware, failureMiddleware);
+rawClient.use(
+  apiKeyMiddleware,
+  xsrfMiddleware,
+  patchJsonMiddleware,
+  unauthorizedMiddleware,
+  failureMiddleware,
+);
 
-/** The one API client: typed from the OpenAPI document, with XSRF, patch-JSON and path-parameter checks. */
+/**
+ * The one API client: typed from the OpenAPI document, with the configured API key (if any), XSRF, patch-JSON
+ * and path-parameter checks.
+ */
 export const api = withRequiredPathParams(rawClient);
 
 type Result<T> = { data?: T; error?: unknown; response: Response };
