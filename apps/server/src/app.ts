@@ -30,6 +30,7 @@ import { apiLogRoutes } from './modules/api-v1/api-log.routes.js';
 import { apiV1Routes } from './modules/api-v1/api-v1.routes.js';
 import { auditLogRoutes } from './modules/audit-log/audit-log.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { discordLoggingRoutes } from './modules/discord-logging/discord-logging.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { guestsRoutes } from './modules/guests/guests.routes.js';
 import { guildSettingsRoutes } from './modules/guild-settings/guild-settings.routes.js';
@@ -153,6 +154,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       await worldRequestsRoutes(zapi, ctx);
       await membersRoutes(zapi, ctx);
       await auditLogRoutes(zapi, ctx);
+      await discordLoggingRoutes(zapi, ctx);
       await apiKeysRoutes(zapi, ctx);
       await apiLogRoutes(zapi, ctx);
       await apiV1Routes(zapi, ctx);

@@ -160,6 +160,26 @@ export interface DiscordMemberInfo {
   roles: string[];
 }
 
+/** A text channel of a server, with what the permission check needs (see botChannelPermissions). */
+export interface DiscordChannelInfo {
+  id: string;
+  name: string;
+  position: number;
+  parentId: string | null;
+  permissionOverwrites: { id: string; type: 'role' | 'member'; allow: string; deny: string }[];
+}
+
+/** A short rich embed, as Discord takes it. */
+export interface DiscordEmbed {
+  title: string;
+  description?: string;
+  color?: number;
+  /** ISO time shown under the embed. */
+  timestamp?: string;
+  fields?: { name: string; value: string; inline?: boolean }[];
+  footer?: { text: string };
+}
+
 /** A guild as the signed-in user sees it (OAuth `guilds` scope). */
 export interface DiscordUserGuild {
   id: string;
@@ -185,6 +205,10 @@ export interface DiscordPort {
   removeRole(guildId: string, userId: string, roleId: string, reason?: string): Promise<void>;
   /** Answers the message id. Mentions in `content` never ping. */
   sendMessage(channelId: string, content: string): Promise<string>;
+  /** The server's text and announcement channels, in Discord's order (REST, never a cache). */
+  listTextChannels(guildId: string): Promise<DiscordChannelInfo[]>;
+  /** Posts one embed; answers the message id. Nobody is pinged. */
+  postEmbed(channelId: string, embed: DiscordEmbed): Promise<string>;
   /** The guilds of the user behind an OAuth access token with the `guilds` scope. */
   userGuilds(accessToken: string): Promise<DiscordUserGuild[]>;
 }

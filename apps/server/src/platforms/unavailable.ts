@@ -39,5 +39,7 @@ export const unavailableDiscord: DiscordPort = {
   addRole: discord,
   removeRole: discord,
   sendMessage: discord,
+  listTextChannels: discord,
+  postEmbed: discord,
   userGuilds: discord,
 };

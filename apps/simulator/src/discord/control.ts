@@ -7,6 +7,7 @@ import {
   setPrivilegedIntents,
 } from './control-application.js';
 import { registerBulkControl } from './control-bulk.js';
+import { registerChannelControl } from './control-channels.js';
 import { parse, snowflake } from './control-parse.js';
 import { ControlError, DiscordApiError } from './errors.js';
 import type { Gateway } from './gateway.js';
@@ -252,4 +253,5 @@ export function registerDiscordControl(
   registerActivityControl(api, state, gateway);
   registerApplicationControl(api, state, gateway, limits);
   registerBulkControl(api, state);
+  registerChannelControl(api, state);
 }

@@ -80,7 +80,12 @@ export function channelObject(c: SimChannel) {
     nsfw: false,
     last_message_id: c.lastMessageId,
     rate_limit_per_user: 0,
-    permission_overwrites: [],
+    permission_overwrites: (c.permissionOverwrites ?? []).map((o) => ({
+      id: o.id,
+      type: o.type,
+      allow: o.allow.toString(),
+      deny: o.deny.toString(),
+    })),
   };
 }
 

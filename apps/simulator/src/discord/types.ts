@@ -39,6 +39,16 @@ export interface SimChannel {
   position: number;
   topic: string | null;
   lastMessageId: string | null;
+  /** Channel overrides of role (type 0) or member (type 1) permissions; none on seeded channels. */
+  permissionOverwrites?: SimOverwrite[];
+}
+
+/** One permission overwrite of a channel, as Discord keeps them. */
+export interface SimOverwrite {
+  id: string;
+  type: 0 | 1;
+  allow: bigint;
+  deny: bigint;
 }
 
 export interface SimGuild {

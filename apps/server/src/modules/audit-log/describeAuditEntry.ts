@@ -33,6 +33,7 @@ export const auditDescriptions: Readonly<Record<string, string>> = {
   'guest_role.delete': 'Deleted a guest role entry',
   'guild.auto_assign_roles': 'Changed auto-assigned roles',
   'guild.contact_email': 'Changed the contact e-mail',
+  'discord_logging.config': 'Changed Discord logging',
   'link.created': 'Linked a VRChat account',
   'link.verified': 'Linked and verified a VRChat account',
   'link.refreshed': 'Refreshed a VRChat link',

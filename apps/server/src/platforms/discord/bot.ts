@@ -12,6 +12,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import type { DiscordMemberSource, DiscordPort } from '../ports.js';
+import { channelMethods } from './channels.js';
 import { guildMethods } from './guilds.js';
 import { memberSource } from './member-source.js';
 import { memberMethods } from './members.js';
@@ -137,6 +138,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
     rest: client.rest,
     members,
     ...guildMethods(client, userRest),
+    ...channelMethods(client),
     ...memberMethods(client),
 
     async refreshIntents() {

@@ -14,6 +14,8 @@ const portMethods: Record<keyof DiscordPort, true> = {
   addRole: true,
   removeRole: true,
   sendMessage: true,
+  listTextChannels: true,
+  postEmbed: true,
   userGuilds: true,
 };
 

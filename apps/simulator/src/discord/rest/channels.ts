@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { requireBot } from '../auth.js';
-import { missingAccess } from '../errors.js';
+import { channelPermissionsOf } from '../channel-permissions.js';
+import { missingAccess, missingPermissions } from '../errors.js';
 import { createMessage, parseMessage, postToChannel } from '../messages.js';
+import { has, Permission } from '../permissions.js';
 import { messageObject } from '../serialize.js';
 import { compareSnowflakes } from '../snowflake.js';
 import type { DiscordState } from '../state.js';
@@ -14,7 +16,13 @@ export function registerChannelRoutes(api: FastifyInstance, state: DiscordState)
     const bot = requireBot(state, req);
     const { guild, channel } = state.requireChannel(req.params.channel_id);
     if (!state.isBotIn(guild)) throw missingAccess();
-    const message = createMessage(parseMessage(req.body), {
+    const body = parseMessage(req.body);
+    // As Discord: a channel the bot cannot see is 50001; sending (and embeds) need their permissions.
+    const perms = channelPermissionsOf(state, guild, channel, bot.userId);
+    if (!has(perms, Permission.ViewChannel)) throw missingAccess();
+    if (!has(perms, Permission.SendMessages)) throw missingPermissions();
+    if (body.embeds?.length && !has(perms, Permission.EmbedLinks)) throw missingPermissions();
+    const message = createMessage(body, {
       channelId: channel.id,
       guildId: guild.id,
       authorId: bot.userId,
