@@ -57,6 +57,7 @@ describe('/api/admin (platform admins)', () => {
     expect(list.map((x: { container: string }) => x.container)).not.toContain('old-box');
     const mine = Object.fromEntries(list.map((x: { method: string; timer: number }) => [x.method, x]));
     expect(Object.keys(mine).sort()).toEqual([
+      'deliverDiscordLogs',
       'dispatchLinkEvents',
       'followGroupAuditLogs',
       'mirrorWorlds',
