@@ -54,6 +54,7 @@ function setup(extra: Answers = {}) {
       },
     },
     'GET /api/admin/status': { body: status },
+    'GET /api/admin/world-mirror': { body: { configured: false, remote: null, branch: 'main', url: null } },
     ...extra,
   });
 }

@@ -1,10 +1,11 @@
-import { Container, Grid, Title } from '@mantine/core';
+import { Container, Grid, Stack, Title } from '@mantine/core';
 import { ScheduledTasksPanel } from './ScheduledTasksPanel';
 import { StatusPanel } from './StatusPanel';
+import { WorldMirrorPanel } from './WorldMirrorPanel';
 
 /**
- * /admin (rank Admin; the route table sends anyone else home): scheduled tasks beside the status panel, in the
- * header's container so the page lines up with the logo like every other page.
+ * /admin (rank Admin; the route table sends anyone else home): scheduled tasks beside the status and world
+ * mirror panels, in the header's container so the page lines up with the logo like every other page.
  */
 export function ScheduledTasksPage() {
   return (
@@ -17,7 +18,10 @@ export function ScheduledTasksPage() {
           <ScheduledTasksPanel />
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 4 }}>
-          <StatusPanel />
+          <Stack gap="md">
+            <StatusPanel />
+            <WorldMirrorPanel />
+          </Stack>
         </Grid.Col>
       </Grid>
     </Container>
