@@ -9,6 +9,9 @@ const VrchatTab = lazy(async () => ({ default: (await import('../../vrchat-setti
 const MembersTab = lazy(async () => ({ default: (await import('../../members')).MembersTab }));
 const ManagementTab = lazy(async () => ({ default: (await import('../../management')).ManagementTab }));
 const WorldsTab = lazy(async () => ({ default: (await import('../../worlds')).WorldsTab }));
+const WorldImagesPage = lazy(async () => ({
+  default: (await import('../../world-images')).WorldImagesPage,
+}));
 
 interface Props {
   guild: ManageableGuild;
@@ -43,7 +46,9 @@ function Tab({ guild, tab, rest }: Props) {
     case 'management':
       return <ManagementTab guild={guild} />;
     case 'worlds':
-      return <WorldsTab guild={guild} rest={rest} />;
+      // worlds/images/{worldId}: the world's image editor.
+      if (rest[0] === 'images' && rest[1]) return <WorldImagesPage guild={guild} worldId={rest[1]} />;
+      return <WorldsTab guild={guild} />;
     default:
       return (
         <Paper withBorder p="lg">

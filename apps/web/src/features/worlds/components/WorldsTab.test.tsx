@@ -134,11 +134,11 @@ describe('Worlds tab', () => {
     expect(screen.getAllByRole('article')).toHaveLength(1);
   });
 
-  it('opens the image editor path from Images, which says images are not available yet, and goes Back', async () => {
+  it('opens the World Images screen from Images, and goes Back', async () => {
     stubApi(worldsTabAnswers());
     const { router } = renderApp(WORLDS_PATH);
     fireEvent.click(within(await lobby()).getByRole('button', { name: 'Images' }));
-    expect(await screen.findByText('World images are not available yet.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'World Images' }, { timeout: 10_000 })).toBeTruthy();
     expect(router.state.location.pathname).toBe(`${WORLDS_PATH}/images/${LOBBY_ID}`);
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
     expect(await lobby()).toBeTruthy();

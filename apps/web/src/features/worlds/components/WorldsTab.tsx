@@ -1,9 +1,7 @@
 import type { ManageableGuild } from '../../server-settings/api/guilds';
-import { WorldImagesPlaceholder } from './WorldImagesPlaceholder';
 import { WorldList } from './WorldList';
 
-/** The Worlds tab: the list, or under `images/{worldId}` the world's image editor. */
-export function WorldsTab({ guild, rest }: { guild: ManageableGuild; rest: string[] }) {
-  if (rest[0] === 'images' && rest[1]) return <WorldImagesPlaceholder guildId={guild.id} />;
+/** The Worlds tab: the server's worlds (their image editor is the world-images feature, under `images/{worldId}`). */
+export function WorldsTab({ guild }: { guild: ManageableGuild }) {
   return <WorldList guild={guild} />;
 }

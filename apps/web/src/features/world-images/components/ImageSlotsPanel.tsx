@@ -1,0 +1,149 @@
+import { closestCenter, DndContext, type DragEndEvent } from '@dnd-kit/core';
+import { arrayMove, rectSortingStrategy, SortableContext } from '@dnd-kit/sortable';
+import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import { errorMessage } from '../../../api/errors';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { notify } from '../../../components/toasts';
+import { useCreateSlot } from '../api/createSlot';
+import { useDeleteSlot } from '../api/deleteSlot';
+import { byOrder, type ImageSlot } from '../api/imageSlots';
+import { renumber, useReorderSlots } from '../api/reorderSlots';
+import type { WorldImage } from '../api/serverImages';
+import { type SlotChange, useUpdateSlot } from '../api/updateSlot';
+import { SlotCard } from './SlotCard';
+import { useSlotSensors } from './slotSensors';
+
+interface Props {
+  guildId: string;
+  worldId: string;
+  slots: ImageSlot[];
+  images: WorldImage[];
+  canManage: boolean;
+}
+
+/** The spec's text, then the server's sentence when it sent one. */
+const withReason = (text: string, error: unknown) => `${text} ${errorMessage(error, '')}`.trim();
+
+/** The world's image slots in drag order; dragging renumbers them from 0 and stores the order as one batch. */
+export function ImageSlotsPanel({ guildId, worldId, slots, images, canManage }: Props) {
+  const sensors = useSlotSensors();
+  const create = useCreateSlot(guildId, worldId);
+  const update = useUpdateSlot(guildId, worldId);
+  const reorder = useReorderSlots(guildId, worldId);
+  const remove = useDeleteSlot(guildId, worldId);
+  const [deleting, setDeleting] = useState<ImageSlot | null>(null);
+  const ordered = byOrder(slots);
+
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    if (!over || active.id === over.id) return;
+    const ids = ordered.map((slot) => slot.id);
+    const moved = arrayMove(ordered, ids.indexOf(String(active.id)), ids.indexOf(String(over.id)));
+    reorder.mutate(renumber(moved), {
+      onError: (err) => notify({ type: 'error', message: withReason('Failed to reorder slots.', err) }),
+    });
+  };
+
+  const save = (slot: ImageSlot, change: SlotChange) =>
+    update.mutate(
+      { slot, change },
+      {
+        onError: (err) =>
+          notify({
+            type: 'error',
+            message:
+              'imageId' in change
+                ? withReason('Failed to update slot image.', err)
+                : withReason('Failed to update slot.', err),
+          }),
+      },
+    );
+
+  const confirmDelete = () => {
+    const slot = deleting;
+    setDeleting(null);
+    if (slot)
+      remove.mutate(slot, {
+        onError: (err) => notify({ type: 'error', message: withReason('Failed to delete slot.', err) }),
+      });
+  };
+
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="image-slots-title">
+      <Stack gap="sm">
+        <Group justify="space-between" gap="xs">
+          <Group gap="xs">
+            <Title order={3} size="h4" id="image-slots-title">
+              Image Slots
+            </Title>
+            <Badge variant="light" aria-label="Number of image slots">
+              {slots.length}
+            </Badge>
+          </Group>
+          {canManage && (
+            <Button
+              variant="default"
+              leftSection={<IconPlus size={16} />}
+              loading={create.isPending}
+              onClick={() =>
+                create.mutate(undefined, {
+                  onError: (err) =>
+                    notify({ type: 'error', message: withReason('Failed to add slot.', err) }),
+                })
+              }
+            >
+              Add slot
+            </Button>
+          )}
+        </Group>
+        {ordered.length === 0 ? (
+          <Stack align="center" gap={4} py="lg">
+            <Text fw={500}>No image slots yet</Text>
+            <Text size="sm" c="dimmed" ta="center">
+              {canManage
+                ? 'Add a slot with Add slot, then drop a server image on it.'
+                : 'Someone with the ManageImages permission can add some.'}
+            </Text>
+          </Stack>
+        ) : (
+          <>
+            {canManage && (
+              <Text size="xs" c="dimmed">
+                Drag a slot by its handle to change the order (with the keyboard: Space, the arrow keys, then
+                Space).
+              </Text>
+            )}
+            <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+              <SortableContext items={ordered.map((slot) => slot.id)} strategy={rectSortingStrategy}>
+                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+                  {ordered.map((slot) => (
+                    <SlotCard
+                      key={slot.id}
+                      guildId={guildId}
+                      slot={slot}
+                      images={images}
+                      canManage={canManage}
+                      onChange={(change) => save(slot, change)}
+                      onDelete={() => setDeleting(slot)}
+                    />
+                  ))}
+                </SimpleGrid>
+              </SortableContext>
+            </DndContext>
+          </>
+        )}
+      </Stack>
+      <ConfirmDialog
+        opened={deleting !== null}
+        title="Delete Slot"
+        confirmLabel="Delete"
+        confirmColor="red"
+        onCancel={() => setDeleting(null)}
+        onConfirm={confirmDelete}
+      >
+        Delete slot {deleting?.slotId}? Worlds stop showing its image after the next atlas generation.
+      </ConfirmDialog>
+    </Paper>
+  );
+}

@@ -1,0 +1,101 @@
+import { Alert, Button, Center, Grid, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconLayoutGrid } from '@tabler/icons-react';
+import { useState } from 'react';
+import { ApiError, errorMessage } from '../../../api/errors';
+import type { ManageableGuild } from '../../server-settings/api/guilds';
+import { can } from '../../server-settings/tabs';
+import { useImageSlots } from '../api/imageSlots';
+import { useServerImages } from '../api/serverImages';
+import { useUploadImages } from '../api/uploadImage';
+import { AtlasDialog } from './AtlasDialog';
+import { FileDropOverlay } from './FileDropOverlay';
+import { ImageSlotsPanel } from './ImageSlotsPanel';
+import { ServerImagesPanel } from './ServerImagesPanel';
+
+const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
+
+/** 'View World Atlases', the world's Image Slots and the server's images; files dropped on the page upload. */
+export function WorldImagesEditor({ guild, worldId }: { guild: ManageableGuild; worldId: string }) {
+  const canManage = can(guild.permissions, 'ManageImages');
+  const slots = useImageSlots(guild.id, worldId);
+  const images = useServerImages(guild.id);
+  const upload = useUploadImages(guild.id);
+  const [atlasOpen, setAtlasOpen] = useState(false);
+
+  if (slots.isError && isNotFound(slots.error)) return <WorldNotFound />;
+
+  return (
+    <Stack gap="md">
+      {canManage && <FileDropOverlay onFiles={upload} />}
+      <Group>
+        <Button leftSection={<IconLayoutGrid size={16} />} onClick={() => setAtlasOpen(true)}>
+          View World Atlases
+        </Button>
+      </Group>
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          {slots.isPending ? (
+            <Center py={60}>
+              <Loader aria-label="Loading image slots" />
+            </Center>
+          ) : slots.isError ? (
+            <Alert color="red" variant="light" title="Failed to load image slots." role="alert">
+              {errorMessage(slots.error, 'Please try again.')}
+            </Alert>
+          ) : (
+            <ImageSlotsPanel
+              guildId={guild.id}
+              worldId={worldId}
+              slots={slots.data.imageSlots}
+              images={images.data?.images ?? []}
+              canManage={canManage}
+            />
+          )}
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          {images.isPending ? (
+            <Center py={60}>
+              <Loader aria-label="Loading server images" />
+            </Center>
+          ) : images.isError ? (
+            <Alert color="red" variant="light" title="Failed to load server images." role="alert">
+              {errorMessage(images.error, 'Please try again.')}
+            </Alert>
+          ) : (
+            <ServerImagesPanel
+              guildId={guild.id}
+              images={images.data.images}
+              canManage={canManage}
+              onUpload={upload}
+            />
+          )}
+        </Grid.Col>
+      </Grid>
+      <AtlasDialog
+        guildId={guild.id}
+        worldId={worldId}
+        opened={atlasOpen}
+        canManage={canManage}
+        onClose={() => setAtlasOpen(false)}
+      />
+    </Stack>
+  );
+}
+
+/** The address names a world of another server, or none. */
+function WorldNotFound() {
+  return (
+    <Paper withBorder p="xl">
+      <Center>
+        <Stack align="center" gap={4}>
+          <Title order={3} size="h4">
+            World not found
+          </Title>
+          <Text c="dimmed" ta="center">
+            This server has no world with this id. Go back to the Worlds tab and choose one of its worlds.
+          </Text>
+        </Stack>
+      </Center>
+    </Paper>
+  );
+}

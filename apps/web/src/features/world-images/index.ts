@@ -1,0 +1,1 @@
+export { WorldImagesPage } from './components/WorldImagesPage';
