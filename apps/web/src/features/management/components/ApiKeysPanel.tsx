@@ -3,6 +3,7 @@ import { IconKey, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notify } from '../../../components/toasts';
+import { ApiLogPanel } from '../../api-log';
 import { type ApiKey, useApiKeys, useDeleteApiKey } from '../api/apiKeys';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
 import { PermissionBadge } from './PermissionBadge';
@@ -80,6 +81,7 @@ export function ApiKeysPanel({ guildId }: { guildId: string }) {
           </Table.Tbody>
         </Table>
       )}
+      <ApiLogPanel guildId={guildId} />
       {creating && <CreateApiKeyDialog guildId={guildId} onClose={() => setCreating(false)} />}
       <ConfirmDialog
         opened={deleting !== null}

@@ -1,0 +1,1 @@
+export { ApiLogPanel } from './components/ApiLogPanel';
