@@ -7,6 +7,7 @@ import { LockButton } from './LockButton';
 import { PreviewDialog } from './PreviewDialog';
 import { WorldLinks } from './WorldLinks';
 import { WorldName } from './WorldName';
+import { WorldRequests } from './WorldRequests';
 
 interface Props {
   guildId: string;
@@ -16,7 +17,7 @@ interface Props {
   onSave: (change: WorldChange) => void;
 }
 
-/** Lock, name, the two data addresses and Preview. */
+/** Lock, name, the download count, the two data addresses and Preview. */
 export function WorldHeader({ guildId, world, canManage, canPreview, onSave }: Props) {
   const [previewing, setPreviewing] = useState(false);
   return (
@@ -26,6 +27,7 @@ export function WorldHeader({ guildId, world, canManage, canPreview, onSave }: P
         <WorldName name={world.name} readOnly={!canManage} onRename={(name) => onSave({ name })} />
       </Group>
       <Group gap="xs">
+        <WorldRequests guildId={guildId} worldId={world.id} />
         <WorldLinks world={world} />
         {canPreview && (
           <Button
