@@ -31,6 +31,7 @@ import { apiV1Routes } from './modules/api-v1/api-v1.routes.js';
 import { auditLogRoutes } from './modules/audit-log/audit-log.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { discordLoggingRoutes } from './modules/discord-logging/discord-logging.routes.js';
+import { setupDoctorRoutes } from './modules/setup-doctor/setup-doctor.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { guestsRoutes } from './modules/guests/guests.routes.js';
 import { guildSettingsRoutes } from './modules/guild-settings/guild-settings.routes.js';
@@ -155,6 +156,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       await membersRoutes(zapi, ctx);
       await auditLogRoutes(zapi, ctx);
       await discordLoggingRoutes(zapi, ctx);
+      await setupDoctorRoutes(zapi, ctx);
       await apiKeysRoutes(zapi, ctx);
       await apiLogRoutes(zapi, ctx);
       await apiV1Routes(zapi, ctx);
