@@ -29,7 +29,7 @@ const filled = slot(1, {
   height: 384,
 });
 
-describe('Image Slots panel', () => {
+describe('Image Slots panel', { timeout: 40_000 }, () => {
   it('renames a slot in place (Enter saves, the empty name shows No Name)', async () => {
     const fetchMock = stubApi(
       editorAnswers(undefined, { [`POST ${slotPath(1)}`]: { body: slot(1, { name: 'Stage left' }) } }),
@@ -154,7 +154,7 @@ describe('Image Slots panel', () => {
   });
 });
 
-describe('Slot order', () => {
+describe('Slot order', { timeout: 40_000 }, () => {
   /** jsdom lays nothing out: give each slot card a 200 px high box, one under the other, so dnd-kit can sort. */
   function layOutSlots() {
     vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
@@ -177,17 +177,8 @@ describe('Slot order', () => {
     });
   }
 
-  it('moves a slot with the keyboard, renumbers from 0 and sends one batch', async () => {
-    const three = [...slotsFixture(), slot(2, { name: 'Bar' })];
-    const fetchMock = stubApi(
-      editorAnswers(undefined, {
-        [`GET ${SLOTS}`]: { body: { imageSlots: three } },
-        [`POST ${SLOTS}/batch`]: {
-          body: { imageSlots: [three[2], three[0], three[1]].map((s, order) => ({ ...s, order })) },
-        },
-      }),
-    );
-    renderApp(PAGE_PATH);
+  /** Picks up slot 2 by its handle with Space, moves it up twice and drops it (Space). */
+  async function moveSlotTwoToTheTop() {
     await slotCard(2);
     layOutSlots();
     const handle = screen.getByRole('button', { name: 'Move slot 2' });
@@ -202,6 +193,23 @@ describe('Slot order', () => {
     await press(document, 'ArrowUp', 'ArrowUp');
     await press(document, 'ArrowUp', 'ArrowUp');
     await press(document, ' ', 'Space');
+  }
+
+  const three = [...slotsFixture(), slot(2, { name: 'Bar' })];
+  const shownOrder = () =>
+    screen.getAllByRole('article', { name: /^Slot \d$/ }).map((a) => a.getAttribute('aria-label'));
+
+  it('moves a slot with the keyboard, renumbers from 0 and sends one batch', async () => {
+    const fetchMock = stubApi(
+      editorAnswers(undefined, {
+        [`GET ${SLOTS}`]: { body: { imageSlots: three } },
+        [`POST ${SLOTS}/batch`]: {
+          body: { imageSlots: [three[2], three[0], three[1]].map((s, order) => ({ ...s, order })) },
+        },
+      }),
+    );
+    renderApp(PAGE_PATH);
+    await moveSlotTwoToTheTop();
     await waitFor(() => expect(callsTo(fetchMock, 'POST', `${SLOTS}/batch`)).toHaveLength(1));
     expect((await sentTo(fetchMock, `${SLOTS}/batch`))[0]).toEqual({
       imageSlots: [
@@ -210,9 +218,20 @@ describe('Slot order', () => {
         { id: three[1]!.id, order: 2 },
       ],
     });
-    const order = screen
-      .getAllByRole('article', { name: /^Slot \d$/ })
-      .map((a) => a.getAttribute('aria-label'));
-    expect(order).toEqual(['Slot 2', 'Slot 0', 'Slot 1']);
+    expect(shownOrder()).toEqual(['Slot 2', 'Slot 0', 'Slot 1']);
+  });
+
+  it("says 'Failed to reorder slots.' and shows the stored order again when the batch is refused", async () => {
+    const fetchMock = stubApi(
+      editorAnswers(undefined, {
+        [`GET ${SLOTS}`]: { body: { imageSlots: three } },
+        [`POST ${SLOTS}/batch`]: { status: 500, body: {} },
+      }),
+    );
+    renderApp(PAGE_PATH);
+    await moveSlotTwoToTheTop();
+    await waitFor(() => expect(toastTexts()).toContain('Failed to reorder slots.'));
+    await waitFor(() => expect(shownOrder()).toEqual(['Slot 0', 'Slot 1', 'Slot 2']));
+    expect(callsTo(fetchMock, 'GET', SLOTS).length).toBeGreaterThan(1);
   });
 });

@@ -9,7 +9,7 @@ const card = async (name: string) =>
 const png = (name: string) => new File(['png bytes'], name, { type: 'image/png' });
 const NOT_AN_IMAGE = 'The file is not an image (PNG, JPEG, WebP or GIF).';
 
-describe('Server Images panel', () => {
+describe('Server Images panel', { timeout: 40_000 }, () => {
   it("selects with the checkbox or a double click, shows 'Delete Selected (n)' and deletes after confirming", async () => {
     const fetchMock = stubApi(
       editorAnswers(undefined, {

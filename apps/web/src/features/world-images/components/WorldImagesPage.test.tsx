@@ -9,7 +9,7 @@ const withoutEmail = (extra = {}) => {
   return { ...answers, [`GET ${GUILD}`]: { body: { ...settings, contactEmail: null } }, ...extra };
 };
 
-describe('World Images screen', () => {
+describe('World Images screen', { timeout: 40_000 }, () => {
   it('asks for the contact e-mail first, refuses a bad one, then opens the editor', async () => {
     const fetchMock = stubApi(
       withoutEmail({
