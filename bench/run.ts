@@ -67,7 +67,7 @@ const cases: Case[] = [
       }),
   },
   {
-    // What every world downloads on join: served from the database while younger than a minute.
+    // What every world downloads on join: the body in memory (inject skips the socket fast path; see world-data.ts).
     name: 'GET /data/v2/{worldGuid} (cached)',
     run: () => t.inject({ method: 'GET', url: `/data/v2/${lobby}` }),
   },
@@ -102,6 +102,9 @@ try {
 } finally {
   await t.close();
 }
+
+// World data downloads over sockets (BENCH_WORLD_DATA=0 skips): a 1,000-member world against a bare server.
+if (process.env.BENCH_WORLD_DATA !== '0') await (await import('./world-data.js')).runWorldDataBench();
 
 // The member mirror at scale (BENCH_MEMBERS, default 100,000; 0 skips): fills and the Members tab search.
 if (process.env.BENCH_MEMBERS !== '0') await (await import('./members.js')).runMemberBench();

@@ -16,6 +16,15 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   return ifNoneMatch === etag || ifNoneMatch.trim() === '*' || ifNoneMatch.includes(etag);
 }
 
+/** If-None-Match from the raw list: `req.headers` would build an object of every header first. */
+function ifNoneMatch(raw: string[]): string | undefined {
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'if-none-match') return raw[i + 1];
+  }
+  return undefined;
+}
+
 interface PreparedHeaders {
   ok: string[];
   notModified: string[];
@@ -49,7 +58,7 @@ export class WorldDataFastPath {
     if (!body) return false;
     this.cache.requests.count(body.worldId);
     const headers = this.headersOf(body, this.security);
-    if (etagMatches(req.headers['if-none-match'], body.etag)) {
+    if (etagMatches(ifNoneMatch(req.rawHeaders), body.etag)) {
       res.writeHead(304, headers.notModified);
       res.end();
     } else {
