@@ -37,11 +37,11 @@ const database = await openDatabase({
   onConnectionError: (err) => log.warn({ err }, 'A database connection broke; it will be replaced'),
 });
 if (demo) await (await import('./demo-seed.js')).seedDemoData(database.db);
-// Never throws: an unreachable platform is logged and its calls answer 503 until it comes back.
-const platforms = await startPlatforms({ config, database, log });
 // Every process can queue jobs (pg-boss in the same database); only the worker role takes them.
 const jobs = createJobQueue(database, log);
-await jobs.start();
+// Both wait mostly on sockets (platform logins, pg-boss's schema check): side by side, not one after the other.
+// startPlatforms never throws: an unreachable platform is logged and its calls answer 503 until it comes back.
+const [platforms] = await Promise.all([startPlatforms({ config, database, log }), jobs.start()]);
 const ctx = createContext({ config, database, log, platforms, jobs });
 log.info({ roles: [...roles], container: config.process.container }, 'Process roles');
 
