@@ -94,7 +94,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Signs in with a one-time token from the bot’s /login command (10 minutes, single use). */
+        /** @description Signs in with a one-time token from the bot’s /login command (5 minutes, single use); a refusal says whether it was used, expired or unknown. */
         get: operations["loginWithToken"];
         put?: never;
         post?: never;

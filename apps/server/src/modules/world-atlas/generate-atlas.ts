@@ -60,19 +60,32 @@ async function scaledImage(ctx: AppContext, slotId: number, hash: string, size: 
 }
 
 /**
- * One generation (the `worlds.atlas` job): scale each slot's image, pack, compose the PNGs, store them as the
- * other variation, then switch the world's AtlasDetail to them in one transaction. `requestedAt` identifies
- * the request: a run replaced after going stale stops touching the state.
+ * The `worlds.atlas` job: takes the world's queued request (queued → running, atomically, so two jobs of one
+ * world never both run it) and generates it. Nothing queued (already taken, or the world is gone): nothing to do.
  */
-export async function generateAtlas(ctx: AppContext, worldId: string, requestedAt: Date): Promise<void> {
-  const state = await atlasStateOf(ctx.db, worldId);
-  if (!state || state.requestedAt?.getTime() !== requestedAt.getTime()) return;
+export async function generateQueuedAtlas(ctx: AppContext, worldId: string): Promise<void> {
+  const [taken] = await ctx.db
+    .update(worldAtlasState)
+    .set({ status: 'running', progress: 0 })
+    .where(and(eq(worldAtlasState.worldId, worldId), eq(worldAtlasState.status, 'queued')))
+    .returning();
+  if (!taken?.requestedAt) return;
+  await runGeneration(ctx, worldId, taken.requestedAt);
+}
+
+/**
+ * One generation: scale each slot's image, pack, compose the PNGs, store them as the other variation, then
+ * switch the world's AtlasDetail to them in one transaction. `requestedAt` identifies the request: once a
+ * stale run is replaced by a new request, it no longer writes anything.
+ */
+export async function runGeneration(ctx: AppContext, worldId: string, requestedAt: Date): Promise<void> {
   const [world] = await ctx.db.select({ guildId: worlds.guildId }).from(worlds).where(eq(worlds.id, worldId));
-  if (!world) return;
-  const setProgress = (progress: number, status = 'running') =>
+  const state = await atlasStateOf(ctx.db, worldId);
+  if (!world || !state) return;
+  const setProgress = (progress: number) =>
     ctx.db
       .update(worldAtlasState)
-      .set({ status, progress })
+      .set({ status: 'running', progress })
       .where(currentRun(worldId, requestedAt))
       .returning();
   if ((await setProgress(0)).length === 0) return;

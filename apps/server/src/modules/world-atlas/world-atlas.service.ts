@@ -113,7 +113,9 @@ export async function requestAtlasGeneration(
   if (claimed.length === 0) throw conflict(ATLAS_IN_PROGRESS);
 
   try {
-    await ctx.jobs.send(ATLAS_JOB, { worldId, requestedAt: requestedAt.toISOString() });
+    // Per world: pg-boss keeps one waiting job per key. Collapsed into one still waiting is fine, as the job
+    // runs whatever request the world has queued when it starts.
+    await ctx.jobs.send(ATLAS_JOB, { worldId }, { singletonKey: worldId });
   } catch (err) {
     ctx.log.error({ err, worldId }, 'world atlas: could not queue');
     await ctx.db

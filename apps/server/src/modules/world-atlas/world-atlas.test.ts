@@ -7,7 +7,9 @@ import { createTestApp, type TestApp } from '../../../test/app.js';
 import { rows, signInHangoutOwner, signInMember } from '../../../test/factories.js';
 import { imageBlobs, worldAtlasState, worldImageSlots, worldImages } from '../../db/schema/index.js';
 import { worldsAtlasJob } from '../../jobs/handlers/worlds-atlas.js';
+import { startJobWorker } from '../../jobs/worker.js';
 import { decodeWorldBody } from '../worlds/codec/lzw.js';
+import { runGeneration } from './generate-atlas.js';
 import { ATLAS_IN_PROGRESS, ATLAS_RUN_STOPPED, ATLAS_STALE_MS } from './world-atlas.service.js';
 
 const { hangout } = seedGuildIds;
@@ -106,9 +108,7 @@ describe('world atlases (against the simulators)', () => {
     t.app.inject({ method: 'GET', url: `/data/atlas/${path}`, headers });
   /** The queued job, run as the worker would (its payload through the job's schema). */
   const runQueuedJob = async (worldId: string) => {
-    const [state] = await t.ctx.db.select().from(worldAtlasState).where(eq(worldAtlasState.worldId, worldId));
-    const payload = worldsAtlasJob.payload.parse({ worldId, requestedAt: state.requestedAt?.toISOString() });
-    await worldsAtlasJob.run(t.ctx, payload);
+    await worldsAtlasJob.run(t.ctx, worldsAtlasJob.payload.parse({ worldId }));
   };
   const generateNow = async (worldId: string) => {
     const res = await generate(worldId);
@@ -158,16 +158,39 @@ describe('world atlases (against the simulators)', () => {
       status: 409,
       body: { message: ATLAS_IN_PROGRESS },
     });
-    await t.ctx.db
+    // A job took it: still one at a time.
+    const [taken] = await t.ctx.db
       .update(worldAtlasState)
       .set({ status: 'running' })
-      .where(eq(worldAtlasState.worldId, worldId));
+      .where(eq(worldAtlasState.worldId, worldId))
+      .returning();
     expect((await generate(worldId)).statusCode).toBe(409);
-
-    // The queued run finishes: the next click is a new generation.
+    // Another job of the world finds nothing queued and leaves the run alone.
     await runQueuedJob(worldId);
+    expect((await metadata(worldId)).json()).toMatchObject({ status: 'running', variation: null });
+
+    // The run finishes: the next click is a new generation.
+    await runGeneration(t.ctx, worldId, taken.requestedAt as Date);
     expect((await metadata(worldId)).json()).toMatchObject({ status: 'idle', progress: 100, variation: 0 });
     expect((await generate(worldId)).statusCode).toBe(200);
+  });
+
+  it('runs on the real job queue: two worlds generating at once both finish', async () => {
+    const worlds = [await createWorld(), await createWorld()];
+    for (const worldId of worlds) {
+      await addSlot(worldId, 1, { width: 50, height: 50, color: { r: 7, g: 7, b: 7 } });
+      expect((await generate(worldId)).statusCode).toBe(200);
+    }
+    const stop = await startJobWorker(t.ctx, [worldsAtlasJob]);
+    try {
+      for (const worldId of worlds) {
+        await expect
+          .poll(async () => (await metadata(worldId)).json().status, { timeout: 20_000, interval: 250 })
+          .toBe('idle');
+      }
+    } finally {
+      await stop();
+    }
   });
 
   it('lets a run that stopped (process died) be replaced after it went stale, and says it stopped', async () => {
@@ -182,8 +205,8 @@ describe('world atlases (against the simulators)', () => {
     expect((await metadata(worldId)).json()).toMatchObject({ status: 'failed', error: ATLAS_RUN_STOPPED });
 
     expect((await generate(worldId)).statusCode).toBe(200);
-    // The dead run's job, if it ever wakes up, is no longer the world's run and changes nothing.
-    await worldsAtlasJob.run(t.ctx, { worldId, requestedAt: longAgo.toISOString() });
+    // The dead run, if it ever wakes up, is no longer the world's run and changes nothing.
+    await runGeneration(t.ctx, worldId, longAgo);
     expect((await metadata(worldId)).json()).toMatchObject({ status: 'queued', variation: null });
     await runQueuedJob(worldId);
     expect((await metadata(worldId)).json()).toMatchObject({ status: 'idle', variation: 0 });
