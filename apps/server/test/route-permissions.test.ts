@@ -28,7 +28,7 @@ const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOS
 /** `Host`: the guest routes, which need a guest-role entry (not a permission). */
 type Need = GuildPermission | 'Host';
 interface Route {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** `{world}`, `{guestRole}`, `{apiKey}`, `{guildMapping}`, `{groupMapping}`: made by the owner first. */
   url: string;
   need: Need;
@@ -103,6 +103,11 @@ const routes: Route[] = [
   r('DELETE', `${g}/worlds/{world}`, 'ManageWorlds'),
   // Audit log
   r('GET', `/api/groups/audit_log/${hangout}`, 'Admin'),
+  // Logging to Discord and the setup doctor
+  r('GET', `/api/guilds/channels/${hangout}/channels`, 'Admin'),
+  r('GET', `/api/guilds/logging/${hangout}/config`, 'ViewGuild'),
+  r('PATCH', `/api/guilds/logging/${hangout}/config`, 'Admin', { eventTypes: [] }),
+  r('GET', `${g}/setup_check`, 'ViewGuild'),
   // Sync
   r('GET', `${g}/sync`, 'Admin'),
   r('GET', `${g}/sync/preview`, 'Admin'),

@@ -1119,6 +1119,23 @@ export interface paths {
         patch: operations["updateLoggingConfig"];
         trace?: never;
     };
+    "/api/guilds/{guildId}/setup_check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs ViewGuild. What would stop the bot from doing its job here (Manage Roles, roles above the bot's or deleted, the log channel, the bot's VRChat group membership and permissions, the group's join state), each with a one-line fix. Platform calls are bounded by a deadline; a check that could not be made says so. */
+        get: operations["checkSetup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/guilds/{guildId}/api_keys": {
         parameters: {
             query?: never;
@@ -1623,6 +1640,18 @@ export interface components {
                 at: string;
             } | null;
         };
+        SetupCheckResultInput: {
+            checks: {
+                id: string;
+                /** @enum {string} */
+                area: "discord" | "vrchat";
+                title: string;
+                ok: boolean;
+                problem: string | null;
+                fix: string | null;
+            }[];
+            checkedAt: string;
+        };
         LinkedGroupInput: {
             id: string;
             name: string;
@@ -2081,6 +2110,18 @@ export interface components {
                 message: string;
                 at: string;
             } | null;
+        };
+        SetupCheckResult: {
+            checks: {
+                id: string;
+                /** @enum {string} */
+                area: "discord" | "vrchat";
+                title: string;
+                ok: boolean;
+                problem: string | null;
+                fix: string | null;
+            }[];
+            checkedAt: string;
         };
         LinkedGroup: {
             id: string;
@@ -11303,6 +11344,113 @@ export interface operations {
             };
         };
     };
+    checkSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                guildId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupCheckResult"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: never;
@@ -11762,9 +11910,15 @@ export interface operations {
                 discordRoleId?: string | string[];
                 /** @description Members holding any of these roles in the server's linked VRChat group (repeatable; read from VRChat). */
                 groupRoleId?: string | string[];
-                /** @description VRChat display name prefix, case-insensitive. */
+                /**
+                 * @description VRChat display name prefix, case-insensitive.
+                 * @example glim
+                 */
                 vrcName?: string;
-                /** @description VRChat user id. */
+                /**
+                 * @description VRChat user id.
+                 * @example usr_c1644b5b-3ca4-45b4-97c6-a2a0de70d469
+                 */
                 vrcId?: string;
                 /** @description Ownership verified (bio code) or not. */
                 verified?: "true" | "false";
