@@ -290,8 +290,11 @@ describe('world data (against the simulators)', () => {
       "update worlds set custom_data = 'set elsewhere', updated_at = now() + interval '1 second' where id = $1",
       [id],
     );
-    const res = await fetchData(`/data/v2/${id}`);
-    expect(res.headers.get('etag')).not.toBe(before);
+    // PGlite tells before the update returns; PostgreSQL's NOTIFY arrives within milliseconds.
+    const res = await waitFor(async () => {
+      const r = await fetchData(`/data/v2/${id}`);
+      return r.headers.get('etag') !== before ? r : null;
+    }, 2000);
     expect(JSON.parse(await res.text()).CustomData).toBe('set elsewhere');
   });
 
@@ -333,9 +336,11 @@ describe('world data (against the simulators)', () => {
     await update(id, { locked: false });
     const deleted = await t.inject({ method: 'DELETE', url: `${base}/${id}`, session: owner.session });
     expect(deleted.statusCode, deleted.body).toBeLessThan(300);
-    // At once: the deletion reached this process on the world_data channel.
-    const gone = await fetchData(`/data/v2/${id}`);
-    expect(gone.status).toBe(404);
+    // At once: the deletion reached this process on the world_data channel (NOTIFY: within milliseconds).
+    const gone = await waitFor(async () => {
+      const r = await fetchData(`/data/v2/${id}`);
+      return r.status === 404 ? r : null;
+    }, 2000);
     expect(gone.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(await gone.text()).toBe('World not found.');
   });
