@@ -10,6 +10,7 @@ import { originOf } from '../../http/origin.js';
 import type { ZodApp } from '../../http/types.js';
 import { DiscordGrantError, type DiscordIdentity } from '../../platforms/discord/oauth.js';
 import { audit } from '../audit/audit.service.js';
+import { requestRoleConnectionUpdates } from '../linked-roles/linked-roles.service.js';
 import {
   type CurrentUser,
   currentUser,
@@ -17,14 +18,13 @@ import {
   loginResult,
   loginTokenPreview,
 } from './auth.schemas.js';
-import { peekLoginToken, redeemLoginToken } from './login-token.service.js';
+import { invalidLoginLinkMessage, peekLoginToken, redeemLoginToken } from './login-token.service.js';
 import { isSafeReturnPath, packState, RETURN_PATH_MAX, unpackState } from './return-path.js';
 import { createSession, deleteUserSessions, SESSION_TTL_MS, type UserRow } from './session.service.js';
 import { rankOf, storeDiscordTokens, upsertUser } from './user.service.js';
 
 const STATE_COOKIE = 'vrclink_oauth_state';
 const STATE_TTL_SECONDS = 10 * 60;
-const INVALID_LOGIN_LINK = 'This login link is invalid, expired or already used.';
 const loginTokenQuery = z.object({ token: z.string().min(1).max(256) });
 const UNSAFE_RETURN_PATH = "The return path must be an address on this site starting with a single '/'.";
 const loginQuery = z.object({
@@ -136,6 +136,8 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       const identity = await ctx.discordOAuth.fetchIdentity(tokens.accessToken);
       const user = await startSession(req, reply, identity, 'oauth');
       await storeDiscordTokens(ctx.db, ctx.config.secretKey, identity.id, tokens);
+      // A link made before this token (or before Linked Roles were on) gets its role connection now.
+      await requestRoleConnectionUpdates(ctx, [identity.id]);
       return { ...user, returnTo: expected.returnTo };
     },
   );
@@ -154,7 +156,7 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
     },
     async (req) => {
       const identity = await peekLoginToken(ctx.db, req.query.token);
-      if (!identity) throw notFound(INVALID_LOGIN_LINK);
+      if (!identity) throw notFound(await invalidLoginLinkMessage(ctx.db, req.query.token));
       return {
         username: identity.username,
         avatar: ctx.discordOAuth.avatarUrl(identity.id, identity.avatar),
@@ -170,14 +172,15 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       schema: {
         operationId: 'loginWithToken',
         tags: ['auth'],
-        description: 'Signs in with a one-time token from the bot’s /login command (10 minutes, single use).',
+        description:
+          'Signs in with a one-time token from the bot’s /login command (5 minutes, single use); a refusal says whether it was used, expired or unknown.',
         querystring: loginTokenQuery,
         response: { 200: currentUser, 400: errorBody },
       },
     },
     async (req, reply) => {
       const identity = await redeemLoginToken(ctx.db, req.query.token);
-      if (!identity) throw badRequest(INVALID_LOGIN_LINK);
+      if (!identity) throw badRequest(await invalidLoginLinkMessage(ctx.db, req.query.token));
       return startSession(req, reply, identity, 'token');
     },
   );

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../../test/app.js';
-import { issueLoginToken } from './login-token.service.js';
+import {
+  issueLoginToken,
+  LOGIN_LINK_EXPIRED,
+  LOGIN_LINK_UNKNOWN,
+  LOGIN_LINK_USED,
+  LOGIN_TOKEN_TTL_MS,
+} from './login-token.service.js';
 import { createSession } from './session.service.js';
 
 describe('sessions and token login', () => {
@@ -83,16 +89,17 @@ describe('sessions and token login', () => {
       );
       const again = await t.inject({ method: 'GET', url: `/api/discord_auth?token=${token}` });
       expect(again.statusCode).toBe(400);
-      expect(again.json().message).toBe('This login link is invalid, expired or already used.');
+      expect(again.json().message).toBe('This login link was already used: each link signs in only once.');
     });
 
-    it('refuses a token older than 10 minutes', async () => {
+    it('refuses a token older than 5 minutes, saying it expired', async () => {
+      expect(LOGIN_TOKEN_TTL_MS).toBe(5 * 60 * 1000);
       const token = await issueLoginToken(t.ctx.db, identity);
-      vi.useFakeTimers({ now: Date.now() + 10 * 60 * 1000 + 1000, toFake: ['Date'] });
+      vi.useFakeTimers({ now: Date.now() + LOGIN_TOKEN_TTL_MS + 1000, toFake: ['Date'] });
       try {
-        expect((await t.inject({ method: 'GET', url: `/api/discord_auth?token=${token}` })).statusCode).toBe(
-          400,
-        );
+        const res = await t.inject({ method: 'GET', url: `/api/discord_auth?token=${token}` });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().message).toBe(LOGIN_LINK_EXPIRED);
       } finally {
         vi.useRealTimers();
       }
@@ -129,15 +136,19 @@ describe('sessions and token login', () => {
       await t.inject({ method: 'GET', url: `/api/discord_auth?token=${token}` });
       const res = await preview(token);
       expect(res.statusCode).toBe(404);
-      expect(res.json().message).toBe('This login link is invalid, expired or already used.');
+      expect(res.json().message).toBe(LOGIN_LINK_USED);
     });
 
-    it('answers 404 for an unknown or expired token', async () => {
-      expect((await preview('no-such-token-at-all')).statusCode).toBe(404);
+    it('answers 404 for an unknown or expired token, saying which', async () => {
+      const unknown = await preview('no-such-token-at-all');
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json().message).toBe(LOGIN_LINK_UNKNOWN);
       const token = await issueLoginToken(t.ctx.db, identity);
-      vi.useFakeTimers({ now: Date.now() + 10 * 60 * 1000 + 1000, toFake: ['Date'] });
+      vi.useFakeTimers({ now: Date.now() + LOGIN_TOKEN_TTL_MS + 1000, toFake: ['Date'] });
       try {
-        expect((await preview(token)).statusCode).toBe(404);
+        const expired = await preview(token);
+        expect(expired.statusCode).toBe(404);
+        expect(expired.json().message).toBe(LOGIN_LINK_EXPIRED);
       } finally {
         vi.useRealTimers();
       }
@@ -186,7 +197,8 @@ describe('sessions and token login', () => {
 describe('Discord OAuth login (against the simulated Discord)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ simulator: true });
+    // Linked roles (on by default in demo mode) keep the tokens at logout; these tests are about the default.
+    t = await createTestApp({ simulator: true, env: { LINKED_ROLES_ENABLED: 'false' } });
   });
   afterAll(() => t?.close());
 

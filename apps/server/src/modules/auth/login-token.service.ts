@@ -52,3 +52,19 @@ export async function redeemLoginToken(db: Db, token: string): Promise<DiscordId
   const row = rows[0];
   return row ? { id: row.userId, username: row.username, avatar: row.avatar, globalName: null } : null;
 }
+
+const MINUTES = LOGIN_TOKEN_TTL_MS / 60_000;
+export const LOGIN_LINK_USED = 'This login link was already used: each link signs in only once.';
+export const LOGIN_LINK_EXPIRED = `This login link expired: links work for ${MINUTES} minutes.`;
+export const LOGIN_LINK_UNKNOWN = `This login link is not valid: links work once, for ${MINUTES} minutes.`;
+
+/** Why a token cannot sign in, as the sentence the login page shows (an expired one is purged within the hour). */
+export async function invalidLoginLinkMessage(db: Db, token: string): Promise<string> {
+  const [row] = await db
+    .select({ usedAt: loginTokens.usedAt })
+    .from(loginTokens)
+    .where(eq(loginTokens.tokenHash, sha256(token)))
+    .limit(1);
+  if (!row) return LOGIN_LINK_UNKNOWN;
+  return row.usedAt ? LOGIN_LINK_USED : LOGIN_LINK_EXPIRED;
+}

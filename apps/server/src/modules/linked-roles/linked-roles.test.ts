@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
-import { rows, updateVrchatUser, vrchatUser } from '../../../test/factories.js';
+import { rows, updateVrchatUser, vrchatLink, vrchatUser } from '../../../test/factories.js';
 import { linkEventsJob } from '../../jobs/handlers/link-events.js';
 import { linkedRolesUpdateJob } from '../../jobs/handlers/linked-roles-update.js';
 import { startJobWorker } from '../../jobs/worker.js';
@@ -123,6 +123,17 @@ describe('Discord Linked Roles (against the simulated Discord)', () => {
       platformName: 'VRChat',
       platformUsername: null,
       metadata: { linked: '0', age_verified: '0' },
+    });
+  });
+
+  it('writes the role connection of a link made before the user signed in, at sign-in', async () => {
+    const userId = '1200000000000000015';
+    await vrchatLink(t, { discordUserId: userId, vrchatName: 'Early Linker', plus18: true });
+    expect(await connectionOf(userId)).toBeNull();
+    await signInWithDiscord(userId);
+    expect(await connectionBecomes(userId, (c) => c.metadata.linked === '1')).toMatchObject({
+      platformUsername: 'Early Linker',
+      metadata: { age_verified: '1' },
     });
   });
 

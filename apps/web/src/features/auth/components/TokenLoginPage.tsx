@@ -32,6 +32,8 @@ function TokenLoginPrompt({ token }: { token: string }) {
 
   if (preview.isPending) return <RedirectingNotice message="Checking your login link…" />;
   if (preview.isError) return <InvalidLink message={errorMessage(preview.error, INVALID_LOGIN_LINK)} />;
+  // Used up or expired while the page was open: the same clear message, not a dead Sign in button.
+  if (signIn.isError) return <InvalidLink message={errorMessage(signIn.error, INVALID_LOGIN_LINK)} />;
   const { username, avatar } = preview.data;
   return (
     <Center py={80}>
@@ -46,11 +48,6 @@ function TokenLoginPrompt({ token }: { token: string }) {
           <Text c="dimmed" size="sm" ta="center">
             Only continue if you asked the bot for this link yourself.
           </Text>
-          {signIn.isError && (
-            <Alert color="red" icon={<IconAlertCircle size={18} />} w="100%">
-              {errorMessage(signIn.error, INVALID_LOGIN_LINK)}
-            </Alert>
-          )}
           <Group>
             <Button variant="default" component={Link} to="/">
               Cancel
