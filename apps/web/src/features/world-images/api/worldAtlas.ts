@@ -28,7 +28,7 @@ export function useAtlasMetadata(worldId: string, enabled: boolean) {
   });
 }
 
-/** Starts a generation (409 with the server's sentence while one runs); the metadata is read again. */
+/** Starts a generation (409 with the server's sentence while one runs); its answer is the new atlas state. */
 export function useGenerateAtlas(guildId: string, worldId: string) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -38,6 +38,6 @@ export function useGenerateAtlas(guildId: string, worldId: string) {
           params: { path: { guildId, worldId } },
         }),
       ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: atlasMetadataKey(worldId) }),
+    onSuccess: (state) => queryClient.setQueryData(atlasMetadataKey(worldId), state),
   });
 }

@@ -21,7 +21,7 @@ describe('World Atlas dialog', { timeout: 40_000 }, () => {
     const { fetchMock, dialog } = await openAtlases(answers);
     expect(await dialog.findByText('No atlases found')).toBeTruthy();
 
-    answers[`POST ${GENERATE}`] = { status: 202, body: {} };
+    answers[`POST ${GENERATE}`] = { body: atlasFixture({ status: 'queued' }) };
     answers[`GET ${METADATA}`] = { body: atlasFixture({ status: 'running', progress: 40 }) };
     fireEvent.click(dialog.getByRole('button', { name: 'Generate' }));
     await waitFor(() => expect(toastTexts()).toContain('Atlas generation started. This can take a moment.'));
@@ -56,7 +56,7 @@ describe('World Atlas dialog', { timeout: 40_000 }, () => {
     const answers = editorAnswers();
     const { dialog } = await openAtlases(answers);
     await dialog.findByText('No atlases found');
-    answers[`POST ${GENERATE}`] = { status: 202, body: {} };
+    answers[`POST ${GENERATE}`] = { body: atlasFixture({ status: 'queued' }) };
     answers[`GET ${METADATA}`] = { body: atlasFixture({ status: 'queued' }) };
     fireEvent.click(dialog.getByRole('button', { name: 'Generate' }));
     expect(await dialog.findByText('Waiting to generate…')).toBeTruthy();

@@ -1,7 +1,7 @@
-import { Alert, Button, Center, Grid, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Grid, Group, Loader, Stack } from '@mantine/core';
 import { IconLayoutGrid } from '@tabler/icons-react';
 import { useState } from 'react';
-import { ApiError, errorMessage } from '../../../api/errors';
+import { errorMessage } from '../../../api/errors';
 import type { ManageableGuild } from '../../server-settings/api/guilds';
 import { can } from '../../server-settings/tabs';
 import { useImageSlots } from '../api/imageSlots';
@@ -12,8 +12,6 @@ import { FileDropOverlay } from './FileDropOverlay';
 import { ImageSlotsPanel } from './ImageSlotsPanel';
 import { ServerImagesPanel } from './ServerImagesPanel';
 
-const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
-
 /** 'View World Atlases', the world's Image Slots and the server's images; files dropped on the page upload. */
 export function WorldImagesEditor({ guild, worldId }: { guild: ManageableGuild; worldId: string }) {
   const canManage = can(guild.permissions, 'ManageImages');
@@ -21,8 +19,6 @@ export function WorldImagesEditor({ guild, worldId }: { guild: ManageableGuild; 
   const images = useServerImages(guild.id);
   const upload = useUploadImages(guild.id);
   const [atlasOpen, setAtlasOpen] = useState(false);
-
-  if (slots.isError && isNotFound(slots.error)) return <WorldNotFound />;
 
   return (
     <Stack gap="md">
@@ -79,23 +75,5 @@ export function WorldImagesEditor({ guild, worldId }: { guild: ManageableGuild; 
         onClose={() => setAtlasOpen(false)}
       />
     </Stack>
-  );
-}
-
-/** The address names a world of another server, or none. */
-function WorldNotFound() {
-  return (
-    <Paper withBorder p="xl">
-      <Center>
-        <Stack align="center" gap={4}>
-          <Title order={3} size="h4">
-            World not found
-          </Title>
-          <Text c="dimmed" ta="center">
-            This server has no world with this id. Go back to the Worlds tab and choose one of its worlds.
-          </Text>
-        </Stack>
-      </Center>
-    </Paper>
   );
 }

@@ -23,7 +23,6 @@ describe('World Images screen', { timeout: 40_000 }, () => {
       screen.getByText(/so that we, the provider, can contact you about issues or reports/),
     ).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'View World Atlases' })).toBeNull();
-    expect(callsTo(fetchMock, 'GET', SLOTS)).toHaveLength(0);
 
     const input = screen.getByLabelText(/Contact e-mail/);
     fireEvent.change(input, { target: { value: 'not-an-address' } });
@@ -122,7 +121,6 @@ describe('World Images screen', { timeout: 40_000 }, () => {
     const fetchMock = stubApi(editorAnswers(['ViewGuild', 'ViewWorlds']));
     renderApp(PAGE_PATH);
     expect(await screen.findByText(/You need the ViewImages permission/)).toBeTruthy();
-    expect(callsTo(fetchMock, 'GET', SLOTS)).toHaveLength(0);
     expect(callsTo(fetchMock, 'GET', IMAGES)).toHaveLength(0);
   });
 
@@ -146,6 +144,13 @@ describe('World Images screen', { timeout: 40_000 }, () => {
     expect(await screen.findByText('Failed to load server images.', {}, { timeout: 4000 })).toBeTruthy();
     expect(await screen.findByText('Failed to load image slots.', {}, { timeout: 4000 })).toBeTruthy();
     expect(screen.getByText('You need the ViewImages permission in this server.')).toBeTruthy();
+  });
+
+  it('says the world was not found before asking for the e-mail', async () => {
+    stubApi(withoutEmail({ [`GET ${SLOTS}`]: { status: 404, body: { message: 'World not found.' } } }));
+    renderApp(PAGE_PATH);
+    expect(await screen.findByRole('heading', { name: 'World not found' }, { timeout: 4000 })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Email Required' })).toBeNull();
   });
 
   it('says the world was not found for a world of another server', async () => {

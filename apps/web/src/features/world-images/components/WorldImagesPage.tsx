@@ -5,9 +5,11 @@ import { errorMessage } from '../../../api/errors';
 import type { ManageableGuild } from '../../server-settings/api/guilds';
 import { can } from '../../server-settings/tabs';
 import { useGuildSettings } from '../api/contactEmail';
+import { useImageSlots } from '../api/imageSlots';
 import { useWorld } from '../api/world';
 import { EmailRequired } from './EmailRequired';
 import { WorldImagesEditor } from './WorldImagesEditor';
+import { isNotFound, WorldNotFound } from './WorldNotFound';
 
 interface Props {
   guild: ManageableGuild;
@@ -52,9 +54,12 @@ export function WorldImagesPage({ guild, worldId }: Props) {
   );
 }
 
-/** The editor opens once the server has a contact e-mail ('Email Required' otherwise). */
+/** The editor opens once the server has a contact e-mail ('Email Required' otherwise) — for one of its worlds. */
 function ContactGate({ guild, worldId }: Props) {
   const settings = useGuildSettings(guild.id);
+  // Read before the gate too, so an address naming no world of this server says so at once.
+  const slots = useImageSlots(guild.id, worldId);
+  if (slots.isError && isNotFound(slots.error)) return <WorldNotFound />;
   if (settings.isPending)
     return (
       <Center py={60}>
