@@ -10,6 +10,7 @@ export function sendAtlasPng(
   const etag = `"${image.hash}"`;
   reply.header('etag', etag).header('cache-control', cacheControl);
   const held = req.headers['if-none-match'];
-  if (held?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) return reply.code(304).send();
+  if (held?.split(',').some((tag) => ['*', etag].includes(tag.trim().replace(/^W\//, ''))))
+    return reply.code(304).send();
   return reply.type('image/png').send(image.bytes);
 }

@@ -7,10 +7,16 @@ import { createTestApp, type TestApp } from '../../../test/app.js';
 import { rows, signInHangoutOwner, signInMember } from '../../../test/factories.js';
 import { imageBlobs, worldAtlasState, worldImageSlots, worldImages } from '../../db/schema/index.js';
 import { worldsAtlasJob } from '../../jobs/handlers/worlds-atlas.js';
+import { noJobQueue } from '../../jobs/queue.js';
 import { startJobWorker } from '../../jobs/worker.js';
 import { decodeWorldBody } from '../worlds/codec/lzw.js';
 import { runGeneration } from './generate-atlas.js';
-import { ATLAS_IN_PROGRESS, ATLAS_RUN_STOPPED, ATLAS_STALE_MS } from './world-atlas.service.js';
+import {
+  ATLAS_IN_PROGRESS,
+  ATLAS_NOT_QUEUED,
+  ATLAS_RUN_STOPPED,
+  ATLAS_STALE_MS,
+} from './world-atlas.service.js';
 
 const { hangout } = seedGuildIds;
 type Rgb = { r: number; g: number; b: number };
@@ -193,6 +199,23 @@ describe('world atlases (against the simulators)', () => {
     }
   });
 
+  it('answers 503 when the job cannot be queued, and the dialog shows why', async () => {
+    const worldId = await createWorld();
+    const queue = t.ctx.jobs;
+    t.ctx.jobs = noJobQueue;
+    try {
+      const res = await generate(worldId);
+      expect({ status: res.statusCode, body: res.json() }).toEqual({
+        status: 503,
+        body: { message: ATLAS_NOT_QUEUED },
+      });
+    } finally {
+      t.ctx.jobs = queue;
+    }
+    expect((await metadata(worldId)).json()).toMatchObject({ status: 'failed', error: ATLAS_NOT_QUEUED });
+    expect((await generate(worldId)).statusCode).toBe(200);
+  });
+
   it('lets a run that stopped (process died) be replaced after it went stale, and says it stopped', async () => {
     const worldId = await createWorld();
     await addSlot(worldId, 1, { width: 64, height: 64, color: { r: 0, g: 0, b: 255 } });
@@ -298,6 +321,9 @@ describe('world atlases (against the simulators)', () => {
     const again = await publicAtlas(`${worldId}/0/0`, { 'if-none-match': etag });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+    expect((await publicAtlas(`${worldId}/0/0`, { 'if-none-match': `"other", W/${etag}` })).statusCode).toBe(
+      304,
+    );
     expect((await publicAtlas(`${worldId}/0/0`, { 'if-none-match': '"other"' })).statusCode).toBe(200);
   });
 
