@@ -3,22 +3,23 @@ import { previewGuildSync, requestSyncNow } from '../../modules/sync/sync.servic
 import type { SyncActionKind } from '../../modules/sync/sync-plan.js';
 import { inServers, type SlashCommand } from './command.js';
 
-const actionNames: Record<SyncActionKind, string> = {
-  invite: 'group invites',
-  acceptRequest: 'join requests to accept',
-  remove: 'group removals',
-  addGroupRole: 'group roles to give',
-  removeGroupRole: 'group roles to take away',
-  addDiscordRole: 'Discord roles to give',
-  removeDiscordRole: 'Discord roles to take away',
+/** Each kind of sync action in words: one, and more than one. */
+const actionNames: Record<SyncActionKind, [string, string]> = {
+  invite: ['group invite', 'group invites'],
+  acceptRequest: ['join request to accept', 'join requests to accept'],
+  remove: ['group removal', 'group removals'],
+  addGroupRole: ['group role to give', 'group roles to give'],
+  removeGroupRole: ['group role to take away', 'group roles to take away'],
+  addDiscordRole: ['Discord role to give', 'Discord roles to give'],
+  removeDiscordRole: ['Discord role to take away', 'Discord roles to take away'],
 };
 
-/** "3 actions (2 Discord roles to give, 1 group invites)", or that there is nothing to do. */
+/** "3 actions (2 Discord roles to give, 1 group invite)", or that there is nothing to do. */
 export function describeSyncActions(total: number, counts: Record<string, number>): string {
   if (total === 0) return 'nothing needs changing right now';
   const parts = Object.entries(counts)
     .filter(([, n]) => n > 0)
-    .map(([kind, n]) => `${n} ${actionNames[kind as SyncActionKind] ?? kind}`);
+    .map(([kind, n]) => `${n} ${actionNames[kind as SyncActionKind]?.[n === 1 ? 0 : 1] ?? kind}`);
   return `${total} ${total === 1 ? 'action' : 'actions'} (${parts.join(', ')})`;
 }
 
