@@ -50,8 +50,17 @@ export const v1MemberQuery = z.object({
   groupRoleId: oneOrMany(groupRoleId).describe(
     "Members holding any of these roles in the server's linked VRChat group (repeatable; read from VRChat).",
   ),
-  vrcName: z.string().min(1).max(64).optional().describe('VRChat display name prefix, case-insensitive.'),
-  vrcId: vrchatUserId.optional().describe('VRChat user id.'),
+  vrcName: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe('VRChat display name prefix, case-insensitive.')
+    .meta({ examples: ['glim'] }),
+  vrcId: vrchatUserId
+    .optional()
+    .describe('VRChat user id.')
+    .meta({ examples: ['usr_c1644b5b-3ca4-45b4-97c6-a2a0de70d469'] }),
   verified: z.enum(['true', 'false']).optional().describe('Ownership verified (bio code) or not.'),
   ageVerification: z.enum(ageVerificationValues).optional().describe('VRChat age verification as last seen.'),
   cursor: z.string().max(200).optional().describe('The nextCursor of the previous page.'),

@@ -39,8 +39,10 @@ export async function listLinkedMembers(ctx: AppContext, actor: Actor, guildId: 
   await readyToRead(ctx, actor, guildId);
   const afterId = q.cursor ? decodeCursor(CURSOR_KIND, q.cursor, /^\d{1,20}$/) : undefined;
   const groupRoleIds = list(q.groupRoleId);
+  const roleIds = list(q.discordRoleId);
   const filter: MemberFilter = {
-    discordRoleIds: list(q.discordRoleId),
+    // The server's id is its @everyone role, which every member holds (and no member's role list names).
+    discordRoleIds: roleIds.includes(guildId) ? [] : roleIds,
     vrchatIds: groupRoleIds.length ? await groupRoleHolders(ctx, guildId, groupRoleIds) : undefined,
     vrcNamePrefix: q.vrcName,
     vrcId: q.vrcId,

@@ -116,6 +116,10 @@ describe('/api/v1 (against the simulators)', () => {
     expect(await list('verified=true&ageVerification=Plus18')).toEqual([m.glimmer.id]);
     expect(await list('ageVerification=Unverified')).toEqual([m.glitter.id, m.zed.id].sort());
     expect(await list(`vrcName=z&discordRoleId=${hangout.roles.Verified}`)).toEqual([]);
+    // The server's id names @everyone: every linked member holds it.
+    expect(await list(`discordRoleId=${hangout.id}&discordRoleId=${hangout.roles.Newcomer}`)).toEqual(
+      [m.glimmer.id, m.glitter.id, m.zed.id].sort(),
+    );
   });
 
   it('filters by roles in the linked VRChat group, read from VRChat', async () => {
@@ -125,6 +129,18 @@ describe('/api/v1 (against the simulators)', () => {
     expect(ids(res.json())).toEqual([m.glimmer.id]);
     const none = await get(`${v1}/members?groupRoleId=${roleIds.hangout.owner}`, viewGuild());
     expect(ids(none.json())).toEqual([]);
+    // Without a linked group the filter cannot be answered: 400, not an empty list.
+    await t.ctx.database.executeSql('delete from guild_groups where guild_id = $1', [hangout.id]);
+    const unlinked = await get(`${v1}/members?groupRoleId=${roleIds.hangout.eventHost}`, viewGuild());
+    expect({ status: unlinked.statusCode, message: unlinked.json().message }).toEqual({
+      status: 400,
+      message: 'groupRoleId needs a VRChat group linked to this server.',
+    });
+    await guildGroup(t, {
+      guildId: hangout.id,
+      groupId: vrchatSeed.groupIds.hangout,
+      name: 'VRC Hangout Official',
+    });
   });
 
   it('pages with an opaque cursor in a stable order, and refuses a cursor it did not make', async () => {

@@ -6,7 +6,9 @@ import { linkOf } from '../groups/groups.service.js';
 export const GROUP_ROLE_CACHE_MS = 60_000;
 export const NO_GROUP_FOR_ROLES = 'groupRoleId needs a VRChat group linked to this server.';
 
-const cache = new Map<string, { at: number; userIds: string[] }>();
+type Cache = Map<string, { at: number; userIds: string[] }>;
+/** One cache per process context (tests run several apps in one process, each with its own simulator). */
+const caches = new WeakMap<AppContext, Cache>();
 
 /**
  * The VRChat user ids holding any of the group roles in the server's linked group. Group roles per member
@@ -20,6 +22,8 @@ export async function groupRoleHolders(
 ): Promise<Set<string>> {
   const link = await linkOf(ctx.db, guildId);
   if (!link) throw badRequest(NO_GROUP_FOR_ROLES);
+  const cache: Cache = caches.get(ctx) ?? new Map();
+  caches.set(ctx, cache);
   const holders = new Set<string>();
   for (const roleId of roleIds) {
     const key = `${link.groupId}:${roleId}`;
