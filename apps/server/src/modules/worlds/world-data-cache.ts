@@ -102,7 +102,9 @@ export class WorldDataCache {
   }
 
   /** The world's body: current if it can be built, else the last one; null when the world is gone. */
-  async serve(worldId: string): Promise<WorldBody | null> {
+  async serve(guid: string): Promise<WorldBody | null> {
+    // Kept under the database's spelling, which is what NOTIFY names.
+    const worldId = guid.toLowerCase();
     const ready = this.ready(worldId);
     if (ready) return ready;
     const s = this.stateOf(worldId);
@@ -116,9 +118,9 @@ export class WorldDataCache {
     const stamp = world.updatedAt.getTime();
     const fresher = [s.body, stored].filter((b): b is WorldBody => b?.stamp === stamp);
     const best = fresher.sort((a, b) => b.builtAt - a.builtAt)[0];
-    if (best && s.generation === generation) {
+    // Built from these settings within the minute (by this or another process): no build needed.
+    if (best && s.generation === generation && Date.now() - best.builtAt < WORLD_DATA_FRESH_MS) {
       this.settle(s, best, generation);
-      // Built from these settings by this or another process: served, and refreshed behind if old.
       if (Date.now() - best.builtAt >= REFRESH_AFTER_MS) this.refreshInBackground(worldId, s);
       return best;
     }
@@ -129,7 +131,7 @@ export class WorldDataCache {
         await this.forget(worldId);
         return null;
       }
-      const last = s.body ?? stored;
+      const last = best ?? s.body ?? stored;
       if (!last) throw err;
       this.ctx.log.warn({ err, worldId }, 'World data: rebuild failed; serving the last body');
       s.body = last;

@@ -323,6 +323,8 @@ describe('world data (against the simulators)', () => {
   it('answers unknown addresses under /data and a deleted world with 404 and a short text, never the web app', async () => {
     const id = await createWorld();
     expect((await fetchData(`/data/v2/${id}`)).status).toBe(200);
+    const upper = `/data/v2/${id.toUpperCase()}`;
+    expect((await fetchData(upper)).status).toBe(200);
     for (const path of [`/data/v2/${id}/`, '/data/unknown', '/data/', '/data/v3/x', `/data/v2/${id}/extra`]) {
       const res = await fetchData(path);
       expect(res.status, path).toBe(404);
@@ -343,6 +345,7 @@ describe('world data (against the simulators)', () => {
     }, 2000);
     expect(gone.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(await gone.text()).toBe('World not found.');
+    expect((await fetchData(upper)).status).toBe(404);
   });
 
   it('counts downloads without a log line each, stores the counts and shows them per world', async () => {
