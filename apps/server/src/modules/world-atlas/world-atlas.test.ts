@@ -9,6 +9,7 @@ import { imageBlobs, worldAtlasState, worldImageSlots, worldImages } from '../..
 import { worldsAtlasJob } from '../../jobs/handlers/worlds-atlas.js';
 import { noJobQueue } from '../../jobs/queue.js';
 import { startJobWorker } from '../../jobs/worker.js';
+import { multipartFile, solidImage } from '../world-images/testing.js';
 import { decodeWorldBody } from '../worlds/codec/lzw.js';
 import { runGeneration } from './generate-atlas.js';
 import {
@@ -450,6 +451,88 @@ describe('world atlases (against the simulators)', () => {
         details: { variation: 0, atlases: 1, slots: 1 },
       }),
     ]);
+  });
+
+  it('uses the images and slots as the World Images API writes them (slot cards and atlas agree)', async () => {
+    const worldId = await createWorld();
+    const as = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      t.inject({ method, url: `/api/${url}`, session: owner.session, payload });
+    expect(
+      (await as('POST', `guilds/${hangout.id}/contact`, { email: 'admin@example.com' })).statusCode,
+    ).toBe(200);
+    const upload = async (width: number, height: number, color: Rgb) => {
+      const file = multipartFile(
+        'poster.png',
+        await solidImage(width, height, 'png', { ...color, alpha: 1 }),
+      );
+      const res = await t.inject({
+        method: 'POST',
+        url: `/api/world_images/${hangout.id}/upload`,
+        session: owner.session,
+        ...file,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().id as string;
+    };
+    const wide = await upload(800, 200, { r: 250, g: 10, b: 10 });
+    const tall = await upload(90, 300, { r: 10, g: 10, b: 250 });
+    // Turned a quarter: 800×200 becomes 200×800 (a new blob).
+    const turned = await as('POST', `world_images/${hangout.id}/image/${wide}`, { rotation: 'Clockwise' });
+    expect(turned.statusCode, turned.body).toBe(200);
+    // Two new slots (Slot IDs from the API), then their images and Max Dimensions.
+    await t.inject({
+      method: 'PUT',
+      url: `/api/world_images/${hangout.id}/${worldId}/slots`,
+      session: owner.session,
+    });
+    const created = await t.inject({
+      method: 'PUT',
+      url: `/api/world_images/${hangout.id}/${worldId}/slots`,
+      session: owner.session,
+    });
+    const [first, second] = created.json().imageSlots.map((slot: { slotId: number }) => slot.slotId);
+    for (const [slotId, imageId, maxDimension] of [
+      [first, wide, 256],
+      [second, tall, 2048],
+    ] as const) {
+      const res = await as('POST', `world_images/${hangout.id}/${worldId}/${slotId}/slots`, {
+        slotId,
+        imageId,
+        maxDimension,
+        name: `Slot ${slotId}`,
+      });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+    }
+    const cards = (await as('GET', `world_images/${hangout.id}/${worldId}/slots`)).json().imageSlots as {
+      slotId: number;
+      width: number;
+      height: number;
+    }[];
+    expect(cards.map((c) => [c.slotId, c.width, c.height])).toEqual([
+      [first, 64, 256],
+      [second, 90, 300],
+    ]);
+
+    await generateNow(worldId);
+    const { MetaData } = (await downloadDocument(worldId)).AtlasDetail;
+    for (const card of cards) {
+      const rect = MetaData.find((r: { SlotId: number }) => r.SlotId === card.slotId);
+      expect([rect.Width, rect.Height]).toEqual([card.width, card.height]);
+    }
+    const png = (await publicAtlas(`${worldId}/0/0`)).rawPayload;
+    const at = (slotId: number) => MetaData.find((r: { SlotId: number }) => r.SlotId === slotId);
+    expect(await pixel(png, at(first).X + 32, at(first).Y + 128)).toEqual({
+      r: 250,
+      g: 10,
+      b: 10,
+      alpha: 255,
+    });
+    expect(await pixel(png, at(second).X + 45, at(second).Y + 150)).toEqual({
+      r: 10,
+      g: 10,
+      b: 250,
+      alpha: 255,
+    });
   });
 
   it('the downloaded world data (compressed, decoded as VRChat does) points only inside the served PNGs', async () => {
