@@ -7,6 +7,7 @@ import { notify } from '../../../components/toasts';
 import type { ManageableGuild } from '../../server-settings/api/guilds';
 import { NoAccess } from '../../server-settings/components/NoAccess';
 import { can } from '../../server-settings/tabs';
+import { SetupCheckPanel } from '../../setup-doctor';
 import { SyncWarnings } from '../../vrchat-settings/components/SyncWarnings';
 import { type AutoAssignRoles, useGuildSettings, useUpdateAutoAssignRoles } from '../api/guildSettings';
 import { GuestRolesDialog } from './GuestRolesDialog';
@@ -99,6 +100,7 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
           <SyncWarnings guildId={guild.id} enabled={canEdit} />
         </Stack>
       </Paper>
+      <SetupCheckPanel guildId={guild.id} area="discord" />
       {guestsOpen && (
         <GuestRolesDialog
           guildId={guild.id}

@@ -58,14 +58,14 @@ async function openPermissions() {
 }
 
 describe('Management tab: Admins & Permissions', () => {
-  it('shows the four cards, with logging and log search disabled', async () => {
+  it('shows the four cards; logging and log search are for administrators', async () => {
     setup();
     expect(
       ((await screen.findByRole('button', { name: 'Configure Logging to Discord' })) as HTMLButtonElement)
         .disabled,
-    ).toBe(true);
+    ).toBe(false);
     expect((screen.getByRole('button', { name: 'Open Search Logs' }) as HTMLButtonElement).disabled).toBe(
-      true,
+      false,
     );
     expect(screen.getByText('Access & API Keys')).toBeTruthy();
   });

@@ -1,5 +1,7 @@
 import { Button, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
+import { AuditLogDialog } from '../../audit-log';
+import { LoggingDialog } from '../../discord-logging';
 import type { ManageableGuild } from '../../server-settings/api/guilds';
 import { can } from '../../server-settings/tabs';
 import { ApiKeysPanel } from './ApiKeysPanel';
@@ -36,20 +38,29 @@ function ManagementCard({ title, description, action, disabled, onClick }: CardP
 export function ManagementTab({ guild }: { guild: ManageableGuild }) {
   const isAdmin = can(guild.permissions, 'Admin');
   const [view, setView] = useState<'permissions' | 'apiKeys' | null>(null);
+  const [dialog, setDialog] = useState<'logging' | 'logs' | null>(null);
   return (
     <Stack gap="lg">
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <ManagementCard
           title="Logging to Discord"
-          description="Send the bot's actions to a channel of your server."
+          description={
+            isAdmin
+              ? "Send the bot's actions to a channel of your server."
+              : 'Only administrators can configure logging.'
+          }
           action="Configure"
-          disabled
+          disabled={!isAdmin}
+          onClick={() => setDialog('logging')}
         />
         <ManagementCard
           title="Search Logs"
-          description="Search the bot's logs of this server."
+          description={
+            isAdmin ? "Search the bot's logs of this server." : 'Only administrators can search the logs.'
+          }
           action="Open"
-          disabled
+          disabled={!isAdmin}
+          onClick={() => setDialog('logs')}
         />
         <ManagementCard
           title="Admins & Permissions"
@@ -76,6 +87,14 @@ export function ManagementTab({ guild }: { guild: ManageableGuild }) {
       </SimpleGrid>
       {view === 'permissions' && isAdmin && <PermissionsPanel guildId={guild.id} />}
       {view === 'apiKeys' && isAdmin && <ApiKeysPanel guildId={guild.id} />}
+      {dialog === 'logging' && isAdmin && (
+        <LoggingDialog guildId={guild.id} onClose={() => setDialog(null)} />
+      )}
+      <AuditLogDialog
+        guildId={guild.id}
+        opened={dialog === 'logs' && isAdmin}
+        onClose={() => setDialog(null)}
+      />
     </Stack>
   );
 }

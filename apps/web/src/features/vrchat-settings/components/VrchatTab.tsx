@@ -1,7 +1,8 @@
-import { Alert, Text } from '@mantine/core';
+import { Alert, Stack, Text } from '@mantine/core';
 import type { ManageableGuild } from '../../server-settings/api/guilds';
 import { NoAccess } from '../../server-settings/components/NoAccess';
 import { can } from '../../server-settings/tabs';
+import { SetupCheckPanel } from '../../setup-doctor';
 import { useLinkedGroup } from '../api/linkedGroup';
 import { GroupWithSync } from './GroupWithSync';
 import { LinkGroup } from './LinkGroup';
@@ -21,5 +22,10 @@ export function VrchatTab({ guild }: { guild: ManageableGuild }) {
       </Alert>
     );
   if (!group.data) return <LinkGroup guildId={guild.id} canEdit={canEdit} />;
-  return <GroupWithSync guildId={guild.id} group={group.data} canEdit={canEdit} />;
+  return (
+    <Stack gap="lg">
+      <GroupWithSync guildId={guild.id} group={group.data} canEdit={canEdit} />
+      <SetupCheckPanel guildId={guild.id} area="vrchat" />
+    </Stack>
+  );
 }

@@ -1,0 +1,1 @@
+export { LoggingDialog } from './components/LoggingDialog';

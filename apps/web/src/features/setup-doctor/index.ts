@@ -1,0 +1,1 @@
+export { SetupCheckPanel } from './components/SetupCheckPanel';
