@@ -1,9 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedGuildIds } from '../../../../simulator/src/discord/seed.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
-import { discordMember, rows, signInHangoutOwner, vrchatLink, vrchatUser } from '../../../test/factories.js';
+import {
+  discordMember,
+  discordRole,
+  rows,
+  signInHangoutOwner,
+  vrchatLink,
+  vrchatUser,
+} from '../../../test/factories.js';
+import { userActor } from '../../actor.js';
 import { guildPermissions } from '../../db/schema/index.js';
+import { previewGuildSync } from '../../modules/sync/sync.service.js';
 import { waitFor } from '../../platforms/testing.js';
+import { slashCommands } from './index.js';
+import { registerCommands } from './register.js';
 
 const { hangout } = seedGuildIds;
 const EPHEMERAL = 1 << 6;
@@ -41,7 +52,7 @@ const urlIn = (content: string) => new URL((content.match(/https?:\/\/\S+/) as R
 
 describe('slash commands (discord.js against the simulated Discord)', () => {
   let t: TestApp;
-  let owner: { id: string };
+  let owner: { id: string; session: string };
   beforeAll(async () => {
     t = await createTestApp({ simulator: true, jobs: true });
     owner = await signInHangoutOwner(t);
@@ -55,8 +66,6 @@ describe('slash commands (discord.js against the simulated Discord)', () => {
       .map((c) => c.name)
       .sort();
     expect(names).toEqual(['link', 'login', 'sync', 'verify', 'whois']);
-    const { registerCommands } = await import('./register.js');
-    const { slashCommands } = await import('./index.js');
     const rest = t.platforms?.bot.rest;
     if (!rest) throw new Error('no bot');
     expect(await registerCommands(t.ctx, rest, slashCommands)).toBe('unchanged');
@@ -150,10 +159,28 @@ describe('slash commands (discord.js against the simulated Discord)', () => {
   });
 
   it('/sync queues a sync for managers, saying how many actions, after deferring; others are refused', async () => {
+    // A Linked Users Role the linked members lack: the dry run counts one role to give per linked member.
+    const linkedRole = await discordRole(t, hangout.id, 'Linked (commands test)');
+    const settings = await t.inject({
+      method: 'POST',
+      url: `/api/guilds/${hangout.id}`,
+      session: owner.session,
+      payload: { autoAssignRoles: { linkedRoleId: linkedRole } },
+    });
+    expect(settings.statusCode).toBe(200);
+    const linked = await discordMember(t, hangout.id);
+    await vrchatLink(t, { discordUserId: linked.id, vrchatName: 'Sync Counted' });
+    const { total } = await previewGuildSync(t.ctx, userActor(owner.id), hangout.id);
+    expect(total).toBeGreaterThan(0);
+
     const reply = await use(t, owner.id, 'sync');
     expect(reply.callback?.type).toBe(5);
     expect(reply.ephemeral).toBe(true);
-    expect(reply.original?.content).toMatch(/^A sync of this server is (queued|already waiting to run): /);
+    // The settings change asked for a sync already (no worker runs here), so this one joins it.
+    const actions = total === 1 ? '1 action (1 Discord role' : `${total} actions (${total} Discord roles`;
+    expect(reply.original?.content).toBe(
+      `A sync of this server is already waiting to run: ${actions} to give).`,
+    );
     expect(
       await rows(t, 'audit_log', "action = 'sync.requested' and actor_id = $1", [owner.id]),
     ).toHaveLength(1);
