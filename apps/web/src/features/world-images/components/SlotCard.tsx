@@ -54,7 +54,7 @@ export function SlotCard({ guildId, slot, images, canManage, onChange, onDelete 
                 <IconGripVertical size={18} />
               </ActionIcon>
             )}
-            <Badge variant="light" style={{ flexShrink: 0 }}>
+            <Badge variant="light" tt="none" style={{ flexShrink: 0 }}>
               Slot ID: {slot.slotId}
             </Badge>
           </Group>
