@@ -33,7 +33,10 @@ async function open(log: Answers[string], older?: object) {
   });
   vi.stubGlobal('fetch', fetchMock);
   renderApp('/server-settings/900/management');
-  fireEvent.click(await screen.findByRole('button', { name: 'Manage Access & API Keys' }));
+  // The first render loads the lazy pages: slow on a busy machine.
+  fireEvent.click(
+    await screen.findByRole('button', { name: 'Manage Access & API Keys' }, { timeout: 10_000 }),
+  );
   return fetchMock;
 }
 
@@ -59,6 +62,7 @@ describe('API log', () => {
     expect(within(rows[2]).getByText('Deleted key')).toBeTruthy();
     expect(within(rows[3]).getByText('neon')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Load older calls' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'API documentation' }).getAttribute('href')).toBe('/api/docs');
   });
 
   it('loads older calls with the cursor of the last page', async () => {

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { type ApiLogEntry, useApiLog } from '../api/apiLog';
 
@@ -28,7 +28,11 @@ export function ApiLogPanel({ guildId }: { guildId: string }) {
         <div>
           <Title order={4}>API log</Title>
           <Text size="sm" c="dimmed">
-            Calls to the API of this server in the last 30 days, newest first.
+            Calls to the API of this server in the last 30 days, newest first. How to call it:{' '}
+            <Anchor href="/api/docs" target="_blank" rel="noreferrer">
+              API documentation
+            </Anchor>
+            .
           </Text>
         </div>
         <Button
