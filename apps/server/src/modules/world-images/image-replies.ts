@@ -14,10 +14,14 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 
 /**
  * Sends an image with its ETag; 304 without reading the bytes when the caller has it. Private (the caller's
- * permission decides), revalidated each time since a turn changes an image under the same address.
+ * permission decides). Revalidated each time, since a turn changes an image under the same address, unless
+ * the address carries `?v=` naming these very bytes (the web adds the hash): then it is kept for a year.
  */
-export async function sendImage(req: FastifyRequest, reply: FastifyReply, answer: ImageAnswer) {
-  reply.header('etag', answer.etag).header('cache-control', 'private, no-cache');
+export async function sendImage(req: FastifyRequest, reply: FastifyReply, answer: ImageAnswer, v?: string) {
+  const immutable = v === answer.version;
+  reply
+    .header('etag', answer.etag)
+    .header('cache-control', immutable ? 'private, max-age=31536000, immutable' : 'private, no-cache');
   if (etagMatches(req.headers['if-none-match'], answer.etag)) return reply.code(304).send();
   const bytes = await answer.bytes();
   return reply.type(answer.contentType).send(bytes);

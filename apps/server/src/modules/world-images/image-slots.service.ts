@@ -238,5 +238,11 @@ export async function slotImage(
   const { slot, image } = await findSlot(ctx.db, worldId, slotId);
   if (!image) throw notFound(SLOT_HAS_NO_IMAGE);
   const limit = preview ? Math.min(PREVIEW_SIZE, slot.maxDimension) : slot.maxDimension;
-  return scaledAnswer(ctx, { hash: image.imageHash, width: image.width, height: image.height }, limit);
+  const answer = scaledAnswer(
+    ctx,
+    { hash: image.imageHash, width: image.width, height: image.height },
+    limit,
+  );
+  // The slot's own version: its image and Max Dimension decide both pictures.
+  return { ...answer, version: `${image.imageHash}-${slot.maxDimension}` };
 }

@@ -242,6 +242,13 @@ describe('world images: image slots (against the simulators)', () => {
       headers: { 'if-none-match': res.headers.etag as string },
     });
     expect(cached.statusCode).toBe(304);
+    // ?v=imageHash-maxDimension names this picture: kept for good; after a Max Dimension change it is stale.
+    const versioned = (v: string) =>
+      t.inject({ method: 'GET', url: `${url}?v=${v}`, session: owner.session });
+    expect((await versioned(`${poster.imageHash}-384`)).headers['cache-control']).toBe(
+      'private, max-age=31536000, immutable',
+    );
+    expect((await versioned(`${poster.imageHash}-512`)).headers['cache-control']).toBe('private, no-cache');
     const preview = await t.inject({ method: 'GET', url: `${url}/preview`, session: owner.session });
     expect(preview.statusCode).toBe(200);
     expect((await sharp(preview.rawPayload).metadata()).width).toBe(256);

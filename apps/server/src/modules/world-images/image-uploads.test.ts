@@ -108,7 +108,13 @@ describe('world images: uploads that cannot hurt the server', () => {
 
   it('refuses a damaged image (valid header, cut-off pixels) with 422, storing nothing', async () => {
     const full = await sharp({
-      create: { width: 200, height: 200, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 30 } },
+      create: {
+        width: 200,
+        height: 200,
+        channels: 3,
+        background: 'black',
+        noise: { type: 'gaussian', mean: 128, sigma: 30 },
+      },
     })
       .png()
       .toBuffer();

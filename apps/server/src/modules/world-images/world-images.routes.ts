@@ -17,6 +17,7 @@ import {
   guildParams,
   imageBytesResponses,
   imageParams,
+  imageQuery,
   imageSlot,
   imageSlotsReorder,
   imageSlotsResponse,
@@ -100,11 +101,17 @@ function registerImageRoutes(app: ZodApp, ctx: AppContext): void {
         description:
           'Needs ViewImages. The stored bytes; ETag is the content hash (If-None-Match answers 304).',
         params: imageParams,
+        querystring: imageQuery,
         response: imageBytesResponses,
       },
     },
     async (req, reply) =>
-      sendImage(req, reply, await imageFile(ctx, requireActor(req), req.params.guildId, req.params.imageId)),
+      sendImage(
+        req,
+        reply,
+        await imageFile(ctx, requireActor(req), req.params.guildId, req.params.imageId),
+        req.query.v,
+      ),
   );
 
   app.post(
@@ -149,6 +156,7 @@ function registerImageRoutes(app: ZodApp, ctx: AppContext): void {
         tags,
         description: 'Needs ViewImages. The image as a PNG, longest side at most 256; made once and kept.',
         params: imageParams,
+        querystring: imageQuery,
         response: imageBytesResponses,
       },
     },
@@ -157,6 +165,7 @@ function registerImageRoutes(app: ZodApp, ctx: AppContext): void {
         req,
         reply,
         await imagePreview(ctx, requireActor(req), req.params.guildId, req.params.imageId),
+        req.query.v,
       ),
   );
 }
@@ -254,6 +263,7 @@ function registerSlotRoutes(app: ZodApp, ctx: AppContext): void {
             ? "Needs ViewImages. The slot's image as a PNG, longest side at most 256 (and its slot size)."
             : "Needs ViewImages. The slot's image as a PNG at its slot size (what the atlas holds); made once and kept.",
           params: slotParams,
+          querystring: imageQuery,
           response: imageBytesResponses,
         },
       },
@@ -263,6 +273,7 @@ function registerSlotRoutes(app: ZodApp, ctx: AppContext): void {
           req,
           reply,
           await slotImage(ctx, requireActor(req), guildId, worldId, slotId, preview),
+          req.query.v,
         );
       },
     );

@@ -73,6 +73,17 @@ export const imageParams = z.object({ guildId: snowflake, imageId: z.uuid() });
 export const worldParams = z.object({ guildId: snowflake, worldId: z.uuid() });
 export const slotParams = z.object({ guildId: snowflake, worldId: z.uuid(), slotId: slotNumber });
 
+/** `?v=`: the image's version (see README); with the current one the answer is cached for good. */
+export const imageQuery = z.object({
+  v: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      'imageHash (images, previews) or imageHash-maxDimension (slot images): cached for good when current',
+    ),
+});
+
 /** Image answers: the bytes (with an ETag), or 304 when If-None-Match names that ETag. */
 export const imageBytesResponses = {
   200: z.any().describe('The image bytes (image/png, image/jpeg or image/webp), with an ETag'),

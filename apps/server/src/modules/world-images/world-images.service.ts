@@ -183,6 +183,8 @@ export async function deleteImage(ctx: AppContext, actor: Actor, guildId: string
 /** What an image route sends: an ETag, and the bytes only when the caller's copy is not that one. */
 export interface ImageAnswer {
   etag: string;
+  /** The `?v=` that names exactly these bytes: an address carrying it may be cached for good. */
+  version: string;
   contentType: string;
   bytes: () => Promise<Buffer>;
 }
@@ -203,6 +205,7 @@ export async function imageFile(
   if (!blob) throw notFound(IMAGE_NOT_FOUND);
   return {
     etag: `"${row.imageHash}"`,
+    version: row.imageHash,
     contentType: blob.contentType,
     bytes: async () => {
       const [full] = await ctx.db
@@ -224,7 +227,8 @@ export async function imagePreview(
 ): Promise<ImageAnswer> {
   await requireGuildPermission(ctx, actor, guildId, 'ViewImages');
   const row = await findImage(ctx, guildId, imageId);
-  return scaledAnswer(ctx, { hash: row.imageHash, width: row.width, height: row.height }, PREVIEW_SIZE);
+  const blob = { hash: row.imageHash, width: row.width, height: row.height };
+  return { ...scaledAnswer(ctx, blob, PREVIEW_SIZE), version: row.imageHash };
 }
 
 /** An image scaled to at most `maxDimension`, as an ImageAnswer. */
@@ -235,6 +239,7 @@ export function scaledAnswer(
 ): ImageAnswer {
   return {
     etag: scaledEtag(blob, maxDimension),
+    version: `${blob.hash}-${maxDimension}`,
     contentType: 'image/png',
     bytes: async () => {
       const bytes = await scaledImage(ctx.db, blob, maxDimension);

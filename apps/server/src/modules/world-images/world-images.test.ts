@@ -114,6 +114,13 @@ describe('world images: server images (against the simulators)', () => {
     expect(cached.statusCode).toBe(304);
     expect(cached.rawPayload.length).toBe(0);
     expect(cached.headers.etag).toBe(`"${image.imageHash}"`);
+    // An address naming the current bytes (?v=imageHash) may be kept for good; an old one is revalidated.
+    const current = await get(`${base}/image/${image.id}?v=${image.imageHash}`);
+    expect(current.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    const preview = await get(`${base}/image/${image.id}/preview?v=${image.imageHash}`);
+    expect(preview.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    const old = await get(`${base}/image/${image.id}?v=0123abcd`);
+    expect([old.statusCode, old.headers['cache-control']]).toEqual([200, 'private, no-cache']);
     const missing = await get(`${base}/image/${unknownId}`);
     expect({ status: missing.statusCode, message: missing.json().message }).toEqual({
       status: 404,
