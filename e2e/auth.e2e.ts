@@ -74,7 +74,7 @@ describe('login through the Discord simulator', () => {
   it('says so when a token login link is unknown, and signs nobody in', async () => {
     await browser.goto('/discord_auth?token=not-a-token');
     await browser.page
-      .getByText('This login link is invalid, expired or already used.', { exact: false })
+      .getByText('This login link is not valid: links work once, for 5 minutes.', { exact: false })
       .waitFor();
     expect(await browser.page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
   });

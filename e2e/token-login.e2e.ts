@@ -68,7 +68,9 @@ describe('token login link (/discord_auth?token=)', () => {
     await page.context().clearCookies();
 
     await page.goto(`${origin}/discord_auth?token=${token}`, { waitUntil: 'networkidle' });
-    await page.getByText('This login link is invalid, expired or already used.', { exact: false }).waitFor();
+    await page
+      .getByText('This login link was already used: each link signs in only once.', { exact: false })
+      .waitFor();
     expect(page.url()).toBe(`${origin}/discord_auth?token=${token}`);
     expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
     expect((await page.request.get(`${origin}/api/user`)).status()).toBe(401);
