@@ -9354,7 +9354,10 @@ export interface operations {
     };
     getWorldImage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description imageHash (images, previews) or imageHash-maxDimension (slot images): cached for good when current */
+                v?: string;
+            };
             header?: never;
             path: {
                 guildId: string;
@@ -9708,7 +9711,10 @@ export interface operations {
     };
     getWorldImagePreview: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description imageHash (images, previews) or imageHash-maxDimension (slot images): cached for good when current */
+                v?: string;
+            };
             header?: never;
             path: {
                 guildId: string;
@@ -10419,7 +10425,10 @@ export interface operations {
     };
     getSlotImage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description imageHash (images, previews) or imageHash-maxDimension (slot images): cached for good when current */
+                v?: string;
+            };
             header?: never;
             path: {
                 guildId: string;
@@ -10535,7 +10544,10 @@ export interface operations {
     };
     getSlotImagePreview: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description imageHash (images, previews) or imageHash-maxDimension (slot images): cached for good when current */
+                v?: string;
+            };
             header?: never;
             path: {
                 guildId: string;
