@@ -47,6 +47,13 @@ export const auditDescriptions: Readonly<Record<string, string>> = {
   'world.update': 'Updated world settings',
   'world.roles': 'Changed world roles',
   'world.delete': 'Deleted a world',
+  'world_image.upload': 'Uploaded a server image',
+  'world_image.rotate': 'Turned a server image',
+  'world_image.delete': 'Deleted a server image',
+  'world_image_slot.create': 'Added an image slot',
+  'world_image_slot.update': 'Changed an image slot',
+  'world_image_slot.delete': 'Deleted an image slot',
+  'world_image_slot.reorder': 'Reordered image slots',
 };
 
 /**
