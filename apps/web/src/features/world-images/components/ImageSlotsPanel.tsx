@@ -34,6 +34,8 @@ export function ImageSlotsPanel({ guildId, worldId, slots, images, canManage }: 
   const reorder = useReorderSlots(guildId, worldId);
   const remove = useDeleteSlot(guildId, worldId);
   const [deleting, setDeleting] = useState<ImageSlot | null>(null);
+  // Kept apart from `deleting` so the dialog's text stays while it fades out.
+  const [confirming, setConfirming] = useState(false);
   const ordered = byOrder(slots);
 
   const onDragEnd = ({ active, over }: DragEndEvent) => {
@@ -45,24 +47,21 @@ export function ImageSlotsPanel({ guildId, worldId, slots, images, canManage }: 
     });
   };
 
+  // mutateAsync: every save reports its own failure, even when several are under way.
   const save = (slot: ImageSlot, change: SlotChange) =>
-    update.mutate(
-      { slot, change },
-      {
-        onError: (err) =>
-          notify({
-            type: 'error',
-            message:
-              'imageId' in change
-                ? withReason('Failed to update slot image.', err)
-                : withReason('Failed to update slot.', err),
-          }),
-      },
+    update.mutateAsync({ slot, change }).catch((err: unknown) =>
+      notify({
+        type: 'error',
+        message:
+          'imageId' in change
+            ? withReason('Failed to update slot image.', err)
+            : withReason('Failed to update slot.', err),
+      }),
     );
 
   const confirmDelete = () => {
     const slot = deleting;
-    setDeleting(null);
+    setConfirming(false);
     if (slot)
       remove.mutate(slot, {
         onError: (err) => notify({ type: 'error', message: withReason('Failed to delete slot.', err) }),
@@ -125,7 +124,10 @@ export function ImageSlotsPanel({ guildId, worldId, slots, images, canManage }: 
                       images={images}
                       canManage={canManage}
                       onChange={(change) => save(slot, change)}
-                      onDelete={() => setDeleting(slot)}
+                      onDelete={() => {
+                        setDeleting(slot);
+                        setConfirming(true);
+                      }}
                     />
                   ))}
                 </SimpleGrid>
@@ -135,11 +137,11 @@ export function ImageSlotsPanel({ guildId, worldId, slots, images, canManage }: 
         )}
       </Stack>
       <ConfirmDialog
-        opened={deleting !== null}
+        opened={confirming}
         title="Delete Slot"
         confirmLabel="Delete"
         confirmColor="red"
-        onCancel={() => setDeleting(null)}
+        onCancel={() => setConfirming(false)}
         onConfirm={confirmDelete}
       >
         Delete slot {deleting?.slotId}? Worlds stop showing its image after the next atlas generation.
