@@ -82,16 +82,19 @@ export async function runGeneration(ctx: AppContext, worldId: string, requestedA
   const [world] = await ctx.db.select({ guildId: worlds.guildId }).from(worlds).where(eq(worlds.id, worldId));
   const state = await atlasStateOf(ctx.db, worldId);
   if (!world || !state) return;
-  const setProgress = (progress: number) =>
-    ctx.db
+  /** Reports progress; a run that is no longer the world's stops here instead of working on. */
+  const setProgress = async (progress: number) => {
+    const rows = await ctx.db
       .update(worldAtlasState)
       .set({ status: 'running', progress })
       .where(currentRun(worldId, requestedAt))
-      .returning();
-  if ((await setProgress(0)).length === 0) return;
+      .returning({ worldId: worldAtlasState.worldId });
+    if (rows.length === 0) throw new Superseded();
+  };
 
   const variation = state.variation === 0 ? 1 : 0;
   try {
+    await setProgress(0);
     const slots = await slotsWithImages(ctx, worldId);
     const inputs = slots.map((s) => ({ slotId: s.slotId, ...slotSize(s.width, s.height, s.maxDimension) }));
     const packed = packAtlas(inputs);
@@ -161,10 +164,12 @@ export async function runGeneration(ctx: AppContext, worldId: string, requestedA
     if (err instanceof Superseded) return;
     const error = err instanceof AtlasFailure ? err.message : ATLAS_FAILED;
     if (!(err instanceof AtlasFailure)) ctx.log.error({ err, worldId }, 'world atlas: generation failed');
-    await ctx.db
+    const failed = await ctx.db
       .update(worldAtlasState)
       .set({ status: 'failed', error })
-      .where(currentRun(worldId, requestedAt));
+      .where(currentRun(worldId, requestedAt))
+      .returning({ worldId: worldAtlasState.worldId });
+    if (failed.length === 0) return;
     await audit(ctx.db, {
       action: 'world.atlas.failed',
       actor: jobActor(ATLAS_JOB),
