@@ -54,7 +54,9 @@ export async function runWorldMirror(ctx: AppContext): Promise<PublishResult | n
       });
       if (result.commit) forgetMirroredWorlds();
       await recordMirrorSuccess(ctx.db, label, { ...result, worldsNotBuilt: notBuilt.size });
-      ctx.log.info({ remote: label, ...result, notBuilt: notBuilt.size }, 'world mirror: run done');
+      // A push is worth an info line; a run with nothing to push every 10 minutes is not.
+      const level = result.commit ? 'info' : 'debug';
+      ctx.log[level]({ remote: label, ...result, notBuilt: notBuilt.size }, 'world mirror: run done');
       return result;
     } catch (err) {
       const message = err instanceof GitError ? err.message : redact(String((err as Error).message ?? err));
