@@ -1,5 +1,6 @@
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
+import { ApiError } from '../../../api/errors';
 
 export const imageSlotsRootKey = (guildId: string) => ['world-image-slots', guildId] as const;
 export const imageSlotsKey = (guildId: string, worldId: string) =>
@@ -16,6 +17,8 @@ export const imageSlotsQuery = (guildId: string, worldId: string) =>
   queryOptions({
     queryKey: imageSlotsKey(guildId, worldId),
     queryFn: () => fetchImageSlots(guildId, worldId),
+    // 404: the world is not this server's; asking again changes nothing.
+    retry: (failures, error) => !(error instanceof ApiError && error.status === 404) && failures < 1,
   });
 
 export function useImageSlots(guildId: string, worldId: string) {

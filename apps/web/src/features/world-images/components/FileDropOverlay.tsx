@@ -6,9 +6,10 @@ const carriesFiles = (event: DragEvent) => event.dataTransfer?.types.includes('F
 
 /**
  * Files dropped anywhere on the page are uploaded; while files are dragged over it the page says
- * 'Drop your file here!'. Images dragged between cards carry no files and are left alone.
+ * 'Drop your file here!'. Images dragged between cards carry no files and are left alone. Without `onFiles`
+ * (no ManageImages) a dropped file is only kept from replacing the page.
  */
-export function FileDropOverlay({ onFiles }: { onFiles: (files: File[]) => void }) {
+export function FileDropOverlay({ onFiles }: { onFiles?: (files: File[]) => void }) {
   const [shown, setShown] = useState(false);
   // dragenter/dragleave fire for every child crossed: count them so the overlay stays until the page is left.
   const depth = useRef(0);
@@ -17,7 +18,7 @@ export function FileDropOverlay({ onFiles }: { onFiles: (files: File[]) => void 
 
   useEffect(() => {
     const enter = (event: DragEvent) => {
-      if (!carriesFiles(event)) return;
+      if (!carriesFiles(event) || !latest.current) return;
       depth.current += 1;
       setShown(true);
     };
@@ -35,7 +36,7 @@ export function FileDropOverlay({ onFiles }: { onFiles: (files: File[]) => void 
       depth.current = 0;
       setShown(false);
       const files = [...(event.dataTransfer?.files ?? [])];
-      if (files.length > 0) latest.current(files);
+      if (files.length > 0) latest.current?.(files);
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragleave', leave);

@@ -151,4 +151,18 @@ describe('Server Images panel', { timeout: 40_000 }, () => {
     await waitFor(() => expect(toastTexts()).toContain('Uploaded stage.png'));
     expect(sent.map((u) => u.file.name)).toEqual(['stage.png']);
   });
+
+  it('uploads nothing a viewer drops, and keeps the file from replacing the page', async () => {
+    stubApi(editorAnswers(['ViewImages']));
+    const sent = stubUploads((file) => ({ status: 200, body: image(3, { name: file.name }) }));
+    renderApp(PAGE_PATH);
+    await card('poster-1.png');
+    const dataTransfer = { types: ['Files'], files: [png('stage.png')] };
+    fireEvent.dragEnter(document.body, { dataTransfer });
+    expect(screen.queryByText('Drop your file here!')).toBeNull();
+    // fireEvent answers false when the event's default (opening the file) was prevented.
+    expect(fireEvent.drop(document.body, { dataTransfer })).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(sent).toHaveLength(0);
+  });
 });

@@ -22,7 +22,7 @@ export function WorldImagesEditor({ guild, worldId }: { guild: ManageableGuild; 
 
   return (
     <Stack gap="md">
-      {canManage && <FileDropOverlay onFiles={upload} />}
+      <FileDropOverlay onFiles={canManage ? upload : undefined} />
       <Group>
         <Button leftSection={<IconLayoutGrid size={16} />} onClick={() => setAtlasOpen(true)}>
           View World Atlases
