@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSimulator, startSimulator } from '../src/app.js';
+import { seedGuildIds } from '../src/discord/seed.js';
+import { call } from './discord-helpers.js';
+
+const hangout = seedGuildIds.hangout;
+const VIEW_CHANNEL = String(1 << 10);
+const SEND_MESSAGES = String(1 << 11);
+const EMBED_LINKS = String(1 << 14);
+
+let sim: RunningSimulator;
+const control = (method: string, path: string, json?: unknown) =>
+  call(sim.url, method, `/control/discord${path}`, { auth: null, json });
+const post = (channelId: string, json: unknown) =>
+  call(sim.url, 'POST', `/api/v10/channels/${channelId}/messages`, { json });
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0 });
+});
+afterAll(() => sim.close());
+
+describe('channels through the control API, and who may post in them', () => {
+  it('creates a channel the bot can post in, listed with its overwrites', async () => {
+    const made = await control('POST', `/guilds/${hangout.id}/channels`, {
+      name: 'staff',
+      permissionOverwrites: [{ id: hangout.id, type: 0, deny: VIEW_CHANNEL }],
+    });
+    expect(made.status).toBe(201);
+    const id = (made.body as { id: string }).id;
+    const listed = (await call(sim.url, 'GET', `/api/v10/guilds/${hangout.id}/channels`)).body as {
+      id: string;
+      permission_overwrites: { id: string; deny: string }[];
+    }[];
+    expect(listed.find((c) => c.id === id)?.permission_overwrites).toEqual([
+      { id: hangout.id, type: 0, allow: '0', deny: VIEW_CHANNEL },
+    ]);
+    // Hidden from @everyone, and the bot's role is not let in: Missing Access.
+    expect((await post(id, { content: 'hi' })).body).toMatchObject({ code: 50001 });
+    await control('PATCH', `/channels/${id}`, {
+      permissionOverwrites: [
+        { id: hangout.id, type: 0, deny: VIEW_CHANNEL },
+        { id: hangout.roles.VRCLink, type: 0, allow: VIEW_CHANNEL },
+      ],
+    });
+    expect((await post(id, { content: 'hi' })).status).toBe(200);
+  });
+
+  it('refuses Send Messages and embeds without Embed Links with 50013', async () => {
+    const id = (
+      (
+        await control('POST', `/guilds/${hangout.id}/channels`, {
+          name: 'quiet',
+          permissionOverwrites: [{ id: hangout.roles.VRCLink, type: 0, deny: EMBED_LINKS }],
+        })
+      ).body as { id: string }
+    ).id;
+    expect((await post(id, { content: 'text is fine' })).status).toBe(200);
+    expect((await post(id, { embeds: [{ title: 'no' }] })).body).toMatchObject({ code: 50013 });
+    await control('PATCH', `/channels/${id}`, {
+      permissionOverwrites: [{ id: hangout.roles.VRCLink, type: 0, deny: SEND_MESSAGES }],
+    });
+    expect((await post(id, { content: 'no' })).body).toMatchObject({ code: 50013 });
+  });
+
+  it('deletes a channel: posting there is Unknown Channel', async () => {
+    const id = (
+      (await control('POST', `/guilds/${hangout.id}/channels`, { name: 'doomed' })).body as { id: string }
+    ).id;
+    expect((await control('DELETE', `/channels/${id}`)).status).toBe(204);
+    const res = await post(id, { content: 'gone?' });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 10003 });
+    expect((await control('DELETE', `/channels/${id}`)).status).toBe(404);
+  });
+});
