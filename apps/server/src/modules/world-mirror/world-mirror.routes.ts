@@ -8,7 +8,8 @@ import { worldMirrorStatusFor } from './mirror-admin.service.js';
 import { readMirroredWorld } from './mirror-serve.js';
 import { mirroredWorldParams, worldMirrorStatus } from './world-mirror.schemas.js';
 
-export const NOT_MIRRORED = 'This world is not in the mirror.';
+export const NOT_MIRRORED =
+  'This world is not in the mirror yet: it needs Github Updates Enabled, and the mirror updates every 10 minutes.';
 /** Browsers and worlds may reuse a body this long (the mirror changes at most every 10 minutes). */
 const MAX_AGE_SECONDS = 60;
 

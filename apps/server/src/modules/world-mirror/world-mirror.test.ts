@@ -79,7 +79,9 @@ describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () =>
     const missing = await trusted(off);
     expect(missing.statusCode).toBe(404);
     expect(missing.headers['content-type']).toBe('text/plain; charset=utf-8');
-    expect(missing.body).toBe('This world is not in the mirror.');
+    expect(missing.body).toBe(
+      'This world is not in the mirror yet: it needs Github Updates Enabled, and the mirror updates every 10 minutes.',
+    );
     expect((await trusted('not-a-guid')).statusCode).toBe(400);
   });
 
