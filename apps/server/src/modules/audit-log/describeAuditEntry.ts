@@ -54,6 +54,9 @@ export const auditDescriptions: Readonly<Record<string, string>> = {
   'world_image_slot.update': 'Changed an image slot',
   'world_image_slot.delete': 'Deleted an image slot',
   'world_image_slot.reorder': 'Reordered image slots',
+  'world.atlas.requested': 'Asked for new world atlases',
+  'world.atlas.generated': 'Generated world atlases',
+  'world.atlas.failed': 'Could not generate world atlases',
 };
 
 /**
