@@ -89,8 +89,10 @@ export async function readUpload(bytes: Buffer, limits: UploadLimits): Promise<S
   try {
     let stored = { bytes, format, width: meta.width, height: frameHeight };
     const oriented = (meta.orientation ?? 1) !== 1;
-    if (format === 'gif' || oriented) {
-      const out = format === 'gif' ? 'png' : format;
+    // An animation (GIF, animated WebP) keeps only its first frame, as a PNG: a poster does not move.
+    const animated = format === 'gif' || (meta.pages ?? 1) > 1;
+    if (animated || oriented) {
+      const out = animated ? 'png' : format;
       const { data, info } = await encode(
         sharp(bytes, untrusted(limits.maxPixels)).autoOrient(),
         out,

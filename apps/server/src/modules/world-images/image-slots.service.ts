@@ -8,6 +8,7 @@ import { audit } from '../audit/audit.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import { WORLD_NOT_FOUND } from '../worlds/worlds.service.js';
 import { PREVIEW_SIZE } from './image-content.js';
+import { isForeignKeyViolation } from './image-store.js';
 import { DEFAULT_SLOT_MAX_DIMENSION, slotSize } from './slot-size.js';
 import { type ImageSlotUpdate, MAX_SLOTS_PER_WORLD } from './world-images.schemas.js';
 import { IMAGE_NOT_FOUND, type ImageAnswer, scaledAnswer } from './world-images.service.js';
@@ -142,24 +143,34 @@ export async function updateSlot(
     ...(change.maxDimension !== undefined && { maxDimension: change.maxDimension }),
     ...(change.order !== undefined && { order: change.order }),
   };
-  return ctx.db.transaction(async (tx) => {
-    await tx
-      .update(worldImageSlots)
-      .set({ ...set, updatedAt: new Date() })
-      .where(eq(worldImageSlots.id, before.id));
-    const changed = Object.fromEntries(
-      Object.entries(set).filter(([key, value]) => before[key as keyof typeof set] !== value),
-    );
-    await audit(tx, {
-      action: 'world_image_slot.update',
-      actor,
-      guildId,
-      targetId: worldId,
-      details: { slotId, ...changed },
+  const changed = Object.fromEntries(
+    Object.entries(set).filter(([key, value]) => before[key as keyof typeof set] !== value),
+  );
+  if (Object.keys(changed).length === 0) {
+    const same = await findSlot(ctx.db, worldId, slotId);
+    return toImageSlot(same.slot, same.image);
+  }
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      await tx
+        .update(worldImageSlots)
+        .set({ ...changed, updatedAt: new Date() })
+        .where(eq(worldImageSlots.id, before.id));
+      await audit(tx, {
+        action: 'world_image_slot.update',
+        actor,
+        guildId,
+        targetId: worldId,
+        details: { slotId, ...changed },
+      });
+      const after = await findSlot(tx, worldId, slotId);
+      return toImageSlot(after.slot, after.image);
     });
-    const after = await findSlot(tx, worldId, slotId);
-    return toImageSlot(after.slot, after.image);
-  });
+  } catch (err) {
+    // The image was deleted since it was checked.
+    if (isForeignKeyViolation(err)) throw notFound(IMAGE_NOT_FOUND);
+    throw err;
+  }
 }
 
 export async function deleteSlot(
@@ -199,14 +210,13 @@ export async function reorderSlots(
   await requireWorld(ctx, guildId, worldId);
   const ids = entries.map((e) => e.id);
   if (new Set(ids).size !== ids.length) throw badRequest(SLOT_LISTED_TWICE);
+  if (ids.length === 0) return slotsOf(ctx.db, worldId);
   await ctx.db.transaction(async (tx) => {
-    if (ids.length) {
-      const found = await tx
-        .select({ id: worldImageSlots.id })
-        .from(worldImageSlots)
-        .where(and(eq(worldImageSlots.worldId, worldId), inArray(worldImageSlots.id, ids)));
-      if (found.length !== ids.length) throw notFound(SLOT_NOT_FOUND);
-    }
+    const found = await tx
+      .select({ id: worldImageSlots.id })
+      .from(worldImageSlots)
+      .where(and(eq(worldImageSlots.worldId, worldId), inArray(worldImageSlots.id, ids)));
+    if (found.length !== ids.length) throw notFound(SLOT_NOT_FOUND);
     for (const entry of entries) {
       await tx
         .update(worldImageSlots)

@@ -53,7 +53,7 @@ export async function dropBlobIfUnused(tx: Tx, hash: string): Promise<void> {
 }
 
 /** PostgreSQL's foreign_key_violation, bare or wrapped by drizzle. */
-function isForeignKeyViolation(err: unknown): boolean {
+export function isForeignKeyViolation(err: unknown): boolean {
   const e = err as { code?: string; cause?: { code?: string } } | undefined;
   return e?.code === '23503' || e?.cause?.code === '23503';
 }

@@ -149,14 +149,14 @@ describe('world images: uploads that cannot hurt the server', () => {
     await deleteAll();
   });
 
-  it('stores a GIF as a PNG of its first frame', async () => {
+  it.each(['gif', 'webp'] as const)('stores an animated %s as a PNG of its first frame', async (format) => {
     const red = await solidImage(30, 20, 'png', { r: 255, g: 0, b: 0, alpha: 1 });
     const blue = await solidImage(30, 20, 'png', { r: 0, g: 0, b: 255, alpha: 1 });
-    const gif = await sharp([red, blue], { join: { animated: true } })
-      .gif()
+    const animation = await sharp([red, blue], { join: { animated: true } })
+      .toFormat(format, format === 'webp' ? { lossless: true } : {})
       .toBuffer();
-    expect((await sharp(gif).metadata()).pages).toBe(2);
-    const res = await upload('dance.gif', gif);
+    expect((await sharp(animation).metadata()).pages).toBe(2);
+    const res = await upload(`dance.${format}`, animation);
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ width: 30, height: 20 });
     const stored = await t.inject({
