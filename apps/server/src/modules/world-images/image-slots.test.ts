@@ -197,6 +197,8 @@ describe('world images: image slots (against the simulators)', () => {
     const res = await batch({ imageSlots: reversed });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().imageSlots.map((s: Slot) => s.slotId)).toEqual([2, 1, 0]);
+    // An empty batch changes nothing and logs nothing.
+    expect((await batch({ imageSlots: [] })).json().imageSlots.map((s: Slot) => s.slotId)).toEqual([2, 1, 0]);
     const audit = await rows(t, 'audit_log', "action = 'world_image_slot.reorder' and target_id = $1", [
       world,
     ]);
