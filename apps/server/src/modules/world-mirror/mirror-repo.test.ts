@@ -97,6 +97,14 @@ describe('publishWorlds (against a local bare repository)', () => {
     expect(commits()).toBe(3);
   });
 
+  it('recovers from a working clone a crash left locked', async () => {
+    const args = input([[A, doc(1)]]);
+    await publishWorlds(args);
+    writeFileSync(join(args.workDir, '.git', 'index.lock'), '');
+    expect((await publishWorlds(input([[A, doc(2)]]))).commit).not.toBeNull();
+    expect(file(`worlds/${A}`)).toBe(doc(2));
+  });
+
   it('fails with git’s words and no credentials when the remote is gone, and pushes once it is back', async () => {
     const args = input([[A, doc(1)]]);
     const gone = { ...args, remote: { ...args.remote, url: `file://user:s3cret@${root}/missing.git` } };

@@ -36,7 +36,12 @@ export interface PublishResult {
 export async function publishWorlds(input: PublishInput): Promise<PublishResult> {
   const env = gitEnv(input.remote);
   const run = (args: string[]) => git(input.workDir, args, env);
-  await resetToRemote(input, run);
+  await resetToRemote(input, run).catch(async () => {
+    // A clone left broken (a crash mid-commit leaves .git/index.lock): once more from a fresh one. A remote
+    // that cannot be reached fails again, with git's words.
+    await rm(input.workDir, { recursive: true, force: true });
+    await resetToRemote(input, run);
+  });
 
   const dir = join(input.workDir, 'worlds');
   await mkdir(dir, { recursive: true });
