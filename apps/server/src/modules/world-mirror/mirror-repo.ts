@@ -31,7 +31,8 @@ export interface PublishResult {
  * Makes the remote branch hold exactly `worlds/{id}` for the given bodies (plus `.nojekyll`, so GitHub Pages
  * serves the files as they are): the working clone is reset to the remote branch first (an empty remote
  * starts from nothing), then one commit for every change, pushed. A run that changes nothing (a body
- * differing only in its build time is no change) makes no commit. A push that fails leaves the remote as it was; the next run starts again from the remote.
+ * differing only in its build time is no change) makes no commit. A push that fails leaves the remote as it
+ * was; the next run starts again from the remote.
  */
 export async function publishWorlds(input: PublishInput): Promise<PublishResult> {
   const env = gitEnv(input.remote);
