@@ -3,8 +3,9 @@
  * `tsx bench/world-data.ts`): the app as production runs it (NODE_ENV=production, LOG_LEVEL=info, logging
  * to /dev/null) serving the world data of a world with 1,000 linked members, next to a bare Node http
  * server sending the same precomputed status, headers and bytes, both loaded by bench/load.ts
- * (BENCH_WORLD_DATA_CONNECTIONS keep-alive connections, default 200) in rounds that alternate the cases.
- * Each figure is the median over rounds; the ratio is to the bare server in the same round.
+ * (BENCH_WORLD_DATA_CONNECTIONS keep-alive connections, default 200) in BENCH_WORLD_DATA_ROUNDS rounds (8)
+ * of BENCH_WORLD_DATA_SECONDS (2) per case that alternate the cases, forwards and backwards. Each figure is
+ * the median over rounds; the ratio is to the bare server in the same round.
  * Target (#10 §5): at least 0.8 of the bare server's requests/s, p99 under 10 ms.
  */
 import '../apps/server/src/polyfills.js';
@@ -21,8 +22,8 @@ import { createTestApp } from '../apps/server/test/app.js';
 import { type LoadResult, load } from './load.js';
 
 const MEMBERS = 1000;
-const ROUNDS = Number(process.env.BENCH_WORLD_DATA_ROUNDS ?? 3);
-const SECONDS = Number(process.env.BENCH_WORLD_DATA_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_WORLD_DATA_ROUNDS ?? 8);
+const SECONDS = Number(process.env.BENCH_WORLD_DATA_SECONDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_WORLD_DATA_CONNECTIONS ?? 200);
 const hangout = seedGuildIds.hangout;
 
@@ -94,8 +95,12 @@ export async function runWorldDataBench(): Promise<void> {
     const results = cases.map(() => [] as LoadResult[]);
     const load1: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [i, c] of cases.entries()) {
-        const r = await load({ ...c, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 1 });
+      // Short slices, every other round in reverse order: the machine's load drifts, and each ratio should
+      // compare cases measured as close together as possible.
+      const order = [...cases.entries()];
+      if (round % 2) order.reverse();
+      for (const [i, c] of order) {
+        const r = await load({ ...c, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 0.5 });
         const notModified = c.headers?.['if-none-match'];
         // A 304 is the expected answer of the conditional case (load.ts counts anything not 2xx).
         if (r.errors && !(notModified && r.errors === r.requests))
