@@ -112,11 +112,18 @@ describe('World Images', () => {
     await page.getByText('No image slots yet').waitFor();
 
     // Three files dropped on the page: two pictures and a text file named like one.
+    const uploads: number[] = [];
+    page.on('response', (r) => {
+      if (r.url().endsWith('/upload')) uploads.push(r.status());
+    });
     await dropFiles(page, [
       { name: 'red.png', bytes: png(64, 32, [220, 40, 40]), type: 'image/png' },
       { name: 'blue.png', bytes: png(48, 48, [40, 80, 220]), type: 'image/png' },
       { name: 'notes.png', bytes: Buffer.from('These are my notes, not a picture.\n'), type: 'image/png' },
     ]);
+    // One after the other; a loaded machine decodes slowly.
+    await vi.waitFor(() => expect(uploads).toHaveLength(3), { timeout: 90_000, interval: 250 });
+    expect(uploads).toEqual([201, 201, 415]);
     await toast(page, `Failed to upload notes.png: ${NOT_AN_IMAGE}`).waitFor();
     const images = page.getByRole('region', { name: 'Server Images' });
     const red = images.getByRole('article', { name: 'red.png' });
@@ -232,6 +239,15 @@ describe('World Images', () => {
     await slots.getByRole('article', { name: 'Slot 0' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: '/tmp/shots/world-images-phone.png', fullPage: true });
+
+    // Leave the Hangout as it was: unlock and delete the world (its slots and atlases go with it).
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await browser.goto(`/server-settings/${HANGOUT}/worlds`);
+    await world.getByRole('button', { name: 'Unlock world' }).click();
+    await page.getByRole('dialog', { name: 'Unlock World' }).getByRole('button', { name: 'Confirm' }).click();
+    await world.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete World' }).getByRole('button', { name: 'Delete' }).click();
+    await world.waitFor({ state: 'detached' });
   }, 180_000);
 
   it('says a world of another server, or none, was not found', async () => {
