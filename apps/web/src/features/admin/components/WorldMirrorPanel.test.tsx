@@ -39,7 +39,7 @@ describe('/admin world mirror panel', () => {
   it('shows where the mirror pushes, its address and its last push', async () => {
     const panel = await open(mirror());
     expect(await panel.findByText('https://***@github.com/owner/mirror.git (main)')).toBeTruthy();
-    expect(panel.getByRole('link', { name: 'https://owner.github.io/mirror' })).toBeTruthy();
+    expect(panel.getByText('https://owner.github.io/mirror/worlds/<guid>')).toBeTruthy();
     expect(panel.getByText('1m 30s ago')).toBeTruthy();
     expect(panel.getByText('4')).toBeTruthy();
     expect(panel.queryByRole('alert')).toBeNull();

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { errorMessage } from '../../../api/errors';
 import { useWorldMirrorStatus, type WorldMirrorStatus } from '../api/worldMirror';
@@ -43,14 +43,9 @@ function MirrorDetails({ mirror }: { mirror: WorldMirrorStatus }) {
       <Row label="Remote">
         {mirror.remote} ({mirror.branch})
       </Row>
+      {/* Text, not a link: the site's root has no page, only worlds/<guid>. */}
       <Row label="Address">
-        {mirror.url ? (
-          <Anchor href={mirror.url} target="_blank" rel="noopener noreferrer">
-            {mirror.url}
-          </Anchor>
-        ) : (
-          'Unknown: set WORLD_MIRROR_URL.'
-        )}
+        {mirror.url ? `${mirror.url}/worlds/<guid>` : 'Unknown: set WORLD_MIRROR_URL.'}
       </Row>
       <Row label="Worlds">{mirror.worlds}</Row>
       <Row label="Last push">{formatRelative(mirror.lastCommitAt, now)}</Row>
