@@ -12,6 +12,7 @@ import {
   vrchatLink,
   vrchatUser,
 } from '../../../test/factories.js';
+import { worldsRebuildJob } from '../../jobs/handlers/worlds-rebuild.js';
 import { waitFor } from '../../platforms/testing.js';
 import { decodeWorldBody } from './codec/lzw.js';
 import { worldDataCacheOf } from './world-data.service.js';
@@ -346,6 +347,24 @@ describe('world data (against the simulators)', () => {
     expect(gone.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(await gone.text()).toBe('World not found.');
     expect((await fetchData(upper)).status).toBe(404);
+  });
+
+  it('rebuilds the worlds downloaded in the last hour every minute (the job), and the served body follows', async () => {
+    const downloaded = await createWorld();
+    const idle = await createWorld();
+    const first = await fetchData(`/data/v2/${downloaded}`);
+    expect(first.status).toBe(200);
+    await worldDataCacheOf(t.ctx).flush();
+    await new Promise((r) => setTimeout(r, 5));
+    await worldsRebuildJob.run(t.ctx, {});
+    const after = await fetchData(`/data/v2/${downloaded}`);
+    // Rebuilt (a new LastUpdated) and swapped in memory: served without a request waiting on a build.
+    expect(after.headers.get('etag')).not.toBe(first.headers.get('etag'));
+    const stored = await t.ctx.database.executeSql(
+      'select world_id from world_data_cache where world_id = $1',
+      [idle],
+    );
+    expect(stored.rows).toEqual([]);
   });
 
   it('counts downloads without a log line each, stores the counts and shows them per world', async () => {
