@@ -24,6 +24,7 @@ import {
   imageSlotUpdate,
   rotation,
   slotParams,
+  uploadForm,
   uploadRefusals,
   worldImage,
   worldImagesResponse,
@@ -66,6 +67,9 @@ function registerImageRoutes(app: ZodApp, ctx: AppContext): void {
           'same bytes. 413 past the size or pixel limit, 415 not an image, 422 damaged, 409 no contact e-mail or ' +
           'the server holds its maximum of images.',
         params: guildParams,
+        // Documents the form for the OpenAPI client; the multipart parser reads it, so `body` stays undefined.
+        consumes: ['multipart/form-data'],
+        body: uploadForm,
         response: { 200: worldImage, 201: worldImage, ...errorResponses, ...uploadRefusals },
       },
     },

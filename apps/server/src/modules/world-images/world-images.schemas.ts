@@ -91,5 +91,17 @@ export const imageBytesResponses = {
   ...errorResponses,
 };
 
+/**
+ * The upload form for the OpenAPI document: one file part named `file`. Validation accepts anything (the
+ * multipart parser leaves no body; the handler reads the part and answers its own 400s).
+ */
+export const uploadForm = z.any().meta({
+  type: 'object',
+  properties: {
+    file: { type: 'string', format: 'binary', description: 'The image: PNG, JPEG, WebP or GIF' },
+  },
+  required: ['file'],
+});
+
 /** The upload's refusals besides the usual ones. */
 export const uploadRefusals = { 413: errorBody, 415: errorBody, 422: errorBody };
