@@ -9111,7 +9111,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image: PNG, JPEG, WebP or GIF
+                     */
+                    file: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
