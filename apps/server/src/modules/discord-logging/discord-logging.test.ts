@@ -219,7 +219,7 @@ describe('Logging to Discord (against the simulated Discord)', () => {
       // Saving the logging settings is itself a settings change, posted first.
       expect(configured.embeds[0]).toMatchObject({
         title: 'Settings changes',
-        description: `Changed Discord logging · ${channel}`,
+        description: 'Changed Discord logging · #vrclink-log',
       });
       expect(message.embeds[0]).toMatchObject({
         title: 'Settings changes',

@@ -14,6 +14,7 @@ export interface LoggedEntry {
 /** What the entry is about, for the description: a name the details carry, else the target's id. */
 function subjectOf(entry: LoggedEntry): string | null {
   const d = entry.details ?? {};
+  if (typeof d.channelName === 'string' && d.channelName) return `#${d.channelName}`;
   for (const key of ['targetName', 'vrchatName', 'name', 'message']) {
     const value = d[key];
     if (typeof value === 'string' && value.trim()) return value.trim().slice(0, 200);

@@ -73,6 +73,9 @@ const byAction: Record<string, LogEventType> = {
   'discord_logging.config': 'settings',
 };
 
+/** Every action posted (the sync's GrantRole* rules besides), for tests. */
+export const postedActions = Object.keys(byAction);
+
 /**
  * The kind an audit entry is posted as, or null when it is never posted (logins, SDK tokens, sync requests).
  * The sync logs Discord and group role grants under the same rule names: `details.kind` tells them apart.
