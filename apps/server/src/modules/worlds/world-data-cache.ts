@@ -33,6 +33,8 @@ interface WorldState {
   retryAt: number;
   /** Request-count flushes in a row without a request: a world nobody downloads is let go. */
   idleFlushes: number;
+  /** The bot is not in the world's server: answered 404 without asking the database or Discord until then. */
+  goneUntil: number;
 }
 
 export type BuildWorldText = (world: WorldRow) => Promise<string>;
@@ -108,6 +110,7 @@ export class WorldDataCache {
     const ready = this.ready(worldId);
     if (ready) return ready;
     const s = this.stateOf(worldId);
+    if (s.goneUntil > Date.now()) return null;
     const generation = s.generation;
     const found = await readWorldAndBody(this.ctx.db, worldId);
     if (!found) {
@@ -155,16 +158,30 @@ export class WorldDataCache {
     }
   }
 
-  /** Stops serving a world the bot cannot build any more, here and (through the stored body) elsewhere. */
+  /**
+   * Stops serving a world the bot cannot build any more, here and (through the stored body) elsewhere; for a
+   * minute (or until its settings change) it is answered 404 without a build per request.
+   */
   private async forget(worldId: string): Promise<void> {
     this.states.delete(worldId);
+    if (this.listener) {
+      const s = this.stateOf(worldId);
+      s.goneUntil = Date.now() + WORLD_DATA_FRESH_MS;
+    }
     await deleteStoredBody(this.ctx.db, worldId);
   }
 
   private stateOf(worldId: string): WorldState {
     const known = this.states.get(worldId);
     if (known) return known;
-    const s: WorldState = { current: false, checkedAt: 0, generation: 0, retryAt: 0, idleFlushes: 0 };
+    const s: WorldState = {
+      current: false,
+      checkedAt: 0,
+      generation: 0,
+      retryAt: 0,
+      idleFlushes: 0,
+      goneUntil: 0,
+    };
     // Only a serving process keeps bodies; elsewhere (a worker building for the GitHub mirror) they pass through.
     if (this.listener) this.states.set(worldId, s);
     return s;
@@ -231,6 +248,7 @@ export class WorldDataCache {
       s.generation += 1;
       s.current = false;
       s.retryAt = 0;
+      s.goneUntil = 0;
     } else if (kind === 'b' && a !== this.process) this.takeStored(worldId, s);
   }
 

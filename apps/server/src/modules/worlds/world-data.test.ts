@@ -12,12 +12,13 @@ import {
   vrchatLink,
   vrchatUser,
 } from '../../../test/factories.js';
+import { worlds } from '../../db/schema/index.js';
 import { worldsRebuildJob } from '../../jobs/handlers/worlds-rebuild.js';
 import { waitFor } from '../../platforms/testing.js';
 import { decodeWorldBody } from './codec/lzw.js';
 import { worldDataCacheOf } from './world-data.service.js';
 import { notifyWorldData } from './world-data-notify.js';
-import { makeWorldBody, storeWorldBody } from './world-data-store.js';
+import { makeWorldBody, readWorldAndBody, storeWorldBody } from './world-data-store.js';
 
 const { hangout } = seedGuildIds;
 const base = `/api/guilds/${hangout.id}/worlds`;
@@ -365,6 +366,36 @@ describe('world data (against the simulators)', () => {
       [idle],
     );
     expect(stored.rows).toEqual([]);
+  });
+
+  it('stops serving a world whose server the bot left at its next rebuild (404, stored body dropped)', async () => {
+    // A world of a server the bot is not in, with a body stored while it still was.
+    const [world] = await t.ctx.db
+      .insert(worlds)
+      .values({ guildId: '1399999999999999999', name: 'Left behind' })
+      .returning();
+    const id = world?.id as string;
+    await storeWorldBody(
+      t.ctx.db,
+      makeWorldBody(id, '{"Version":1}', world?.updatedAt.getTime() ?? 0, Date.now()),
+    );
+    const served = await fetchData(`/data/v2/${id}`);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toBe('{"Version":1}');
+    const found = await readWorldAndBody(t.ctx.db, id);
+    expect(await worldDataCacheOf(t.ctx).rebuild(found?.world as never)).toBeNull();
+    const gone = await fetchData(`/data/v2/${id}`);
+    expect(gone.status).toBe(404);
+    expect(await gone.text()).toBe('World not found.');
+    expect((await readWorldAndBody(t.ctx.db, id))?.stored).toBeUndefined();
+    // For the next minute without asking Discord again on every download.
+    const getGuild = vi.spyOn(t.ctx.discord, 'getGuild');
+    try {
+      expect((await fetchData(`/data/v2/${id}`)).status).toBe(404);
+      expect(getGuild).not.toHaveBeenCalled();
+    } finally {
+      getGuild.mockRestore();
+    }
   });
 
   it('counts downloads without a log line each, stores the counts and shows them per world', async () => {
