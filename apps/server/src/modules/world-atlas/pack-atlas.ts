@@ -1,3 +1,4 @@
+/// <reference path="./maxrects-packer.d.ts" />
 import { MaxRectsPacker, PACKING_LOGIC } from 'maxrects-packer/dist/maxrects-packer.mjs';
 
 /** The largest atlas image (world SDK: "PNG, at most 2048×2048"). */
