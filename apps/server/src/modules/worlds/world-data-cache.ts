@@ -121,8 +121,9 @@ export class WorldDataCache {
     const stamp = world.updatedAt.getTime();
     const fresher = [s.body, stored].filter((b): b is WorldBody => b?.stamp === stamp);
     const best = fresher.sort((a, b) => b.builtAt - a.builtAt)[0];
-    // Built from these settings within the minute (by this or another process): no build needed.
-    if (best && s.generation === generation && Date.now() - best.builtAt < WORLD_DATA_FRESH_MS) {
+    // Built from these settings (by this or another process): served, and rebuilt behind it when old, so no
+    // download waits on Discord or VRChat while a body exists (after a restart it may be older than a minute once).
+    if (best && s.generation === generation) {
       this.settle(s, best, generation);
       if (Date.now() - best.builtAt >= REFRESH_AFTER_MS) this.refreshInBackground(worldId, s);
       return best;
