@@ -14,7 +14,7 @@ export * from './scheduled-tasks.js';
 export * from './sdk.js';
 export * from './sync.js';
 export * from './users.js';
-export * from './worlds.js';
 export * from './world-images.js';
 export * from './world-mirror.js';
 export * from './world-stats.js';
+export * from './worlds.js';
