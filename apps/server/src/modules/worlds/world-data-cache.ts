@@ -191,13 +191,14 @@ export class WorldDataCache {
   /** Offers a body: kept unless older than the one held; current when nothing changed since `generation`. */
   private settle(s: WorldState, body: WorldBody, generation: number): void {
     const held = s.body;
-    if (held && (body.stamp < held.stamp || (body.stamp === held.stamp && body.builtAt < held.builtAt)))
-      return;
-    s.body = body;
-    if (s.generation === generation) {
+    const older =
+      held !== undefined &&
+      (body.stamp < held.stamp || (body.stamp === held.stamp && body.builtAt < held.builtAt));
+    if (!older) s.body = body;
+    if (s.generation === generation && s.body?.stamp === body.stamp) {
       s.current = true;
       s.checkedAt = Date.now();
-    } else if (held && held.stamp !== body.stamp) s.current = false;
+    } else if (!older && held && held.stamp !== body.stamp) s.current = false;
   }
 
   /** One build per world and settings at a time; stored and announced so other processes take it. */
