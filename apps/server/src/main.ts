@@ -41,7 +41,10 @@ if (demo) await (await import('./demo-seed.js')).seedDemoData(database.db);
 const jobs = createJobQueue(database, log);
 // Both wait mostly on sockets (platform logins, pg-boss's schema check): side by side, not one after the other.
 // startPlatforms never throws: an unreachable platform is logged and its calls answer 503 until it comes back.
-const [platforms] = await Promise.all([startPlatforms({ config, database, log }), jobs.start()]);
+const [platforms] = await Promise.all([
+  startPlatforms({ config, database, log, awaitVrchatLogin: false }),
+  jobs.start(),
+]);
 const ctx = createContext({ config, database, log, platforms, jobs });
 log.info({ roles: [...roles], container: config.process.container }, 'Process roles');
 

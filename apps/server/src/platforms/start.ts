@@ -22,6 +22,11 @@ export interface StartPlatformsOptions {
   /** First wait before reconnecting a gateway that failed to start (default 30 s, doubling up to 10 min). */
   gatewayRetryMs?: number;
   vrchatPacer?: VrchatPacerSettings;
+  /**
+   * Whether start-up waits for the VRChat login (default true). The server process does not: a VRChat call
+   * made meanwhile logs in through the same shared, single-flight login, so listening need not wait ≈ 2 s.
+   */
+  awaitVrchatLogin?: boolean;
 }
 
 export type GatewayState = 'off' | 'standby' | 'connecting' | 'ready' | 'disconnected';
@@ -93,9 +98,14 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
     }
   };
 
-  const vrchatState = await vrchat.start();
-  if (vrchatState.status === 'ok') log.info('VRChat: logged in');
-  else log.warn({ vrchat: vrchatState }, 'VRChat: not logged in; VRChat features answer 503 until it is');
+  const vrchatLogin = vrchat
+    .start()
+    .then((vrchatState) => {
+      if (vrchatState.status === 'ok') log.info('VRChat: logged in');
+      else log.warn({ vrchat: vrchatState }, 'VRChat: not logged in; VRChat features answer 503 until it is');
+    })
+    .catch((err: unknown) => log.warn({ err }, 'VRChat: login failed'));
+  if (opts.awaitVrchatLogin ?? true) await vrchatLogin;
 
   let gateway: GatewayState = 'off';
   let retrying: Promise<void> = Promise.resolve();
