@@ -71,13 +71,18 @@ describe('/admin as the platform admin', () => {
     await expect.poll(() => taskRow('refreshStaleLinks').enabled.isChecked()).toBe(before);
   });
 
-  it("runs a task now: its Last Run becomes 'just now'", async () => {
+  it("runs a task now: its Last Run becomes recent ('just now', or seconds ago on a loaded machine)", async () => {
     await browser.signIn('admin');
     await openAdmin();
     const purge = taskRow('purgeExpired');
-    await expect.poll(() => purge.lastRun.textContent(), { timeout: 5000 }).not.toBe('just now');
+    // First wait until its last run is clearly old (or never), so that a recent one can only be ours.
+    const recent = /^(just now|[1-5]s ago)$/;
+    await expect.poll(() => purge.lastRun.textContent(), { timeout: 10_000 }).not.toMatch(recent);
     await purge.runNow.click();
-    await expect.poll(() => purge.lastRun.textContent(), { timeout: 3000, interval: 50 }).toBe('just now');
+    // 'just now' lasts 500 ms (spec section 9; the formatter's window is unit-tested with a frozen clock):
+    // on a loaded CI machine the answer and the next render can come later than that, so a run seconds
+    // ago passes too, and nothing older does.
+    await expect.poll(() => purge.lastRun.textContent(), { timeout: 5000, interval: 50 }).toMatch(recent);
     // And it moves on from there.
     await expect.poll(() => purge.lastRun.textContent(), { timeout: 4000 }).toMatch(/^\d+s ago$/);
   });
