@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,8 @@ declare module 'vitest' {
 }
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const STARTUP_TIMEOUT_MS = 120_000;
+// A fresh clone builds the web app first (about a minute on a loaded 2-core machine).
+const STARTUP_TIMEOUT_MS = 300_000;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -26,16 +27,6 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-function buildWeb(): void {
-  const result = spawnSync('npm', ['run', 'build', '-w', '@vrclink/web'], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) {
-    throw new Error(`Web build failed:\n${result.stdout}\n${result.stderr}`);
-  }
 }
 
 async function waitForHealth(url: string, server: ChildProcess, output: () => string): Promise<void> {
@@ -53,13 +44,15 @@ async function waitForHealth(url: string, server: ChildProcess, output: () => st
   throw new Error(`Server did not answer /api/health within ${STARTUP_TIMEOUT_MS / 1000} s:\n${output()}`);
 }
 
-/** Builds the web app once, starts the server in demo mode on free ports and shares its URLs with the tests. */
+/**
+ * Starts the server in demo mode on free ports, as `npm start` does (the web build and the server bundle
+ * brought up to date, then the bundle run), and shares its URLs with the tests.
+ */
 export default async function setup(project: TestProject) {
-  buildWeb();
   const [port, simulatorPort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(join(tmpdir(), 'vrclink-e2e-'));
   let log = '';
-  const server = spawn('npx', ['tsx', 'apps/server/src/main.ts'], {
+  const server = spawn('node', ['scripts/start.mjs'], {
     cwd: repoRoot,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -82,7 +75,7 @@ export default async function setup(project: TestProject) {
   server.stderr?.on('data', keep);
 
   const stop = () => {
-    // Kill the whole group: npx → tsx → node.
+    // Kill the whole group (the web build's npm and Vite, if still running, too).
     if (server.pid && server.exitCode === null) {
       try {
         process.kill(-server.pid, 'SIGTERM');

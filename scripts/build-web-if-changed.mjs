@@ -1,16 +1,14 @@
-// `npm start`'s first step: builds the web app (apps/web/dist) only when its inputs changed since the last build.
+// `npm start`'s first step (scripts/start.mjs): builds the web app (apps/web/dist) only when its inputs changed since the last build.
 // The inputs (sources, public files, index.html, Vite/PostCSS/TypeScript config, package.json files and the lock
 // file) are hashed; the hash of the last successful build is kept in apps/web/dist/.build-stamp. No dist, no stamp
 // (a plain `npm run build` removes it) or another hash: build. `--force` builds anyway.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inputsHash, readStamp, repoRoot } from './inputs-hash.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const web = join(root, 'apps/web');
-const dist = join(web, 'dist');
+const dist = join(repoRoot, 'apps/web/dist');
 const stampFile = join(dist, '.build-stamp');
 const inputs = [
   'apps/web/src',
@@ -25,34 +23,30 @@ const inputs = [
   'package-lock.json',
 ];
 
-function files(path) {
-  if (!existsSync(path)) return [];
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true }).flatMap((entry) =>
-    entry.name === 'node_modules' ? [] : files(join(path, entry.name)),
-  );
-}
+export const webInputsHash = () => inputsHash(inputs);
 
-export function webInputsHash() {
-  const hash = createHash('sha256');
-  const all = inputs.flatMap((input) => files(join(root, input))).sort();
-  for (const file of all) {
-    hash.update(relative(root, file).replaceAll('\\', '/'));
-    hash.update('\0');
-    hash.update(readFileSync(file));
-    hash.update('\0');
+/** Builds the web app when its inputs changed since the last build (or `force`); answers whether it built. */
+export function buildWebIfChanged({ force = false } = {}) {
+  const hash = webInputsHash();
+  if (!force && existsSync(join(dist, 'index.html')) && readStamp(stampFile) === hash) {
+    console.log('Web app unchanged since the last build (apps/web/dist): not rebuilding.');
+    return false;
   }
-  return hash.digest('hex');
-}
-
-const force = process.argv.includes('--force');
-const hash = webInputsHash();
-const built = existsSync(join(dist, 'index.html')) && existsSync(stampFile);
-if (!force && built && readFileSync(stampFile, 'utf8').trim() === hash) {
-  console.log('Web app unchanged since the last build (apps/web/dist): not rebuilding.');
-} else {
-  const result = spawnSync('npm', ['run', 'build', '-w', '@vrclink/web'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  const result = spawnSync('npm', ['run', 'build', '-w', '@vrclink/web'], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error(`The web build failed (exit code ${result.status}).`);
   // The hash of the inputs as they were before the build: an edit made meanwhile rebuilds next time.
   writeFileSync(stampFile, `${hash}\n`);
+  return true;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    buildWebIfChanged({ force: process.argv.includes('--force') });
+  } catch (err) {
+    console.error(err.message);
+    process.exit(1);
+  }
 }

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -59,8 +58,9 @@ import { WORLD_DATA_CONTENT_TYPE, WorldDataFastPath } from './modules/worlds/wor
 import { worldRequestsRoutes } from './modules/worlds/world-requests.routes.js';
 import { worldsRoutes } from './modules/worlds/worlds.routes.js';
 import { runInteractive } from './platforms/vrchat/interactive.js';
+import { serverDir } from './server-dir.js';
 
-const defaultWebDist = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+const defaultWebDist = join(serverDir, '../web/dist');
 
 /** Fastify's types lack the hop count its runtime accepts: the same rule as a function. */
 function fastifyTrustProxy(value: AppConfig['trustProxy']): FastifyServerOptions['trustProxy'] {

@@ -24,18 +24,20 @@ try {
   process.exit(1);
 }
 
-// The simulator is only loaded in demo mode; real mode never imports it.
-const demo = isDemoMode(env)
-  ? await (await import('./demo.js')).startDemoSimulator(env.SIMULATOR_PORT, { url: env.SIMULATOR_URL })
-  : undefined;
+const log = pino({ level: env.LOG_LEVEL });
+// The simulator (demo mode only; real mode never imports it) and the database start side by side.
+const [demo, database] = await Promise.all([
+  isDemoMode(env)
+    ? import('./demo.js').then((m) => m.startDemoSimulator(env.SIMULATOR_PORT, { url: env.SIMULATOR_URL }))
+    : undefined,
+  openDatabase({
+    url: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    onConnectionError: (err) => log.warn({ err }, 'A database connection broke; it will be replaced'),
+  }),
+]);
 const config = resolveConfig(env, demo?.endpoints);
 const roles = config.process.roles;
-const log = pino({ level: config.logLevel });
-const database = await openDatabase({
-  url: config.databaseUrl,
-  dataDir: config.dataDir,
-  onConnectionError: (err) => log.warn({ err }, 'A database connection broke; it will be replaced'),
-});
 if (demo) await (await import('./demo-seed.js')).seedDemoData(database.db);
 // Every process can queue jobs (pg-boss in the same database); only the worker role takes them.
 const jobs = createJobQueue(database, log);
@@ -50,14 +52,6 @@ log.info({ roles: [...roles], container: config.process.container }, 'Process ro
 
 const stops: Array<() => Promise<void> | void> = [];
 stops.push(() => jobs.stop());
-// Before the scheduler registers tasks: /admin shows tasks of processes with a live heartbeat.
-stops.push(await startHeartbeat(ctx));
-if (roles.has('bot')) stops.push(startBot(ctx));
-if (roles.has('worker')) {
-  stops.push(await startJobWorker(ctx));
-  ctx.scheduler = await startScheduler(ctx);
-  stops.push(() => ctx.scheduler?.stop());
-}
 const app = roles.has('api') ? (await buildApp({ ctx })).app : undefined;
 
 const shutdown = async () => {
@@ -79,4 +73,15 @@ if (app) {
   process.stdout.write(`Listening on http://127.0.0.1:${port}\n`);
 } else {
   process.stdout.write(`Running ${[...roles].join(', ')} (no HTTP)\n`);
+}
+
+// The background roles start once the API answers: the gateway connects, jobs are taken and tasks scheduled
+// without holding up the first request.
+// Before the scheduler registers tasks: /admin shows tasks of processes with a live heartbeat.
+stops.push(await startHeartbeat(ctx));
+if (roles.has('bot')) stops.push(startBot(ctx));
+if (roles.has('worker')) {
+  stops.push(await startJobWorker(ctx));
+  ctx.scheduler = await startScheduler(ctx);
+  stops.push(() => ctx.scheduler?.stop());
 }

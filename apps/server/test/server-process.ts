@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const tsx = join(repoRoot, 'node_modules/.bin/tsx');
@@ -30,11 +30,28 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Starts `main.ts` with tsx, or with `bundleDir` the bundle `npm start` runs (its polyfills loaded first, as
+ * scripts/start.mjs does).
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  opts: { bundleDir?: string } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'vrclink-proc-'));
   let log = '';
-  const child = spawn(tsx, ['apps/server/src/main.ts'], {
+  const [command, args] = opts.bundleDir
+    ? [
+        process.execPath,
+        [
+          '--import',
+          pathToFileURL(join(opts.bundleDir, 'polyfills.mjs')).href,
+          join(opts.bundleDir, 'main.mjs'),
+        ],
+      ]
+    : [tsx, ['apps/server/src/main.ts']];
+  const child = spawn(command, args, {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {

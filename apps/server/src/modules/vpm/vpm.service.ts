@@ -1,13 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
+import { serverDir } from '../../server-dir.js';
 import { buildZip } from './zip.js';
 
-const packageDir = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../../assets/vpm/com.vrclink.worlds-sdk',
-);
+const packageDir = join(serverDir, 'assets/vpm/com.vrclink.worlds-sdk');
 
 export interface VpmPackage {
   manifest: Record<string, unknown> & { name: string; version: string };

@@ -1,12 +1,15 @@
 import '../../polyfills.js';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { VRChat, VRChatError } from 'vrchat';
 import type { AppConfig } from '../../config.js';
+import { serverDir } from '../../server-dir.js';
 import type { SessionKeyvStore } from './cookie-store.js';
 import { messageOf } from './errors.js';
 
-const serverVersion = (createRequire(import.meta.url)('../../../package.json') as { version: string })
-  .version;
+const serverVersion = (
+  JSON.parse(readFileSync(join(serverDir, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 /**
  * Builds the SDK client. Credentials are given but `optimistic: false`, so it never logs in by itself at
