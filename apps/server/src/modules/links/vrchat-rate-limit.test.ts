@@ -93,6 +93,25 @@ describe('interactive VRChat calls under rate limits (against the simulators)', 
     expect((await guestSearch(other)).statusCode).toBe(429);
   }, 60_000);
 
+  it('an answer that hangs ends at the deadline too (not at the 15 s request timeout), with a sentence', async () => {
+    await t.control('POST', '/faults', {
+      platform: 'vrchat',
+      kind: 'slow',
+      count: 1,
+      delayMs: 40_000,
+      pathContains: '/users',
+    });
+    const { value: res, ms } = await timed(search);
+    expect(res.statusCode).toBe(503);
+    expect(res.json().message).toBe('VRChat is not reachable right now. Try again later.');
+    expect(ms).toBeGreaterThanOrEqual(9_000);
+    expect(ms).toBeLessThan(13_000);
+    // The deadline was this caller's: the platform is not marked unreachable for it.
+    expect(t.platforms?.vrchat.state().status).toBe('ok');
+    await t.control('DELETE', '/faults');
+    expect((await search()).statusCode).toBe(200);
+  }, 60_000);
+
   it('a call outside a request (a job) keeps waiting past the deadline and gets its answer', async () => {
     // Three 429s in a row: pauses of 2, 4 and 8 s, longer together than the 10 s deadline.
     await storm({ count: 3 });

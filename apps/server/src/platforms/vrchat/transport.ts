@@ -45,6 +45,13 @@ export interface TransportDeps {
   settings?: VrchatPacerSettings;
 }
 
+/** An interactive call's deadline passed while VRChat had not answered yet. */
+class DeadlineReached extends Error {
+  constructor() {
+    super('VRChat did not answer in time');
+  }
+}
+
 /**
  * The `fetch` the SDK uses: every VRChat request passes the pacer, is retried with backoff on 429/5xx/
  * network errors, and feeds the status. Logins pass the login gate; 2FA codes only go to the TOTP endpoint.
@@ -68,14 +75,19 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
       closing.signal.addEventListener('abort', done, { once: true });
     });
 
-  async function send(kind: Kind, req: Request): Promise<Response> {
+  async function send(kind: Kind, req: Request, deadlineAt: number | undefined): Promise<Response> {
     if (kind !== 'login') {
       // Cookies may have changed while the request waited (another caller logged in meanwhile).
       const cookie = await deps.cookieHeader();
       if (cookie) req.headers.set('cookie', cookie);
     }
     const ctrl = new AbortController();
-    const timer = setTimeout(() => ctrl.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
+    // An interactive caller's deadline also bounds an answer that hangs: it is not kept waiting 15 s.
+    const untilDeadline = deadlineAt === undefined ? Infinity : Math.max(1, deadlineAt - Date.now());
+    const timer =
+      untilDeadline < timeoutMs
+        ? setTimeout(() => ctrl.abort(new DeadlineReached()), untilDeadline)
+        : setTimeout(() => ctrl.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
     const onClose = () => ctrl.abort(new DOMException('closed', 'AbortError'));
     closing.signal.addEventListener('abort', onClose, { once: true });
     try {
@@ -114,8 +126,10 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
       let res: Response;
       const sentAt = Date.now();
       try {
-        res = await send(kind, template.clone());
+        res = await send(kind, template.clone(), deadlineAt);
       } catch (err) {
+        // The caller's deadline, not VRChat's failure: no retry, and the platform's status stays as it is.
+        if (err instanceof DeadlineReached) return localError(503, err.message);
         const message = closing.signal.aborted
           ? 'The VRChat client is closed.'
           : `VRChat is unreachable: ${describe(err)}`;
