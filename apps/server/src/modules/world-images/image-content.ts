@@ -91,7 +91,10 @@ export async function readUpload(bytes: Buffer, limits: UploadLimits): Promise<S
     const oriented = (meta.orientation ?? 1) !== 1;
     // An animation (GIF, animated WebP) keeps only its first frame, as a PNG: a poster does not move.
     const animated = format === 'gif' || (meta.pages ?? 1) > 1;
-    if (animated || oriented) {
+    // EXIF, XMP and IPTC may carry where and when a photo was taken, and by whom: encoded again without them
+    // (sharp writes no metadata unless asked), so a poster shown to a server's managers does not give that away.
+    const carriesMetadata = Boolean(meta.exif || meta.xmp || meta.iptc);
+    if (animated || oriented || carriesMetadata) {
       const out = animated ? 'png' : format;
       const { data, info } = await encode(
         sharp(bytes, untrusted(limits.maxPixels)).autoOrient(),

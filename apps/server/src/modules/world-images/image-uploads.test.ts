@@ -183,6 +183,39 @@ describe('world images: uploads that cannot hurt the server', () => {
     await deleteAll();
   });
 
+  it.each(['jpeg', 'png', 'webp'] as const)(
+    'stores a %s without its EXIF and XMP (where and by whom a photo was taken)',
+    async (format) => {
+      const tagged = await sharp(await solidImage(40, 30, format))
+        .withExif({
+          IFD0: { Copyright: 'Someone', Artist: 'Someone' },
+          IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' },
+        })
+        .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF/></x:xmpmeta>')
+        .toFormat(format)
+        .toBuffer();
+      const sent = await sharp(tagged).metadata();
+      expect(Boolean(sent.exif && sent.xmp)).toBe(true);
+      const res = await upload(`photo.${format}`, tagged);
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toMatchObject({ width: 40, height: 30 });
+      const stored = await t.inject({
+        method: 'GET',
+        url: `${base}/image/${res.json().id}`,
+        session: owner.session,
+      });
+      expect(stored.headers['content-type']).toBe(`image/${format}`);
+      const meta = await sharp(stored.rawPayload).metadata();
+      expect([meta.format, meta.exif, meta.xmp, meta.iptc]).toEqual([
+        format,
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      await deleteAll();
+    },
+  );
+
   it('keeps at most WORLD_IMAGE_MAX_PER_GUILD images per server (409), and counts per server', async () => {
     await deleteAll();
     for (const shade of [10, 20]) {

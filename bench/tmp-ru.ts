@@ -1,0 +1,10 @@
+import '../apps/server/src/polyfills.js';
+import { seedUserIds } from '@vrclink/simulator';
+import { createTestApp, signIn } from '../apps/server/test/app.js';
+const t = await createTestApp({ env: { NODE_ENV: 'production', RATE_LIMIT_USER: process.env.RL ?? '1000000000' } });
+const admin = await signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
+const run = async (n: number) => { for (let i = 0; i < n; i++) await t.inject({ method: 'GET', url: '/api/user', session: admin.session }); };
+await run(300);
+const t0 = performance.now(); await run(2000); const ms = performance.now() - t0;
+console.log('limit', process.env.RL, (ms / 2000).toFixed(3), 'ms/req');
+await t.close();
