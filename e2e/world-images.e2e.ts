@@ -137,6 +137,18 @@ describe('World Images', () => {
     const edit = page.getByRole('dialog', { name: 'Edit: red.png' });
     await edit.getByRole('button', { name: 'Turn Right' }).click();
     await edit.getByText('Size: 32 x 64 px').waitFor();
+    // The dialog shows the stored image itself, turned (its new bytes, not the browser's cached old ones).
+    await expect
+      .poll(() =>
+        edit
+          .getByRole('img', { name: 'red.png' })
+          .evaluate((img: HTMLImageElement) => [
+            img.naturalWidth,
+            img.naturalHeight,
+            new URL(img.src).pathname.endsWith('/preview'),
+          ]),
+      )
+      .toEqual([32, 64, false]);
     await page.keyboard.press('Escape');
     await edit.waitFor({ state: 'hidden' });
     await red.getByText('Size: 32 x 64 px').waitFor();

@@ -1,8 +1,8 @@
-import { Button, Group, Image, Modal, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, Image, Modal, Stack, Text } from '@mantine/core';
 import { IconRotate2, IconRotateClockwise2 } from '@tabler/icons-react';
 import { errorMessage } from '../../../api/errors';
 import { notify } from '../../../components/toasts';
-import { imagePreviewUrl } from '../api/imageUrls';
+import { imageUrl } from '../api/imageUrls';
 import { type Rotation, useRotateImage } from '../api/rotateImage';
 import type { WorldImage } from '../api/serverImages';
 
@@ -12,7 +12,7 @@ interface Props {
   onClose: () => void;
 }
 
-/** Shows an image large and turns it a quarter left or right (stored by the server). */
+/** Shows an image large (the stored image, not its 256 px preview) and turns it a quarter left or right. */
 export function ImageEditDialog({ guildId, image, onClose }: Props) {
   const rotate = useRotateImage(guildId);
   const turn = (rotation: Rotation) =>
@@ -30,15 +30,25 @@ export function ImageEditDialog({ guildId, image, onClose }: Props) {
       {image && (
         <Stack gap="sm">
           <Image
-            src={imagePreviewUrl(guildId, image.id, image.imageHash)}
+            src={imageUrl(guildId, image.id, image.imageHash)}
             alt={image.name}
             h={280}
             fit="contain"
             radius="sm"
           />
-          <Text size="sm" c="dimmed" aria-live="polite">
-            Size: {image.width} x {image.height} px
-          </Text>
+          <Group justify="space-between">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              Size: {image.width} x {image.height} px
+            </Text>
+            <Anchor
+              size="sm"
+              href={imageUrl(guildId, image.id, image.imageHash)}
+              target="_blank"
+              rel="noreferrer"
+            >
+              Open full size
+            </Anchor>
+          </Group>
           <Group grow>
             <Button
               variant="default"

@@ -103,6 +103,12 @@ describe('Server Images panel', { timeout: 40_000 }, () => {
     fireEvent.click((await card('poster-2.png')).getByRole('button', { name: 'Edit poster-2.png' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Edit: poster-2.png' }));
     expect(dialog.getByText('Size: 802 x 600 px')).toBeTruthy();
+    // The stored image itself, not the 256 px preview, and a link to it at full size.
+    const shown = (dialog.getByRole('img') as HTMLImageElement).src;
+    expect(new URL(shown).pathname).toBe(imagePath(image(2).id));
+    expect(dialog.getByRole('link', { name: 'Open full size' }).getAttribute('href')).toBe(
+      `${imagePath(image(2).id)}?v=${image(2).imageHash}`,
+    );
     fireEvent.click(dialog.getByRole('button', { name: 'Turn Right' }));
     expect(await dialog.findByText('Size: 600 x 802 px')).toBeTruthy();
     expect((dialog.getByRole('img') as HTMLImageElement).src).toContain('?v=turned');
