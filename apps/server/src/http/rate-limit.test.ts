@@ -70,6 +70,32 @@ describe('rate limits', () => {
     expect(refused.headers['retry-after']).toBeDefined();
     expect((await t.inject({ method: 'GET', url: '/api/user', session: bob.session })).statusCode).toBe(200);
   });
+
+  it("does not count a signed-in user's image loads (a page of previews)", async () => {
+    const carol = await signIn(t);
+    const user = () => t.inject({ method: 'GET', url: '/api/user', session: carol.session });
+    for (let i = 0; i < 4; i++) expect((await user()).statusCode).toBe(200);
+    expect((await user()).statusCode).toBe(429);
+    const guild = '1100000000000000001';
+    const image = '00000000-0000-4000-8000-000000000001';
+    for (const url of [
+      `/api/world_images/${guild}/image/${image}`,
+      `/api/world_images/${guild}/image/${image}/preview`,
+      `/api/world_images/slot_image/${guild}/${image}/0`,
+      `/api/world_images/slot_image/${guild}/${image}/0/preview`,
+      `/api/world_images/atlas/${image}/0/0`,
+    ]) {
+      const res = await t.inject({ method: 'GET', url, session: carol.session });
+      // Answered as without a limit (this app has no Discord to check ViewImages against: the route-permission
+      // matrix checks these routes), not refused for the rate limit.
+      expect(res.statusCode, `${url}: ${res.body}`).not.toBe(429);
+      expect(res.headers['ratelimit-limit']).toBeUndefined();
+    }
+    // Everything else still waits for the window.
+    expect((await t.inject({ method: 'GET', url: '/api/guilds', session: carol.session })).statusCode).toBe(
+      429,
+    );
+  });
 });
 
 describe('rate limit window', () => {

@@ -18,6 +18,20 @@ export const ANONYMOUS_WRITE_ROUTES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The image bytes a page loads in bulk (a World Images page shows up to 200 previews and every slot): a
+ * signed-in user's browser fetching them does not count toward RATE_LIMIT_USER, or a few reloads of one page
+ * would lock its manager out of everything for the rest of the window. They are reads with ETags, checked
+ * for ViewImages like any route; API keys count them as usual.
+ */
+export const IMAGE_BYTES_ROUTES: ReadonlySet<string> = new Set([
+  '/api/world_images/:guildId/image/:imageId',
+  '/api/world_images/:guildId/image/:imageId/preview',
+  '/api/world_images/slot_image/:guildId/:worldId/:slotId',
+  '/api/world_images/slot_image/:guildId/:worldId/:slotId/preview',
+  '/api/world_images/atlas/:worldId/:variation/:atlasIndex',
+]);
+
+/**
  * Counts one request for `key` in the current fixed window and answers the count so far and the
  * milliseconds until the window ends. One atomic upsert on the database clock, so every process shares it.
  */
@@ -69,6 +83,7 @@ export function registerRateLimit(app: FastifyInstance, db: Db, config: AppConfi
     let key: string;
     let limit: number;
     if (req.auth) {
+      if (req.method === 'GET' && IMAGE_BYTES_ROUTES.has(req.routeOptions.url ?? '')) return;
       key = `user:${req.auth.user.id}`;
       limit = config.user;
     } else if (req.apiKey) {
