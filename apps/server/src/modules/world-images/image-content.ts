@@ -51,6 +51,18 @@ export function sniffFormat(bytes: Buffer): ImageFormat | null {
   return null;
 }
 
+/** Whether a PNG is animated (APNG): an `acTL` chunk before the first `IDAT`, walking the chunks. */
+export function isAnimatedPng(bytes: Buffer): boolean {
+  for (let at = 8; at + 8 <= bytes.length; ) {
+    const length = bytes.readUInt32BE(at);
+    const type = bytes.toString('latin1', at + 4, at + 8);
+    if (type === 'acTL') return true;
+    if (type === 'IDAT' || type === 'IEND') return false;
+    at += 12 + length;
+  }
+  return false;
+}
+
 export const hashOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** An image as stored: its bytes, what they are, and a preview made from them. */
@@ -89,8 +101,8 @@ export async function readUpload(bytes: Buffer, limits: UploadLimits): Promise<S
   try {
     let stored = { bytes, format, width: meta.width, height: frameHeight };
     const oriented = (meta.orientation ?? 1) !== 1;
-    // An animation (GIF, animated WebP) keeps only its first frame, as a PNG: a poster does not move.
-    const animated = format === 'gif' || (meta.pages ?? 1) > 1;
+    // An animation (GIF, animated WebP or PNG) keeps only its first frame, as a PNG: a poster does not move.
+    const animated = format === 'gif' || (meta.pages ?? 1) > 1 || (format === 'png' && isAnimatedPng(bytes));
     // EXIF, XMP and IPTC may carry where and when a photo was taken, and by whom: encoded again without them
     // (sharp writes no metadata unless asked), so a poster shown to a server's managers does not give that away.
     const carriesMetadata = Boolean(meta.exif || meta.xmp || meta.iptc);

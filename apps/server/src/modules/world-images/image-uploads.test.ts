@@ -172,6 +172,40 @@ describe('world images: uploads that cannot hurt the server', () => {
     await deleteAll();
   });
 
+  it('stores an animated PNG (APNG) as a still PNG, without its animation chunks', async () => {
+    const still = await solidImage(30, 20, 'png', { r: 0, g: 255, b: 0, alpha: 1 });
+    // acTL (1 frame, looping) and the first frame's fcTL go after IHDR, before the image data.
+    const ihdrEnd = 8 + 12 + still.readUInt32BE(8);
+    const actl = Buffer.alloc(8);
+    actl.writeUInt32BE(1, 0);
+    const fctl = Buffer.alloc(26);
+    fctl.writeUInt32BE(0, 0);
+    fctl.writeUInt32BE(30, 4);
+    fctl.writeUInt32BE(20, 8);
+    fctl.writeUInt16BE(1, 20);
+    fctl.writeUInt16BE(10, 22);
+    const apng = Buffer.concat([
+      still.subarray(0, ihdrEnd),
+      chunk('acTL', actl),
+      chunk('fcTL', fctl),
+      still.subarray(ihdrEnd),
+    ]);
+    const res = await upload('spinner.png', apng);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ width: 30, height: 20 });
+    const stored = await t.inject({
+      method: 'GET',
+      url: `${base}/image/${res.json().id}`,
+      session: owner.session,
+    });
+    expect(stored.headers['content-type']).toBe('image/png');
+    expect(stored.rawPayload.includes(Buffer.from('acTL'))).toBe(false);
+    expect(stored.rawPayload.includes(Buffer.from('fcTL'))).toBe(false);
+    const { channels } = await sharp(stored.rawPayload).stats();
+    expect(channels.slice(0, 3).map((c) => Math.round(c.mean))).toEqual([0, 255, 0]);
+    await deleteAll();
+  });
+
   it('turns a photo with an EXIF orientation upright, so its size is what people see', async () => {
     const sideways = await sharp(await solidImage(60, 20, 'jpeg'))
       .withMetadata({ orientation: 6 })
