@@ -81,7 +81,10 @@ describe('vrchat SDK against the simulator', () => {
       query: { n: 100, offset: 0 },
       throwOnError: true,
     });
-    expect(members.data.map((m) => m.userId)).toContain(bot.userId);
+    // Every other member, never the caller (as VRChat documents): the bot's own membership is myMember.
+    expect(members.data.length).toBeGreaterThan(0);
+    expect(members.data.map((m) => m.userId)).not.toContain(bot.userId);
+    expect(group.data.myMember?.userId).toBe(bot.userId);
 
     expect(await loginsOf(bot.username)).toBe(1);
   });

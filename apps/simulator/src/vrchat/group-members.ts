@@ -36,9 +36,10 @@ export function registerGroupMemberRoutes(
       throw vrcError(400, `sort must be one of joinedAt:asc, joinedAt:desc: '${sort}'`);
     const roleId = str(req.query, 'roleId');
     const notes = hasPermission(state, group, user.id, 'group-members-manage');
+    // Real VRChat lists all *other* members: never the caller (its own membership is the group's myMember).
     const members = state
       .groupMemberships(group.id, 'member')
-      .filter((m) => !roleId || m.roleIds.includes(roleId))
+      .filter((m) => m.userId !== user.id && (!roleId || m.roleIds.includes(roleId)))
       .sort(byJoinedAt(sort === 'joinedAt:desc'));
     // Real VRChat stops listing large groups: nothing at or past the cap is ever returned.
     const cap = state.config.groupMemberListCap;
