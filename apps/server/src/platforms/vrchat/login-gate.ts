@@ -11,6 +11,14 @@ export interface LoginGateOptions {
   now?: () => number;
 }
 
+/** A failed login's pause, as shared with other processes (see SessionStore.loadLoginPause). */
+export interface LoginPause {
+  /** ms epoch before which no login may be attempted. */
+  until: number;
+  failures: number;
+  lastError: string;
+}
+
 export class LoginGate {
   private readonly cooldownMs: number;
   private readonly maxCooldownMs: number;
@@ -61,5 +69,25 @@ export class LoginGate {
   /** When the next attempt may start (ms epoch). */
   get nextAttemptAt(): number {
     return this.nextAllowedAt;
+  }
+
+  /** How many attempts in a row failed (0 after a success). */
+  get failuresInARow(): number {
+    return this.failures;
+  }
+
+  /** The pause the last failed attempt set, or undefined when the last attempt did not fail. */
+  get pause(): LoginPause | undefined {
+    return this.failures > 0 && this.lastError !== undefined
+      ? { until: this.nextAllowedAt, failures: this.failures, lastError: this.lastError }
+      : undefined;
+  }
+
+  /** Holds back attempts as another process's failed login asks (its pause and its reason). */
+  adopt(pause: LoginPause): void {
+    if (pause.until <= this.nextAllowedAt && this.failures >= pause.failures) return;
+    this.nextAllowedAt = Math.max(this.nextAllowedAt, pause.until);
+    this.failures = Math.max(this.failures, pause.failures);
+    this.lastError = pause.lastError;
   }
 }

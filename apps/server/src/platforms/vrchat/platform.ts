@@ -66,7 +66,14 @@ export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatfor
     settings: opts.pacer,
   });
   const client = createSdk({ config, cookieStore, fetch: transport.fetch, version: opts.version });
-  shareLogins({ client, cookieStore, sessionStore: opts.sessionStore, gate, log });
+  shareLogins({
+    client,
+    cookieStore,
+    sessionStore: opts.sessionStore,
+    gate,
+    log,
+    credentials: [config.username, config.password, config.totpSecret].map((v) => v ?? '').join('\0'),
+  });
   const configured = Boolean(config.username && config.password);
   if (!configured) {
     status.set('logged_out', { lastError: 'VRChat credentials are not configured' });
@@ -186,6 +193,8 @@ function shareLogins(deps: {
   sessionStore: SessionStore;
   gate: LoginGate;
   log: FastifyBaseLogger;
+  /** The credentials logins use (username, password, TOTP secret), for the shared login pause. */
+  credentials: string;
 }): void {
   const sdk = deps.client as unknown as SdkInternals;
   const sdkAuthenticate = sdk.authenticate.bind(deps.client);
@@ -208,8 +217,16 @@ function shareLogins(deps: {
         // Checks the adopted session with one call; logs in (gated) only if it does not work either.
         return sdkAuthenticate({ partial: true }).finally(() => deps.cookieStore.settle());
       }
+      // Another process's failed login pauses ours too: a wrong password is tried once per pause, not per process.
+      const shared = await deps.sessionStore.loadLoginPause(deps.credentials).catch(() => null);
+      if (shared && shared.until > Date.now()) deps.gate.adopt(shared);
       if (Date.now() < deps.gate.nextAttemptAt) return undefined;
-      return sdkAuthenticate(options).finally(() => deps.cookieStore.settle());
+      return sdkAuthenticate(options).finally(async () => {
+        await deps.cookieStore.settle();
+        await deps.sessionStore
+          .saveLoginPause(deps.gate.pause ?? null, deps.credentials)
+          .catch((err) => deps.log.warn({ err }, 'VRChat: could not share the login pause'));
+      });
     });
     if (first) return first;
     // Our cooldown holds: adapters that were waiting for the lock go first; one of them may log in.

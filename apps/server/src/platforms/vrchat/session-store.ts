@@ -1,8 +1,10 @@
+import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { decrypt, encrypt } from '../../crypto.js';
 import type { Db } from '../../db/client.js';
-import { platformSessions } from '../../db/schema/index.js';
+import { platformLoginPauses, platformSessions } from '../../db/schema/index.js';
+import type { LoginPause } from './login-gate.js';
 
 /** Where the VRChat cookie jar lives between restarts; one opaque string. */
 export interface SessionStore {
@@ -14,7 +16,18 @@ export interface SessionStore {
    * process or (on PostgreSQL) in any process sharing the database. Logins run inside, so N adapters make one.
    */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * The pause a failed login with these `credentials` set, shared by every holder of this session (so N
+   * processes wrongly configured make one failed login per pause, not N); null when the last login did not
+   * fail, or failed with other credentials (a corrected password is tried at once).
+   */
+  loadLoginPause(credentials: string): Promise<LoginPause | null>;
+  saveLoginPause(pause: LoginPause | null, credentials: string): Promise<void>;
 }
+
+/** Which credentials a stored pause is for, without storing them (an HMAC under the server's secret key). */
+const fingerprint = (secretKey: Buffer, credentials: string) =>
+  createHmac('sha256', secretKey).update(credentials).digest('hex');
 
 /** Advisory-lock namespace of shared platform sessions (the second key is the session's name hashed). */
 const SESSION_LOCK_NAMESPACE = 72707372;
@@ -90,12 +103,38 @@ export function dbSessionStore(
     async clear() {
       await db.delete(platformSessions).where(eq(platformSessions.name, name));
     },
+    async loadLoginPause(credentials) {
+      const [row] = await db
+        .select()
+        .from(platformLoginPauses)
+        .where(eq(platformLoginPauses.name, name))
+        .limit(1);
+      if (!row || row.credentials !== fingerprint(secretKey, credentials)) return null;
+      return { until: row.until.getTime(), failures: row.failures, lastError: row.lastError };
+    },
+    async saveLoginPause(pause, credentials) {
+      if (!pause) {
+        await db.delete(platformLoginPauses).where(eq(platformLoginPauses.name, name));
+        return;
+      }
+      const values = {
+        credentials: fingerprint(secretKey, credentials),
+        until: new Date(pause.until),
+        failures: pause.failures,
+        lastError: pause.lastError,
+      };
+      await db
+        .insert(platformLoginPauses)
+        .values({ name, ...values })
+        .onConflictDoUpdate({ target: platformLoginPauses.name, set: values });
+    },
   };
 }
 
 /** A store that lives as long as the process (tests, or running without a database). */
 export function memorySessionStore(initial: string | null = null): SessionStore {
   let data = initial;
+  let pause: { pause: LoginPause; credentials: string } | null = null;
   const local = createMutex();
   return {
     exclusive: local,
@@ -105,6 +144,10 @@ export function memorySessionStore(initial: string | null = null): SessionStore 
     },
     clear: async () => {
       data = null;
+    },
+    loadLoginPause: async (credentials) => (pause?.credentials === credentials ? pause.pause : null),
+    saveLoginPause: async (next, credentials) => {
+      pause = next ? { pause: next, credentials } : null;
     },
   };
 }

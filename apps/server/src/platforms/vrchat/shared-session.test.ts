@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { vrchatAccounts, vrchatSeed } from '../../../../simulator/src/vrchat/seed.js';
 import { createScratchDatabase, openTestDatabase } from '../../../test/db.js';
 import { type Database, openDatabase } from '../../db/client.js';
-import { platformSessions } from '../../db/schema/index.js';
+import { platformLoginPauses, platformSessions } from '../../db/schema/index.js';
 import { type SimHarness, startSimHarness } from '../testing.js';
 import { createVrchatPlatform, dbSessionStore, type VrchatPlatform } from './index.js';
 import { createMutex } from './session-store.js';
@@ -19,7 +19,13 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
   let sim: SimHarness;
   const open: VrchatPlatform[] = [];
 
-  const make = (database: Database) => {
+  /** Basic (password) logins sent by every adapter of the suite. */
+  let basicLogins = 0;
+  const countingFetch: typeof fetch = async (input, init) => {
+    if ((input as Request).headers?.get('authorization')?.startsWith('Basic ')) basicLogins += 1;
+    return fetch(input, init);
+  };
+  const make = (database: Database, overrides: Partial<Parameters<typeof createVrchatPlatform>[0]> = {}) => {
     const platform = createVrchatPlatform({
       config: sim.config.vrchat,
       sessionStore: dbSessionStore(database.db, sim.config.secretKey, 'vrchat', {
@@ -27,6 +33,8 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
       }),
       log: sim.log,
       pacer: fast,
+      fetch: countingFetch,
+      ...overrides,
     });
     open.push(platform);
     return platform;
@@ -46,6 +54,8 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
     sim = await startSimHarness();
   });
   beforeEach(async () => {
+    basicLogins = 0;
+    await databases()[0].db.delete(platformLoginPauses);
     await databases()[0].db.delete(platformSessions);
     await sim.control('POST', '/vrchat/reset-sessions');
   });
@@ -73,6 +83,26 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
     const states = await Promise.all([a.start(), b.start()]);
     expect(states.map((s) => s.status)).toEqual(['ok', 'ok']);
     expect(await botLogins()).toBe(0);
+  });
+
+  it('pauses every adapter after one failed login: a wrong password is sent once, not once per process', async () => {
+    const wrong = {
+      config: { ...sim.config.vrchat, password: 'not-the-password' },
+      login: { cooldownMs: 60_000 },
+    };
+    const [one, two] = databases();
+    const a = make(one, wrong);
+    expect((await a.start()).status).toBe('login_failed');
+    expect(basicLogins).toBe(1);
+    // Another process, started later, waits out the same pause and says why.
+    const b = make(two, wrong);
+    const err = await b.getUser(aurora).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/paused until .*Invalid Username\/Email or Password/);
+    expect(basicLogins).toBe(1);
+    // Once a login succeeds, the pause is gone for everyone.
+    const c = make(one);
+    expect((await c.start()).status).toBe('ok');
+    expect(await databases()[1].db.select().from(platformLoginPauses)).toEqual([]);
   });
 
   it('replaces an expired session with one login that both adapters use', async () => {
