@@ -117,3 +117,42 @@ describe('rate limit window', () => {
     expect((await start()).statusCode).toBe(200);
   });
 });
+
+describe("a signed-in user's count, kept in memory below half the limit", () => {
+  let t: TestApp;
+  let other: ZodApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_USER: '20' } });
+    other = (await buildApp({ ctx: t.ctx, webDist: null })).app;
+    await other.ready();
+  });
+  afterAll(async () => {
+    await other?.close();
+    await t?.close();
+  });
+
+  it('reaches the database within a second or two, and the limit stays exact across two servers', async () => {
+    const dana = await signIn(t);
+    const onA = () => t.inject({ method: 'GET', url: '/api/user', session: dana.session });
+    const onB = () =>
+      other.inject({ method: 'GET', url: '/api/user', cookies: { vrclink_session: dana.session } });
+    for (let i = 0; i < 5; i++) expect((await onA()).headers['ratelimit-remaining']).toBe(String(19 - i));
+    const shared = async () =>
+      (
+        await t.ctx.database.executeSql('select hits from rate_limits where key = $1', [
+          `rate:user:${dana.id}`,
+        ])
+      ).rows[0]?.hits;
+    await expect.poll(shared, { timeout: 3000, interval: 100 }).toBe(5);
+    // The other server sees the five.
+    expect((await onB()).headers['ratelimit-remaining']).toBe('14');
+    // Both servers together let exactly 20 through in the window.
+    let allowed = 6;
+    for (let i = 0; i < 30; i++) {
+      const res = await (i % 2 ? onB() : onA());
+      if (res.statusCode === 200) allowed += 1;
+      else expect(res.statusCode).toBe(429);
+    }
+    expect(allowed).toBe(20);
+  });
+});

@@ -32,23 +32,24 @@ export const IMAGE_BYTES_ROUTES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Counts one request for `key` in the current fixed window and answers the count so far and the
+ * Counts `count` requests for `key` in the current fixed window and answers the count so far and the
  * milliseconds until the window ends. One atomic upsert on the database clock, so every process shares it.
  */
 export async function hitRateLimit(
   db: Db,
   key: string,
   windowMs: number,
+  count = 1,
 ): Promise<{ hits: number; resetMs: number }> {
   const window = sql`${windowMs} * interval '1 millisecond'`;
   const expired = sql`${rateLimits.windowStart} <= now() - ${window}`;
   const [row] = await db
     .insert(rateLimits)
-    .values({ key, windowStart: sql`now()`, hits: 1 })
+    .values({ key, windowStart: sql`now()`, hits: count })
     .onConflictDoUpdate({
       target: rateLimits.key,
       set: {
-        hits: sql`case when ${expired} then 1 else ${rateLimits.hits} + 1 end`,
+        hits: sql`case when ${expired} then ${count}::int else ${rateLimits.hits} + ${count}::int end`,
         windowStart: sql`case when ${expired} then now() else ${rateLimits.windowStart} end`,
       },
     })
@@ -56,7 +57,94 @@ export async function hitRateLimit(
       hits: rateLimits.hits,
       resetMs: sql<number>`greatest(0, extract(epoch from (${rateLimits.windowStart} + ${window} - now())) * 1000)`,
     });
-  return { hits: Number(row?.hits ?? 1), resetMs: Math.ceil(Number(row?.resetMs ?? windowMs)) };
+  return { hits: Number(row?.hits ?? count), resetMs: Math.ceil(Number(row?.resetMs ?? windowMs)) };
+}
+
+/** How often requests counted in memory are added to the shared count. */
+const FLUSH_INTERVAL_MS = 1000;
+
+/** A signed-in caller's window as this process knows it. */
+interface LocalCount {
+  windowEndsAt: number;
+  /** The shared count when this process last wrote it (every process's requests). */
+  shared: number;
+  /** This process's requests since then. */
+  pending: number;
+  /** When the shared count was read (ms epoch): an older one is read again before counting in memory. */
+  syncedAt: number;
+}
+
+/**
+ * Counts for signed-in users and API keys without a database write on every request: while a caller is under
+ * half their limit and this process read the shared count less than a second ago, it counts in memory and
+ * adds its count to the shared one once a second (which reads the shared count again); otherwise (the first
+ * request of a window, a count older than a second, half the limit reached) the request is written at once.
+ * So a burst costs about one write a second, and what one process counts unseen by the others is at most a
+ * second of requests and never more than half the limit.
+ */
+export function createLocalRateCounter(db: Db, windowMs: number) {
+  const counts = new Map<string, LocalCount>();
+  const remember = (key: string, hits: number, resetMs: number, pending: number) => {
+    const known = counts.get(key);
+    const windowEndsAt = Date.now() + resetMs;
+    // Two writes answered out of order: within one window the larger count is the later one.
+    const sameWindow = known && Math.abs(known.windowEndsAt - windowEndsAt) < windowMs / 2;
+    counts.set(key, {
+      windowEndsAt,
+      shared: sameWindow ? Math.max(known.shared, hits) : hits,
+      pending,
+      syncedAt: Date.now(),
+    });
+  };
+  const flush = async () => {
+    const now = Date.now();
+    for (const [key, c] of counts) {
+      if (now >= c.windowEndsAt) counts.delete(key);
+      else if (c.pending > 0) {
+        const n = c.pending;
+        c.pending = 0;
+        try {
+          const { hits, resetMs } = await hitRateLimit(db, key, windowMs, n);
+          remember(key, hits, resetMs, counts.get(key)?.pending ?? 0);
+        } catch {
+          // Counted again with the next write (the database may be briefly away).
+          const again = counts.get(key);
+          if (again) again.pending += n;
+        }
+      }
+    }
+  };
+  let flushing: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    flushing ??= flush().finally(() => {
+      flushing = undefined;
+    });
+  }, FLUSH_INTERVAL_MS);
+  timer.unref();
+
+  return {
+    /** Counts one request and answers the count so far (every process's) and the ms until the window ends. */
+    async hit(key: string, limit: number): Promise<{ hits: number; resetMs: number }> {
+      const now = Date.now();
+      const c = counts.get(key);
+      const fresh = c && now < c.windowEndsAt && now - c.syncedAt < FLUSH_INTERVAL_MS;
+      if (c && fresh && c.shared + c.pending + 1 <= limit / 2) {
+        c.pending += 1;
+        return { hits: c.shared + c.pending, resetMs: c.windowEndsAt - now };
+      }
+      const n = (c && now < c.windowEndsAt ? c.pending : 0) + 1;
+      if (c) c.pending = 0;
+      const { hits, resetMs } = await hitRateLimit(db, key, windowMs, n);
+      remember(key, hits, resetMs, counts.get(key)?.pending ?? 0);
+      return { hits, resetMs };
+    },
+    /** Writes what is counted in memory (at close, so a restart does not forget it). */
+    async close() {
+      clearInterval(timer);
+      await flushing;
+      await flush();
+    },
+  };
 }
 
 function setHeaders(
@@ -78,6 +166,8 @@ function setHeaders(
  * Runs after registerAuth's hook, which resolves the caller.
  */
 export function registerRateLimit(app: FastifyInstance, db: Db, config: AppConfig['rateLimit']): void {
+  const local = createLocalRateCounter(db, config.windowMs);
+  app.addHook('onClose', () => local.close());
   app.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith('/api/')) return;
     let key: string;
@@ -95,7 +185,11 @@ export function registerRateLimit(app: FastifyInstance, db: Db, config: AppConfi
       limit = config.anonymous;
     } else return;
     if (limit <= 0) return;
-    const { hits, resetMs } = await hitRateLimit(db, `rate:${key}`, config.windowMs);
+    // Anonymous callers are counted in the database at once: their routes write anyway, and an address is
+    // what several processes must agree on exactly.
+    const { hits, resetMs } = key.startsWith('ip:')
+      ? await hitRateLimit(db, `rate:${key}`, config.windowMs)
+      : await local.hit(`rate:${key}`, limit);
     const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
     setHeaders(reply, limit, limit - hits, resetSeconds, config.windowMs);
     if (hits > limit) {
