@@ -60,6 +60,13 @@ describe('world images: uploads that cannot hurt the server', () => {
       session: owner.session,
       ...multipartFile(fileName, bytes, opts),
     });
+  /** Uploads `bytes`, expects 201 at `size`, and answers the stored image as served. */
+  const uploadAndRead = async (fileName: string, bytes: Buffer, size: { width: number; height: number }) => {
+    const res = await upload(fileName, bytes);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject(size);
+    return t.inject({ method: 'GET', url: `${base}/image/${res.json().id}`, session: owner.session });
+  };
   const refusal = (res: { statusCode: number; json: () => { message: string } }) => ({
     status: res.statusCode,
     message: res.json().message,
@@ -156,14 +163,7 @@ describe('world images: uploads that cannot hurt the server', () => {
       .toFormat(format, format === 'webp' ? { lossless: true } : {})
       .toBuffer();
     expect((await sharp(animation).metadata()).pages).toBe(2);
-    const res = await upload(`dance.${format}`, animation);
-    expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ width: 30, height: 20 });
-    const stored = await t.inject({
-      method: 'GET',
-      url: `${base}/image/${res.json().id}`,
-      session: owner.session,
-    });
+    const stored = await uploadAndRead(`dance.${format}`, animation, { width: 30, height: 20 });
     expect(stored.headers['content-type']).toBe('image/png');
     const meta = await sharp(stored.rawPayload).metadata();
     expect([meta.format, meta.width, meta.height, meta.pages ?? 1]).toEqual(['png', 30, 20, 1]);
@@ -190,14 +190,7 @@ describe('world images: uploads that cannot hurt the server', () => {
       chunk('fcTL', fctl),
       still.subarray(ihdrEnd),
     ]);
-    const res = await upload('spinner.png', apng);
-    expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ width: 30, height: 20 });
-    const stored = await t.inject({
-      method: 'GET',
-      url: `${base}/image/${res.json().id}`,
-      session: owner.session,
-    });
+    const stored = await uploadAndRead('spinner.png', apng, { width: 30, height: 20 });
     expect(stored.headers['content-type']).toBe('image/png');
     expect(stored.rawPayload.includes(Buffer.from('acTL'))).toBe(false);
     expect(stored.rawPayload.includes(Buffer.from('fcTL'))).toBe(false);
@@ -230,14 +223,7 @@ describe('world images: uploads that cannot hurt the server', () => {
         .toBuffer();
       const sent = await sharp(tagged).metadata();
       expect(Boolean(sent.exif && sent.xmp)).toBe(true);
-      const res = await upload(`photo.${format}`, tagged);
-      expect(res.statusCode, res.body).toBe(201);
-      expect(res.json()).toMatchObject({ width: 40, height: 30 });
-      const stored = await t.inject({
-        method: 'GET',
-        url: `${base}/image/${res.json().id}`,
-        session: owner.session,
-      });
+      const stored = await uploadAndRead(`photo.${format}`, tagged, { width: 40, height: 30 });
       expect(stored.headers['content-type']).toBe(`image/${format}`);
       const meta = await sharp(stored.rawPayload).metadata();
       expect([meta.format, meta.exif, meta.xmp, meta.iptc]).toEqual([
