@@ -66,8 +66,13 @@ export function useBrowser(viewport = { width: 1280, height: 800 }): BrowserHand
     },
     async signIn(who) {
       await this.goto('/');
-      // On a phone the login link sits in the navigation menu.
+      // On a phone the login link sits in the navigation menu. On a loaded machine the header may render a
+      // moment after the network went quiet: wait for the one or the other before looking.
       const menu = page.getByRole('button', { name: 'Open navigation' });
+      await menu
+        .or(page.getByRole('link', { name: 'Login through Discord' }))
+        .first()
+        .waitFor();
       const menuShown = await menu.isVisible();
       if (menuShown) await menu.click();
       await page.getByRole('link', { name: 'Login through Discord' }).click();

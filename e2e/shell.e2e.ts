@@ -59,14 +59,18 @@ describe('navigation when logged out', () => {
   it('shows only Home, highlighted, and the login button', async () => {
     const { page } = browser;
     await browser.goto('/');
-    expect(await mainNavLinks()).toEqual(['Home']);
-    expect(
-      await page
-        .getByRole('navigation', { name: 'Main' })
-        .getByRole('link', { name: 'Home' })
-        .getAttribute('aria-current'),
-    ).toBe('page');
+    // The header settles once the app knows nobody is signed in (the login link shows): read it then.
     const login = page.getByRole('link', { name: 'Login through Discord' });
+    await login.waitFor();
+    await expect.poll(mainNavLinks).toEqual(['Home']);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('navigation', { name: 'Main' })
+          .getByRole('link', { name: 'Home' })
+          .getAttribute('aria-current'),
+      )
+      .toBe('page');
     expect(await login.getAttribute('href')).toBe('/discord/login');
     expect(await page.getByText('Logout').count()).toBe(0);
   });
