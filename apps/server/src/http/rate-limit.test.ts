@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../test/app.js';
 import { buildApp } from '../app.js';
+import { createLocalRateCounter } from './rate-limit.js';
 import type { ZodApp } from './types.js';
 
 describe('rate limits', () => {
@@ -154,5 +155,34 @@ describe("a signed-in user's count, kept in memory below half the limit", () => 
       else expect(res.statusCode).toBe(429);
     }
     expect(allowed).toBe(20);
+  });
+});
+
+describe('the in-memory count while a write runs', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('includes the requests being written, and every answer counts each request once', async () => {
+    const counter = createLocalRateCounter(t.ctx.db, 60_000);
+    try {
+      const hits: number[] = [];
+      for (let i = 0; i < 3; i++) hits.push((await counter.hit('rate:test:race', 40)).hits);
+      // The once-a-second write starts: the two requests counted in memory are on their way, not lost.
+      const flushing = counter.flush();
+      hits.push((await counter.hit('rate:test:race', 40)).hits);
+      await flushing;
+      hits.push((await counter.hit('rate:test:race', 40)).hits);
+      expect(hits).toEqual([1, 2, 3, 4, 5]);
+      await counter.flush();
+      const { rows } = await t.ctx.database.executeSql('select hits from rate_limits where key = $1', [
+        'rate:test:race',
+      ]);
+      expect(rows[0]?.hits).toBe(5);
+    } finally {
+      await counter.close();
+    }
   });
 });

@@ -68,8 +68,10 @@ interface LocalCount {
   windowEndsAt: number;
   /** The shared count when this process last wrote it (every process's requests). */
   shared: number;
-  /** This process's requests since then. */
+  /** This process's requests since then, not yet sent. */
   pending: number;
+  /** This process's requests sent to the shared count, not yet answered (counted as if they had landed). */
+  inFlight: number;
   /** When the shared count was read (ms epoch): an older one is read again before counting in memory. */
   syncedAt: number;
 }
@@ -80,46 +82,70 @@ interface LocalCount {
  * adds its count to the shared one once a second (which reads the shared count again); otherwise (the first
  * request of a window, a count older than a second, half the limit reached) the request is written at once.
  * So a burst costs about one write a second, and what one process counts unseen by the others is at most a
- * second of requests and never more than half the limit.
+ * second of requests and never more than half the limit. A key's writes go one after another, so each answer
+ * includes every earlier one of this process, and requests counted while a write runs include it too.
  */
 export function createLocalRateCounter(db: Db, windowMs: number) {
   const counts = new Map<string, LocalCount>();
-  const remember = (key: string, hits: number, resetMs: number, pending: number) => {
-    const known = counts.get(key);
-    const windowEndsAt = Date.now() + resetMs;
-    // Two writes answered out of order: within one window the larger count is the later one.
-    const sameWindow = known && Math.abs(known.windowEndsAt - windowEndsAt) < windowMs / 2;
-    counts.set(key, {
-      windowEndsAt,
-      shared: sameWindow ? Math.max(known.shared, hits) : hits,
-      pending,
-      syncedAt: Date.now(),
+  const writeTails = new Map<string, Promise<unknown>>();
+  /** Adds `n` requests (already counted in `inFlight`) to the shared count, after this key's earlier writes. */
+  const write = (key: string, n: number): Promise<{ hits: number; resetMs: number }> => {
+    const run = async () => {
+      try {
+        const { hits, resetMs } = await hitRateLimit(db, key, windowMs, n);
+        const known = counts.get(key);
+        const windowEndsAt = Date.now() + resetMs;
+        const sameWindow = known && Math.abs(known.windowEndsAt - windowEndsAt) < windowMs / 2;
+        counts.set(key, {
+          windowEndsAt,
+          shared: sameWindow ? Math.max(known.shared, hits) : hits,
+          pending: known?.pending ?? 0,
+          inFlight: Math.max(0, (known?.inFlight ?? n) - n),
+          syncedAt: Date.now(),
+        });
+        return { hits, resetMs };
+      } catch (error) {
+        const known = counts.get(key);
+        if (known) known.inFlight = Math.max(0, known.inFlight - n);
+        throw error;
+      }
+    };
+    const result = (writeTails.get(key) ?? Promise.resolve()).then(run, run);
+    const tail = result.catch(() => undefined);
+    writeTails.set(key, tail);
+    void tail.then(() => {
+      if (writeTails.get(key) === tail) writeTails.delete(key);
     });
+    return result;
   };
   const flush = async () => {
     const now = Date.now();
+    const writes: Promise<unknown>[] = [];
     for (const [key, c] of counts) {
-      if (now >= c.windowEndsAt) counts.delete(key);
+      if (now >= c.windowEndsAt && c.inFlight === 0) counts.delete(key);
       else if (c.pending > 0) {
         const n = c.pending;
         c.pending = 0;
-        try {
-          const { hits, resetMs } = await hitRateLimit(db, key, windowMs, n);
-          remember(key, hits, resetMs, counts.get(key)?.pending ?? 0);
-        } catch {
-          // Counted again with the next write (the database may be briefly away).
-          const again = counts.get(key);
-          if (again) again.pending += n;
-        }
+        c.inFlight += n;
+        writes.push(
+          write(key, n).catch(() => {
+            // Counted again with the next write (the database may be briefly away).
+            const again = counts.get(key);
+            if (again) again.pending += n;
+          }),
+        );
       }
     }
+    await Promise.all(writes);
   };
   let flushing: Promise<void> | undefined;
-  const timer = setInterval(() => {
+  const flushOnce = () => {
     flushing ??= flush().finally(() => {
       flushing = undefined;
     });
-  }, FLUSH_INTERVAL_MS);
+    return flushing;
+  };
+  const timer = setInterval(flushOnce, FLUSH_INTERVAL_MS);
   timer.unref();
 
   return {
@@ -128,16 +154,20 @@ export function createLocalRateCounter(db: Db, windowMs: number) {
       const now = Date.now();
       const c = counts.get(key);
       const fresh = c && now < c.windowEndsAt && now - c.syncedAt < FLUSH_INTERVAL_MS;
-      if (c && fresh && c.shared + c.pending + 1 <= limit / 2) {
+      if (c && fresh && c.shared + c.inFlight + c.pending + 1 <= limit / 2) {
         c.pending += 1;
-        return { hits: c.shared + c.pending, resetMs: c.windowEndsAt - now };
+        return { hits: c.shared + c.inFlight + c.pending, resetMs: c.windowEndsAt - now };
       }
-      const n = (c && now < c.windowEndsAt ? c.pending : 0) + 1;
-      if (c) c.pending = 0;
-      const { hits, resetMs } = await hitRateLimit(db, key, windowMs, n);
-      remember(key, hits, resetMs, counts.get(key)?.pending ?? 0);
-      return { hits, resetMs };
+      const inWindow = c && now < c.windowEndsAt;
+      const n = (inWindow ? c.pending : 0) + 1;
+      if (c) {
+        c.pending = 0;
+        c.inFlight += n;
+      }
+      return write(key, n);
     },
+    /** Sends what is counted in memory now (the timer does it every second). */
+    flush: flushOnce,
     /** Writes what is counted in memory (at close, so a restart does not forget it). */
     async close() {
       clearInterval(timer);
