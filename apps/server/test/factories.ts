@@ -154,7 +154,8 @@ export async function rows(
     | 'guest_roles'
     | 'guild_groups'
     | 'group_link_codes'
-    | 'worlds',
+    | 'worlds'
+    | 'sync_intents',
   where = 'true',
   params: unknown[] = [],
 ): Promise<Record<string, unknown>[]> {

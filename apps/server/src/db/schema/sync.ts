@@ -60,3 +60,20 @@ export const guildSyncState = pgTable('guild_sync_state', {
   groupAuditCursor: timestamp('group_audit_cursor', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A platform write the sync is making: written before the call, deleted with the audit entry once its result
+ * is known. A row left behind means the process stopped (or the answer was lost) between the two; the next
+ * run of that server settles it (sync-apply.ts settleIntents), so a write that did land is still logged.
+ */
+export const syncIntents = pgTable(
+  'sync_intents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    guildId: text('guild_id').notNull(),
+    action: jsonb('action').$type<Record<string, unknown>>().notNull(),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('sync_intents_guild_idx').on(t.guildId)],
+);

@@ -8,6 +8,7 @@ import {
   rateLimits,
   sdkLoginRequests,
   sessions,
+  syncIntents,
 } from '../../db/schema/index.js';
 import { API_LOG_RETENTION_DAYS } from '../api-v1/api-log.service.js';
 
@@ -28,6 +29,8 @@ export async function purgeExpired(db: Db, opts: { keepDiscordTokens: boolean },
   await db
     .delete(apiLog)
     .where(lt(apiLog.createdAt, new Date(now.getTime() - API_LOG_RETENTION_DAYS * 86_400_000)));
+  // A sync intent is settled by the server's next run; one a week old belongs to a server no sync reaches.
+  await db.delete(syncIntents).where(lt(syncIntents.createdAt, new Date(now.getTime() - 7 * 86_400_000)));
   if (!opts.keepDiscordTokens) {
     const liveSession = db
       .select({ one: sessions.idHash })

@@ -1,11 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { botActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import { groupInvites, guildMembers } from '../../db/schema/index.js';
+import type { Db, Queryable } from '../../db/client.js';
+import { groupInvites, guildMembers, syncIntents } from '../../db/schema/index.js';
 import { DiscordPermissionError } from '../../platforms/discord/errors.js';
 import { VrchatError } from '../../platforms/vrchat/errors.js';
 import { audit } from '../audit/audit.service.js';
-import type { SyncAction } from './sync-plan.js';
+import { actionInPlace } from './action-in-place.js';
+import type { SyncAction, SyncPlanInput } from './sync-plan.js';
 
 /** A problem met while applying (VRChat or Discord refused): shown on the tabs until a sync runs without it. */
 export interface ApplyWarning {
@@ -39,9 +41,11 @@ function isTransient(err: unknown): boolean {
 
 /**
  * Carries out the plan's actions one after another through the platform adapters (which pace themselves
- * below the platforms' limits). Each one done is audit-logged with actor 'bot'. A transient failure stops
- * the run and is thrown, so the job is retried with backoff; the retry observes again and so does only
- * what is still missing. Refusals (hierarchy, a permission) are recorded as warnings and skipped.
+ * below the platforms' limits). Each write is recorded as an intent first and audit-logged (actor 'bot') in
+ * the transaction that deletes the intent, once its result is known: a crash or a lost answer in between
+ * leaves the intent for the next run's settleIntents. A transient failure stops the run and is thrown, so
+ * the job is retried with backoff; the retry observes again and so does only what is still missing.
+ * Refusals (hierarchy, a permission) are recorded as warnings and skipped.
  */
 export async function applyActions(
   ctx: AppContext,
@@ -53,17 +57,16 @@ export async function applyActions(
   const result: ApplyResult = { applied: 0, failed: 0, writes: 0, warnings: [] };
   for (const action of actions) {
     result.writes++;
+    const described = describe(action);
+    const [intent] = await ctx.db
+      .insert(syncIntents)
+      .values({ guildId, action: { ...action }, details: described })
+      .returning({ id: syncIntents.id });
+    let outcome: Record<string, unknown>;
     try {
-      const details = await applyOne(ctx, guildId, groupId, action);
-      result.applied++;
-      await audit(ctx.db, {
-        action: auditTypeOf(action),
-        actor: botActor,
-        guildId,
-        targetId: 'vrcUserId' in action ? action.vrcUserId : action.discordUserId,
-        details: { ...describe(action), ...details },
-      });
+      outcome = await applyOne(ctx, guildId, groupId, action);
     } catch (err) {
+      // Transient: the write may have landed with its answer lost, so the intent stays for the next run.
       if (isTransient(err)) throw err;
       result.failed++;
       const message = (err as Error).message;
@@ -74,16 +77,88 @@ export async function applyActions(
           : 'groupAction';
       result.warnings.push({ kind, subject, message });
       ctx.log.warn({ err, guildId, action }, 'sync: action refused');
-      await audit(ctx.db, {
-        action: 'sync.failed',
-        actor: botActor,
-        guildId,
-        targetId: 'vrcUserId' in action ? action.vrcUserId : action.discordUserId,
-        details: { ...describe(action), error: message },
+      await ctx.db.transaction(async (tx) => {
+        await tx.delete(syncIntents).where(eq(syncIntents.id, intent.id));
+        await audit(tx, {
+          action: 'sync.failed',
+          actor: botActor,
+          guildId,
+          targetId: targetOf(action),
+          details: { ...described, error: message },
+        });
       });
+      continue;
     }
+    await recordDone(ctx.db, guildId, groupId, intent.id, action, { ...described, ...outcome });
+    result.applied++;
   }
   return result;
+}
+
+const targetOf = (a: SyncAction) => ('vrcUserId' in a ? a.vrcUserId : a.discordUserId);
+
+/** Records a write that landed, in one transaction: the invite sent, the mirror's role, the audit entry. */
+async function recordDone(
+  db: Db,
+  guildId: string,
+  groupId: string | null,
+  intentId: string,
+  action: SyncAction,
+  details: Record<string, unknown>,
+) {
+  await db.transaction(async (tx) => {
+    await tx.delete(syncIntents).where(eq(syncIntents.id, intentId));
+    if (action.kind === 'invite' && action.discordUserId && groupId) {
+      await tx
+        .insert(groupInvites)
+        .values({ discordUserId: action.discordUserId, groupId, vrcUserId: action.vrcUserId })
+        .onConflictDoNothing();
+    }
+    if (action.kind === 'addDiscordRole' || action.kind === 'removeDiscordRole') {
+      await mirrorRoleChange(
+        tx,
+        guildId,
+        action.discordUserId,
+        action.roleId,
+        action.kind === 'addDiscordRole',
+      );
+    }
+    await audit(tx, {
+      action: auditTypeOf(action),
+      actor: botActor,
+      guildId,
+      targetId: targetOf(action),
+      details,
+    });
+  });
+}
+
+/**
+ * The intents an earlier run of this server left behind (it stopped, or an answer was lost, between a write and
+ * its record). With the platforms just observed: a write that is in place is recorded as done now (audit-logged
+ * once, marked `recovered`); one that is not is dropped, and the plan does it again if it is still wanted.
+ * Runs inside the server's sync job, which never runs twice at once for one server.
+ */
+export async function settleIntents(
+  ctx: AppContext,
+  guildId: string,
+  input: SyncPlanInput,
+  groupId: string | null,
+): Promise<{ recovered: number; dropped: number }> {
+  const left = await ctx.db.select().from(syncIntents).where(eq(syncIntents.guildId, guildId));
+  let recovered = 0;
+  for (const row of left) {
+    const action = row.action as unknown as SyncAction;
+    if (actionInPlace(input, action)) {
+      await recordDone(ctx.db, guildId, groupId, row.id, action, { ...row.details, recovered: true });
+      recovered++;
+    } else {
+      await ctx.db.delete(syncIntents).where(eq(syncIntents.id, row.id));
+    }
+  }
+  if (left.length > 0)
+    ctx.log.info({ guildId, recovered, dropped: left.length - recovered }, 'sync: settled intents');
+  return { recovered, dropped: left.length - recovered };
 }
 
 async function applyOne(
@@ -96,26 +171,15 @@ async function applyOne(
   switch (a.kind) {
     case 'addDiscordRole':
       await ctx.discord.addRole(guildId, a.discordUserId, a.roleId, reason);
-      await mirrorRoleChange(ctx, guildId, a.discordUserId, a.roleId, true);
       return {};
     case 'removeDiscordRole':
       await ctx.discord.removeRole(guildId, a.discordUserId, a.roleId, reason);
-      await mirrorRoleChange(ctx, guildId, a.discordUserId, a.roleId, false);
       return {};
   }
   if (!groupId) throw new Error('No VRChat group is linked to this server.');
   switch (a.kind) {
-    case 'invite': {
-      // Sent first, recorded after: a crash in between leaves a pending invite the next sync sees.
-      const outcome = await ctx.vrchat.inviteToGroup(groupId, a.vrcUserId);
-      if (a.discordUserId) {
-        await ctx.db
-          .insert(groupInvites)
-          .values({ discordUserId: a.discordUserId, groupId, vrcUserId: a.vrcUserId })
-          .onConflictDoNothing();
-      }
-      return { outcome };
-    }
+    case 'invite':
+      return { outcome: await ctx.vrchat.inviteToGroup(groupId, a.vrcUserId) };
     case 'acceptRequest':
       await ctx.vrchat.respondJoinRequest(groupId, a.vrcUserId, 'accept');
       return {};
@@ -136,14 +200,14 @@ async function applyOne(
  * arrives. Either way the next run would give or take the same role again. The event, when it comes, agrees.
  */
 async function mirrorRoleChange(
-  ctx: AppContext,
+  db: Queryable,
   guildId: string,
   userId: string,
   roleId: string,
   add: boolean,
 ) {
   const without = sql`array_remove(${guildMembers.roleIds}, ${roleId})`;
-  await ctx.db
+  await db
     .update(guildMembers)
     .set({ roleIds: add ? sql`array_append(${without}, ${roleId})` : without })
     .where(and(eq(guildMembers.guildId, guildId), eq(guildMembers.userId, userId)));

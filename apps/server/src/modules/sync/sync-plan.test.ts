@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { discordToGroupActions, groupToDiscordActions } from '../../db/schema/sync.js';
+import { actionInPlace } from './action-in-place.js';
 import {
   type PlanGroup,
   type PlanMember,
@@ -154,6 +155,21 @@ describe('planSync (property)', () => {
         expect(planSync(applyActions(input, actions)).actions).toEqual([]);
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('tells a write that landed from one that did not (actionInPlace, for answers lost in a crash)', () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        // Each action on the state the earlier ones made (a role is given after the join request is accepted).
+        let state = input;
+        for (const a of planSync(input).actions) {
+          expect(actionInPlace(state, a), key(a)).toBe(false);
+          state = applyActions(state, [a]);
+          expect(actionInPlace(state, a), key(a)).toBe(true);
+        }
+      }),
+      { numRuns: 1000 },
     );
   });
 

@@ -6,7 +6,7 @@ import { badRequest, HttpError } from '../../http/errors.js';
 import { audit } from '../audit/audit.service.js';
 import { linkOf } from '../groups/groups.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
-import { type ApplyWarning, applyActions } from './sync-apply.js';
+import { type ApplyWarning, applyActions, settleIntents } from './sync-apply.js';
 import { type Observation, type ObserveWarning, observeGuild } from './sync-observe.js';
 import { planSync, type SyncAction, type SyncActionKind, type SyncWarning } from './sync-plan.js';
 import { requestGuildSync } from './sync-trigger.js';
@@ -103,6 +103,7 @@ export async function runGuildSync(
 ): Promise<SyncRunResult | null> {
   const obs = await observeGuild(ctx, guildId);
   if (!obs) return null;
+  await settleIntents(ctx, guildId, obs.input, obs.group?.id ?? null);
   const plan = planSync(obs.input);
   const before = await stateOf(ctx, guildId);
   const stored = (before?.heldRemovals ?? []) as HeldRemoval[];
