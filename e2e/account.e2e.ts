@@ -114,20 +114,20 @@ describe('linking a VRChat account', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
 
     await page.getByText('Ownership-Verified', { exact: true }).waitFor();
-    expect(await page.getByText('18+ Verified').isVisible()).toBe(true);
+    await page.getByText('18+ Verified').waitFor();
     const auroraId = await vrchatUserId('Aurora Skye');
-    expect(await page.getByText(auroraId).first().isVisible()).toBe(true);
+    await page.getByText(auroraId).first().waitFor();
 
     // VRChat renames the account; Refresh Link reads it again.
     await control('PATCH', `/vrchat/users/${auroraId}`, { displayName: 'Aurora Nova' });
     await confirmAction(page, 'Refresh Link');
     await page.getByText('Aurora Nova').first().waitFor();
-    expect(await detail(page, 'VRC Name').textContent()).toContain('Aurora Nova');
+    await expect.poll(() => detail(page, 'VRC Name').textContent()).toContain('Aurora Nova');
 
     await confirmAction(page, 'Reset Group Invites');
     await confirmAction(page, 'Unlink Account');
     await page.getByText('No VRChat account linked yet.').waitFor();
-    expect(await detail(page, 'VRC ID').textContent()).toContain('N/A');
+    await expect.poll(() => detail(page, 'VRC ID').textContent()).toContain('N/A');
   });
 
   it('moves an account linked to someone else only after the code is in its bio', async () => {
@@ -148,7 +148,7 @@ describe('linking a VRChat account', () => {
     await dialog.getByRole('heading', { name: 'Account Ownership Verified' }).waitFor();
     await dialog.getByRole('button', { name: 'Close' }).click();
     await page.getByText('Ownership-Verified', { exact: true }).waitFor();
-    expect(await detail(page, 'VRC Name').textContent()).toContain('Bastian');
+    await expect.poll(() => detail(page, 'VRC Name').textContent()).toContain('Bastian');
   });
 });
 
@@ -197,7 +197,7 @@ describe('guests', () => {
       .getByRole('listitem', { name: /Hikari|hikari/ })
       .getByRole('button', { name: 'Assign' });
     await full.waitFor();
-    expect(await full.isDisabled()).toBe(true);
+    await expect.poll(() => full.isDisabled()).toBe(true);
 
     await dialog.getByRole('button', { name: /^Unassign (Cinnamon|cinnamon_roll)/ }).click();
     await page

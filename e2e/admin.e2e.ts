@@ -44,17 +44,17 @@ describe('/admin as the platform admin', () => {
     await openAdmin();
     const { page } = browser;
     const worlds = taskRow('rebuildEnabledWorlds');
-    expect(await worlds.row.getByRole('cell').nth(3).textContent()).toBe('60');
+    await expect.poll(() => worlds.row.getByRole('cell').nth(3).textContent()).toBe('60');
     const first = await worlds.nextRun.textContent();
     expect(first).toMatch(/^in (\d+s|1m 0s)$|^just now$/);
     await expect.poll(() => worlds.nextRun.textContent(), { timeout: 3000 }).not.toBe(first);
     // The purge ran at start: its Last Run is in the past and keeps growing.
-    expect(await taskRow('purgeExpired').lastRun.textContent()).toMatch(/ago$|^just now$/);
+    await expect.poll(() => taskRow('purgeExpired').lastRun.textContent()).toMatch(/ago$|^just now$/);
     const status = page.getByRole('region', { name: /^Process / });
     await status.first().waitFor();
-    expect(await status.first().textContent()).toContain('Logged in');
-    expect(await status.first().textContent()).toContain('Connected');
-    expect(await page.getByText('Failed (24 h)').isVisible()).toBe(true);
+    await expect.poll(() => status.first().textContent()).toContain('Logged in');
+    await expect.poll(() => status.first().textContent()).toContain('Connected');
+    await page.getByText('Failed (24 h)').waitFor();
   });
 
   it('toggles a task, and the change stays after a reload', async () => {
@@ -93,7 +93,7 @@ describe('/admin as the platform admin', () => {
     await openAdmin();
     const width = await browser.page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
-    expect(await browser.page.getByRole('button', { name: 'Retry login' }).isVisible()).toBe(true);
+    await browser.page.getByRole('button', { name: 'Retry login' }).waitFor();
     mkdirSync('/tmp/shots', { recursive: true });
     await browser.page.screenshot({ path: '/tmp/shots/admin-phone.png', fullPage: true });
   });

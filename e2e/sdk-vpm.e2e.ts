@@ -62,10 +62,10 @@ describe('Unity SDK editor login', () => {
 
     const username = await loginAsMember();
     await openApproval(token);
-    expect(await page.getByText(/wants access to your/).textContent()).toContain(`(@${username})`);
+    await expect.poll(() => page.getByText(/wants access to your/).textContent()).toContain(`(@${username})`);
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.getByText('Access granted').waitFor();
-    expect(await page.getByText(/return to Unity/).isVisible()).toBe(true);
+    await page.getByText(/return to Unity/).waitFor();
     mkdirSync('/tmp/shots', { recursive: true });
     await page.screenshot({ path: '/tmp/shots/sdk-oauth-granted.png', fullPage: true });
 
@@ -85,7 +85,7 @@ describe('Unity SDK editor login', () => {
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.getByText('This sign-in request was already used.').waitFor();
     expect(await page.getByText('Access granted').count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Allow' }).isDisabled()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Allow' }).isDisabled()).toBe(true);
   });
 
   it("lets a server admin's editor list their servers and worlds, and download a world's data", async () => {
@@ -180,10 +180,10 @@ describe('VPM listing', () => {
       `vcc://vpm/addRepo?url=${encodeURIComponent(listing.url)}`,
     );
     const card = page.getByRole('article', { name: String(manifest.displayName) });
-    expect(await card.getByRole('heading', { name: String(manifest.displayName) }).isVisible()).toBe(true);
-    expect(await card.getByText(packageId, { exact: true }).isVisible()).toBe(true);
-    expect(await card.getByText(`v${version}`).isVisible()).toBe(true);
-    expect(await card.getByText(String(manifest.description)).isVisible()).toBe(true);
+    await card.getByRole('heading', { name: String(manifest.displayName) }).waitFor();
+    await card.getByText(packageId, { exact: true }).waitFor();
+    await card.getByText(`v${version}`).waitFor();
+    await card.getByText(String(manifest.description)).waitFor();
 
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByText('Repository address copied.').waitFor();

@@ -14,7 +14,7 @@ describe('server settings', () => {
     await browser.signIn('admin');
     await browser.goto('/server-settings');
     await page.getByText('No Server Selected').waitFor();
-    expect(await page.getByRole('tab', { name: 'Members' }).isDisabled()).toBe(true);
+    await expect.poll(() => page.getByRole('tab', { name: 'Members' }).isDisabled()).toBe(true);
     await page.getByRole('navigation', { name: 'Your servers' }).getByText('VRChat Hangout').click();
     await page.waitForURL(/\/server-settings\/\d+\/discord$/);
     await page.getByRole('tab', { name: 'Members' }).click();
@@ -47,7 +47,7 @@ describe('server settings', () => {
     await page.getByRole('button', { name: 'Manage Admins & Permissions' }).click();
     await page.getByRole('button', { name: 'Add Admin' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Admin' });
-    expect(await dialog.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await expect.poll(() => dialog.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
     await dialog.getByRole('textbox', { name: 'User' }).fill('glitch');
     await dialog.getByRole('radio', { name: `glitchwolf (${GLITCHWOLF})` }).check();
     await dialog.getByRole('checkbox', { name: 'ViewWorlds' }).check();
@@ -64,6 +64,8 @@ describe('server settings', () => {
     await browser.goto('/server-settings');
     await page.getByRole('navigation', { name: 'Your servers' }).getByText('VRChat Hangout').click();
     await page.getByRole('tab', { name: 'Management' }).click();
-    expect(await page.getByRole('button', { name: 'Manage Admins & Permissions' }).isDisabled()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Manage Admins & Permissions' }).isDisabled())
+      .toBe(true);
   });
 });

@@ -33,7 +33,7 @@ describe('home page', () => {
       'Automation & Verification',
       'Advanced API Access',
     ]) {
-      expect(await page.getByRole('heading', { name: card, exact: true }).isVisible()).toBe(true);
+      await page.getByRole('heading', { name: card, exact: true }).waitFor();
     }
     mkdirSync('/tmp/shots', { recursive: true });
     await page.screenshot({ path: '/tmp/shots/home.png', fullPage: true });
@@ -111,7 +111,7 @@ describe('legal pages', () => {
     const config = await publicConfig();
     await browser.goto('/tos');
     await page.getByRole('heading', { level: 1, name: 'Terms of Service' }).waitFor();
-    expect(await page.getByText('Last updated: May 17, 2025').isVisible()).toBe(true);
+    await page.getByText('Last updated: May 17, 2025').waitFor();
     expect(await h2s()).toEqual([
       'Acceptance',
       'Use of the Service',
@@ -135,7 +135,7 @@ describe('legal pages', () => {
     const { page } = browser;
     await browser.goto('/privacy-policy');
     await page.getByRole('heading', { level: 1, name: 'Privacy Policy' }).waitFor();
-    expect(await page.getByText('Last updated: May 17, 2025').isVisible()).toBe(true);
+    await page.getByText('Last updated: May 17, 2025').waitFor();
     expect(await h2s()).toHaveLength(10);
     const text = (await page.locator('main').textContent()) ?? '';
     for (const expected of [

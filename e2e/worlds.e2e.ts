@@ -52,7 +52,7 @@ describe('Worlds tab', () => {
     expect(await chips(lobby, 'Discord Always Encode Roles')).toEqual(['Event Host', 'Guest']);
     expect(await chips(lobby, 'Group Encode Roles')).toEqual(['Owner', 'Moderator', 'Verified 18+']);
     expect(await chips(lobby, 'Group Always Encode Roles')).toEqual(['Event Host']);
-    expect(await lobby.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
+    await expect.poll(() => lobby.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
     // Demo mode: the mirror is a repository this server serves itself (e2e/world-mirror.e2e.ts opens it).
     expect(await lobby.getByRole('link', { name: 'Trusted URL', exact: true }).getAttribute('href')).toMatch(
       /\/mirror\/worlds\/[0-9a-f-]{36}$/,
@@ -66,7 +66,7 @@ describe('Worlds tab', () => {
     await page.getByRole('article').last().getByLabel('World name').press('Enter');
     const card = page.getByRole('article', { name: 'E2E World' });
     await card.waitFor();
-    expect(await card.getByRole('button', { name: 'Unlock world' }).isVisible()).toBe(true);
+    await card.getByRole('button', { name: 'Unlock world' }).waitFor();
 
     // Switches save at once and stay after a reload.
     for (const name of ['Github Updates Enabled', 'Include Group Data', 'JSON Custom Data Mode']) {
@@ -185,7 +185,7 @@ describe('Worlds tab', () => {
     await card.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog', { name: 'Delete World' }).getByRole('button', { name: 'Delete' }).click();
     await card.waitFor({ state: 'detached' });
-    expect(await page.getByRole('article', { name: 'Hangout Lobby' }).isVisible()).toBe(true);
+    await page.getByRole('article', { name: 'Hangout Lobby' }).waitFor();
     expect((await download(untrustedUrl)).status).toBe(404);
   }, 120_000);
 

@@ -10,6 +10,7 @@ import {
   type MappingScope,
   mappingsChanged,
   requireMappingScope,
+  saveMappingUpdate,
 } from './mapping-access.js';
 import {
   discordRoleProblem,
@@ -133,29 +134,13 @@ export async function updateDiscordToGroup(
   const scope = await requireMappingScope(ctx, actor, guildId);
   const row = await findRow(ctx, guildId, change.id);
   const next = await nextState(scope, row, change);
-  const updated = await ctx.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(discordGroupMappings)
-      .where(eq(discordGroupMappings.id, row.id))
-      .for('update');
-    if (!current) throw notFound(MAPPING_NOT_FOUND);
-    const [result] = await tx
-      .update(discordGroupMappings)
-      .set(next)
-      .where(eq(discordGroupMappings.id, row.id))
-      .returning();
-    await audit(tx, {
-      action: 'mapping.updated',
-      actor,
-      guildId,
-      targetId: row.id,
-      details: { direction: 'discordToGroup', before: toEntry(current), after: toEntry(result) },
-    });
-    return result;
+  return saveMappingUpdate(ctx, actor, guildId, {
+    table: discordGroupMappings,
+    direction: 'discordToGroup',
+    id: row.id,
+    next,
+    toEntry,
   });
-  await mappingsChanged(ctx, guildId);
-  return toEntry(updated);
 }
 
 export async function deleteDiscordToGroup(ctx: AppContext, actor: Actor, guildId: string, id: string) {

@@ -10,6 +10,7 @@ import {
   type MappingScope,
   mappingsChanged,
   requireMappingScope,
+  saveMappingUpdate,
 } from './mapping-access.js';
 import {
   discordRoleActions,
@@ -94,29 +95,13 @@ export async function updateGroupToDiscord(
     .where(and(eq(groupDiscordMappings.guildId, guildId), eq(groupDiscordMappings.id, change.id)));
   if (!row) throw notFound(MAPPING_NOT_FOUND);
   const next = await nextState(ctx, scope, row, change);
-  const updated = await ctx.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(groupDiscordMappings)
-      .where(eq(groupDiscordMappings.id, row.id))
-      .for('update');
-    if (!current) throw notFound(MAPPING_NOT_FOUND);
-    const [result] = await tx
-      .update(groupDiscordMappings)
-      .set(next)
-      .where(eq(groupDiscordMappings.id, row.id))
-      .returning();
-    await audit(tx, {
-      action: 'mapping.updated',
-      actor,
-      guildId,
-      targetId: row.id,
-      details: { direction: 'groupToDiscord', before: toEntry(current), after: toEntry(result) },
-    });
-    return result;
+  return saveMappingUpdate(ctx, actor, guildId, {
+    table: groupDiscordMappings,
+    direction: 'groupToDiscord',
+    id: row.id,
+    next,
+    toEntry,
   });
-  await mappingsChanged(ctx, guildId);
-  return toEntry(updated);
 }
 
 export async function deleteGroupToDiscord(ctx: AppContext, actor: Actor, guildId: string, id: string) {

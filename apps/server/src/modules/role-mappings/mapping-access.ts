@@ -1,7 +1,10 @@
+import { eq } from 'drizzle-orm';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
+import type { discordGroupMappings, groupDiscordMappings } from '../../db/schema/index.js';
 import { notFound } from '../../http/errors.js';
 import type { DiscordGuildInfo, VrchatGroupRole } from '../../platforms/ports.js';
+import { audit } from '../audit/audit.service.js';
 import { linkOf, NO_LINKED_GROUP } from '../groups/groups.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import { requestGuildSync } from '../sync/sync-trigger.js';
@@ -38,3 +41,50 @@ export async function requireMappingScope(
 /** After a saved change: the bot applies the mappings soon (bursts of edits collapse into one sync). */
 export const mappingsChanged = (ctx: AppContext, guildId: string) =>
   requestGuildSync(ctx, guildId, 'mappings');
+
+/** Either direction's table: the same columns, each with its own actions. */
+type MappingTable = typeof discordGroupMappings | typeof groupDiscordMappings;
+type MappingRow = typeof discordGroupMappings.$inferSelect | typeof groupDiscordMappings.$inferSelect;
+
+/**
+ * Saves an entry's next state with the row locked, audit-logged with before and after, then asks for a sync.
+ * Answers the entry as `toEntry` shows it.
+ */
+export async function saveMappingUpdate<Row extends MappingRow, Entry>(
+  ctx: AppContext,
+  actor: Actor,
+  guildId: string,
+  mapping: {
+    table: MappingTable;
+    direction: 'discordToGroup' | 'groupToDiscord';
+    id: string;
+    next: Partial<Row>;
+    toEntry: (row: Row) => Entry;
+  },
+): Promise<Entry> {
+  // One table type for drizzle (the two differ only in their action enums, which `next` was checked against).
+  const table = mapping.table as typeof discordGroupMappings;
+  const updated = await ctx.db.transaction(async (tx) => {
+    const [current] = await tx.select().from(table).where(eq(table.id, mapping.id)).for('update');
+    if (!current) throw notFound(MAPPING_NOT_FOUND);
+    const [result] = await tx
+      .update(table)
+      .set(mapping.next as Partial<typeof discordGroupMappings.$inferInsert>)
+      .where(eq(table.id, mapping.id))
+      .returning();
+    await audit(tx, {
+      action: 'mapping.updated',
+      actor,
+      guildId,
+      targetId: mapping.id,
+      details: {
+        direction: mapping.direction,
+        before: mapping.toEntry(current as Row),
+        after: mapping.toEntry(result as Row),
+      },
+    });
+    return result as Row;
+  });
+  await mappingsChanged(ctx, guildId);
+  return mapping.toEntry(updated);
+}
