@@ -13,7 +13,7 @@ import { seedUserIds } from '@vrclink/simulator';
 import pino from 'pino';
 import { seedDemoData } from '../apps/server/src/demo-seed.js';
 import { createTestApp, signIn } from '../apps/server/test/app.js';
-import { type LoadResult, load } from './load.js';
+import { type LoadResult, load, loadGenerator } from './load.js';
 
 const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 3);
@@ -83,7 +83,7 @@ export async function runHttpBench(): Promise<void> {
   }
 
   process.stdout.write(
-    `\nHTTP over sockets: ${CONNECTIONS} keep-alive connections, ${SECONDS} s per case, ${ROUNDS} rounds (median)\n\n`,
+    `\nHTTP over sockets (${loadGenerator()}): ${CONNECTIONS} keep-alive connections, ${SECONDS} s per case, ${ROUNDS} rounds (median)\n\n`,
   );
   process.stdout.write(
     `${'case'.padEnd(46)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'× bare'.padStart(9)}\n`,

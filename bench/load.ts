@@ -1,9 +1,20 @@
 /**
- * A small wrk-like load generator (no dependency): keep-alive connections over raw sockets, each sending
- * one request and waiting for the whole answer (Content-Length or chunked) before the next. It runs in a
- * worker thread, so on a 2-core machine the client has its own core while the server keeps the main thread.
+ * The benches' load generator: wrk when it is installed (or can be; bench/wrk.ts), else a small wrk-like one
+ * (no dependency): keep-alive connections over raw sockets, each sending one request and waiting for the
+ * whole answer (Content-Length or chunked) before the next, in a worker thread. BENCH_LOAD=wrk or
+ * BENCH_LOAD=internal picks one.
  */
 import { Worker } from 'node:worker_threads';
+import { wrkAvailable, wrkLoad } from './wrk.js';
+
+/** Which generator `load` uses: 'wrk' or 'internal'. */
+export function loadGenerator(): 'wrk' | 'internal' {
+  const chosen = process.env.BENCH_LOAD;
+  if (chosen === 'internal') return 'internal';
+  if (wrkAvailable()) return 'wrk';
+  if (chosen === 'wrk') throw new Error('BENCH_LOAD=wrk but wrk is not installed (apt-get install wrk).');
+  return 'internal';
+}
 
 export interface LoadResult {
   requests: number;
@@ -82,6 +93,15 @@ export function load(opts: {
   warmupSeconds?: number;
 }): Promise<LoadResult> {
   const seconds = opts.seconds ?? 3;
+  if (loadGenerator() === 'wrk')
+    return wrkLoad({
+      port: opts.port,
+      path: opts.path,
+      headers: opts.headers,
+      connections: opts.connections ?? 50,
+      seconds: Math.max(1, Math.round(seconds)),
+      warmupSeconds: opts.warmupSeconds ?? 0.5,
+    });
   const headers = { host: `127.0.0.1:${opts.port}`, ...opts.headers };
   const request = `GET ${opts.path} HTTP/1.1\r\n${Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)

@@ -19,7 +19,7 @@ import { worlds } from '../apps/server/src/db/schema/index.js';
 import { getSync } from '../apps/server/src/modules/members/member-mirror.store.js';
 import { callSimulatorControl } from '../apps/server/src/platforms/testing.js';
 import { createTestApp } from '../apps/server/test/app.js';
-import { type LoadResult, load } from './load.js';
+import { type LoadResult, load, loadGenerator } from './load.js';
 
 const MEMBERS = 1000;
 const ROUNDS = Number(process.env.BENCH_WORLD_DATA_ROUNDS ?? 8);
@@ -111,7 +111,7 @@ export async function runWorldDataBench(): Promise<void> {
     }
 
     process.stdout.write(
-      `\nWorld data over sockets: a world of ${memberCount.toLocaleString('en')} linked members ` +
+      `\nWorld data over sockets (${loadGenerator()}): a world of ${memberCount.toLocaleString('en')} linked members ` +
         `(${(body.length / 1024).toFixed(1)} KB body), ${CONNECTIONS} keep-alive connections, ${SECONDS} s per case, ` +
         `${ROUNDS} rounds (median); load average during the run ${median(load1).toFixed(2)}\n\n`,
     );
