@@ -18,7 +18,11 @@ const simulatorUrl = inject('simulatorUrl');
 const GUILD = seedGuildIds.danceClub.id;
 const GROUP = vrchatSeed.groupIds.danceClub;
 const DANCER = vrchatSeed.roleIds.danceClub.dancer;
-const EFFECT_TIMEOUT_MS = 30_000;
+/**
+ * Every VRChat call goes through the pacer (1 request/s, burst 3: VRChat's quoted ~60/min), and a sync reads
+ * the group about seven times, so an effect takes 10-20 s even on a quiet machine: wait well beyond that.
+ */
+const EFFECT_TIMEOUT_MS = 45_000;
 
 /** Discord members of Furry Dance Club that no other journey uses, with the VRChat accounts they link. */
 const linkers = [
