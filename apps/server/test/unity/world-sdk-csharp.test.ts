@@ -195,7 +195,7 @@ describe.skipIf(!mono.available)('world SDK C# core decodes what the server serv
       .trimEnd()
       .split('\n');
     expect(lines).toHaveLength(all.length);
-    all.forEach((f, i) => answers.set(f.name, JSON.parse(lines[i])));
+    for (const [i, f] of all.entries()) answers.set(f.name, JSON.parse(lines[i]));
   });
 
   it('the large fixture is about 190,000 characters and the compressed ones do not start with {', () => {
