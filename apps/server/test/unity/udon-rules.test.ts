@@ -1,5 +1,5 @@
 // The package's UdonSharp scripts: checked for what Udon cannot run, and type-checked by Mono against source
-// stubs of the Unity and VRChat types they use (test/unity/stubs). What this does not prove: see the package
+// stubs of the Unity and VRChat types they use (test/unity/stubs); the editor scripts are type-checked too. What this does not prove: see the package
 // README, "What is verified without Unity".
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -17,6 +17,7 @@ function csFiles(dir: string): string[] {
 
 const runtimeFiles = csFiles(join(packageDir, 'Runtime'));
 const coreFiles = csFiles(join(packageDir, 'Runtime/Core'));
+const editorFiles = csFiles(join(packageDir, 'Editor'));
 const stubFiles = csFiles(join(__dirname, 'stubs'));
 
 describe('UdonSharp rules', () => {
@@ -96,6 +97,16 @@ describe.skipIf(!mono.available)(
           target: 'library',
           defines: ['UNITY_5_3_OR_NEWER'],
           out: 'VRCLink.Runtime.dll',
+        }),
+      ).not.toThrow();
+    });
+
+    it('compiles the editor scripts with the runtime against stubs of the UnityEditor API', () => {
+      expect(() =>
+        compileCSharp([...runtimeFiles, ...editorFiles, ...stubFiles], {
+          target: 'library',
+          defines: ['UNITY_5_3_OR_NEWER', 'UNITY_EDITOR'],
+          out: 'VRCLink.Editor.dll',
         }),
       ).not.toThrow();
     });

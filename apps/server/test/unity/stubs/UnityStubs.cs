@@ -8,6 +8,8 @@ namespace UnityEngine
     {
         public string name;
         public static void Destroy(Object obj) { }
+        public static T[] FindObjectsOfType<T>(bool includeInactive) where T : Object { return null; }
+        public static T FindObjectOfType<T>(bool includeInactive) where T : Object { return null; }
     }
     public class Component : Object
     {
@@ -40,8 +42,36 @@ namespace UnityEngine
         public static void LogWarning(object message) { }
         public static void LogError(object message) { }
     }
+    public class ScriptableObject : Object { }
+    public static class Application { public static void OpenURL(string url) { } }
+    public static class JsonUtility { public static T FromJson<T>(string json) { return default(T); } }
+    public class GUIStyle { }
+    public static class GUILayout { public static bool Button(string text) { return false; } }
     [AttributeUsage(AttributeTargets.Field)] public class TooltipAttribute : Attribute { public TooltipAttribute(string tooltip) { } }
     [AttributeUsage(AttributeTargets.Field)] public class HideInInspector : Attribute { }
     [AttributeUsage(AttributeTargets.Field)] public class SerializeField : Attribute { }
     [AttributeUsage(AttributeTargets.Field)] public class HeaderAttribute : Attribute { public HeaderAttribute(string header) { } }
+}
+
+namespace UnityEngine.Networking
+{
+    public class UploadHandler : IDisposable { public void Dispose() { } }
+    public class UploadHandlerRaw : UploadHandler { public UploadHandlerRaw(byte[] data) { } }
+    public class DownloadHandler : IDisposable { public string text { get { return null; } } public void Dispose() { } }
+    public class DownloadHandlerBuffer : DownloadHandler { }
+    public class UnityWebRequestAsyncOperation { }
+    public class UnityWebRequest : IDisposable
+    {
+        public enum Result { InProgress, Success, ConnectionError, ProtocolError, DataProcessingError }
+        public UnityWebRequest(string url, string method) { }
+        public static UnityWebRequest Get(string uri) { return null; }
+        public UploadHandler uploadHandler { get; set; }
+        public DownloadHandler downloadHandler { get; set; }
+        public bool isDone { get { return false; } }
+        public Result result { get { return Result.InProgress; } }
+        public string error { get { return null; } }
+        public void SetRequestHeader(string name, string value) { }
+        public UnityWebRequestAsyncOperation SendWebRequest() { return null; }
+        public void Dispose() { }
+    }
 }

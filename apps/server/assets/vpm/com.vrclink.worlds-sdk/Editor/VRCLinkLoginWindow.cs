@@ -18,12 +18,15 @@ namespace VRCLink.Editor
         private const double PollSeconds = 1.0;
         private const double PollLimitSeconds = 60.0;
 
+        // Filled in by JsonUtility from the server's answers.
+#pragma warning disable 0649
         [Serializable] private class StartAnswer { public string token; }
         [Serializable] private class PollAnswer { public string status; public string token; public string username; }
         [Serializable] private class Guild { public string id; public string name; }
         [Serializable] private class GuildList { public Guild[] items; }
         [Serializable] internal class World { public string id; public string name; public string untrustedUrl; public string trustedUrl; }
         [Serializable] private class WorldList { public World[] worlds; }
+#pragma warning restore 0649
 
         private string _status = "";
         private string _loginToken;
