@@ -40,6 +40,7 @@ namespace VRCLink
 
         public bool IsLocalPlayerAllowed()
         {
+            if (worldData == null) return false;
             string name = worldData.LocalName();
             if (name == null) return false;
             bool anyRoleListed = Count(roleNames) + Count(groupRoleNames) > 0 || allowGuests;

@@ -43,6 +43,7 @@ namespace VRCLink
         public void LoadData()
         {
             _triedTrusted = false;
+            lastError = "";
             if (IsSet(untrustedUrl)) VRCStringDownloader.LoadUrl(untrustedUrl, (IUdonEventReceiver)this);
             else LoadTrusted();
         }
@@ -51,7 +52,7 @@ namespace VRCLink
         {
             _triedTrusted = true;
             if (IsSet(trustedUrl)) VRCStringDownloader.LoadUrl(trustedUrl, (IUdonEventReceiver)this);
-            else Fail("No world data URL could be loaded.");
+            else Fail(lastError != "" ? lastError : "No world data URL is set: run VRCLink > World Setup.");
         }
 
         public override void OnStringLoadSuccess(IVRCStringDownload result)
