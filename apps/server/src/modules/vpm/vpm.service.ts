@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { serverDir } from '../../server-dir.js';
 import { buildZip } from './zip.js';
 
@@ -28,8 +28,13 @@ let cached: VpmPackage | undefined;
 export function worldSdkPackage(): VpmPackage {
   if (cached) return cached;
   const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+  // Built from the package folder at start (Runtime, Editor, Prefabs, package.json, README, every .meta);
+  // ZIP names always use '/'.
   const zip = buildZip(
-    listFiles(packageDir).map((p) => ({ name: relative(packageDir, p), data: readFileSync(p) })),
+    listFiles(packageDir).map((p) => ({
+      name: relative(packageDir, p).split(sep).join('/'),
+      data: readFileSync(p),
+    })),
   );
   cached = {
     manifest,
