@@ -112,7 +112,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
   worldDataFastPath.useSecurityHeaders(await registerSecurityHeaders(app, ctx.config));
   await app.register(fastifyCookie);
   registerAuth(app, ctx.db);
-  registerRateLimit(app, ctx.db, ctx.config.rateLimit);
+  registerRateLimit(app, ctx.db, ctx.config.rateLimit, ctx.config.secretKey);
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',

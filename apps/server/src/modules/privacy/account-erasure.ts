@@ -2,9 +2,11 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { type Actor, jobActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { groupInvites, guildMembers, verificationCodes, vrchatLinks } from '../../db/schema/index.js';
+import { userRateKey } from '../../http/rate-limit.js';
 import { removeGuestsOfUser } from '../guests/guests.service.js';
 import { updateRoleConnection } from '../linked-roles/linked-roles.service.js';
 import { runGuildSync } from '../sync/sync.service.js';
+import { forgetFinishedJobsOf } from './forget-erasures.js';
 import { NAME_KEYS } from './pseudonym.js';
 
 export const ACCOUNT_ERASE_JOB = 'account.erase';
@@ -41,6 +43,7 @@ export async function eraseAccount(ctx: AppContext, req: ErasureRequest): Promis
   // With no link the connection says "not linked, not 18+": Discord's Linked Roles drop at once.
   await updateRoleConnection(ctx, userId, actor);
   await eraseRows(ctx, req);
+  await forgetFinishedJobsOf(ctx.database.executeSql, userId);
 }
 
 /**
@@ -62,7 +65,9 @@ async function eraseRows(ctx: AppContext, { userId, pseudonym, vrcUserId }: Eras
     await run(sql`delete from guild_permissions where user_id = ${userId}`);
     await run(sql`delete from sdk_login_requests where approved_by = ${userId}`);
     await run(sql`delete from cooldowns where strpos(key, ${userId}) > 0`);
-    await run(sql`delete from rate_limits where strpos(key, ${userId}) > 0`);
+    await run(
+      sql`delete from rate_limits where key = ${`rate:${userRateKey(ctx.config.secretKey, userId)}`}`,
+    );
     await run(sql`delete from users where id = ${userId}`);
     // A server's records they made stay, made by the pseudonym.
     await run(sql`update guild_permissions set granted_by = ${pseudonym} where granted_by = ${userId}`);
