@@ -39,6 +39,7 @@ import { linksRoutes } from './modules/links/links.routes.js';
 import { membersRoutes } from './modules/members/members.routes.js';
 import { metaRoutes } from './modules/meta/meta.routes.js';
 import { permissionsRoutes } from './modules/permissions/permissions.routes.js';
+import { privacyRoutes } from './modules/privacy/privacy.routes.js';
 import { profileRoutes } from './modules/profile/profile.routes.js';
 import { roleMappingsRoutes } from './modules/role-mappings/role-mappings.routes.js';
 import { sdkRoutes } from './modules/sdk/sdk.routes.js';
@@ -111,7 +112,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
   worldDataFastPath.useSecurityHeaders(await registerSecurityHeaders(app, ctx.config));
   await app.register(fastifyCookie);
   registerAuth(app, ctx.db);
-  registerRateLimit(app, ctx.db, ctx.config.rateLimit);
+  registerRateLimit(app, ctx.db, ctx.config.rateLimit, ctx.config.secretKey);
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -140,6 +141,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
       await authRoutes(zapi, ctx);
       await linksRoutes(zapi, ctx);
       await profileRoutes(zapi, ctx);
+      await privacyRoutes(zapi, ctx);
       await guestsRoutes(zapi, ctx);
       await sdkRoutes(zapi, ctx);
       await vpmRoutes(zapi, ctx);

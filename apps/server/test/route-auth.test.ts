@@ -16,6 +16,9 @@ const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOS
 const protectedRoutes: [method: string, url: string, bearerStatus: number, payload?: unknown][] = [
   ['GET', '/api/user', 200],
   ['GET', '/api/users/profile', 200],
+  ['GET', '/api/users/profile/export', 200],
+  // A wrong confirmation: refused before anything is deleted.
+  ['DELETE', '/api/users/profile', 400, { username: 'not-the-username' }],
   ['GET', '/api/users/search?query=abc', 200],
   ['GET', `/api/users/check?vrcId=${vrc}`, 404],
   ['POST', `/api/users/link?vrcId=${vrc}`, 404],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../test/app.js';
 import { buildApp } from '../app.js';
-import { createLocalRateCounter } from './rate-limit.js';
+import { createLocalRateCounter, userRateKey } from './rate-limit.js';
 import type { ZodApp } from './types.js';
 
 describe('rate limits', () => {
@@ -141,7 +141,7 @@ describe("a signed-in user's count, kept in memory below half the limit", () => 
     const shared = async () =>
       (
         await t.ctx.database.executeSql('select hits from rate_limits where key = $1', [
-          `rate:user:${dana.id}`,
+          `rate:${userRateKey(t.ctx.config.secretKey, dana.id)}`,
         ])
       ).rows[0]?.hits;
     await expect.poll(shared, { timeout: 3000, interval: 100 }).toBe(5);

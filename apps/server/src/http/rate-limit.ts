@@ -1,9 +1,17 @@
+import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppConfig } from '../config.js';
 import type { Db } from '../db/client.js';
 import { rateLimits } from '../db/schema/index.js';
 import { HttpError } from './errors.js';
+
+/**
+ * A signed-in user's rate-limit key: a keyed digest of their id (SECRET_KEY), so the shared counters name no
+ * Discord id (a counter flushed just after an account deletion must not write it back).
+ */
+export const userRateKey = (secretKey: Buffer, userId: string) =>
+  `user:${createHmac('sha256', secretKey).update(`rate-limit:${userId}`).digest('base64url').slice(0, 22)}`;
 
 /**
  * The routes that write for callers who are not signed in (a login start stores a row, a sign-in creates a
@@ -195,7 +203,12 @@ function setHeaders(
  * keys per id over every route (each with its own limit), anonymous callers per client address on the routes that write for them.
  * Runs after registerAuth's hook, which resolves the caller.
  */
-export function registerRateLimit(app: FastifyInstance, db: Db, config: AppConfig['rateLimit']): void {
+export function registerRateLimit(
+  app: FastifyInstance,
+  db: Db,
+  config: AppConfig['rateLimit'],
+  secretKey: Buffer,
+): void {
   const local = createLocalRateCounter(db, config.windowMs);
   app.addHook('onClose', () => local.close());
   app.addHook('onRequest', async (req, reply) => {
@@ -204,7 +217,7 @@ export function registerRateLimit(app: FastifyInstance, db: Db, config: AppConfi
     let limit: number;
     if (req.auth) {
       if (req.method === 'GET' && IMAGE_BYTES_ROUTES.has(req.routeOptions.url ?? '')) return;
-      key = `user:${req.auth.user.id}`;
+      key = userRateKey(secretKey, req.auth.user.id);
       limit = config.user;
     } else if (req.apiKey) {
       // Each key has its own bucket and limit (RATE_LIMIT_API_KEY), so one integration cannot starve another.

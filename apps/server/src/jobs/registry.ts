@@ -1,4 +1,5 @@
 import type { JobDefinition } from './define.js';
+import { accountEraseJob } from './handlers/account-erase.js';
 import { discordLogDeliverJob } from './handlers/discord-log-deliver.js';
 import { groupsFollowJob } from './handlers/groups-follow.js';
 import { guestsReconcileJob } from './handlers/guests-reconcile.js';
@@ -28,6 +29,7 @@ export const jobRegistry: readonly JobDefinition[] = [
   discordLogDeliverJob,
   worldsAtlasJob,
   linkedRolesUpdateJob,
+  accountEraseJob,
 ] as JobDefinition[];
 
 export function findJob(name: string): JobDefinition | undefined {

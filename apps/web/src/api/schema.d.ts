@@ -266,6 +266,24 @@ export interface paths {
         get: operations["getProfile"];
         put?: never;
         post?: never;
+        /** @description Deletes the caller’s account, confirmed by their username: every session and SDK token ends now; a job unlinks, takes back the roles the bot gave, erases their rows and pseudonymises them in the audit entries that stay. */
+        delete: operations["deleteMyAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/profile/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Everything the product holds about the caller, as a JSON file (no secrets: no session ids, token hashes or OAuth tokens). Audit-logged. */
+        get: operations["exportMyData"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -808,74 +826,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/world_images/atlas/{guildId}/{worldId}/generate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** @description Needs ManageImages. Queues a generation of the world’s atlases from its image slots (one at a time per world: 409 while one is queued or running); answers the atlas state. */
-        post: operations["generateWorldAtlas"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/world_images/atlas/{worldId}/metadata": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Needs ViewImages in the world’s server. The current atlases (index, size, image address), the variation the world data points at, and the generation’s status, progress and error. */
-        get: operations["getWorldAtlasMetadata"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/world_images/atlas/{worldId}/{variation}/{atlasIndex}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Needs ViewImages in the world’s server. One atlas image (PNG) of either stored variation; ETag, 304 when unchanged. */
-        get: operations["getWorldAtlasImage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/guilds/{guildId}/worlds/requests": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Needs ViewWorlds. Downloads of each world’s data over the last 24 hours (counted per process, stored each minute). */
-        get: operations["listWorldRequests"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/world_images/{guildId}/upload": {
         parameters: {
             query?: never;
@@ -1025,6 +975,74 @@ export interface paths {
         };
         /** @description Needs ViewImages. The slot's image as a PNG, longest side at most 256 (and its slot size). */
         get: operations["getSlotImagePreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/world_images/atlas/{guildId}/{worldId}/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs ManageImages. Queues a generation of the world’s atlases from its image slots (one at a time per world: 409 while one is queued or running); answers the atlas state. */
+        post: operations["generateWorldAtlas"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/world_images/atlas/{worldId}/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs ViewImages in the world’s server. The current atlases (index, size, image address), the variation the world data points at, and the generation’s status, progress and error. */
+        get: operations["getWorldAtlasMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/world_images/atlas/{worldId}/{variation}/{atlasIndex}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs ViewImages in the world’s server. One atlas image (PNG) of either stored variation; ETag, 304 when unchanged. */
+        get: operations["getWorldAtlasImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guilds/{guildId}/worlds/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Needs ViewWorlds. Downloads of each world’s data over the last 24 hours (counted per process, stored each minute). */
+        get: operations["listWorldRequests"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1640,18 +1658,6 @@ export interface components {
                 at: string;
             } | null;
         };
-        SetupCheckResultInput: {
-            checks: {
-                id: string;
-                /** @enum {string} */
-                area: "discord" | "vrchat";
-                title: string;
-                ok: boolean;
-                problem: string | null;
-                fix: string | null;
-            }[];
-            checkedAt: string;
-        };
         LinkedGroupInput: {
             id: string;
             name: string;
@@ -1734,6 +1740,140 @@ export interface components {
             vrchatWebUrl: string;
             demoMode: boolean;
         };
+        MyDataExportInput: {
+            /** @description ISO 8601 time */
+            exportedAt: string;
+            account: {
+                id: string;
+                username: string;
+                globalName: string | null;
+                avatar: string | null;
+                /** @description ISO 8601 time */
+                createdAt: string;
+                /** @description ISO 8601 time */
+                lastLoginAt: string;
+            };
+            /** @description Discord OAuth tokens are kept encrypted while Linked Roles need them; the tokens are not shown. */
+            discordAuthorization: {
+                scope: string;
+                /** @description ISO 8601 time */
+                expiresAt: string;
+            } | null;
+            vrchatLink: {
+                vrcUserId: string;
+                vrchatName: string;
+                isVerified: boolean;
+                ageVerification: string;
+                /** @description ISO 8601 time */
+                linkedAt: string;
+                verifiedAt: string | null;
+                /** @description ISO 8601 time */
+                refreshedAt: string;
+            } | null;
+            verificationCodesPending: {
+                vrcUserId: string;
+                /** @description ISO 8601 time */
+                createdAt: string;
+            }[];
+            linkEvents: {
+                vrcUserId: string | null;
+                kind: string;
+                /** @description ISO 8601 time */
+                createdAt: string;
+                processedAt: string | null;
+            }[];
+            groupInvites: {
+                groupId: string;
+                vrcUserId: string;
+                /** @description ISO 8601 time */
+                invitedAt: string;
+            }[];
+            guestsIHost: {
+                guildId: string;
+                guestRoleId: string;
+                guestDiscordId: string | null;
+                guestUsername: string | null;
+                guestVrcId: string | null;
+                guestVrcName: string | null;
+                /** @description ISO 8601 time */
+                createdAt: string;
+            }[];
+            guestOf: {
+                guildId: string;
+                hostUserId: string;
+                guestRoleId: string;
+                /** @description ISO 8601 time */
+                createdAt: string;
+            }[];
+            serverPermissions: {
+                guildId: string;
+                permissions: string[];
+                grantedBy: string;
+                /** @description ISO 8601 time */
+                updatedAt: string;
+            }[];
+            serverMemberships: {
+                guildId: string;
+                username: string;
+                globalName: string | null;
+                nickname: string | null;
+                roleIds: string[];
+                joinedAt: string | null;
+                leftAt: string | null;
+            }[];
+            sessions: {
+                kind: string;
+                /** @description ISO 8601 time */
+                createdAt: string;
+                /** @description ISO 8601 time */
+                expiresAt: string;
+            }[];
+            sdkApprovals: {
+                approvedAt: string | null;
+                redeemedAt: string | null;
+                /** @description ISO 8601 time */
+                expiresAt: string;
+            }[];
+            apiKeysCreated: {
+                id: string;
+                guildId: string;
+                name: string;
+                permissions: string[];
+                /** @description ISO 8601 time */
+                createdOn: string;
+                /** @description ISO 8601 time */
+                validUntil: string;
+                lastUsedAt: string | null;
+            }[];
+            apiCalls: {
+                guildId: string;
+                method: string;
+                path: string;
+                status: number;
+                /** @description ISO 8601 time */
+                createdAt: string;
+            }[];
+            worldImagesUploaded: {
+                id: string;
+                guildId: string;
+                name: string;
+                /** @description ISO 8601 time */
+                createdAt: string;
+            }[];
+            /** @description Entries where the caller acted or was acted on (their Discord id or their VRChat account). */
+            auditEntries: {
+                id: number;
+                guildId: string | null;
+                actorId: string | null;
+                action: string;
+                targetId: string | null;
+                details: {
+                    [key: string]: unknown;
+                } | null;
+                /** @description ISO 8601 time */
+                createdAt: string;
+            }[];
+        };
         ProfileInput: {
             user: {
                 id: string;
@@ -1800,6 +1940,18 @@ export interface components {
             globalName?: string | null;
             /** @enum {string} */
             rank?: "Admin" | "User";
+        };
+        SetupCheckResultInput: {
+            checks: {
+                id: string;
+                /** @enum {string} */
+                area: "discord" | "vrchat";
+                title: string;
+                ok: boolean;
+                problem: string | null;
+                fix: string | null;
+            }[];
+            checkedAt: string;
         };
         VpmListingInput: {
             name: string;
@@ -2111,18 +2263,6 @@ export interface components {
                 at: string;
             } | null;
         };
-        SetupCheckResult: {
-            checks: {
-                id: string;
-                /** @enum {string} */
-                area: "discord" | "vrchat";
-                title: string;
-                ok: boolean;
-                problem: string | null;
-                fix: string | null;
-            }[];
-            checkedAt: string;
-        };
         LinkedGroup: {
             id: string;
             name: string;
@@ -2205,6 +2345,140 @@ export interface components {
             vrchatWebUrl: string;
             demoMode: boolean;
         };
+        MyDataExport: {
+            /** @description ISO 8601 time */
+            exportedAt: string;
+            account: {
+                id: string;
+                username: string;
+                globalName: string | null;
+                avatar: string | null;
+                /** @description ISO 8601 time */
+                createdAt: string;
+                /** @description ISO 8601 time */
+                lastLoginAt: string;
+            };
+            /** @description Discord OAuth tokens are kept encrypted while Linked Roles need them; the tokens are not shown. */
+            discordAuthorization: {
+                scope: string;
+                /** @description ISO 8601 time */
+                expiresAt: string;
+            } | null;
+            vrchatLink: {
+                vrcUserId: string;
+                vrchatName: string;
+                isVerified: boolean;
+                ageVerification: string;
+                /** @description ISO 8601 time */
+                linkedAt: string;
+                verifiedAt: string | null;
+                /** @description ISO 8601 time */
+                refreshedAt: string;
+            } | null;
+            verificationCodesPending: {
+                vrcUserId: string;
+                /** @description ISO 8601 time */
+                createdAt: string;
+            }[];
+            linkEvents: {
+                vrcUserId: string | null;
+                kind: string;
+                /** @description ISO 8601 time */
+                createdAt: string;
+                processedAt: string | null;
+            }[];
+            groupInvites: {
+                groupId: string;
+                vrcUserId: string;
+                /** @description ISO 8601 time */
+                invitedAt: string;
+            }[];
+            guestsIHost: {
+                guildId: string;
+                guestRoleId: string;
+                guestDiscordId: string | null;
+                guestUsername: string | null;
+                guestVrcId: string | null;
+                guestVrcName: string | null;
+                /** @description ISO 8601 time */
+                createdAt: string;
+            }[];
+            guestOf: {
+                guildId: string;
+                hostUserId: string;
+                guestRoleId: string;
+                /** @description ISO 8601 time */
+                createdAt: string;
+            }[];
+            serverPermissions: {
+                guildId: string;
+                permissions: string[];
+                grantedBy: string;
+                /** @description ISO 8601 time */
+                updatedAt: string;
+            }[];
+            serverMemberships: {
+                guildId: string;
+                username: string;
+                globalName: string | null;
+                nickname: string | null;
+                roleIds: string[];
+                joinedAt: string | null;
+                leftAt: string | null;
+            }[];
+            sessions: {
+                kind: string;
+                /** @description ISO 8601 time */
+                createdAt: string;
+                /** @description ISO 8601 time */
+                expiresAt: string;
+            }[];
+            sdkApprovals: {
+                approvedAt: string | null;
+                redeemedAt: string | null;
+                /** @description ISO 8601 time */
+                expiresAt: string;
+            }[];
+            apiKeysCreated: {
+                id: string;
+                guildId: string;
+                name: string;
+                permissions: string[];
+                /** @description ISO 8601 time */
+                createdOn: string;
+                /** @description ISO 8601 time */
+                validUntil: string;
+                lastUsedAt: string | null;
+            }[];
+            apiCalls: {
+                guildId: string;
+                method: string;
+                path: string;
+                status: number;
+                /** @description ISO 8601 time */
+                createdAt: string;
+            }[];
+            worldImagesUploaded: {
+                id: string;
+                guildId: string;
+                name: string;
+                /** @description ISO 8601 time */
+                createdAt: string;
+            }[];
+            /** @description Entries where the caller acted or was acted on (their Discord id or their VRChat account). */
+            auditEntries: {
+                id: number;
+                guildId: string | null;
+                actorId: string | null;
+                action: string;
+                targetId: string | null;
+                details: {
+                    [key: string]: unknown;
+                } | null;
+                /** @description ISO 8601 time */
+                createdAt: string;
+            }[];
+        };
         Profile: {
             user: {
                 id: string;
@@ -2271,6 +2545,18 @@ export interface components {
             globalName?: string | null;
             /** @enum {string} */
             rank?: "Admin" | "User";
+        };
+        SetupCheckResult: {
+            checks: {
+                id: string;
+                /** @enum {string} */
+                area: "discord" | "vrchat";
+                title: string;
+                ok: boolean;
+                problem: string | null;
+                fix: string | null;
+            }[];
+            checkedAt: string;
         };
         VpmListing: {
             name: string;
@@ -3554,6 +3840,153 @@ export interface operations {
             };
             /** @description Default Response */
             503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMyAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The caller’s Discord username, typed to confirm. */
+                    username: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "Deleted";
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportMyData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyDataExport"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -8655,453 +9088,6 @@ export interface operations {
             };
         };
     };
-    generateWorldAtlas: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                guildId: string;
-                worldId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AtlasMetadata"];
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getWorldAtlasMetadata: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                worldId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AtlasMetadata"];
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getWorldAtlasImage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                worldId: string;
-                variation: number;
-                atlasIndex: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The atlas as image/png */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description Not modified (If-None-Match) */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listWorldRequests: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                guildId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WorldRequests"];
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     uploadWorldImage: {
         parameters: {
             query?: never;
@@ -10583,6 +10569,453 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    generateWorldAtlas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                guildId: string;
+                worldId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AtlasMetadata"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWorldAtlasMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                worldId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AtlasMetadata"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWorldAtlasImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                worldId: string;
+                variation: number;
+                atlasIndex: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The atlas as image/png */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWorldRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                guildId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorldRequests"];
+                };
             };
             /** @description Default Response */
             400: {

@@ -470,3 +470,35 @@ export async function reconcileAllGuildGuests(ctx: AppContext) {
     }
   }
 }
+
+/**
+ * A deleted account's guest records, as host or as guest, in every server: marked 'removing' under each
+ * host's lock (audit-logged), then the guest roles the product gave are taken back and the records deleted.
+ */
+export async function removeGuestsOfUser(ctx: AppContext, userId: string, actor: Actor) {
+  const records = await ctx.db
+    .select({ guildId: guests.guildId, hostUserId: guests.hostUserId })
+    .from(guests)
+    .where(sql`${guests.hostUserId} = ${userId} or ${guests.guestDiscordId} = ${userId}`);
+  const pairs = new Map(records.map((r) => [`${r.guildId}:${r.hostUserId}`, r]));
+  for (const { guildId, hostUserId } of pairs.values()) {
+    const removed = await ctx.db.transaction(async (tx) => {
+      await lockHost(tx, guildId, hostUserId);
+      const list = await tx
+        .select()
+        .from(guests)
+        .where(
+          and(
+            eq(guests.guildId, guildId),
+            eq(guests.hostUserId, hostUserId),
+            sql`(${guests.hostUserId} = ${userId} or ${guests.guestDiscordId} = ${userId})`,
+          ),
+        );
+      // Records already 'removing' are finished below too (a crash between mark and removal).
+      const fresh = list.filter((g) => g.state !== 'removing');
+      await markRemoving(tx, guildId, fresh, actor, 'guest.removed_account_deleted');
+      return list;
+    });
+    await finishRemoval(ctx, guildId, removed);
+  }
+}

@@ -25,6 +25,11 @@ describe('publishWorlds (against a local bare repository)', () => {
   const commits = () => Number(sh('rev-list', '--count', 'refs/heads/main'));
   const files = () => sh('ls-tree', '-r', '--name-only', 'refs/heads/main').split('\n');
   const file = (path: string) => sh('show', `refs/heads/main:${path}`);
+  /** Whether a body is stored in any commit a ref of the remote reaches (its whole history). */
+  const reachable = (body: string) => {
+    const blob = execFileSync('git', ['hash-object', '--stdin'], { input: body, encoding: 'utf8' }).trim();
+    return sh('rev-list', '--all', '--objects').includes(blob);
+  };
 
   beforeEach(() => {
     n += 1;
@@ -56,7 +61,7 @@ describe('publishWorlds (against a local bare repository)', () => {
     expect(commits()).toBe(1);
   });
 
-  it('makes one commit for changes to two worlds, and removes a world no longer given', async () => {
+  it('replaces the branch with one commit per run: a world no longer given leaves the whole history', async () => {
     await publishWorlds(input([[A, doc(1)]]));
     const two = await publishWorlds(
       input([
@@ -65,11 +70,36 @@ describe('publishWorlds (against a local bare repository)', () => {
       ]),
     );
     expect(two).toMatchObject({ written: 2, removed: 0, worlds: 2 });
-    expect(commits()).toBe(2);
+    expect(commits()).toBe(1);
+    expect(reachable(doc(1))).toBe(false);
     const gone = await publishWorlds(input([[B, doc(5)]]));
     expect(gone).toMatchObject({ written: 0, removed: 1, worlds: 1 });
     expect(files()).not.toContain(`worlds/${A}`);
-    expect(commits()).toBe(3);
+    expect(commits()).toBe(1);
+    expect(sh('rev-list', '--all')).toBe(gone.commit);
+    expect(reachable(doc(2))).toBe(false);
+    expect(reachable(doc(5))).toBe(true);
+  });
+
+  it('squashes a branch that still has history (a mirror from before), even when nothing changed', async () => {
+    const old = join(root, `old-${n}`);
+    execFileSync('git', ['init', '--quiet', '--initial-branch=main', old]);
+    const commit = (body: string) =>
+      execFileSync('sh', [
+        '-c',
+        `cd ${old} && mkdir -p worlds && printf '%s' '${body}' > worlds/${A} && touch .nojekyll && git add . && git -c user.name=x -c user.email=x@x commit -qm old`,
+      ]);
+    commit(doc(1));
+    commit(doc(2));
+    execFileSync('git', ['-C', old, 'push', '-q', bare, 'main']);
+    expect(commits()).toBe(2);
+    const result = await publishWorlds(input([[A, doc(2)]]));
+    expect(result).toMatchObject({ written: 0, removed: 0, worlds: 1 });
+    expect(result.commit).not.toBeNull();
+    expect(commits()).toBe(1);
+    expect(reachable(doc(1))).toBe(false);
+    expect(file(`worlds/${A}`)).toBe(doc(2));
+    expect((await publishWorlds(input([[A, doc(2)]]))).commit).toBeNull();
   });
 
   it('keeps the mirrored body of a world it is told to keep', async () => {
@@ -83,7 +113,7 @@ describe('publishWorlds (against a local bare repository)', () => {
     expect(file(`worlds/${A}`)).toBe(doc(1));
   });
 
-  it('starts again from the remote: a commit made elsewhere is kept, a stray file in the clone is not', async () => {
+  it('starts again from the remote: a file committed elsewhere is kept (in the one commit), a stray file in the clone is not', async () => {
     await publishWorlds(input([[A, doc(1)]]));
     const other = join(root, `other-${n}`);
     execFileSync('git', ['clone', '--quiet', '--branch', 'main', bare, other]);
@@ -94,7 +124,7 @@ describe('publishWorlds (against a local bare repository)', () => {
     const result = await publishWorlds(args);
     expect(result).toMatchObject({ written: 1, removed: 0, worlds: 1 });
     expect(files().sort()).toEqual(['.nojekyll', 'README.md', `worlds/${A}`]);
-    expect(commits()).toBe(3);
+    expect(commits()).toBe(1);
   });
 
   it('recovers from a working clone a crash left locked', async () => {

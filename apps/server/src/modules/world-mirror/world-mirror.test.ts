@@ -39,6 +39,8 @@ describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () =>
 
   const sh = (...args: string[]) => execFileSync('git', ['-C', bare, ...args], { encoding: 'utf8' }).trim();
   const commits = () => Number(sh('rev-list', '--count', 'refs/heads/main'));
+  /** Every file version any ref of the mirror reaches. */
+  const history = () => sh('log', '--all', '--format=', '--name-only', '-p');
   const files = () => sh('ls-tree', '-r', '--name-only', 'refs/heads/main').split('\n');
   const mirrored = (id: string) => sh('show', `refs/heads/main:worlds/${id}`);
   const createWorld = async () => {
@@ -86,15 +88,16 @@ describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () =>
   });
 
   it('makes no commit when nothing changed, and one commit for changes to two worlds', async () => {
-    const before = commits();
     expect((await runWorldMirror(t.ctx))?.commit).toBeNull();
-    expect(commits()).toBe(before);
+    expect(commits()).toBe(1);
 
     second = await createWorld();
     await update(second, { enabled: true, compression: true });
     await update(first, { customData: 'changed' });
     expect(await runWorldMirror(t.ctx)).toMatchObject({ written: 2, removed: 0, worlds: 2 });
-    expect(commits()).toBe(before + 1);
+    // Each run replaces the branch: one commit, the first body of `first` no longer reachable.
+    expect(commits()).toBe(1);
+    expect(history()).not.toContain('mirrored');
     expect(mirrored(first)).toBe(await download(first));
     // The compressed body too, byte for byte.
     expect(mirrored(second)).toBe(await download(second));
@@ -106,10 +109,11 @@ describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () =>
     await update(second, { locked: false });
     const deleted = await t.inject({ method: 'DELETE', url: `${base}/${second}`, session: owner.session });
     expect(deleted.statusCode).toBe(204);
-    const before = commits();
     expect(await runWorldMirror(t.ctx)).toMatchObject({ written: 0, removed: 2, worlds: 0 });
-    expect(commits()).toBe(before + 1);
+    expect(commits()).toBe(1);
     expect(files()).toEqual(['.nojekyll']);
+    expect(history()).not.toContain(`worlds/${second}`);
+    expect(history()).not.toContain('changed');
     expect((await trusted(first)).statusCode).toBe(404);
   });
 
@@ -140,7 +144,7 @@ describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () =>
     chmodSync(hook, 0o755);
     const world = await createWorld();
     await update(world, { enabled: true });
-    const before = commits();
+    const before = sh('rev-parse', 'refs/heads/main');
 
     // The real job on pg-boss, retried after a second instead of 30 s.
     const registry = [{ ...worldsMirrorJob, retry: { limit: 5, delaySeconds: 1, backoff: false } }];
@@ -156,13 +160,14 @@ describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () =>
       const failing = (await status()).json();
       expect(failing.lastError).toMatch(/^git push failed: .*push refused by test/s);
       expect(Date.parse(failing.lastErrorAt)).toBeGreaterThan(Date.now() - 20_000);
-      expect(commits()).toBe(before);
+      expect(sh('rev-parse', 'refs/heads/main')).toBe(before);
 
       rmSync(hook);
       await expect.poll(async () => (await status()).json().lastError, { timeout: 20_000 }).toBeNull();
       const cleared = (await status()).json();
       expect(cleared).toMatchObject({ consecutiveFailures: 0, worlds: 1 });
-      expect(commits()).toBe(before + 1);
+      expect(commits()).toBe(1);
+      expect(sh('rev-parse', 'refs/heads/main')).not.toBe(before);
       expect(mirrored(world)).toBe(await download(world));
     } finally {
       await stopWorker();

@@ -5,4 +5,4 @@ export { LoginProvider } from './components/LoginProvider';
 export { RequireAdmin } from './components/RequireAdmin';
 export { LOGIN_REQUIRED_MESSAGE, RequireLogin } from './components/RequireLogin';
 export { isAdmin, type LoginState, useLogin } from './loginContext';
-export { isSafeReturnPath, loginErrorMessage, loginPath } from './loginReturn';
+export { isSafeReturnPath, loginErrorMessage, loginPath, rememberLogout } from './loginReturn';

@@ -49,8 +49,13 @@ export function PrivacyPolicyPage() {
           <List.Item>Uploaded images are kept until you request their deletion.</List.Item>
         </List>
         <Text>
-          Unlinking your account removes the link between your Discord and VRChat accounts. To have any other
-          data deleted, contact us using the address below.
+          Unlinking your account removes the link between your Discord and VRChat accounts. On your profile
+          page, 'Download my data' gives you everything we hold about you as a JSON file, and 'Delete my
+          account' (confirmed by typing your username) unlinks your accounts, takes back the roles the bot
+          gave you because of the link, signs you out everywhere and erases your data within minutes. Entries
+          in a server's audit log that must stay are kept under a random pseudonym, without your name or IDs.
+          While you remain a member of a Discord server with the bot, the bot still sees you there as Discord
+          shows you to it. For anything else, contact us using the address below.
         </Text>
       </LegalSection>
 
@@ -58,8 +63,8 @@ export function PrivacyPolicyPage() {
         <Text>
           If you are in the European Economic Area or the United Kingdom, you have the right to access,
           correct, delete and export your personal data, to restrict or object to its processing, and to lodge
-          a complaint with your data protection authority. To exercise these rights, contact us; we answer
-          within one month.
+          a complaint with your data protection authority. You can download or delete your data yourself from
+          your profile page; to exercise the other rights, contact us; we answer within one month.
         </Text>
       </LegalSection>
 
@@ -83,7 +88,10 @@ export function PrivacyPolicyPage() {
         <Text>
           We share data only with the platforms the Service works with: Discord and VRChat, to link accounts
           and manage roles and groups, and a static-pages host that serves encoded role data to your worlds.
-          We do not share your data with anyone else unless the law requires it.
+          The copy on that host holds only the current data: each update replaces it entirely, keeping no
+          history, so data removed here (an unlink, a deleted account, a world no longer published) is gone
+          from it with its next update, within about 10 minutes. We do not share your data with anyone else
+          unless the law requires it.
         </Text>
       </LegalSection>
 

@@ -7,6 +7,7 @@ import { SetupGuestsDialog } from '../../guests';
 import { type ProfileGuild, useProfile } from '../api/profile';
 import { DiscordServers } from './DiscordServers';
 import { LinkAccountDialog } from './link-account/LinkAccountDialog';
+import { MyDataSection } from './MyDataSection';
 import { ProfileActions } from './ProfileActions';
 import { ProfileHeader } from './ProfileHeader';
 import { UserDetails } from './UserDetails';
@@ -59,6 +60,7 @@ function ProfileContent() {
         />
         <VrchatGroups groups={data.groups} vrchatWebUrl={config?.vrchatWebUrl} />
       </SimpleGrid>
+      <MyDataSection username={data.user.username} />
       <LinkAccountDialog opened={linkOpened} onClose={linkDialog.close} />
       <SetupGuestsDialog guild={guestsGuild} opened={guestsOpened} onClose={guestsDialog.close} />
     </Stack>
