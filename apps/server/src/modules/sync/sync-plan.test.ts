@@ -121,7 +121,7 @@ const inputArb: fc.Arbitrary<SyncPlanInput> = fc
   });
 
 /** The removals (members and Discord roles) a plan makes, as the breaker would hold them. */
-function keepOf(actions: readonly SyncAction[]): NonNullable<SyncPlanInput['keep']> {
+function keepOf(actions: readonly SyncAction[]) {
   return {
     members: new Set(actions.flatMap((a) => (a.kind === 'remove' ? [a.vrcUserId] : []))),
     discordRoles: new Set(
