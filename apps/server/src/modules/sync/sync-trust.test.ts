@@ -11,9 +11,12 @@ import {
   signInHangoutOwner,
   signInMember,
   simulatorRoles,
+  updateVrchatUser,
   vrchatLink,
+  vrchatUser,
 } from '../../../test/factories.js';
 import { discordGroupMappings, groupDiscordMappings, guildSettings } from '../../db/schema/index.js';
+import { linksRefreshJob } from '../../jobs/handlers/links-refresh.js';
 import { runGuildSync } from './sync.service.js';
 
 const { hangout } = seedGuildIds;
@@ -91,6 +94,41 @@ describe('only proven links receive, and temporary grants end with their cause',
     expect(
       await rows(t, 'audit_log', "action = 'GrantRoleTemporary' and target_id = $1", [claimer.id]),
     ).toHaveLength(4);
+  });
+
+  it('takes the 18+ role within one refresh round once VRChat no longer says 18+, audit-logged', async () => {
+    const adult = await discordRole(t, hangout.id, '18+');
+    await t.ctx.db
+      .insert(guildSettings)
+      .values({ guildId: hangout.id, ageVerifiedPlus18RoleId: adult })
+      .onConflictDoUpdate({ target: guildSettings.guildId, set: { ageVerifiedPlus18RoleId: adult } });
+    const member = await signInMember(t, hangout.id);
+    const account = await vrchatUser(t, { ageVerificationStatus: '18+', ageVerified: true });
+    await vrchatLink(t, {
+      discordUserId: member.id,
+      vrcUserId: account.id,
+      vrchatName: account.displayName,
+      plus18: true,
+    });
+    await runGuildSync(t.ctx, hangout.id);
+    expect(await simulatorRoles(t, hangout.id, member.id)).toEqual([adult]);
+    await botSeesRoles(t, hangout.id, member.id, (r) => r.includes(adult));
+
+    await updateVrchatUser(t, account.id, { ageVerificationStatus: 'hidden', ageVerified: false });
+    // Its turn in the scheduled refresh (every link comes round once a day).
+    await t.ctx.database.executeSql(
+      `update vrchat_links set refreshed_at = now() - interval '7 hours' where discord_user_id = '${member.id}'`,
+    );
+    await linksRefreshJob.run(t.ctx, {});
+    await runGuildSync(t.ctx, hangout.id);
+    expect(await simulatorRoles(t, hangout.id, member.id)).toEqual([]);
+    expect(
+      await rows(t, 'audit_log', "action = 'link.refreshed' and target_id = $1", [account.id]),
+    ).toHaveLength(1);
+    expect(
+      await rows(t, 'audit_log', "action = 'role.auto.remove' and target_id = $1", [member.id]),
+    ).toHaveLength(1);
+    await t.ctx.database.executeSql(`update guild_settings set age_verified_plus18_role_id = null`);
   });
 
   it('ends a Discord-to-group temporary grant when its mapping changes (the old row’s role is taken) and at unlink', async () => {
