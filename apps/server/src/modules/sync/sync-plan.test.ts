@@ -615,6 +615,28 @@ describe('planSync (examples)', () => {
     ]);
   });
 
+  it('ends the temporary group role of a member who left the server (still linked, no longer a member here)', () => {
+    const plan = planSync(
+      base({
+        members: [],
+        group: group({
+          members: new Map([['v1', ['r1']]]),
+          discordToGroup: [{ discordRoleId: 'd1', groupRoleId: 'r1', action: 'GrantRoleTemporary' }],
+        }),
+        temporaryGrants: [{ kind: 'groupRole', vrcUserId: 'v1', roleId: 'r1' }],
+      }),
+    );
+    expect(plan.actions).toEqual([
+      {
+        kind: 'removeGroupRole',
+        vrcUserId: 'v1',
+        discordUserId: null,
+        roleId: 'r1',
+        reason: 'GrantRoleTemporary',
+      },
+    ]);
+  });
+
   it('takes what a changed temporary mapping gave under its old row and gives what the new row says', () => {
     const plan = planSync(
       base({
