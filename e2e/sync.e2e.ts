@@ -11,6 +11,8 @@ import { useBrowser } from './browser';
  * gives a Discord role; the Audit Log shows the bot's
  * actions; Auto Remove's removals are held by the circuit breaker and applied after confirming. Everything is
  * undone at the end. The 18+ Verified Role reaches only the 18+ account; an unlink takes the linked role away.
+ * A fourth member links a Dancer's account without proving it is theirs: the group-to-Discord grant never
+ * reaches them; deleting the (temporary) group-to-Discord mapping takes back what it gave.
  */
 const browser = useBrowser();
 const simulatorUrl = inject('simulatorUrl');
@@ -30,6 +32,10 @@ const linkers = [
   { discordId: seedUserIds.humans[12]!, vrchat: 'Umbra' }, // 18+, not in Dance Club
   { discordId: seedUserIds.humans[13]!, vrchat: 'Yuki Frost' }, // a Dance Club member without roles
 ] as const;
+/** Links Hollow Pine (a Dancer in Dance Club) without ever proving ownership. */
+const claimer = { discordId: seedUserIds.humans[14]!, vrchat: 'Hollow Pine' } as const;
+/** Hangout people added to Dance Club for the breaker's step, so the removals exceed its floor (more than 5). */
+const extras = ['Quill', 'Raven Hollow', 'Tundra Wolf'].map((name) => vrchatSeed.userIds[name]!);
 
 interface Membership {
   userId: string;
@@ -175,6 +181,13 @@ describe('the bot sync', () => {
       contexts.push(context);
       await linkAndVerify(context, vrcIds[linker.vrchat]!);
     }
+    const claimerContext = await signedInContext(page, claimer.discordId);
+    contexts.push(claimerContext);
+    const claimed = await claimerContext.request.post(
+      `/api/users/link?vrcId=${vrchatSeed.userIds[claimer.vrchat]!}`,
+      { headers: await xsrfHeaders(claimerContext) },
+    );
+    expect(claimed.status()).toBe(200);
 
     try {
       // 2. The Linked Users Role reaches every linked member in Discord.
@@ -230,15 +243,23 @@ describe('the bot sync', () => {
       await g2d.getByRole('button', { name: 'Add' }).click();
       const g2dRow = 'Group to Discord mapping 1';
       await g2d.getByRole('combobox', { name: `Group Role of ${g2dRow}` }).selectOption({ label: 'Dancer' });
-      await g2d.getByRole('combobox', { name: `Action of ${g2dRow}` }).selectOption('GrantRolePermanent');
+      await g2d.getByRole('combobox', { name: `Action of ${g2dRow}` }).selectOption('GrantRoleTemporary');
       await g2d
         .getByRole('combobox', { name: `Discord Role of ${g2dRow}` })
         .selectOption({ label: 'Dancer Badge' });
       await eventually("Yuki Frost's Discord user gets Dancer Badge", async () =>
         (await discordRoles(yukiDiscord)).includes(badgeRole.id),
       );
+      // Hollow Pine holds Dancer too, but the link claiming that account was never verified: nothing for it.
+      expect(await discordRoles(claimer.discordId)).not.toContain(badgeRole.id);
+      // A temporary grant ends with its mapping: deleting the row takes the badge back.
       await g2d.getByRole('button', { name: `Remove ${g2dRow}` }).click();
       await g2d.getByRole('row', { name: g2dRow }).waitFor({ state: 'detached' });
+      await eventually(
+        "Yuki Frost's Discord user loses Dancer Badge once its mapping is deleted",
+        async () => !(await discordRoles(yukiDiscord)).includes(badgeRole.id),
+      );
+      expect(await discordRoles(claimer.discordId)).not.toContain(badgeRole.id);
       await page.keyboard.press('Escape');
       await g2d.waitFor({ state: 'hidden' });
       await page.getByRole('button', { name: 'Discord to Group Roles setup' }).click();
@@ -267,9 +288,15 @@ describe('the bot sync', () => {
         vrchatSeed.userIds['Fennec Byte']!,
         vrchatSeed.userIds['VRCLink Bot']!,
         yuki,
+        // Linked (unverified): @everyone → Membership still covers the link.
+        vrchatSeed.userIds[claimer.vrchat]!,
       ]);
-      const unentitled = initial.filter((m) => m.status === 'member' && !keep.has(m.userId));
-      expect(unentitled.length).toBeGreaterThan(0);
+      for (const id of extras) await control('POST', `/vrchat/groups/${GROUP}/members/${id}`, {});
+      const unentitled = [
+        ...initial.filter((m) => m.status === 'member' && !keep.has(m.userId)),
+        ...extras.map((userId) => ({ userId })),
+      ];
+      expect(unentitled.length).toBeGreaterThan(5);
       await setSwitch(page, /^Auto Remove Members without membership/, true);
       await page
         .getByText(`The next sync would hold back ${unentitled.length} removals for review.`)
@@ -368,6 +395,10 @@ describe('the bot sync', () => {
     } finally {
       // The removed members come back with their roles, the test links go, the test roles are deleted.
       const now = await memberships();
+      for (const id of extras) {
+        if (now.some((m) => m.userId === id && m.status === 'member'))
+          await control('DELETE', `/vrchat/groups/${GROUP}/members/${id}`);
+      }
       for (const m of initial) {
         if (m.status === 'member' && !now.some((x) => x.userId === m.userId && x.status === 'member')) {
           await control('POST', `/vrchat/groups/${GROUP}/members/${m.userId}`, { roleIds: m.roleIds });

@@ -155,7 +155,8 @@ export async function rows(
     | 'guild_groups'
     | 'group_link_codes'
     | 'worlds'
-    | 'sync_intents',
+    | 'sync_intents'
+    | 'sync_temporary_grants',
   where = 'true',
   params: unknown[] = [],
 ): Promise<Record<string, unknown>[]> {

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const discordToGroupActions = [
   'None',
@@ -76,4 +76,22 @@ export const syncIntents = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('sync_intents_guild_idx').on(t.guildId)],
+);
+
+/**
+ * A role the bot gave through a GrantRoleTemporary mapping: a Discord role (`targetId` = the Discord user) or a
+ * group role (`targetId` = the VRChat user). Written with the write's audit entry, deleted when the role is
+ * taken; the planner takes back each one no rule grants any more (unlink, lost verification, the member left,
+ * the mapping changed or was deleted), and never a role the bot did not give.
+ */
+export const syncTemporaryGrants = pgTable(
+  'sync_temporary_grants',
+  {
+    guildId: text('guild_id').notNull(),
+    kind: text('kind', { enum: ['discordRole', 'groupRole'] }).notNull(),
+    targetId: text('target_id').notNull(),
+    roleId: text('role_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.guildId, t.kind, t.targetId, t.roleId] })],
 );

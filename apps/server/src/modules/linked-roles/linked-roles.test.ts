@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../../../test/app.js';
 import { rows, updateVrchatUser, vrchatLink, vrchatUser } from '../../../test/factories.js';
 import { linkEventsJob } from '../../jobs/handlers/link-events.js';
 import { linkedRolesUpdateJob } from '../../jobs/handlers/linked-roles-update.js';
+import { linksRefreshJob } from '../../jobs/handlers/links-refresh.js';
 import { startJobWorker } from '../../jobs/worker.js';
 import { waitFor } from '../../platforms/testing.js';
 import { registerRoleConnectionMetadata, updateRoleConnection } from './linked-roles.service.js';
@@ -69,66 +70,90 @@ describe('Discord Linked Roles (against the simulated Discord)', () => {
     const state = await t.control('GET', '/discord/state');
     expect(state.body.roleConnectionMetadata).toEqual([
       expect.objectContaining({ key: 'linked', type: 7, name: 'Linked to VRChat' }),
+      expect.objectContaining({ key: 'ownership_verified', type: 7, name: 'Ownership verified' }),
       expect.objectContaining({ key: 'age_verified', type: 7, name: '18+ verified' }),
       expect.objectContaining({ key: 'linked_since', type: 5, name: 'Linked since' }),
     ]);
     expect(await registerRoleConnectionMetadata(t.ctx)).toBe('unchanged');
   });
 
-  it('follows link, verification, age status and unlink through the user’s own OAuth token', async () => {
+  const updates = async (userId: string) =>
+    (await rows(t, 'audit_log', "action = 'linked_roles.updated' and target_id = $1", [userId])).length;
+  const unproven = { linked: '0', ownership_verified: '0', age_verified: '0' };
+
+  it('counts only an ownership-verified link, and follows verification, age status and unlink through the user’s own OAuth token', async () => {
     const userId = '1200000000000000011';
     const session = await signInWithDiscord(userId);
-    const vrc = await vrchatUser(t, { displayName: 'Role Linker' });
+    // An 18+ account anyone could claim: linking it proves nothing.
+    const vrc = await vrchatUser(t, {
+      displayName: 'Role Linker',
+      ageVerificationStatus: '18+',
+      ageVerified: true,
+    });
     const post = (url: string) => t.inject({ method: 'POST', url, session });
 
+    const before = await updates(userId);
     expect((await post(`/api/users/link?vrcId=${vrc.id}`)).statusCode).toBe(200);
+    await waitFor(async () => (await updates(userId)) > before, 15_000);
+    expect(await connectionOf(userId)).toEqual({
+      platformName: 'VRChat',
+      platformUsername: null,
+      metadata: unproven,
+    });
+
+    // Ownership proven with the bio code: now every value counts.
+    const check = await t.inject({ method: 'GET', url: `/api/users/check?vrcId=${vrc.id}`, session });
+    await updateVrchatUser(t, vrc.id, {
+      displayName: 'Role Linker 18',
+      bio: `code ${check.json().verificationCode}`,
+    });
+    expect((await post(`/api/users/verify?vrcId=${vrc.id}`)).statusCode).toBe(200);
     const linked = await connectionBecomes(userId, (c) => c.metadata.linked === '1');
     expect(linked).toEqual({
       platformName: 'VRChat',
-      platformUsername: 'Role Linker',
-      metadata: { linked: '1', age_verified: '0', linked_since: expect.any(String) },
+      platformUsername: 'Role Linker 18',
+      metadata: { linked: '1', ownership_verified: '1', age_verified: '1', linked_since: expect.any(String) },
     });
     const [link] = await rows(t, 'vrchat_links', 'discord_user_id = $1', [userId]);
     expect(new Date(linked.metadata.linked_since).getTime()).toBe(
       new Date(link.linked_at as string).getTime(),
     );
 
-    // Verified as 18+ on VRChat (and renamed); the website's Refresh picks it up.
-    await updateVrchatUser(t, vrc.id, {
-      displayName: 'Role Linker 18',
-      ageVerificationStatus: '18+',
-      ageVerified: true,
-    });
-    expect((await t.inject({ method: 'GET', url: '/api/users/refresh', session })).statusCode).toBe(200);
-    expect(await connectionBecomes(userId, (c) => c.metadata.age_verified === '1')).toMatchObject({
-      platformUsername: 'Role Linker 18',
-    });
-
-    // Ownership proven with the bio code: the connection is written again (same values).
-    const check = await t.inject({ method: 'GET', url: `/api/users/check?vrcId=${vrc.id}`, session });
-    await updateVrchatUser(t, vrc.id, { bio: `code ${check.json().verificationCode}` });
-    const updatesBefore = (
-      await rows(t, 'audit_log', "action = 'linked_roles.updated' and target_id = $1", [userId])
-    ).length;
-    expect((await post(`/api/users/verify?vrcId=${vrc.id}`)).statusCode).toBe(200);
-    await waitFor(
-      async () =>
-        (await rows(t, 'audit_log', "action = 'linked_roles.updated' and target_id = $1", [userId])).length >
-        updatesBefore,
-      15_000,
+    // The 18+ status is gone on VRChat: the scheduled refresh (its next round) clears the value, audit-logged.
+    await updateVrchatUser(t, vrc.id, { ageVerificationStatus: 'hidden', ageVerified: false });
+    await t.ctx.database.executeSql(
+      `update vrchat_links set refreshed_at = now() - interval '7 hours' where discord_user_id = $1`,
+      [userId],
     );
+    await linksRefreshJob.run(t.ctx, {});
+    expect(await connectionBecomes(userId, (c) => c.metadata.age_verified === '0')).toMatchObject({
+      metadata: { linked: '1', ownership_verified: '1' },
+    });
+    expect(
+      await rows(
+        t,
+        'audit_log',
+        "action = 'link.refreshed' and actor_id = 'job:links.refresh' and target_id = $1",
+        [vrc.id],
+      ),
+    ).toHaveLength(1);
 
     expect((await post('/api/users/unlink')).statusCode).toBe(200);
     expect(await connectionBecomes(userId, (c) => c.metadata.linked === '0')).toEqual({
       platformName: 'VRChat',
       platformUsername: null,
-      metadata: { linked: '0', age_verified: '0' },
+      metadata: unproven,
     });
   });
 
   it('writes the role connection of a link made before the user signed in, at sign-in', async () => {
     const userId = '1200000000000000015';
-    await vrchatLink(t, { discordUserId: userId, vrchatName: 'Early Linker', plus18: true });
+    await vrchatLink(t, {
+      discordUserId: userId,
+      vrchatName: 'Early Linker',
+      plus18: true,
+      isVerified: true,
+    });
     expect(await connectionOf(userId)).toBeNull();
     await signInWithDiscord(userId);
     expect(await connectionBecomes(userId, (c) => c.metadata.linked === '1')).toMatchObject({
@@ -152,7 +177,7 @@ describe('Discord Linked Roles (against the simulated Discord)', () => {
     const second = await stored();
     expect(second.access_token_enc).not.toBe(first.access_token_enc);
     expect(new Date(second.expires_at as string).getTime()).toBeGreaterThan(Date.now());
-    expect((await connectionOf(userId))?.metadata).toEqual({ linked: '0', age_verified: '0' });
+    expect((await connectionOf(userId))?.metadata).toEqual(unproven);
 
     // Expired at Discord although not by our clock: refused once (401), refreshed, written.
     expect(

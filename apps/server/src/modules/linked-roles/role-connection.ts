@@ -7,7 +7,8 @@ import type { AgeVerification } from '../../db/schema/links.js';
 
 /**
  * What server owners can require of a Linked Role (Server Settings → Roles → Links in Discord): linked to
- * VRChat, 18+ verified, and linked for at least some days.
+ * VRChat, ownership verified, 18+ verified, and linked for at least some days. Every value counts only a link
+ * whose ownership is proven (the bio code): anyone can claim an unclaimed VRChat account.
  */
 export const roleConnectionMetadata: APIApplicationRoleConnectionMetadata[] = [
   {
@@ -15,6 +16,12 @@ export const roleConnectionMetadata: APIApplicationRoleConnectionMetadata[] = [
     key: 'linked',
     name: 'Linked to VRChat',
     description: 'Has linked a VRChat account',
+  },
+  {
+    type: ApplicationRoleConnectionMetadataType.BooleanEqual,
+    key: 'ownership_verified',
+    name: 'Ownership verified',
+    description: 'Has proven the linked VRChat account is theirs',
   },
   {
     type: ApplicationRoleConnectionMetadataType.BooleanEqual,
@@ -33,16 +40,24 @@ export const roleConnectionMetadata: APIApplicationRoleConnectionMetadata[] = [
 
 export const PLATFORM_NAME = 'VRChat';
 
-/** The user's role connection for their link (or for having none). */
+/**
+ * The user's role connection for their link. A link whose ownership is not proven counts as none: nothing
+ * (not even the VRChat name) is claimed for it until it is verified.
+ */
 export function roleConnectionOf(
-  link: { vrchatName: string; ageVerification: AgeVerification; linkedAt: Date } | null,
+  link: { vrchatName: string; isVerified: boolean; ageVerification: AgeVerification; linkedAt: Date } | null,
 ): RESTPutAPICurrentUserApplicationRoleConnectionJSONBody {
-  if (!link) return { platform_name: PLATFORM_NAME, metadata: { linked: '0', age_verified: '0' } };
+  if (!link?.isVerified)
+    return {
+      platform_name: PLATFORM_NAME,
+      metadata: { linked: '0', ownership_verified: '0', age_verified: '0' },
+    };
   return {
     platform_name: PLATFORM_NAME,
     platform_username: link.vrchatName,
     metadata: {
       linked: '1',
+      ownership_verified: '1',
       age_verified: link.ageVerification === 'Plus18' ? '1' : '0',
       linked_since: link.linkedAt.toISOString(),
     },

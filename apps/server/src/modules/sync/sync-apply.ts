@@ -8,6 +8,7 @@ import { VrchatError } from '../../platforms/vrchat/errors.js';
 import { audit } from '../audit/audit.service.js';
 import { actionInPlace } from './action-in-place.js';
 import type { SyncAction, SyncPlanInput } from './sync-plan.js';
+import { recordGrantChange } from './temporary-grants.js';
 
 /** A problem met while applying (VRChat or Discord refused): shown on the tabs until a sync runs without it. */
 export interface ApplyWarning {
@@ -123,6 +124,7 @@ async function recordDone(
         action.kind === 'addDiscordRole',
       );
     }
+    await recordGrantChange(tx, guildId, action);
     await audit(tx, {
       action: auditTypeOf(action),
       actor: botActor,

@@ -14,6 +14,7 @@ import { assignableRoleProblem } from '../guild-settings/assignable-role.js';
 import { mirrorDeps } from '../members/member-mirror.events.js';
 import { ensureFilled } from '../members/member-mirror.fill.js';
 import type { PlanGroup, PlanMember, SyncPlanInput } from './sync-plan.js';
+import { readTemporaryGrants } from './temporary-grants.js';
 
 /** A problem found while looking, before any plan (the bot is not in the group, lacks a permission…). */
 export interface ObserveWarning {
@@ -98,6 +99,7 @@ export async function observeGuild(ctx: AppContext, guildId: string): Promise<Ob
       manageableDiscordRoleIds,
       members,
       group: observed.plan,
+      temporaryGrants: await readTemporaryGrants(ctx.db, guildId),
     },
     warnings,
     guild,

@@ -3,11 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { discordToGroupActions, groupToDiscordActions } from '../../db/schema/sync.js';
 import { actionInPlace } from './action-in-place.js';
 import {
+  discordRoleKey,
   type PlanGroup,
   type PlanMember,
   planSync,
   type SyncAction,
   type SyncPlanInput,
+  type TemporaryGrant,
 } from './sync-plan.js';
 
 const GUILD = 'g0';
@@ -72,6 +74,15 @@ const inputArb: fc.Arbitrary<SyncPlanInput> = fc
       }),
       { maxLength: 4 },
     ),
+    // Temporary grants recorded earlier (the member may have unlinked, left or lost verification since).
+    discordGrants: fc.array(
+      fc.tuple(fc.integer({ min: 0, max: vrcIds.length - 1 }), fc.constantFrom(...discordRoles)),
+      { maxLength: 4 },
+    ),
+    groupGrants: fc.array(
+      fc.tuple(fc.constantFrom(...vrcIds, ...outsiders), fc.constantFrom(...groupRoleIds)),
+      { maxLength: 4 },
+    ),
   })
   .map((r): SyncPlanInput => {
     const members = new Map(r.groupMembers);
@@ -98,8 +109,28 @@ const inputArb: fc.Arbitrary<SyncPlanInput> = fc
       manageableDiscordRoleIds: new Set(r.manageableDiscord),
       members: r.members.filter((m): m is PlanMember => !!m),
       group: r.hasGroup ? group : null,
+      temporaryGrants: [
+        ...r.discordGrants.map(
+          ([i, roleId]): TemporaryGrant => ({ kind: 'discordRole', discordUserId: `m${i}`, roleId }),
+        ),
+        ...r.groupGrants.map(
+          ([vrcUserId, roleId]): TemporaryGrant => ({ kind: 'groupRole', vrcUserId, roleId }),
+        ),
+      ],
     };
   });
+
+/** The removals (members and Discord roles) a plan makes, as the breaker would hold them. */
+function keepOf(actions: readonly SyncAction[]) {
+  return {
+    members: new Set(actions.flatMap((a) => (a.kind === 'remove' ? [a.vrcUserId] : []))),
+    discordRoles: new Set(
+      actions.flatMap((a) =>
+        a.kind === 'removeDiscordRole' ? [discordRoleKey(a.discordUserId, a.roleId)] : [],
+      ),
+    ),
+  };
+}
 
 /** What the platforms look like once the actions are carried out (the executor's effect, simulated). */
 function applyActions(input: SyncPlanInput, actions: readonly SyncAction[]): SyncPlanInput {
@@ -111,6 +142,24 @@ function applyActions(input: SyncPlanInput, actions: readonly SyncAction[]): Syn
     joinRequests: new Set(input.group.joinRequests),
     alreadyInvited: new Set(input.group.alreadyInvited),
   };
+  // The records sync-apply keeps: a temporary grant that landed is recorded, a role taken drops its record.
+  let grants = [...(input.temporaryGrants ?? [])];
+  const sameGrant = (g: TemporaryGrant, a: SyncAction) =>
+    'roleId' in a &&
+    g.roleId === a.roleId &&
+    (g.kind === 'discordRole'
+      ? g.discordUserId === a.discordUserId
+      : 'vrcUserId' in a && g.vrcUserId === a.vrcUserId);
+  for (const a of actions) {
+    if (a.kind === 'removeDiscordRole' || a.kind === 'removeGroupRole')
+      grants = grants.filter((g) => !sameGrant(g, a));
+    if (a.kind === 'remove')
+      grants = grants.filter((g) => g.kind !== 'groupRole' || g.vrcUserId !== a.vrcUserId);
+    if (a.kind === 'addDiscordRole' && a.reason === 'GrantRoleTemporary')
+      grants.push({ kind: 'discordRole', discordUserId: a.discordUserId, roleId: a.roleId });
+    if (a.kind === 'addGroupRole' && a.reason === 'GrantRoleTemporary')
+      grants.push({ kind: 'groupRole', vrcUserId: a.vrcUserId, roleId: a.roleId });
+  }
   for (const a of actions) {
     switch (a.kind) {
       case 'invite':
@@ -142,7 +191,7 @@ function applyActions(input: SyncPlanInput, actions: readonly SyncAction[]): Syn
       }
     }
   }
-  return { ...input, members, group };
+  return { ...input, members, group, temporaryGrants: grants };
 }
 
 const key = (a: SyncAction) => JSON.stringify({ ...a, reason: undefined });
@@ -155,6 +204,74 @@ describe('planSync (property)', () => {
         expect(planSync(applyActions(input, actions)).actions).toEqual([]);
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('with what the breaker holds kept, does none of it nor anything that follows from it, and still converges', () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const keep = keepOf(planSync(input).actions);
+        const held = { ...input, keep };
+        const { actions } = planSync(held);
+        for (const a of actions) {
+          if (a.kind === 'remove') expect(keep.members.has(a.vrcUserId)).toBe(false);
+          if (a.kind === 'removeDiscordRole')
+            expect(keep.discordRoles.has(discordRoleKey(a.discordUserId, a.roleId))).toBe(false);
+        }
+        expect(planSync(applyActions(held, actions)).actions).toEqual([]);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('gives what the VRChat side grants only to ownership-verified links', () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        for (const a of planSync(input).actions) {
+          if (a.kind !== 'addDiscordRole' || a.reason === 'LinkedRole') continue;
+          const member = input.members.find((m) => m.discordUserId === a.discordUserId);
+          expect(member?.link?.verified).toBe(true);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('takes a temporary role back only for a temporary mapping or a recorded temporary grant', () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        for (const a of planSync(input).actions) {
+          if (a.reason !== 'GrantRoleTemporary') continue;
+          if (a.kind !== 'removeDiscordRole' && a.kind !== 'removeGroupRole') continue;
+          const mapped =
+            a.kind === 'removeDiscordRole'
+              ? input.group?.groupToDiscord.some((r) => r.action === a.reason && r.discordRoleId === a.roleId)
+              : input.group?.discordToGroup.some((r) => r.action === a.reason && r.groupRoleId === a.roleId);
+          const recorded = input.temporaryGrants?.some(
+            (g) =>
+              g.roleId === a.roleId &&
+              (g.kind === 'discordRole'
+                ? g.discordUserId === a.discordUserId
+                : 'vrcUserId' in a && g.vrcUserId === a.vrcUserId),
+          );
+          expect(mapped || recorded).toBe(true);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('removes a person from the group before inviting them again', () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const { actions } = planSync(input);
+        actions.forEach((a, i) => {
+          if (a.kind !== 'invite') return;
+          const removal = actions.findIndex((x) => x.kind === 'remove' && x.vrcUserId === a.vrcUserId);
+          if (removal >= 0) expect(removal).toBeLessThan(i);
+        });
+      }),
+      { numRuns: 1000 },
     );
   });
 
@@ -442,10 +559,126 @@ describe('planSync (examples)', () => {
       }),
     });
     const plan = planSync(input);
-    expect(
-      plan.actions.map((a) => `${a.kind} ${'vrcUserId' in a ? a.vrcUserId : a.discordUserId}`).sort(),
-    ).toEqual(['invite v1', 'remove v1']);
+    // In this order: VRChat refuses to invite someone still in the group.
+    expect(plan.actions.map((a) => `${a.kind} ${'vrcUserId' in a ? a.vrcUserId : a.discordUserId}`)).toEqual([
+      'remove v1',
+      'invite v1',
+    ]);
     // Back in the group without r1, nothing feeds the loop: the next sync has nothing to do.
     expect(planSync(applyActions(input, plan.actions)).actions).toEqual([]);
+  });
+
+  it('gives group-to-Discord roles to a verified link only, and takes a temporary one from an unverified link', () => {
+    const g = group({
+      members: new Map([
+        ['v1', ['r1']],
+        ['v2', ['r1']],
+      ]),
+      groupToDiscord: [
+        { groupRoleId: 'r1', discordRoleId: 'd1', action: 'GrantRolePermanent' },
+        { groupRoleId: 'r1', discordRoleId: 'd2', action: 'GrantRoleTemporary' },
+      ],
+    });
+    const plan = planSync(base({ members: [linked(1, []), linked(2, ['d2'], false)], group: g }));
+    expect(plan.actions).toEqual([
+      { kind: 'addDiscordRole', discordUserId: 'm1', roleId: 'd1', reason: 'GrantRolePermanent' },
+      { kind: 'addDiscordRole', discordUserId: 'm1', roleId: 'd2', reason: 'GrantRoleTemporary' },
+      { kind: 'removeDiscordRole', discordUserId: 'm2', roleId: 'd2', reason: 'GrantRoleTemporary' },
+    ]);
+  });
+
+  it('ends the temporary grants the bot made when the member unlinks, in both directions', () => {
+    const plan = planSync(
+      base({
+        members: [{ discordUserId: 'm1', name: 'm1', roleIds: ['d1', 'd2'], link: null }],
+        group: group({
+          members: new Map([['v1', ['r1', 'r2']]]),
+          discordToGroup: [{ discordRoleId: 'd2', groupRoleId: 'r1', action: 'GrantRoleTemporary' }],
+          groupToDiscord: [{ groupRoleId: 'r1', discordRoleId: 'd1', action: 'GrantRoleTemporary' }],
+        }),
+        temporaryGrants: [
+          { kind: 'discordRole', discordUserId: 'm1', roleId: 'd1' },
+          { kind: 'groupRole', vrcUserId: 'v1', roleId: 'r1' },
+        ],
+      }),
+    );
+    // r2 and d2 were not given by the bot's temporary grants: they stay.
+    expect(plan.actions).toEqual([
+      {
+        kind: 'removeGroupRole',
+        vrcUserId: 'v1',
+        discordUserId: null,
+        roleId: 'r1',
+        reason: 'GrantRoleTemporary',
+      },
+      { kind: 'removeDiscordRole', discordUserId: 'm1', roleId: 'd1', reason: 'GrantRoleTemporary' },
+    ]);
+  });
+
+  it('ends the temporary group role of a member who left the server (still linked, no longer a member here)', () => {
+    const plan = planSync(
+      base({
+        members: [],
+        group: group({
+          members: new Map([['v1', ['r1']]]),
+          discordToGroup: [{ discordRoleId: 'd1', groupRoleId: 'r1', action: 'GrantRoleTemporary' }],
+        }),
+        temporaryGrants: [{ kind: 'groupRole', vrcUserId: 'v1', roleId: 'r1' }],
+      }),
+    );
+    expect(plan.actions).toEqual([
+      {
+        kind: 'removeGroupRole',
+        vrcUserId: 'v1',
+        discordUserId: null,
+        roleId: 'r1',
+        reason: 'GrantRoleTemporary',
+      },
+    ]);
+  });
+
+  it('takes what a changed temporary mapping gave under its old row and gives what the new row says', () => {
+    const plan = planSync(
+      base({
+        members: [linked(1, ['d1'])],
+        group: group({
+          members: new Map([['v1', ['r1']]]),
+          discordToGroup: [{ discordRoleId: 'd1', groupRoleId: 'r2', action: 'GrantRoleTemporary' }],
+        }),
+        temporaryGrants: [{ kind: 'groupRole', vrcUserId: 'v1', roleId: 'r1' }],
+      }),
+    );
+    expect(plan.actions).toEqual([
+      {
+        kind: 'addGroupRole',
+        vrcUserId: 'v1',
+        discordUserId: 'm1',
+        roleId: 'r2',
+        reason: 'GrantRoleTemporary',
+      },
+      {
+        kind: 'removeGroupRole',
+        vrcUserId: 'v1',
+        discordUserId: 'm1',
+        roleId: 'r1',
+        reason: 'GrantRoleTemporary',
+      },
+    ]);
+  });
+
+  it('holds what depends on a held removal with it (the Discord role a kept group role grants)', () => {
+    const input = base({
+      members: [linked(1, ['d1'])],
+      group: group({
+        autoRemove: true,
+        members: new Map([['v1', ['r1']]]),
+        groupToDiscord: [{ groupRoleId: 'r1', discordRoleId: 'd1', action: 'GrantRoleTemporary' }],
+      }),
+    });
+    expect(planSync(input).actions).toEqual([
+      { kind: 'remove', vrcUserId: 'v1', discordUserId: 'm1', reason: 'AutoRemove' },
+      { kind: 'removeDiscordRole', discordUserId: 'm1', roleId: 'd1', reason: 'GrantRoleTemporary' },
+    ]);
+    expect(planSync({ ...input, keep: { members: new Set(['v1']) } }).actions).toEqual([]);
   });
 });

@@ -6,6 +6,12 @@
  * Rules (documented in the README, "Sync"):
  * - Auto roles hold exactly for the members they describe (linked; verified 18+; verified with any age
  *   verification). Group-to-Discord grants add to that; a role some rule grants is never also taken away.
+ * - Only ownership-verified links receive what comes from the VRChat side (group-to-Discord grants); an
+ *   unverified link is treated as holding no group role.
+ * - A temporary grant ends when its cause ends: the grants the bot made (`temporaryGrants`, recorded when they
+ *   landed) are taken back once no rule grants them any more (unlink, lost verification, the member left, the
+ *   mapping changed or was deleted).
+ * - What the removal circuit breaker holds (`keep`) stays as it is, and so does everything that follows from it.
  * - Discord to group: NoMembership beats Membership; RevokeRole beats any grant; GrantRoleTemporary takes
  *   its role back from linked members who no longer hold the Discord role, unless another mapping grants it.
  * - Auto Remove removes group members no mapping entitles to membership. Never removed or changed: the
@@ -66,6 +72,14 @@ export interface PlanGroup {
   groupToDiscord: readonly GroupDiscordRule[];
 }
 
+/** A role the bot gave through a GrantRoleTemporary mapping (recorded when the write landed). */
+export type TemporaryGrant =
+  | { kind: 'discordRole'; discordUserId: string; roleId: string }
+  | { kind: 'groupRole'; vrcUserId: string; roleId: string };
+
+/** The key of a member's Discord role in `keep.discordRoles`. */
+export const discordRoleKey = (discordUserId: string, roleId: string) => `${discordUserId}:${roleId}`;
+
 export interface SyncPlanInput {
   /** The guild id: a Discord-to-group rule on it (the @everyone entry) covers every linked member. */
   guildId: string;
@@ -74,6 +88,13 @@ export interface SyncPlanInput {
   manageableDiscordRoleIds: ReadonlySet<string>;
   members: readonly PlanMember[];
   group: PlanGroup | null;
+  /** Temporary grants the bot made; each is taken back once no rule grants it. */
+  temporaryGrants?: readonly TemporaryGrant[];
+  /**
+   * What the removal circuit breaker holds: these group members are not removed and these Discord roles
+   * (`discordRoleKey`) not taken, and nothing that would follow from their going is planned.
+   */
+  keep?: { members?: ReadonlySet<string>; discordRoles?: ReadonlySet<string> };
 }
 
 export type SyncAction =
@@ -136,30 +157,57 @@ export function planSync(input: SyncPlanInput): SyncPlan {
   const actions: SyncAction[] = [];
   // Members are independent of each other (a member's roles and membership depend on their own state only),
   // so each converges on its own: small states, and the cost grows with the server's size, not faster.
+  const grants = indexGrants(input.temporaryGrants ?? []);
   const linkedVrcIds = new Set<string>();
   for (const member of input.members) {
     if (member.link) linkedVrcIds.add(member.link.vrcUserId);
-    actions.push(...planPart({ ...input, members: [member] }, warn));
+    const own = [
+      ...(grants.discord.get(member.discordUserId) ?? []),
+      ...((member.link && grants.group.get(member.link.vrcUserId)) || []),
+    ];
+    actions.push(...planPart({ ...input, members: [member], temporaryGrants: own }, warn));
   }
-  // Group members linked to nobody in the server: only Auto Remove concerns them.
+  // Group members linked to nobody in the server: Auto Remove concerns them, and the temporary group roles
+  // the bot gave them while they were linked (unlinked since, or gone from the server) end.
   const group = input.group;
-  if (group?.enabled && group.autoRemove) {
-    const others = new Map([...group.members].filter(([id]) => !linkedVrcIds.has(id)));
+  if (group?.enabled) {
+    const others = new Map(
+      [...group.members].filter(
+        ([id]) => !linkedVrcIds.has(id) && (group.autoRemove || grants.group.has(id)),
+      ),
+    );
+    const own = [...others.keys()].flatMap((id) => grants.group.get(id) ?? []);
     if (others.size > 0)
-      actions.push(...planPart({ ...input, members: [], group: { ...group, members: others } }, warn));
+      actions.push(
+        ...planPart(
+          { ...input, members: [], group: { ...group, members: others }, temporaryGrants: own },
+          warn,
+        ),
+      );
   }
-  // Invites first (nothing depends on them), group changes, removals, then Discord roles; stable within each.
+  // Removals first (VRChat refuses to invite someone still in the group, and a removal and a new invite of one
+  // person come in that order), invites, group changes, then Discord roles; stable within each.
   const phase: Record<SyncActionKind, number> = {
-    invite: 0,
-    acceptRequest: 1,
-    addGroupRole: 1,
-    removeGroupRole: 1,
-    remove: 2,
+    remove: 0,
+    invite: 1,
+    acceptRequest: 2,
+    addGroupRole: 2,
+    removeGroupRole: 2,
     addDiscordRole: 3,
     removeDiscordRole: 3,
   };
   actions.sort((a, b) => phase[a.kind] - phase[b.kind]);
   return { actions, warnings: [...warnings.values()] };
+}
+
+function indexGrants(grants: readonly TemporaryGrant[]) {
+  const discord = new Map<string, TemporaryGrant[]>();
+  const group = new Map<string, TemporaryGrant[]>();
+  for (const g of grants) {
+    const [map, id] = g.kind === 'discordRole' ? [discord, g.discordUserId] : [group, g.vrcUserId];
+    map.set(id, [...(map.get(id) ?? []), g]);
+  }
+  return { discord, group };
 }
 
 /** Plans a part of the server: rules applied round after round until nothing changes, then the difference. */
@@ -229,6 +277,7 @@ function applyGroupRules(
   if (!group.enabled) return;
   const entitled = new Set<string>();
   const linked = input.members.filter((m) => m.link);
+  const kept = input.keep?.members ?? new Set<string>();
   for (const member of linked) {
     const vrcId = member.link!.vrcUserId;
     const rulesHeld = group.discordToGroup.filter((r) =>
@@ -241,6 +290,8 @@ function applyGroupRules(
     const isProtected = group.protectedUserIds.has(vrcId);
 
     if (wantOut && isMember && !isProtected) {
+      // Held by the breaker: left as it is (no role changes either), until a manager decides.
+      if (kept.has(vrcId)) continue;
       if (group.can.remove) {
         state.groupRoles.delete(vrcId);
         reasons.set(`remove:${vrcId}`, 'NoMembership');
@@ -261,11 +312,21 @@ function applyGroupRules(
     }
     const roles = state.groupRoles.get(vrcId);
     if (!roles || isProtected) continue;
-    applyGroupRoleRules(group, rulesHeld, member, roles, reasons, warn);
+    applyGroupRoleRules(group, rulesHeld, member, roles, input.temporaryGrants ?? [], reasons, warn);
+  }
+  // Group members linked to nobody here: the temporary roles the bot gave them end.
+  const linkedIds = new Set(linked.map((m) => m.link!.vrcUserId));
+  for (const g of input.temporaryGrants ?? []) {
+    if (g.kind !== 'groupRole' || linkedIds.has(g.vrcUserId) || group.protectedUserIds.has(g.vrcUserId))
+      continue;
+    const roles = state.groupRoles.get(g.vrcUserId);
+    if (!roles?.has(g.roleId) || !group.can.assignRoles || !group.manageableRoleIds.has(g.roleId)) continue;
+    roles.delete(g.roleId);
+    reasons.set(`grole:${g.vrcUserId}:${g.roleId}`, 'GrantRoleTemporary');
   }
   if (group.autoRemove && group.can.remove) {
     for (const vrcId of [...state.groupRoles.keys()]) {
-      if (entitled.has(vrcId) || group.protectedUserIds.has(vrcId)) continue;
+      if (entitled.has(vrcId) || group.protectedUserIds.has(vrcId) || kept.has(vrcId)) continue;
       // A linked member NoMembership keeps out is removed above, with that reason.
       state.groupRoles.delete(vrcId);
       reasons.set(`remove:${vrcId}`, reasons.get(`remove:${vrcId}`) ?? 'AutoRemove');
@@ -280,6 +341,7 @@ function applyGroupRoleRules(
   rulesHeld: readonly DiscordGroupRule[],
   member: PlanMember,
   roles: Set<string>,
+  recorded: readonly TemporaryGrant[],
   reasons: Map<string, SyncReason>,
   warn: (w: SyncWarning) => void,
 ) {
@@ -318,13 +380,19 @@ function applyGroupRoleRules(
       reasons.set(`grole:${vrcId}:${roleId}`, reason);
     }
   }
-  // Temporary grants end when the Discord role is gone (unless another held mapping still grants the role).
-  for (const r of group.discordToGroup) {
-    if (r.action !== 'GrantRoleTemporary' || !r.groupRoleId) continue;
-    if (granted.has(r.groupRoleId) || !roles.has(r.groupRoleId)) continue;
-    if (!group.manageableRoleIds.has(r.groupRoleId) || !group.can.assignRoles) continue;
-    roles.delete(r.groupRoleId);
-    reasons.set(`grole:${vrcId}:${r.groupRoleId}`, 'GrantRoleTemporary');
+  // Temporary grants end when the Discord role is gone (unless another held mapping still grants the role),
+  // and so do the ones the bot made through a mapping since changed or deleted.
+  const temporary = [
+    ...group.discordToGroup.flatMap((r) =>
+      r.action === 'GrantRoleTemporary' && r.groupRoleId ? [r.groupRoleId] : [],
+    ),
+    ...recorded.flatMap((g) => (g.kind === 'groupRole' && g.vrcUserId === vrcId ? [g.roleId] : [])),
+  ];
+  for (const roleId of temporary) {
+    if (granted.has(roleId) || !roles.has(roleId)) continue;
+    if (!group.manageableRoleIds.has(roleId) || !group.can.assignRoles) continue;
+    roles.delete(roleId);
+    reasons.set(`grole:${vrcId}:${roleId}`, 'GrantRoleTemporary');
   }
 }
 
@@ -352,7 +420,8 @@ function applyDiscordRules(
     want(plus18RoleId, !!link?.verified && link.age === 'Plus18', 'Plus18Role');
     want(ageVerifiedRoleId, !!link?.verified && link.age !== 'Unverified', 'AgeVerifiedRole');
     if (link) {
-      const groupRoles = state.groupRoles.get(link.vrcUserId);
+      // Only a proven link receives what the VRChat side grants: an unverified one holds no group role here.
+      const groupRoles = link.verified ? state.groupRoles.get(link.vrcUserId) : undefined;
       for (const r of groupRules) {
         if (!r.discordRoleId || !r.groupRoleId || r.action === 'None') continue;
         const held = groupRoles?.has(r.groupRoleId) ?? false;
@@ -360,8 +429,15 @@ function applyDiscordRules(
         else if (r.action === 'GrantRoleTemporary') want(r.discordRoleId, false, r.action);
       }
     }
+    // Temporary roles the bot gave end with their cause (a grant above, if any, still wins).
+    for (const g of input.temporaryGrants ?? [])
+      if (g.kind === 'discordRole' && g.discordUserId === member.discordUserId)
+        want(g.roleId, false, 'GrantRoleTemporary');
+    const keptRoles = input.keep?.discordRoles;
     for (const [roleId, { hold, reason }] of wants) {
       if (roles.has(roleId) === hold) continue;
+      // Held by the breaker: the member keeps it until a manager decides.
+      if (!hold && keptRoles?.has(discordRoleKey(member.discordUserId, roleId))) continue;
       if (!input.manageableDiscordRoleIds.has(roleId)) {
         warn({ kind: 'discordRole', subject: roleId, reason });
         continue;

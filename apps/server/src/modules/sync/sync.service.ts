@@ -7,13 +7,20 @@ import { audit } from '../audit/audit.service.js';
 import { linkOf } from '../groups/groups.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import { type ApplyWarning, applyActions, settleIntents } from './sync-apply.js';
+import {
+  breakerHolds,
+  HOLD_ABOVE_COUNT,
+  HOLD_ABOVE_SHARE,
+  heldKeyOf,
+  planWithBreaker,
+} from './sync-breaker.js';
 import { type Observation, type ObserveWarning, observeGuild } from './sync-observe.js';
-import { planSync, type SyncAction, type SyncActionKind, type SyncWarning } from './sync-plan.js';
+import type { SyncAction, SyncActionKind, SyncWarning } from './sync-plan.js';
 import { requestGuildSync } from './sync-trigger.js';
+import { dropStaleGrants } from './temporary-grants.js';
 
-/** The removal circuit breaker: a sync removing more than this many members, or this share, holds them. */
-export const HOLD_ABOVE_COUNT = 25;
-export const HOLD_ABOVE_SHARE = 0.1;
+export { breakerHolds, HOLD_ABOVE_COUNT, HOLD_ABOVE_SHARE };
+
 const PREVIEW_LIMIT = 50;
 
 export interface SyncActionView {
@@ -26,10 +33,15 @@ export interface SyncActionView {
 }
 
 interface HeldRemoval extends SyncActionView {
-  vrcUserId: string;
+  /** What an approval names (`heldKeyOf`); rows held before Discord roles were held have only `vrcUserId`. */
+  key?: string;
   /** Approved by a manager: every sync applies it (not only the job the approval queued). */
   approved?: boolean;
 }
+
+const keyOfHeld = (h: HeldRemoval) => h.key ?? h.vrcUserId ?? '';
+/** "Glimmer" for a group removal, "Glimmer (Event Host)" for a Discord role taken. */
+const heldName = (h: HeldRemoval) => (h.roleName ? `${h.targetName} (${h.roleName})` : h.targetName);
 
 export interface SyncRunResult {
   planned: number;
@@ -38,11 +50,6 @@ export interface SyncRunResult {
   held: number;
   reads: number;
   writes: number;
-}
-
-/** Whether the breaker holds these removals back in a group of this size. */
-export function breakerHolds(removals: number, groupMemberCount: number): boolean {
-  return removals > HOLD_ABOVE_COUNT || removals > HOLD_ABOVE_SHARE * groupMemberCount;
 }
 
 function viewOf(obs: Observation, a: SyncAction): SyncActionView {
@@ -104,27 +111,29 @@ export async function runGuildSync(
   const obs = await observeGuild(ctx, guildId);
   if (!obs) return null;
   await settleIntents(ctx, guildId, obs.input, obs.group?.id ?? null);
-  const plan = planSync(obs.input);
+  await dropStaleGrants(ctx.db, guildId, obs.input);
   const before = await stateOf(ctx, guildId);
   const stored = (before?.heldRemovals ?? []) as HeldRemoval[];
   const approved = new Set([
     ...(opts.approvedRemovals ?? []),
-    ...stored.filter((h) => h.approved).map((h) => h.vrcUserId),
+    ...stored.filter((h) => h.approved).map(keyOfHeld),
   ]);
-  const removals = plan.actions.filter((a) => a.kind === 'remove' && !approved.has(a.vrcUserId));
-  const hold = removals.length > 0 && breakerHolds(removals.length, obs.group?.memberCount ?? 0);
-  const toApply = hold ? plan.actions.filter((a) => !removals.includes(a)) : plan.actions;
+  const { plan, held, derived } = planWithBreaker(obs.input, obs.group?.memberCount ?? 0, approved);
+  const hold = held.length > 0;
   const groupId = obs.group?.id ?? null;
 
   if (hold) {
-    await holdRemovals(
-      ctx,
-      guildId,
-      removals.map((a) => viewOf(obs, a) as HeldRemoval),
-      obs.group?.memberCount ?? 0,
-    );
+    const views = held.map((a) => ({ ...viewOf(obs, a), key: heldKeyOf(a) ?? '' }));
+    // Audited once: a later sync holding the same removals leaves the record (and its time) as it is.
+    const same = (a: string[], b: string[]) => a.length === b.length && a.every((k, i) => k === b[i]);
+    const storedKeys = stored
+      .filter((h) => !h.approved)
+      .map(keyOfHeld)
+      .sort();
+    if (!same(views.map((v) => v.key).sort(), storedKeys))
+      await holdRemovals(ctx, guildId, views, obs.group?.memberCount ?? 0, derived.length);
   }
-  const result = await applyActions(ctx, guildId, groupId, toApply, (a) => ({
+  const result = await applyActions(ctx, guildId, groupId, plan.actions, (a) => ({
     ...viewOf(obs, a),
     groupId,
   }));
@@ -143,7 +152,7 @@ export async function runGuildSync(
     planned: plan.actions.length,
     applied: result.applied,
     failed: result.failed,
-    held: hold ? removals.length : 0,
+    held: held.length,
     reads: obs.reads,
     writes: result.writes,
   };
@@ -169,7 +178,13 @@ export async function runGuildSync(
   return summary;
 }
 
-async function holdRemovals(ctx: AppContext, guildId: string, held: HeldRemoval[], groupSize: number) {
+async function holdRemovals(
+  ctx: AppContext,
+  guildId: string,
+  held: HeldRemoval[],
+  groupSize: number,
+  derived: number,
+) {
   const values = { heldRemovals: held, heldAt: new Date(), updatedAt: new Date() };
   await ctx.db.transaction(async (tx) => {
     await tx
@@ -180,7 +195,13 @@ async function holdRemovals(ctx: AppContext, guildId: string, held: HeldRemoval[
       action: 'sync.removals_held',
       actor: botActor,
       guildId,
-      details: { count: held.length, groupSize, names: held.slice(0, 25).map((h) => h.targetName) },
+      details: {
+        count: held.length,
+        groupSize,
+        // Steps held with the removals because they follow from them.
+        heldWithThem: derived,
+        names: held.slice(0, 25).map(heldName),
+      },
     });
   });
 }
@@ -190,15 +211,14 @@ export async function previewGuildSync(ctx: AppContext, actor: Actor, guildId: s
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const obs = await observeGuild(ctx, guildId);
   if (!obs) return { total: 0, counts: {}, actions: [], wouldHold: 0, complete: true };
-  const plan = planSync(obs.input);
+  const { wanted: plan, held } = planWithBreaker(obs.input, obs.group?.memberCount ?? 0, new Set());
   const counts: Record<string, number> = {};
   for (const a of plan.actions) counts[a.kind] = (counts[a.kind] ?? 0) + 1;
-  const removals = counts.remove ?? 0;
   return {
     total: plan.actions.length,
     counts,
     actions: plan.actions.slice(0, PREVIEW_LIMIT).map((a) => viewOf(obs, a)),
-    wouldHold: removals > 0 && breakerHolds(removals, obs.group?.memberCount ?? 0) ? removals : 0,
+    wouldHold: held.length,
     complete: obs.groupListComplete,
   };
 }
@@ -259,7 +279,7 @@ export async function decideHeldRemovals(
     await ctx.jobs
       .send(
         'sync.guild',
-        { guildId, reason: 'held', approvedRemovals: held.map((h) => h.vrcUserId) },
+        { guildId, reason: 'held', approvedRemovals: held.map(keyOfHeld) },
         { singletonKey: `${guildId}:held` },
       )
       .catch((err) => {
@@ -282,7 +302,7 @@ export async function decideHeldRemovals(
       action: decision === 'apply' ? 'sync.removals_approved' : 'sync.removals_discarded',
       actor,
       guildId,
-      details: { count: held.length, names: held.slice(0, 25).map((h) => h.targetName) },
+      details: { count: held.length, names: held.slice(0, 25).map(heldName) },
     });
   });
   return { count: held.length };

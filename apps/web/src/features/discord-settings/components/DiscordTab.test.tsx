@@ -133,6 +133,41 @@ describe('Discord tab', () => {
     expect(alert).toBeTruthy();
   });
 
+  it('shows a Discord role the breaker held back, naming the role, and applies it after confirmation', async () => {
+    const held = {
+      count: 7,
+      heldAt: new Date().toISOString(),
+      actions: ['Gil', 'Hal', 'Ivy', 'Jo', 'Kai', 'Lux', 'Mo'].map((n) => ({
+        kind: 'removeDiscordRole',
+        targetName: n,
+        discordUserId: null,
+        vrcUserId: null,
+        roleName: 'Supporter',
+        reason: 'LinkedRole',
+      })),
+    };
+    const fetchMock = setup({
+      'GET /api/guilds/900/sync': {
+        body: { groupEnabled: false, lastRunAt: null, lastResult: null, held, warnings: [] },
+      },
+      'POST /api/guilds/900/sync/held': { body: { count: 7 } },
+    });
+    expect(await screen.findByText('The last sync held back 7 removals')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Gil (Supporter), Hal (Supporter), Ivy (Supporter), Jo (Supporter), Kai (Supporter) and 2 more',
+      ),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Apply removals' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText('Take Supporter from 7 members in Discord?')).toBeTruthy();
+    fireEvent.click(dialog.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(toastTexts()).toContain('7 held removals applied.'));
+    expect(await callsTo(fetchMock, 'POST', '/api/guilds/900/sync/held')[0].json()).toEqual({
+      decision: 'apply',
+    });
+  });
+
   it('asks for no sync warnings without Admin', async () => {
     const fetchMock = setup({}, ['ViewGuild']);
     expect(await screen.findByText('Discord Settings')).toBeTruthy();

@@ -8,6 +8,7 @@ import type { ManageableGuild } from '../../server-settings/api/guilds';
 import { NoAccess } from '../../server-settings/components/NoAccess';
 import { can } from '../../server-settings/tabs';
 import { SetupCheckPanel } from '../../setup-doctor';
+import { HeldRemovalsAlert } from '../../vrchat-settings/components/HeldRemovalsAlert';
 import { SyncWarnings } from '../../vrchat-settings/components/SyncWarnings';
 import { type AutoAssignRoles, useGuildSettings, useUpdateAutoAssignRoles } from '../api/guildSettings';
 import { GuestRolesDialog } from './GuestRolesDialog';
@@ -97,6 +98,7 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
               Setup
             </Button>
           </Group>
+          <HeldRemovalsAlert guildId={guild.id} enabled={canEdit} />
           <SyncWarnings guildId={guild.id} enabled={canEdit} />
         </Stack>
       </Paper>
