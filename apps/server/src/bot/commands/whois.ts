@@ -24,7 +24,8 @@ export const whoisCommand: SlashCommand = {
     ],
     ...inServers,
   },
-  deferred: false,
+  // It may ask Discord for the member (no member mirror, or one not filled yet), which can be slow.
+  deferred: true,
   async run(interaction, ctx) {
     await requireGuildPermission(ctx, userActor(interaction.user.id), interaction.guildId, 'ViewGuild');
     const target = interaction.options.getUser('member', true);
