@@ -288,7 +288,9 @@ describe('/whois when it has to ask Discord (no Server Members intent)', () => {
   it('/whois defers first, so Discord answering the member read after 4 s still gets an answer', async () => {
     // Added straight on the simulated Discord (the factory would read it once): unlinked and never read, so
     // the mirror (linked members only here) has to ask Discord.
-    const added = await t.control('POST', `/discord/guilds/${hangout.id}/members`, { username: 'slow_whois' });
+    const added = await t.control('POST', `/discord/guilds/${hangout.id}/members`, {
+      username: 'slow_whois',
+    });
     expect(added.status).toBe(201);
     const target = { id: added.body.userId as string };
     // Only the bot's read of this member is slow, not the interaction's own callback.
