@@ -143,7 +143,7 @@ describe('slash commands (discord.js against the simulated Discord)', () => {
     const asOwner = await use(t, owner.id, 'whois', { member: target.id });
     expect(asOwner.ephemeral).toBe(true);
     expect(asOwner.original?.content).toBe(
-      `@whois_target is Whois Person on VRChat (${t.ctx.config.vrchat.webUrl}/home/user/${vrc.id}). ` +
+      `@whois\\_target is Whois Person on VRChat (${t.ctx.config.vrchat.webUrl}/home/user/${vrc.id}). ` +
         'Ownership verified. Age: not verified on VRChat.',
     );
 
@@ -157,12 +157,27 @@ describe('slash commands (discord.js against the simulated Discord)', () => {
       .insert(guildPermissions)
       .values({ guildId: hangout.id, userId: stranger.id, permissions: ['ViewGuild'], grantedBy: owner.id });
     const allowed = await use(t, stranger.id, 'whois', { member: target.id });
-    expect(allowed.original?.content).toMatch(/^@whois_target is Whois Person on VRChat/);
+    expect(allowed.original?.content).toMatch(/^@whois\\_target is Whois Person on VRChat/);
 
     const unlinked = await discordMember(t, hangout.id, { username: 'nolink_person' });
     expect((await use(t, owner.id, 'whois', { member: unlinked.id })).original?.content).toBe(
-      '@nolink_person has not linked a VRChat account.',
+      '@nolink\\_person has not linked a VRChat account.',
     );
+  });
+
+  it('posts a hostile VRChat name as the same characters: no masked link, role pill or @everyone', async () => {
+    const role = hangout.roles.Verified;
+    const hostile = `[x](https://e.x) <@&${role}> @everyone **Bold**`;
+    const target = await discordMember(t, hangout.id, { username: 'hostile_target' });
+    const vrc = await vrchatUser(t, { displayName: hostile });
+    await vrchatLink(t, { discordUserId: target.id, vrcUserId: vrc.id, vrchatName: hostile });
+    const reply = await use(t, owner.id, 'whois', { member: target.id });
+    expect(reply.original?.content).toBe(
+      `@hostile\\_target is \\[x\\]\\(https://e.x\\) \\<@&${role}\\> @\u200beveryone \\*\\*Bold\\*\\* on VRChat ` +
+        `(${t.ctx.config.vrchat.webUrl}/home/user/${vrc.id}). Ownership verified. Age: not verified on VRChat.`,
+    );
+    const own = await use(t, target.id, 'link');
+    expect(own.original?.content).toContain('the VRChat account \\[x\\]\\(https://e.x\\) \\<@&');
   });
 
   it('/sync queues a sync for managers, saying how many actions, after deferring; others are refused', async () => {
@@ -305,7 +320,7 @@ describe('/whois when it has to ask Discord (no Server Members intent)', () => {
       const reply = await use(t, owner.id, 'whois', { member: target.id });
       expect(reply.callback?.type).toBe(5);
       expect(reply.ephemeral).toBe(true);
-      expect(reply.original?.content).toBe('@slow_whois has not linked a VRChat account.');
+      expect(reply.original?.content).toBe('@slow\\_whois has not linked a VRChat account.');
       // The slow read was made: the answer did wait on Discord.
       expect((await t.control('GET', '/faults')).body).toEqual([]);
     } finally {

@@ -9,8 +9,10 @@ export const SERVERS_ONLY = 'Use this command in a server the bot is in.';
 
 /** Replies, or fills in the deferred reply; every answer is ephemeral (only the member who asked sees it). */
 async function answer(interaction: ChatInputCommandInteraction, content: string): Promise<void> {
-  if (interaction.deferred || interaction.replied) await interaction.editReply({ content });
-  else await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+  // Names in it are inert already (inertText); whatever slipped through pings nobody.
+  const allowedMentions = { parse: [] };
+  if (interaction.deferred || interaction.replied) await interaction.editReply({ content, allowedMentions });
+  else await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions });
 }
 
 /**

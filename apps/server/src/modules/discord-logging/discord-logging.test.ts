@@ -224,9 +224,29 @@ describe('Logging to Discord (against the simulated Discord)', () => {
       expect(message.embeds[0]).toMatchObject({
         title: 'Settings changes',
         description: 'Changed the contact e-mail',
-        fields: [{ name: 'By', value: 'demo_admin' }],
+        fields: [{ name: 'By', value: 'demo\\_admin' }],
       });
       expect((await t.ctx.database.executeSql('select * from discord_log_outbox')).rows).toEqual([]);
+    });
+
+    it('posts names from users and platforms as the same characters: no masked link, pill or @everyone', async () => {
+      const channel = await newChannel('hostile-log');
+      await configure(channel, ['links']);
+      const member = await discordMember(t, hangout.id);
+      const hostile = `[x](https://e.x) <@&${botRole}> @everyone # Head`;
+      await audit(t.ctx.db, {
+        action: 'link.created',
+        actor: userActor(member.id),
+        targetId: 'usr_x',
+        details: { vrchatName: hostile, roleName: '**Role** @here' },
+      });
+      expect(await deliverDiscordLogs(t.ctx)).toMatchObject({ posted: 1 });
+      const [message] = await messages(channel);
+      const { description } = message.embeds[0];
+      expect(description).toContain(
+        `\\[x\\]\\(https://e.x\\) \\<@&${botRole}\\> @\u200beveryone # Head · role \\*\\*Role\\*\\* @\u200bhere`,
+      );
+      expect(description).not.toMatch(/(^|[^\\])\[x/);
     });
 
     it("waits out Discord's rate limit and posts", async () => {
