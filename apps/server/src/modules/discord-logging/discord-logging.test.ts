@@ -285,6 +285,28 @@ describe('Logging to Discord (against the simulated Discord)', () => {
       expect(await messages(channel)).toHaveLength(1);
     });
 
+    it('says posts were dropped while the bot could not post, until the next post goes through', async () => {
+      const channel = await newChannel('closed-then-open-log');
+      await configure(channel, ['settings']);
+      const closeToBot = (deny: string) =>
+        t.control('PATCH', `/discord/channels/${channel}`, {
+          permissionOverwrites: deny === '0' ? [] : [{ id: botRole, type: 0, deny }],
+        });
+      expect((await closeToBot(SEND_MESSAGES)).status).toBe(200);
+      await changeSettings('closed@example.com');
+      expect(await deliverDiscordLogs(t.ctx)).toMatchObject({ posted: 0, dropped: 1 });
+      expect((await asOwner('GET', CONFIG)).json().problem).toMatchObject({
+        kind: 'cannotPost',
+        message: PROBLEM_MESSAGES.cannotPost,
+      });
+      // The permission comes back (in Discord, not through the dialog): the next post clears the notice.
+      expect((await closeToBot('0')).status).toBe(200);
+      await changeSettings('open-again@example.com');
+      expect(await deliverDiscordLogs(t.ctx)).toMatchObject({ posted: 1, dropped: 0 });
+      expect(await messages(channel)).toHaveLength(1);
+      expect((await asOwner('GET', CONFIG)).json().problem).toBeNull();
+    });
+
     it('drops the posts of a deleted channel with a warning, and the settings say the channel is gone', async () => {
       const channel = await newChannel('doomed-log');
       await configure(channel, ['settings']);
