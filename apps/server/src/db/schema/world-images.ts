@@ -125,4 +125,9 @@ export const worldAtlasState = pgTable('world_atlas_state', {
   error: text('error'),
   requestedAt: timestamp('requested_at', { withTimezone: true }),
   requestedBy: text('requested_by'),
+  /**
+   * What the current atlases were made from (a hash of each slot's id, image, size; atlas-inputs.ts): when the
+   * slots now differ, the atlases are out of date. Null before the first generation with it.
+   */
+  sourceStamp: text('source_stamp'),
 });
