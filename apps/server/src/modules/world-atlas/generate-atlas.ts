@@ -1,16 +1,9 @@
 import { createHash } from 'node:crypto';
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { jobActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import {
-  imageBlobs,
-  worldAtlases,
-  worldAtlasState,
-  worldImageSlots,
-  worldImages,
-  worlds,
-} from '../../db/schema/index.js';
+import { imageBlobs, worldAtlases, worldAtlasState, worlds } from '../../db/schema/index.js';
 import { audit } from '../audit/audit.service.js';
 import { slotSize } from '../world-images/slot-size.js';
 import { atlasInputsStamp, slotsWithImages } from './atlas-inputs.js';

@@ -59,7 +59,9 @@ describe('World Atlas dialog', { timeout: 40_000 }, () => {
     };
     const { dialog } = await openAtlases(answers);
     expect(await screen.findByText('Atlases out of date')).toBeTruthy();
-    expect(screen.getByText(/generated again automatically a few minutes after the last change/)).toBeTruthy();
+    expect(
+      screen.getByText(/generated again automatically a few minutes after the last change/),
+    ).toBeTruthy();
 
     answers[`POST ${GENERATE}`] = { body: atlasFixture({ status: 'queued', variation: 0 }) };
     answers[`GET ${METADATA}`] = {
