@@ -11,6 +11,7 @@ import { retentionPurgeJob } from './handlers/retention-purge.js';
 import { syncAllJob } from './handlers/sync-all.js';
 import { syncGuildJob } from './handlers/sync-guild.js';
 import { worldsAtlasJob } from './handlers/worlds-atlas.js';
+import { worldsAtlasRefreshJob } from './handlers/worlds-atlas-refresh.js';
 import { worldsMirrorJob } from './handlers/worlds-mirror.js';
 import { worldsRebuildJob } from './handlers/worlds-rebuild.js';
 
@@ -28,6 +29,7 @@ export const jobRegistry: readonly JobDefinition[] = [
   guestsReconcileJob,
   discordLogDeliverJob,
   worldsAtlasJob,
+  worldsAtlasRefreshJob,
   linkedRolesUpdateJob,
   accountEraseJob,
 ] as JobDefinition[];

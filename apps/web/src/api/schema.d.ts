@@ -1981,6 +1981,7 @@ export interface components {
             progress: number;
             error: string | null;
             lastGeneration: string | null;
+            outOfDate: boolean;
         };
         WorldImageInput: {
             /** Format: uuid */
@@ -2586,6 +2587,7 @@ export interface components {
             progress: number;
             error: string | null;
             lastGeneration: string | null;
+            outOfDate: boolean;
         };
         WorldImage: {
             /** Format: uuid */

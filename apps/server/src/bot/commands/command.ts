@@ -13,7 +13,7 @@ export type GuildCommandInteraction = ChatInputCommandInteraction<'cached' | 'ra
 export interface SlashCommand {
   definition: RESTPostAPIChatInputApplicationCommandsJSONBody;
   /**
-   * It calls VRChat (or anything that may be slow): acknowledged at once ("thinking…") and the answer
+   * It may call Discord or VRChat (anything that may be slow): acknowledged at once ("thinking…") and the answer
    * edited in, since Discord drops an interaction not acknowledged within 3 seconds.
    */
   deferred: boolean;

@@ -48,13 +48,20 @@ async function use(
   }, 15_000);
 }
 
+const DEADLINE_MS = 5000;
+
 const urlIn = (content: string) => new URL((content.match(/https?:\/\/\S+/) as RegExpMatchArray)[0]);
 
 describe('slash commands (discord.js against the simulated Discord)', () => {
   let t: TestApp;
   let owner: { id: string; session: string };
   beforeAll(async () => {
-    t = await createTestApp({ simulator: true, jobs: true });
+    // The interactive deadline shortened from the default 10 s so a hanging VRChat is answered quickly.
+    t = await createTestApp({
+      simulator: true,
+      jobs: true,
+      vrchatPacer: { interactiveDeadlineMs: DEADLINE_MS },
+    });
     owner = await signInHangoutOwner(t);
   });
   afterAll(() => t?.close());
@@ -136,7 +143,7 @@ describe('slash commands (discord.js against the simulated Discord)', () => {
     const asOwner = await use(t, owner.id, 'whois', { member: target.id });
     expect(asOwner.ephemeral).toBe(true);
     expect(asOwner.original?.content).toBe(
-      `@whois_target is Whois Person on VRChat (${t.ctx.config.vrchat.webUrl}/home/user/${vrc.id}). ` +
+      `@whois\\_target is Whois Person on VRChat (${t.ctx.config.vrchat.webUrl}/home/user/${vrc.id}). ` +
         'Ownership verified. Age: not verified on VRChat.',
     );
 
@@ -150,12 +157,27 @@ describe('slash commands (discord.js against the simulated Discord)', () => {
       .insert(guildPermissions)
       .values({ guildId: hangout.id, userId: stranger.id, permissions: ['ViewGuild'], grantedBy: owner.id });
     const allowed = await use(t, stranger.id, 'whois', { member: target.id });
-    expect(allowed.original?.content).toMatch(/^@whois_target is Whois Person on VRChat/);
+    expect(allowed.original?.content).toMatch(/^@whois\\_target is Whois Person on VRChat/);
 
     const unlinked = await discordMember(t, hangout.id, { username: 'nolink_person' });
     expect((await use(t, owner.id, 'whois', { member: unlinked.id })).original?.content).toBe(
-      '@nolink_person has not linked a VRChat account.',
+      '@nolink\\_person has not linked a VRChat account.',
     );
+  });
+
+  it('posts a hostile VRChat name as the same characters: no masked link, role pill or @everyone', async () => {
+    const role = hangout.roles.Verified;
+    const hostile = `[x](https://e.x) <@&${role}> @everyone **Bold**`;
+    const target = await discordMember(t, hangout.id, { username: 'hostile_target' });
+    const vrc = await vrchatUser(t, { displayName: hostile });
+    await vrchatLink(t, { discordUserId: target.id, vrcUserId: vrc.id, vrchatName: hostile });
+    const reply = await use(t, owner.id, 'whois', { member: target.id });
+    expect(reply.original?.content).toBe(
+      `@hostile\\_target is \\[x\\]\\(https://e.x\\) \\<@&${role}\\> @\u200beveryone \\*\\*Bold\\*\\* on VRChat ` +
+        `(${t.ctx.config.vrchat.webUrl}/home/user/${vrc.id}). Ownership verified. Age: not verified on VRChat.`,
+    );
+    const own = await use(t, target.id, 'link');
+    expect(own.original?.content).toContain('the VRChat account \\[x\\]\\(https://e.x\\) \\<@&');
   });
 
   it('/sync queues a sync for managers, saying how many actions, after deferring; others are refused', async () => {
@@ -234,6 +256,73 @@ describe('slash commands (discord.js against the simulated Discord)', () => {
       const down = await use(t, member.id, 'verify');
       expect(down.ephemeral).toBe(true);
       expect(down.original?.content).toMatch(/^VRChat is not reachable right now\./);
+    } finally {
+      await t.control('DELETE', '/faults');
+    }
+  });
+
+  it('/verify while VRChat hangs answers at the interactive deadline, saying why', async () => {
+    const member = await discordMember(t, hangout.id);
+    const vrc = await vrchatUser(t);
+    await vrchatLink(t, { discordUserId: member.id, vrcUserId: vrc.id, vrchatName: vrc.displayName });
+    await t.control('POST', '/faults', { platform: 'vrchat', kind: 'slow', delayMs: 8000 });
+    try {
+      const started = Date.now();
+      const reply = await use(t, member.id, 'verify');
+      const took = Date.now() - started;
+      expect(reply.callback?.type).toBe(5);
+      expect(reply.original?.content).toBe('VRChat did not answer in time. Try again in a minute.');
+      expect(took).toBeGreaterThanOrEqual(DEADLINE_MS - 500);
+      // Not the request timeout's retries (15 s × 5 and backoff): one deadline and a little.
+      expect(took).toBeLessThan(DEADLINE_MS + 4000);
+    } finally {
+      await t.control('DELETE', '/faults');
+    }
+  }, 20_000);
+});
+
+describe('/whois when it has to ask Discord (no Server Members intent)', () => {
+  let t: TestApp;
+  let owner: { id: string; session: string };
+  beforeAll(async () => {
+    t = await createTestApp({
+      simulator: true,
+      beforeStart: async (url) => {
+        const res = await fetch(`${url}/control/discord/application`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ guildMembersIntent: false }),
+        });
+        expect(res.status).toBe(200);
+      },
+    });
+    owner = await signInHangoutOwner(t);
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('/whois defers first, so Discord answering the member read after 4 s still gets an answer', async () => {
+    // Added straight on the simulated Discord (the factory would read it once): unlinked and never read, so
+    // the mirror (linked members only here) has to ask Discord.
+    const added = await t.control('POST', `/discord/guilds/${hangout.id}/members`, {
+      username: 'slow_whois',
+    });
+    expect(added.status).toBe(201);
+    const target = { id: added.body.userId as string };
+    // Only the bot's read of this member is slow, not the interaction's own callback.
+    await t.control('POST', '/faults', {
+      platform: 'discord',
+      kind: 'slow',
+      delayMs: 4000,
+      count: 1,
+      pathContains: `/members/${target.id}`,
+    });
+    try {
+      const reply = await use(t, owner.id, 'whois', { member: target.id });
+      expect(reply.callback?.type).toBe(5);
+      expect(reply.ephemeral).toBe(true);
+      expect(reply.original?.content).toBe('@slow\\_whois has not linked a VRChat account.');
+      // The slow read was made: the answer did wait on Discord.
+      expect((await t.control('GET', '/faults')).body).toEqual([]);
     } finally {
       await t.control('DELETE', '/faults');
     }

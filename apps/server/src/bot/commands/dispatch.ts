@@ -1,5 +1,6 @@
 import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
 import type { AppContext } from '../../context.js';
+import { runInteractive } from '../../platforms/vrchat/interactive.js';
 import type { SlashCommand } from './command.js';
 import { commandErrorMessage } from './errors.js';
 
@@ -8,13 +9,15 @@ export const SERVERS_ONLY = 'Use this command in a server the bot is in.';
 
 /** Replies, or fills in the deferred reply; every answer is ephemeral (only the member who asked sees it). */
 async function answer(interaction: ChatInputCommandInteraction, content: string): Promise<void> {
-  if (interaction.deferred || interaction.replied) await interaction.editReply({ content });
-  else await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+  // Names in it are inert already (inertText); whatever slipped through pings nobody.
+  const allowedMentions = { parse: [] };
+  if (interaction.deferred || interaction.replied) await interaction.editReply({ content, allowedMentions });
+  else await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions });
 }
 
 /**
  * Runs one slash command as the member who used it (their permissions, their name in the audit log).
- * A command that calls VRChat is acknowledged first, within Discord's 3 seconds; whatever fails is
+ * A command that calls a platform is acknowledged first, within Discord's 3 seconds; whatever fails is
  * answered with a sentence, never with silence ("The application did not respond").
  */
 export async function dispatchCommand(
@@ -32,7 +35,9 @@ export async function dispatchCommand(
     if (!command) return await answer(interaction, UNKNOWN_COMMAND);
     if (!interaction.inGuild()) return await answer(interaction, SERVERS_ONLY);
     if (command.deferred) await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-    await answer(interaction, await command.run(interaction, ctx));
+    // Someone is waiting for the answer: VRChat calls give up at the website's interactive deadline
+    // (about 10 s) instead of waiting out retries, and the member is told why.
+    await answer(interaction, await runInteractive(() => command.run(interaction, ctx)));
   } catch (err) {
     try {
       await answer(interaction, commandErrorMessage(err, ctx.log, context));

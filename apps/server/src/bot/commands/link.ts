@@ -1,4 +1,5 @@
 import { findLinkByDiscord, profileUrl } from '../../modules/links/links.service.js';
+import { inertText } from '../../platforms/discord/inert-text.js';
 import { inServers, type SlashCommand } from './command.js';
 import { describeAge } from './describe.js';
 
@@ -23,7 +24,7 @@ export const linkCommand: SlashCommand = {
       ? 'Ownership is verified.'
       : `Ownership is not verified yet: put the code from ${site}/profile in your VRChat bio, then use /verify.`;
     return (
-      `Your Discord account is linked to the VRChat account ${link.vrchatName} ` +
+      `Your Discord account is linked to the VRChat account ${inertText(link.vrchatName)} ` +
       `(${profileUrl(ctx, link.vrcUserId)}). ${ownership} ${describeAge(link.ageVerification)} ` +
       `Change or remove the link at ${site}/profile.`
     );

@@ -1,5 +1,6 @@
 import { HttpError } from '../../http/errors.js';
 import { findLinkByDiscord, NO_LINK, refreshLink, verifyAccount } from '../../modules/links/links.service.js';
+import { inertText } from '../../platforms/discord/inert-text.js';
 import { inServers, type SlashCommand } from './command.js';
 import { describeAge } from './describe.js';
 
@@ -30,6 +31,6 @@ export const verifyCommand: SlashCommand = {
     }
     const link = await findLinkByDiscord(ctx.db, userId);
     if (!link) return NO_LINK;
-    return `Your link is up to date: ${link.vrchatName} on VRChat. ${ownership} ${describeAge(link.ageVerification)}`;
+    return `Your link is up to date: ${inertText(link.vrchatName)} on VRChat. ${ownership} ${describeAge(link.ageVerification)}`;
   },
 };

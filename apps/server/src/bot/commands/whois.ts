@@ -3,6 +3,7 @@ import { userActor } from '../../actor.js';
 import { findLinkByDiscord, profileUrl } from '../../modules/links/links.service.js';
 import { MEMBER_NOT_FOUND } from '../../modules/members/members.service.js';
 import { requireGuildPermission } from '../../modules/permissions/access.service.js';
+import { inertText } from '../../platforms/discord/inert-text.js';
 import { inServers, type SlashCommand } from './command.js';
 import { describeAge } from './describe.js';
 
@@ -24,17 +25,18 @@ export const whoisCommand: SlashCommand = {
     ],
     ...inServers,
   },
-  deferred: false,
+  // It may ask Discord for the member (no member mirror, or one not filled yet), which can be slow.
+  deferred: true,
   async run(interaction, ctx) {
     await requireGuildPermission(ctx, userActor(interaction.user.id), interaction.guildId, 'ViewGuild');
     const target = interaction.options.getUser('member', true);
     if (!(await ctx.discord.getMember(interaction.guildId, target.id))) return MEMBER_NOT_FOUND;
     const link = await findLinkByDiscord(ctx.db, target.id);
-    const name = `@${target.username}`;
+    const name = `@${inertText(target.username)}`;
     if (!link) return `${name} has not linked a VRChat account.`;
     const ownership = link.isVerified ? 'Ownership verified.' : 'Ownership not verified.';
     return (
-      `${name} is ${link.vrchatName} on VRChat (${profileUrl(ctx, link.vrcUserId)}). ` +
+      `${name} is ${inertText(link.vrchatName)} on VRChat (${profileUrl(ctx, link.vrcUserId)}). ` +
       `${ownership} ${describeAge(link.ageVerification)}`
     );
   },

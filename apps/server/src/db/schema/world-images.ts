@@ -1,5 +1,4 @@
 import {
-  customType,
   index,
   integer,
   jsonb,
@@ -10,13 +9,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { bytea } from './columns.js';
 import { worlds } from './worlds.js';
-
-/** Raw bytes (PNG/JPEG/WebP/GIF uploads, previews, atlases): kept in the database so every process sees them. */
-export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
-});
 
 /**
  * Image bytes by content (SHA-256 of the stored bytes, hex): the same bytes uploaded twice, or by two servers,
@@ -131,4 +125,9 @@ export const worldAtlasState = pgTable('world_atlas_state', {
   error: text('error'),
   requestedAt: timestamp('requested_at', { withTimezone: true }),
   requestedBy: text('requested_by'),
+  /**
+   * What the current atlases were made from (a hash of each slot's id, image, size; atlas-inputs.ts): when the
+   * slots now differ, the atlases are out of date. Null before the first generation with it.
+   */
+  sourceStamp: text('source_stamp'),
 });

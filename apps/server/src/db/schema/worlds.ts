@@ -1,4 +1,5 @@
 import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bytea } from './columns.js';
 
 /**
  * A VRChat world fed with role data. The id is the GUID worlds bake into their download URLs, so it never
@@ -33,7 +34,8 @@ export const worldDataCache = pgTable('world_data_cache', {
   worldId: uuid('world_id')
     .primaryKey()
     .references(() => worlds.id, { onDelete: 'cascade' }),
-  body: text('body').notNull(),
+  /** The encoded body as UTF-8 bytes: an LZW body holds NUL characters, which a text column refuses. */
+  body: bytea('body').notNull(),
   /** The world's settings the body was built from; a change to them rebuilds at once. */
   settingsStamp: text('settings_stamp').notNull(),
   generatedAt: timestamp('generated_at', { withTimezone: true }).notNull().defaultNow(),

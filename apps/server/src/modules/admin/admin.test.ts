@@ -66,6 +66,7 @@ describe('/api/admin (platform admins)', () => {
       'reconcileAllGuildGuests',
       'reconcileAllGuildMembers',
       'refreshStaleLinks',
+      'regenerateOutOfDateAtlases',
       'syncAllGuilds',
     ]);
     expect(mine.purgeExpired).toMatchObject({ job: 'retention.purge', timer: 3600, enabled: true });

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { apiKeys, auditLog, discordLogConfig, discordLogOutbox, users } from '../../db/schema/index.js';
 import { DiscordError } from '../../platforms/discord/errors.js';
@@ -105,6 +105,24 @@ async function dropChannel(ctx: AppContext, row: Claimed, problem: DeliveryProbl
 }
 
 /**
+ * A post went through: a problem recorded for this channel before it (posts dropped while the bot lacked
+ * the permission) is over, so the dialog stops saying so. One that came after the post started stays.
+ */
+async function clearProblem(ctx: AppContext, row: Claimed, postStartedAt: Date) {
+  await ctx.db
+    .update(discordLogConfig)
+    .set({ problem: null, problemAt: null })
+    .where(
+      and(
+        eq(discordLogConfig.guildId, row.guildId),
+        eq(discordLogConfig.channelId, row.channelId),
+        isNotNull(discordLogConfig.problem),
+        lt(discordLogConfig.problemAt, postStartedAt),
+      ),
+    );
+}
+
+/**
  * Posts what waits in the outbox, oldest first, one embed per audit entry. discord.js waits out Discord's
  * 429s per route; a channel that fails otherwise is skipped for this run and retried with backoff, one that
  * is gone (or closed to the bot) has its posts dropped with a warning. Safe to run on several workers.
@@ -113,6 +131,8 @@ export async function deliverDiscordLogs(ctx: AppContext): Promise<DeliveryResul
   const result: DeliveryResult = { posted: 0, dropped: 0, deferred: 0 };
   const gone = new Set<string>();
   const resting = new Map<string, number>();
+  /** Channels a post went through in this run (their recorded problem is cleared once). */
+  const working = new Set<string>();
   while (result.posted < MAX_PER_RUN) {
     const rows = await claimDue(ctx);
     if (rows.length === 0) break;
@@ -137,9 +157,14 @@ export async function deliverDiscordLogs(ctx: AppContext): Promise<DeliveryResul
         continue;
       }
       try {
+        const postStartedAt = new Date();
         await ctx.discord.postEmbed(row.channelId, logEmbed(row.eventType as LogEventType, entry));
         await remove(ctx, [row.id]);
         result.posted++;
+        if (!working.has(row.channelId)) {
+          working.add(row.channelId);
+          await clearProblem(ctx, row, postStartedAt);
+        }
       } catch (err) {
         const problem = permanentProblem(err);
         if (problem) {

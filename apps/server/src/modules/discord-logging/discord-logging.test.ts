@@ -224,9 +224,29 @@ describe('Logging to Discord (against the simulated Discord)', () => {
       expect(message.embeds[0]).toMatchObject({
         title: 'Settings changes',
         description: 'Changed the contact e-mail',
-        fields: [{ name: 'By', value: 'demo_admin' }],
+        fields: [{ name: 'By', value: 'demo\\_admin' }],
       });
       expect((await t.ctx.database.executeSql('select * from discord_log_outbox')).rows).toEqual([]);
+    });
+
+    it('posts names from users and platforms as the same characters: no masked link, pill or @everyone', async () => {
+      const channel = await newChannel('hostile-log');
+      await configure(channel, ['links']);
+      const member = await discordMember(t, hangout.id);
+      const hostile = `[x](https://e.x) <@&${botRole}> @everyone # Head`;
+      await audit(t.ctx.db, {
+        action: 'link.created',
+        actor: userActor(member.id),
+        targetId: 'usr_x',
+        details: { vrchatName: hostile, roleName: '**Role** @here' },
+      });
+      expect(await deliverDiscordLogs(t.ctx)).toMatchObject({ posted: 1 });
+      const [message] = await messages(channel);
+      const { description } = message.embeds[0];
+      expect(description).toContain(
+        `\\[x\\]\\(https://e.x\\) \\<@&${botRole}\\> @\u200beveryone # Head · role \\*\\*Role\\*\\* @\u200bhere`,
+      );
+      expect(description).not.toMatch(/(^|[^\\])\[x/);
     });
 
     it("waits out Discord's rate limit and posts", async () => {
@@ -263,6 +283,28 @@ describe('Logging to Discord (against the simulated Discord)', () => {
       await t.ctx.database.executeSql('update discord_log_outbox set next_attempt_at = now()');
       expect(await deliverDiscordLogs(t.ctx)).toMatchObject({ posted: 1 });
       expect(await messages(channel)).toHaveLength(1);
+    });
+
+    it('says posts were dropped while the bot could not post, until the next post goes through', async () => {
+      const channel = await newChannel('closed-then-open-log');
+      await configure(channel, ['settings']);
+      const closeToBot = (deny: string) =>
+        t.control('PATCH', `/discord/channels/${channel}`, {
+          permissionOverwrites: deny === '0' ? [] : [{ id: botRole, type: 0, deny }],
+        });
+      expect((await closeToBot(SEND_MESSAGES)).status).toBe(200);
+      await changeSettings('closed@example.com');
+      expect(await deliverDiscordLogs(t.ctx)).toMatchObject({ posted: 0, dropped: 1 });
+      expect((await asOwner('GET', CONFIG)).json().problem).toMatchObject({
+        kind: 'cannotPost',
+        message: PROBLEM_MESSAGES.cannotPost,
+      });
+      // The permission comes back (in Discord, not through the dialog): the next post clears the notice.
+      expect((await closeToBot('0')).status).toBe(200);
+      await changeSettings('open-again@example.com');
+      expect(await deliverDiscordLogs(t.ctx)).toMatchObject({ posted: 1, dropped: 0 });
+      expect(await messages(channel)).toHaveLength(1);
+      expect((await asOwner('GET', CONFIG)).json().problem).toBeNull();
     });
 
     it('drops the posts of a deleted channel with a warning, and the settings say the channel is gone', async () => {

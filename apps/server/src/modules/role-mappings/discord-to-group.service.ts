@@ -19,6 +19,7 @@ import {
   everyoneActions,
   groupRoleActions,
   groupRoleProblem,
+  groupRoleRankProblem,
   offeredGroupRoles,
   offeredGuildRoles,
 } from './mapping-roles.js';
@@ -118,8 +119,13 @@ async function nextState(scope: MappingScope, row: Row, change: DiscordGroupMapp
     if (problem) throw badRequest(problem);
   }
   if (groupRoleId && groupRoleId !== row.groupRoleId) {
-    const problem = groupRoleProblem(await scope.groupRoles(), groupRoleId);
+    const roles = await scope.groupRoles();
+    const problem = groupRoleProblem(roles, groupRoleId);
     if (problem) throw badRequest(problem);
+    // The bot gives or takes this group role, so it must rank above it (as the Discord side checks).
+    const bot = await scope.botInGroup();
+    const rank = bot && groupRoleRankProblem(roles, bot, groupRoleId);
+    if (rank) throw badRequest(rank);
   }
   return { action, discordRoleId, groupRoleId };
 }

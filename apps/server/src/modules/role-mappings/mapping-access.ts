@@ -16,6 +16,8 @@ export interface MappingScope {
   groupId: string;
   /** The linked group's roles as VRChat has them now (asked for once per request, when needed). */
   groupRoles: () => Promise<VrchatGroupRole[]>;
+  /** The bot's standing in the group (owner, roles held); null when it is not a member (the doctor says so). */
+  botInGroup: () => Promise<{ isOwner: boolean; roleIds: string[] } | null>;
 }
 
 /** Every mapping route: Admin of the server, which must have a linked VRChat group (404 otherwise). */
@@ -34,6 +36,16 @@ export async function requireMappingScope(
     groupRoles: () => {
       roles ??= ctx.vrchat.getGroupRoles(link.groupId);
       return roles;
+    },
+    botInGroup: async () => {
+      const botId = await ctx.vrchat.currentUserId();
+      const [group, member] = await Promise.all([
+        ctx.vrchat.getGroup(link.groupId),
+        ctx.vrchat.getGroupMember(link.groupId, botId),
+      ]);
+      const isOwner = group?.ownerId === botId;
+      if (!isOwner && member?.membershipStatus !== 'member') return null;
+      return { isOwner, roleIds: member?.roleIds ?? [] };
     },
   };
 }

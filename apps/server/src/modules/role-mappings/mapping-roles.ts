@@ -8,6 +8,9 @@ export const purchaseRole = (roleName: string) =>
 export const ownerRole = (roleName: string) => `${roleName} is the group's owner role and cannot be mapped.`;
 export const managedMappingRole = (roleName: string) =>
   `${roleName} is managed by an integration and cannot be mapped.`;
+/** The group role ranks at or above the bot's own: VRChat refuses the bot giving or taking it. */
+export const groupRoleAboveBot = (roleName: string) =>
+  `The bot's role in the group must rank above ${roleName} to give or take it.`;
 export const EVERYONE_ACTIONS = 'The @everyone entry can only use the actions None or Membership.';
 export const EVERYONE_ROLE_FIXED =
   'The @everyone entry always maps @everyone; its Discord role cannot change.';
@@ -27,6 +30,24 @@ export const discordRoleActions: readonly GroupToDiscordAction[] = [
 
 /** The group's owner role: first in rank and holding every permission; nobody can be given it. */
 const isOwnerRole = (role: VrchatGroupRole) => role.order === 0 || role.permissions.includes('*');
+
+/**
+ * Why the bot could not give or take this group role: VRChat lets a member manage only roles ranked
+ * below their own highest role (lower order = higher rank); the owner manages every one. null when it can.
+ * The same rule the sync uses (sync-observe: manageableRoleIds), checked when a mapping is saved.
+ */
+export function groupRoleRankProblem(
+  roles: readonly VrchatGroupRole[],
+  bot: { isOwner: boolean; roleIds: readonly string[] },
+  roleId: string,
+): string | null {
+  const role = roles.find((r) => r.id === roleId);
+  if (!role) return unknownGroupRole(roleId);
+  const held = roles.filter((r) => bot.roleIds.includes(r.id));
+  if (bot.isOwner || held.some(isOwnerRole)) return null;
+  const botRank = Math.min(Number.MAX_SAFE_INTEGER, ...held.map((r) => r.order));
+  return role.order <= botRank ? groupRoleAboveBot(role.name) : null;
+}
 
 /** Roles a mapping may name on the Discord side: not @everyone, not managed by an integration. */
 export function offeredGuildRoles(guild: DiscordGuildInfo) {

@@ -280,6 +280,40 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
     });
   });
 
+  describe('group roles at or above the bot', () => {
+    it('refuses a Discord-to-group mapping to a group role ranked at or above the bot, naming it', async () => {
+      const id = await create(guildBase);
+      for (const [roleId, name] of [
+        [groupRoles.moderator, 'Moderator'],
+        [groupRoles.bot, 'Bot'],
+      ]) {
+        const res = await call('PUT', guildBase, {
+          id,
+          discordRoleId: hangout.roles.Verified,
+          groupRoleId: roleId,
+          action: 'GrantRolePermanent',
+        });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().message).toBe(
+          `The bot's role in the group must rank above ${name} to give or take it.`,
+        );
+      }
+      const stored = await t.ctx.database.executeSql(
+        'select group_role_id from discord_group_mappings where id = $1',
+        [id],
+      );
+      expect(stored.rows[0].group_role_id).toBeNull();
+      // A role below the bot's is saved.
+      const below = await call('PUT', guildBase, {
+        id,
+        discordRoleId: hangout.roles.Verified,
+        groupRoleId: groupRoles.eventHost,
+        action: 'RevokeRole',
+      });
+      expect(below.statusCode).toBe(200);
+    });
+  });
+
   describe('purchase-only group roles (VRChat manages them)', () => {
     it('are neither offered nor accepted, either way', async () => {
       expect(purchaseRole, 'the simulator creates purchase-only roles').not.toBeNull();

@@ -11,6 +11,7 @@ import type { DiscordGuildInfo } from '../../platforms/ports.js';
 import { readLoggingConfig } from '../discord-logging/discord-logging.service.js';
 import { linkOf } from '../groups/groups.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
+import { groupRoleActions } from '../role-mappings/mapping-roles.js';
 import { type ConfiguredRole, discordRoleChecks, logChannelCheck } from './discord-checks.js';
 import { type SetupCheck, unknown, withDeadline } from './setup-checks.js';
 import { vrchatGroupChecks } from './vrchat-checks.js';
@@ -72,14 +73,17 @@ async function discordChecks(ctx: AppContext, guild: DiscordGuildInfo): Promise<
 async function vrchatChecks(ctx: AppContext, guildId: string): Promise<SetupCheck[]> {
   const link = await linkOf(ctx.db, guildId);
   if (!link) return [];
-  const actions = await ctx.db
-    .selectDistinct({ action: discordGroupMappings.action })
+  const mappings = await ctx.db
+    .select({ action: discordGroupMappings.action, groupRoleId: discordGroupMappings.groupRoleId })
     .from(discordGroupMappings)
     .where(and(eq(discordGroupMappings.guildId, guildId), ne(discordGroupMappings.action, 'None')));
   const needs = {
     enabled: link.enabled,
     autoKick: link.autoKick,
-    actions: new Set<string>(actions.map((a) => a.action)),
+    actions: new Set<string>(mappings.map((a) => a.action)),
+    mappedGroupRoleIds: new Set(
+      mappings.filter((m) => groupRoleActions.includes(m.action)).flatMap((m) => m.groupRoleId ?? []),
+    ),
   };
   try {
     const [group, botId] = await withDeadline(

@@ -181,6 +181,38 @@ describe('GET /api/guilds/{guildId}/setup_check (against the simulators)', () =>
     expect(await problems()).toEqual([]);
   });
 
+  it("names a mapping's group role ranked at or above the bot's, and clears once the bot's role is moved above it", async () => {
+    // Saved before the rank changed (the save refuses it): VRChat moved the role above the bot later.
+    const [mapping] = await t.ctx.db
+      .insert(discordGroupMappings)
+      .values({
+        guildId: hangout.id,
+        discordRoleId: linkedRole,
+        groupRoleId: groupRoles.moderator,
+        action: 'GrantRolePermanent',
+      })
+      .returning();
+    try {
+      expect(await check(`vrchat.groupRole.${groupRoles.moderator}`)).toMatchObject({
+        ok: false,
+        title: 'Group role Moderator',
+        problem: "The bot's role in the group must rank above Moderator to give or take it.",
+        fix: "In the group's settings on VRChat, move the bot's role above Moderator, or map a lower role.",
+      });
+      expect(await check(`vrchat.groupRole.${groupRoles.linked}`)).toMatchObject({ ok: true });
+      // The bot holding Owner ranks above every role.
+      await t.control('PUT', `/vrchat/groups/${groupId}/members/${botVrcId}/roles`, {
+        roleIds: [groupRoles.owner],
+      });
+      expect(await check(`vrchat.groupRole.${groupRoles.moderator}`)).toMatchObject({ ok: true });
+    } finally {
+      await t.control('PUT', `/vrchat/groups/${groupId}/members/${botVrcId}/roles`, {
+        roleIds: [groupRoles.bot],
+      });
+      await t.ctx.db.delete(discordGroupMappings).where(eq(discordGroupMappings.id, mapping.id));
+    }
+  });
+
   it('flags a join state that does not fit the chosen actions, and clears once it does', async () => {
     await t.control('PATCH', `/vrchat/groups/${groupId}`, { joinState: 'closed' });
     expect(await check('vrchat.joinState')).toMatchObject({

@@ -1,4 +1,5 @@
 import type { VrchatGroup, VrchatGroupMember, VrchatGroupRole } from '../../platforms/ports.js';
+import { groupRoleRankProblem } from '../role-mappings/mapping-roles.js';
 import { failed, passed, type SetupCheck } from './setup-checks.js';
 
 /** What the server asks of the group: from the role mappings and the group settings. */
@@ -8,6 +9,8 @@ export interface GroupNeeds {
   autoKick: boolean;
   /** Discord-to-group actions in use (None left out). */
   actions: ReadonlySet<string>;
+  /** Group roles the Discord-to-group mappings grant or revoke. */
+  mappedGroupRoleIds: ReadonlySet<string>;
 }
 
 const permissionLabels = {
@@ -79,8 +82,39 @@ export function vrchatGroupChecks(
           ),
     );
   }
+  for (const roleId of needs.mappedGroupRoleIds)
+    checks.push(mappedRoleCheck(group.roles, { isOwner: owner, roleIds: botMember?.roleIds ?? [] }, roleId));
   checks.push(joinStateCheck(group.joinState, needs));
   return checks;
+}
+
+/** A group role a mapping gives or takes: it must exist and rank below the bot's role (the save refuses it too). */
+function mappedRoleCheck(
+  roles: readonly VrchatGroupRole[],
+  bot: { isOwner: boolean; roleIds: readonly string[] },
+  roleId: string,
+): SetupCheck {
+  const id = `vrchat.groupRole.${roleId}`;
+  const role = roles.find((r) => r.id === roleId);
+  if (!role)
+    return failed(
+      'vrchat',
+      id,
+      `Group role ${roleId}`,
+      'A role mapping gives or takes a group role that no longer exists.',
+      'Choose another group role for that mapping on the VRChat tab.',
+    );
+  const title = `Group role ${role.name}`;
+  const problem = groupRoleRankProblem(roles, bot, roleId);
+  return problem
+    ? failed(
+        'vrchat',
+        id,
+        title,
+        problem,
+        `In the group's settings on VRChat, move the bot's role above ${role.name}, or map a lower role.`,
+      )
+    : passed('vrchat', id, title);
 }
 
 function joinStateCheck(joinState: VrchatGroup['joinState'], needs: GroupNeeds): SetupCheck {

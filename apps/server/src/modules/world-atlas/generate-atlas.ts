@@ -1,18 +1,12 @@
 import { createHash } from 'node:crypto';
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { jobActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import {
-  imageBlobs,
-  worldAtlases,
-  worldAtlasState,
-  worldImageSlots,
-  worldImages,
-  worlds,
-} from '../../db/schema/index.js';
+import { imageBlobs, worldAtlases, worldAtlasState, worlds } from '../../db/schema/index.js';
 import { audit } from '../audit/audit.service.js';
 import { slotSize } from '../world-images/slot-size.js';
+import { atlasInputsStamp, slotsWithImages } from './atlas-inputs.js';
 import { type AtlasInput, type AtlasRect, packAtlas } from './pack-atlas.js';
 import { atlasStateOf } from './world-atlas.reads.js';
 import { ATLAS_JOB, currentRun } from './world-atlas.service.js';
@@ -24,22 +18,6 @@ class Superseded extends Error {}
 
 const ATLAS_FAILED = 'The atlas could not be generated. Try again in a minute.';
 const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
-
-/** The slots that have an image, with the image's stored size, in the manager's order. */
-function slotsWithImages(ctx: AppContext, worldId: string) {
-  return ctx.db
-    .select({
-      slotId: worldImageSlots.slotId,
-      maxDimension: worldImageSlots.maxDimension,
-      hash: worldImages.imageHash,
-      width: worldImages.width,
-      height: worldImages.height,
-    })
-    .from(worldImageSlots)
-    .innerJoin(worldImages, eq(worldImages.id, worldImageSlots.imageId))
-    .where(and(eq(worldImageSlots.worldId, worldId), isNotNull(worldImageSlots.imageId)))
-    .orderBy(asc(worldImageSlots.order), asc(worldImageSlots.slotId));
-}
 
 async function scaledImage(ctx: AppContext, slotId: number, hash: string, size: AtlasInput) {
   const [blob] = await ctx.db
@@ -95,7 +73,7 @@ export async function runGeneration(ctx: AppContext, worldId: string, requestedA
   const variation = state.variation === 0 ? 1 : 0;
   try {
     await setProgress(0);
-    const slots = await slotsWithImages(ctx, worldId);
+    const slots = await slotsWithImages(ctx.db, worldId);
     const inputs = slots.map((s) => ({ slotId: s.slotId, ...slotSize(s.width, s.height, s.maxDimension) }));
     const packed = packAtlas(inputs);
     const rectsOf = (atlasIndex: number) => packed.rects.filter((r) => r.AtlasIndex === atlasIndex);
@@ -136,6 +114,7 @@ export async function runGeneration(ctx: AppContext, worldId: string, requestedA
           status: 'idle',
           progress: 100,
           error: null,
+          sourceStamp: atlasInputsStamp(slots),
         })
         .where(currentRun(worldId, requestedAt))
         .returning();

@@ -33,5 +33,11 @@ export const atlasMetadata = z.object({
   error: z.string().nullable(),
   /** When the current atlases were generated (ISO time); null before the first generation. */
   lastGeneration: z.string().nullable(),
+  /**
+   * The slots changed since the current atlases were generated (another image, a turn, a Max Dimension, a
+   * slot added or cleared): the world still shows the old ones until the next generation, which the
+   * scheduled regeneration makes within minutes.
+   */
+  outOfDate: z.boolean(),
 });
 z.globalRegistry.add(atlasMetadata, { id: 'AtlasMetadata' });

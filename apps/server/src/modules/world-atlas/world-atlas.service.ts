@@ -1,11 +1,13 @@
 import { and, eq, inArray, lt, notInArray, or } from 'drizzle-orm';
 import { type Actor, actorId } from '../../actor.js';
 import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
 import { worldAtlasState, worlds } from '../../db/schema/index.js';
 import { conflict, HttpError, notFound } from '../../http/errors.js';
 import { audit } from '../audit/audit.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import { WORLD_NOT_FOUND } from '../worlds/worlds.service.js';
+import { atlasInputsStamp, slotsWithImages } from './atlas-inputs.js';
 import { type AtlasStateRow, atlasesOf, atlasImageOf, atlasStateOf } from './world-atlas.reads.js';
 import type { AtlasStatus } from './world-atlas.schemas.js';
 
@@ -24,8 +26,23 @@ const isStale = (state: AtlasStateRow, now = Date.now()) =>
   (state.status === 'queued' || state.status === 'running') &&
   (!state.requestedAt || now - state.requestedAt.getTime() > ATLAS_STALE_MS);
 
+/**
+ * Whether the current atlases no longer match the slots (an image changed, a slot was added or cleared…):
+ * AtlasDetail then points at old rectangles until the next generation. Atlases made before stamps were kept
+ * count as out of date (one regeneration gives them a stamp).
+ */
+export async function atlasOutOfDate(db: Queryable, worldId: string, state: AtlasStateRow | undefined) {
+  if (!state?.lastGeneration) return false;
+  return atlasInputsStamp(await slotsWithImages(db, worldId)) !== state.sourceStamp;
+}
+
 /** The World Atlas dialog's view: current atlases, and the run in progress or the last failure. */
-function metadataView(worldId: string, state: AtlasStateRow | undefined, atlases: AtlasRowSize[]) {
+function metadataView(
+  worldId: string,
+  state: AtlasStateRow | undefined,
+  atlases: AtlasRowSize[],
+  outOfDate: boolean,
+) {
   const stale = state ? isStale(state) : false;
   const variation = state?.variation ?? null;
   return {
@@ -40,6 +57,7 @@ function metadataView(worldId: string, state: AtlasStateRow | undefined, atlases
     progress: state?.progress ?? 0,
     error: stale ? ATLAS_RUN_STOPPED : (state?.error ?? null),
     lastGeneration: state?.lastGeneration?.toISOString() ?? null,
+    outOfDate,
   };
 }
 type AtlasRowSize = { atlasIndex: number; width: number; height: number };
@@ -53,7 +71,7 @@ async function worldOf(ctx: AppContext, worldId: string) {
 async function viewOf(ctx: AppContext, worldId: string) {
   const state = await atlasStateOf(ctx.db, worldId);
   const atlases = state?.variation == null ? [] : await atlasesOf(ctx.db, worldId, state.variation);
-  return metadataView(worldId, state, atlases);
+  return metadataView(worldId, state, atlases, await atlasOutOfDate(ctx.db, worldId, state));
 }
 
 /** GET …/atlas/{worldId}/metadata: needs ViewImages in the world's server. */
@@ -94,7 +112,21 @@ export async function requestAtlasGeneration(
     .from(worlds)
     .where(and(eq(worlds.guildId, guildId), eq(worlds.id, worldId)));
   if (!world) throw notFound(WORLD_NOT_FOUND);
+  await claimAndQueue(ctx, actor, guildId, worldId);
+  return viewOf(ctx, worldId);
+}
 
+/**
+ * Claims the world's one generation (queued) and queues the job, audit-logged as `actor` (a member's
+ * 'Generate', or the scheduled regeneration). 409 when one is queued or running and not stale.
+ */
+export async function claimAndQueue(
+  ctx: AppContext,
+  actor: Actor,
+  guildId: string,
+  worldId: string,
+  details?: Record<string, unknown>,
+) {
   const requestedAt = new Date();
   const claim = { status: 'queued', progress: 0, error: null, requestedAt, requestedBy: actorId(actor) };
   // One atomic upsert: two clicks at once cannot both claim the run.
@@ -124,8 +156,7 @@ export async function requestAtlasGeneration(
       .where(and(eq(worldAtlasState.worldId, worldId), eq(worldAtlasState.requestedAt, requestedAt)));
     throw new HttpError(503, ATLAS_NOT_QUEUED);
   }
-  await audit(ctx.db, { action: 'world.atlas.requested', actor, guildId, targetId: worldId });
-  return viewOf(ctx, worldId);
+  await audit(ctx.db, { action: 'world.atlas.requested', actor, guildId, targetId: worldId, details });
 }
 
 /** Used by the job: is this run still the world's current request (not replaced after going stale)? */

@@ -11,6 +11,7 @@ import { noJobQueue } from '../../jobs/queue.js';
 import { startJobWorker } from '../../jobs/worker.js';
 import { multipartFile, solidImage } from '../world-images/testing.js';
 import { decodeWorldBody } from '../worlds/codec/lzw.js';
+import { ATLAS_REFRESH_QUIET_MS, regenerateOutOfDateAtlases } from './atlas-refresh.js';
 import { runGeneration } from './generate-atlas.js';
 import {
   ATLAS_IN_PROGRESS,
@@ -150,8 +151,54 @@ describe('world atlases (against the simulators)', () => {
       progress: 0,
       error: null,
       lastGeneration: null,
+      outOfDate: false,
     });
     expect(await downloadDocument(worldId)).not.toHaveProperty('AtlasDetail');
+  });
+
+  it('marks atlases out of date when a slot changes, and the schedule regenerates them once the slots are quiet', async () => {
+    const worldId = await createWorld();
+    await addSlot(worldId, 1, { width: 100, height: 50, color: { r: 255, g: 0, b: 0 } });
+    const first = await generateNow(worldId);
+    expect(first.outOfDate).toBe(false);
+    expect((await regenerateOutOfDateAtlases(t.ctx)).queued).toBe(0);
+
+    // Another image in the slot (another size): the AtlasDetail still has the old rectangle.
+    await addSlot(worldId, 1, { width: 40, height: 120, color: { r: 0, g: 255, b: 0 } });
+    await t.ctx.db
+      .update(worldImageSlots)
+      .set({ updatedAt: new Date() })
+      .where(eq(worldImageSlots.worldId, worldId));
+    expect((await metadata(worldId)).json().outOfDate).toBe(true);
+    expect((await downloadDocument(worldId)).AtlasDetail.MetaData[0]).toMatchObject({
+      Width: 100,
+      Height: 50,
+    });
+
+    // Changed just now: the run waits (debounce) and queues nothing for this world.
+    const early = await regenerateOutOfDateAtlases(t.ctx);
+    expect(early.waiting).toBeGreaterThanOrEqual(1);
+    expect((await metadata(worldId)).json().status).toBe('idle');
+    // Quiet long enough: queued as the job, audit-logged with the reason, and the new rectangle served.
+    const later = await regenerateOutOfDateAtlases(t.ctx, Date.now() + ATLAS_REFRESH_QUIET_MS + 1000);
+    expect(later.queued).toBeGreaterThanOrEqual(1);
+    expect((await metadata(worldId)).json().status).toBe('queued');
+    await runQueuedJob(worldId);
+    const after = (await metadata(worldId)).json();
+    expect(after).toMatchObject({ status: 'idle', outOfDate: false, variation: 1 - first.variation });
+    expect((await downloadDocument(worldId)).AtlasDetail.MetaData[0]).toMatchObject({
+      Width: 40,
+      Height: 120,
+    });
+    expect(
+      await rows(t, 'audit_log', "action = 'world.atlas.requested' and target_id = $1 and actor_id = $2", [
+        worldId,
+        'job:worlds.atlasRefresh',
+      ]),
+    ).toHaveLength(1);
+    // Current again: the next run leaves it alone.
+    await regenerateOutOfDateAtlases(t.ctx, Date.now() + ATLAS_REFRESH_QUIET_MS + 1000);
+    expect((await metadata(worldId)).json().status).toBe('idle');
   });
 
   it('queues one generation at a time: a second click while it is queued or running answers 409', async () => {

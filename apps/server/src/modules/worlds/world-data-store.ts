@@ -17,8 +17,15 @@ export interface WorldBody {
   builtAt: number;
 }
 
-export function makeWorldBody(worldId: string, text: string, stamp: number, builtAt: number): WorldBody {
-  const bytes = Buffer.from(text, 'utf8');
+export function makeWorldBody(
+  worldId: string,
+  encoded: string | Buffer,
+  stamp: number,
+  builtAt: number,
+): WorldBody {
+  // Stored as its UTF-8 bytes (bytea): the text and the bytes are the same body either way.
+  const bytes = typeof encoded === 'string' ? Buffer.from(encoded, 'utf8') : encoded;
+  const text = typeof encoded === 'string' ? encoded : encoded.toString('utf8');
   const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
   return { worldId, text, bytes, etag, stamp, builtAt };
 }
@@ -45,7 +52,7 @@ export async function readWorldAndBody(
 export async function storeWorldBody(db: Db, body: WorldBody): Promise<void> {
   const values = {
     worldId: body.worldId,
-    body: body.text,
+    body: body.bytes,
     settingsStamp: new Date(body.stamp).toISOString(),
     generatedAt: new Date(body.builtAt),
   };

@@ -159,6 +159,36 @@ describe('world data (against the simulators)', () => {
     expect(doc.MemberCount).toBe(plain.MemberCount);
   });
 
+  it('stores a compressed body (it holds U+0000) for other processes and restarts, without a warning', async () => {
+    // Stored and read back as is: NUL and characters above U+00FF survive the column.
+    const probe = await createWorld();
+    const [row] = (await t.ctx.database.executeSql('select updated_at from worlds where id = $1', [probe]))
+      .rows;
+    const odd = makeWorldBody(
+      probe,
+      'a\u0000b\u00ff\u0000é😀',
+      new Date(String(row?.updated_at)).getTime(),
+      1,
+    );
+    await storeWorldBody(t.ctx.db, odd);
+    const back = (await readWorldAndBody(t.ctx.db, probe))?.stored;
+    expect(back?.text).toBe(odd.text);
+    expect(back?.etag).toBe(odd.etag);
+
+    const id = await createWorld();
+    await update(id, { compression: true });
+    const warningsBefore = logLines.filter((l) => l.msg === 'World data: body not stored').length;
+    const served = await download(id);
+    expect(served.statusCode).toBe(200);
+    expect(served.body).toContain('\u0000');
+    const stored = await waitFor(async () => {
+      const found = (await readWorldAndBody(t.ctx.db, id))?.stored;
+      return found?.etag === served.headers.etag ? found : null;
+    });
+    expect(stored.text).toBe(served.body);
+    expect(logLines.filter((l) => l.msg === 'World data: body not stored')).toHaveLength(warningsBefore);
+  });
+
   it('rebuilds at most once a minute, but at once after a settings change', async () => {
     const id = await createWorld();
     const first = await download(id);

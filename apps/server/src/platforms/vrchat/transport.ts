@@ -45,10 +45,13 @@ export interface TransportDeps {
   settings?: VrchatPacerSettings;
 }
 
+/** The message of a VrchatError raised because an interactive caller's deadline passed first. */
+export const VRCHAT_DEADLINE_MESSAGE = 'VRChat did not answer in time';
+
 /** An interactive call's deadline passed while VRChat had not answered yet. */
 class DeadlineReached extends Error {
   constructor() {
-    super('VRChat did not answer in time');
+    super(VRCHAT_DEADLINE_MESSAGE);
   }
 }
 

@@ -15,16 +15,23 @@ export const isGenerating = (atlas: AtlasMetadata | undefined) =>
 
 /** How often the metadata is read again while a generation runs. */
 export const ATLAS_POLL_MS = 1000;
+/** While the atlases are out of date: the scheduled regeneration (every 5 minutes) makes them current. */
+export const OUT_OF_DATE_POLL_MS = 60_000;
 
 export const atlasMetadataQuery = (worldId: string) =>
   queryOptions({ queryKey: atlasMetadataKey(worldId), queryFn: () => fetchAtlasMetadata(worldId) });
 
-/** The metadata, read again every second while a generation is under way. */
+/** The metadata, read again every second while a generation is under way, every minute while out of date. */
 export function useAtlasMetadata(worldId: string, enabled: boolean) {
   return useQuery({
     ...atlasMetadataQuery(worldId),
     enabled,
-    refetchInterval: (query) => (isGenerating(query.state.data) ? ATLAS_POLL_MS : false),
+    refetchInterval: (query) =>
+      isGenerating(query.state.data)
+        ? ATLAS_POLL_MS
+        : query.state.data?.outOfDate
+          ? OUT_OF_DATE_POLL_MS
+          : false,
   });
 }
 

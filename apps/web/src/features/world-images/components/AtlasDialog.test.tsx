@@ -52,6 +52,25 @@ describe('World Atlas dialog', { timeout: 40_000 }, () => {
     expect(callsTo(fetchMock, 'GET', METADATA)).toHaveLength(reads);
   }, 40_000);
 
+  it('World Images says when the atlases are out of date, and stops once they are current', async () => {
+    const answers = editorAnswers();
+    answers[`GET ${METADATA}`] = {
+      body: atlasFixture({ variation: 0, lastGeneration: '2026-11-25T16:00:00.000Z', outOfDate: true }),
+    };
+    const { dialog } = await openAtlases(answers);
+    expect(await screen.findByText('Atlases out of date')).toBeTruthy();
+    expect(
+      screen.getByText(/generated again automatically a few minutes after the last change/),
+    ).toBeTruthy();
+
+    answers[`POST ${GENERATE}`] = { body: atlasFixture({ status: 'queued', variation: 0 }) };
+    answers[`GET ${METADATA}`] = {
+      body: atlasFixture({ variation: 1, lastGeneration: '2026-11-25T17:00:00.000Z', outOfDate: false }),
+    };
+    fireEvent.click(dialog.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => expect(screen.queryByText('Atlases out of date')).toBeNull(), { timeout: 5000 });
+  }, 40_000);
+
   it("says 'Error generating atlas' with the server's reason when the generation fails", async () => {
     const answers = editorAnswers();
     const { dialog } = await openAtlases(answers);

@@ -1,12 +1,14 @@
 import { Alert, Button, Center, Grid, Group, Loader, Stack } from '@mantine/core';
 import { IconLayoutGrid } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../../api/errors';
 import type { ManageableGuild } from '../../server-settings/api/guilds';
 import { can } from '../../server-settings/tabs';
 import { useImageSlots } from '../api/imageSlots';
 import { useServerImages } from '../api/serverImages';
 import { useUploadImages } from '../api/uploadImage';
+import { atlasMetadataKey, useAtlasMetadata } from '../api/worldAtlas';
 import { AtlasDialog } from './AtlasDialog';
 import { FileDropOverlay } from './FileDropOverlay';
 import { ImageSlotsPanel } from './ImageSlotsPanel';
@@ -19,6 +21,15 @@ export function WorldImagesEditor({ guild, worldId }: { guild: ManageableGuild; 
   const images = useServerImages(guild.id);
   const upload = useUploadImages(guild.id);
   const [atlasOpen, setAtlasOpen] = useState(false);
+  const atlas = useAtlasMetadata(worldId, true);
+  const queryClient = useQueryClient();
+  // A slot changed (or an image was turned): whether the atlases are still current is read again.
+  const slotsSeenAt = useRef(0);
+  useEffect(() => {
+    if (!slots.dataUpdatedAt) return;
+    if (slotsSeenAt.current) void queryClient.invalidateQueries({ queryKey: atlasMetadataKey(worldId) });
+    slotsSeenAt.current = slots.dataUpdatedAt;
+  }, [slots.dataUpdatedAt, queryClient, worldId]);
 
   return (
     <Stack gap="md">
@@ -28,6 +39,13 @@ export function WorldImagesEditor({ guild, worldId }: { guild: ManageableGuild; 
           View World Atlases
         </Button>
       </Group>
+      {atlas.data?.outOfDate && (
+        <Alert color="yellow" variant="light" title="Atlases out of date">
+          An image slot changed after the atlases were generated, so the world still shows the old posters.
+          They are generated again automatically a few minutes after the last change
+          {canManage ? ', or press Generate in View World Atlases now.' : '.'}
+        </Alert>
+      )}
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 7 }}>
           {slots.isPending ? (

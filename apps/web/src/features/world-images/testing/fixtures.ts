@@ -61,6 +61,7 @@ export const atlasFixture = (overrides: Partial<AtlasMetadata> = {}): AtlasMetad
   progress: 0,
   error: null,
   lastGeneration: null,
+  outOfDate: false,
   ...overrides,
 });
 

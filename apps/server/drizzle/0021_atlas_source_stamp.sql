@@ -1,0 +1,1 @@
+ALTER TABLE "world_atlas_state" ADD COLUMN "source_stamp" text;
