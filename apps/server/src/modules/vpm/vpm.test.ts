@@ -5,21 +5,21 @@ import { createTestApp, type TestApp } from '../../../test/app.js';
 describe('VPM listing', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { PUBLIC_URL: 'https://vrclink.example' } });
   });
   afterAll(() => t.close());
 
-  it('lists the world SDK package in the VCC repository format with a matching zip hash', async () => {
+  it('lists the world SDK package in the VCC repository format with a matching zip hash, at PUBLIC_URL whatever the Host header says', async () => {
     const res = await t.app.inject({
       method: 'GET',
       url: '/api/vpm/index.json',
-      headers: { host: 'example.test' },
+      headers: { host: 'evil.example' },
     });
     expect(res.statusCode).toBe(200);
     const listing = res.json();
     expect(listing).toMatchObject({
       name: 'VRCLink',
-      url: 'http://example.test/api/vpm/index.json',
+      url: 'https://vrclink.example/api/vpm/index.json',
       author: 'VRCLink',
     });
     const [id, pkg] = Object.entries(listing.packages)[0] as [
@@ -29,7 +29,7 @@ describe('VPM listing', () => {
     const [version, entry] = Object.entries(pkg.versions)[0];
     expect(entry.name).toBe(id);
     expect(entry.version).toBe(version);
-    expect(entry.url).toMatch(/^http:\/\/example\.test\/api\/vpm\/packages\/.+\.zip$/);
+    expect(entry.url).toMatch(/^https:\/\/vrclink\.example\/api\/vpm\/packages\/.+\.zip$/);
 
     const zip = await t.app.inject({ method: 'GET', url: new URL(entry.url).pathname });
     expect(zip.statusCode).toBe(200);
