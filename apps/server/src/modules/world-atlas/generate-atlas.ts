@@ -4,7 +4,6 @@ import sharp from 'sharp';
 import { jobActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import {
-  imageBlobs,
   worldAtlases,
   worldAtlasState,
   worldImageSlots,
@@ -12,6 +11,7 @@ import {
   worlds,
 } from '../../db/schema/index.js';
 import { audit } from '../audit/audit.service.js';
+import { blobBytes } from '../world-images/image-store.js';
 import { slotSize } from '../world-images/slot-size.js';
 import { type AtlasInput, type AtlasRect, packAtlas } from './pack-atlas.js';
 import { atlasStateOf } from './world-atlas.reads.js';
@@ -42,14 +42,11 @@ function slotsWithImages(ctx: AppContext, worldId: string) {
 }
 
 async function scaledImage(ctx: AppContext, slotId: number, hash: string, size: AtlasInput) {
-  const [blob] = await ctx.db
-    .select({ bytes: imageBlobs.bytes })
-    .from(imageBlobs)
-    .where(eq(imageBlobs.hash, hash));
-  if (!blob) throw new AtlasFailure(`The image of slot ${slotId} is missing. Choose its image again.`);
+  const bytes = await blobBytes(ctx.db, ctx.database.fileDir, hash);
+  if (!bytes) throw new AtlasFailure(`The image of slot ${slotId} is missing. Choose its image again.`);
   try {
     // Exactly the packed size: slotSize already fits it inside Max Dimension without enlarging.
-    return await sharp(blob.bytes, { pages: 1, limitInputPixels: false })
+    return await sharp(bytes, { pages: 1, limitInputPixels: false })
       .resize(size.width, size.height, { fit: 'fill' })
       .png()
       .toBuffer();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { HttpError } from '../../http/errors.js';
+import { withImageSlot } from './image-work.js';
 import { slotSize } from './slot-size.js';
 
 /**
@@ -85,7 +86,11 @@ const untrusted = (maxPixels: number) =>
  * animation) becomes a PNG of its first frame; an EXIF orientation is applied, so width and height are what
  * people see. Refusals are 413/415/422 sentences.
  */
-export async function readUpload(bytes: Buffer, limits: UploadLimits): Promise<StoredImage> {
+export function readUpload(bytes: Buffer, limits: UploadLimits): Promise<StoredImage> {
+  return withImageSlot(() => readUploadNow(bytes, limits));
+}
+
+async function readUploadNow(bytes: Buffer, limits: UploadLimits): Promise<StoredImage> {
   const format = sniffFormat(bytes);
   if (!format) throw new HttpError(415, NOT_AN_IMAGE);
   let meta: Metadata;
