@@ -21,9 +21,11 @@ export interface AppConfig {
   process: ProcessIdentity;
   nodeEnv: Env['NODE_ENV'];
   logLevel: Env['LOG_LEVEL'];
+  /**
+   * The address users reach the product at (OAuth redirects, listing URLs, links the bot sends): PUBLIC_URL,
+   * required in real mode; in demo mode the address the server prints (main.ts fills in the port it got).
+   */
   publicUrl: string;
-  /** The website's address in links the bot sends (no request to take it from): PUBLIC_URL, else this port on localhost. */
-  siteUrl: string;
   /** Passed to Fastify: whose X-Forwarded-Host/Proto/For to believe (TRUST_PROXY). */
   trustProxy: TrustProxy;
   dataDir: string;
@@ -109,6 +111,11 @@ export interface SimulatorEndpoints {
   adminDiscordUserId: string;
 }
 
+/** The address the server prints once listening (and, without PUBLIC_URL, the one it builds links from). */
+export function listeningUrl(port: number): string {
+  return `http://127.0.0.1:${port}`;
+}
+
 /** Builds the runtime config; in demo mode the simulator's addresses and demo credentials fill the gaps. */
 export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConfig {
   const sim = simulator;
@@ -124,8 +131,7 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
     },
     nodeEnv: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
-    publicUrl: env.PUBLIC_URL?.replace(/\/$/, '') ?? '',
-    siteUrl: env.PUBLIC_URL?.replace(/\/$/, '') ?? `http://localhost:${env.PORT}`,
+    publicUrl: env.PUBLIC_URL?.replace(/\/$/, '') ?? listeningUrl(env.PORT),
     trustProxy: env.TRUST_PROXY,
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,

@@ -12,6 +12,7 @@ const real = {
   VRCHAT_PASSWORD: 'pw',
   VRCHAT_TOTP_SECRET: 'JBSWY3DPEHPK3PXP',
   SECRET_KEY: 'k'.repeat(32),
+  PUBLIC_URL: 'https://vrclink.example/',
 };
 
 describe('configuration', () => {
@@ -80,6 +81,22 @@ describe('configuration', () => {
   it('refuses some credentials without the others, naming the missing ones', () => {
     expect(() => parseEnv({ DISCORD_CLIENT_ID: '123', SECRET_KEY: 'k'.repeat(32) })).toThrow(
       /missing: DISCORD_CLIENT_SECRET, DISCORD_BOT_TOKEN, VRCHAT_USERNAME, VRCHAT_PASSWORD, VRCHAT_TOTP_SECRET/,
+    );
+  });
+
+  it('requires PUBLIC_URL in real mode, with a sentence saying why', () => {
+    const { PUBLIC_URL: _unused, ...withoutUrl } = real;
+    expect(() => parseEnv(withoutUrl)).toThrow(
+      'PUBLIC_URL: required in real mode (the address users reach the site at; the OAuth redirect address and the package listing are built from it, never from the request)',
+    );
+    expect(resolveConfig(parseEnv(real)).publicUrl).toBe('https://vrclink.example');
+    expect(() => parseEnv({ PUBLIC_URL: 'vrclink.example' })).toThrow(/PUBLIC_URL/);
+  });
+
+  it('builds links from the address the server prints in demo mode without PUBLIC_URL', () => {
+    expect(resolveConfig(parseEnv({ PORT: '3456' })).publicUrl).toBe('http://127.0.0.1:3456');
+    expect(resolveConfig(parseEnv({ PUBLIC_URL: 'http://demo.example:8080' })).publicUrl).toBe(
+      'http://demo.example:8080',
     );
   });
 

@@ -51,7 +51,7 @@ export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
-  PUBLIC_URL: optionalString,
+  PUBLIC_URL: optionalString.pipe(z.string().url().optional()),
   /** Which X-Forwarded-* senders to believe (host, protocol, client address); off: nobody's. */
   TRUST_PROXY: trustProxy,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -166,6 +166,11 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const missing = platformCredentialKeys.filter((k) => !env[k]);
     throw new Error(
       `Invalid configuration:\n  real mode needs all platform credentials; missing: ${missing.join(', ')}`,
+    );
+  }
+  if (given.length > 0 && !env.PUBLIC_URL) {
+    throw new Error(
+      'Invalid configuration:\n  PUBLIC_URL: required in real mode (the address users reach the site at; the OAuth redirect address and the package listing are built from it, never from the request)',
     );
   }
   if (given.length > 0 && !env.SECRET_KEY) {

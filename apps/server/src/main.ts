@@ -2,7 +2,7 @@ import './polyfills.js';
 import pino from 'pino';
 import { buildApp } from './app.js';
 import { startBot } from './bot/start-bot.js';
-import { resolveConfig } from './config.js';
+import { listeningUrl, resolveConfig } from './config.js';
 import { createContext } from './context.js';
 import { openDatabase } from './db/client.js';
 import { isDemoMode, parseEnv } from './env.js';
@@ -70,7 +70,9 @@ if (app) {
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : env.PORT;
   if (demo) app.log.info(`Demo mode: Discord and VRChat simulators at ${demo.endpoints.url}`);
-  process.stdout.write(`Listening on http://127.0.0.1:${port}\n`);
+  // PORT=0: the port is known only now, and without PUBLIC_URL the links are built from this address.
+  if (!env.PUBLIC_URL) config.publicUrl = listeningUrl(port);
+  process.stdout.write(`Listening on ${listeningUrl(port)}\n`);
 } else {
   process.stdout.write(`Running ${[...roles].join(', ')} (no HTTP)\n`);
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedGuildIds } from '../../simulator/src/discord/seed.js';
+import { SDK_TOKEN_REFUSED } from '../src/http/auth.js';
 import { createSession } from '../src/modules/auth/session.service.js';
 import { createTestApp, type TestApp } from './app.js';
 import { signInHangoutOwner } from './factories.js';
@@ -177,20 +178,46 @@ describe('the Unity SDK access token', () => {
   });
   afterAll(() => t.close());
 
-  // The editor has no cookies: it sends `Authorization: Bearer` with no XSRF pair, on any user route. The
-  // route's own answer (not 401, not the XSRF 403, not a failure) shows the token got the caller through.
-  it.each(protectedRoutes)(
-    '%s %s accepts it as Authorization: Bearer (answers %d)',
-    async (method, url, bearerStatus, payload) => {
-      const res = await t.app.inject({
-        method: method as 'GET',
-        url,
-        payload: payload as object | undefined,
-        headers: { authorization: `Bearer ${token}` },
-      });
-      expect(res.statusCode, res.body).toBeLessThan(500);
-      expect(res.statusCode, res.body).toBe(bearerStatus);
-      if (res.statusCode >= 400) expect(res.json().message).not.toBe('Invalid or missing XSRF token.');
+  /** The reads the world SDK makes (../shared/compat/world-sdk.md): the only routes the token opens. */
+  const sdkReads = new Set(['GET /api/user', 'GET /api/guilds', `GET /api/guilds/${guild}/worlds`]);
+  const asSdk = (
+    method: string,
+    url: string,
+    payload: unknown,
+    credentials: 'bearer' | 'cookie',
+  ): Promise<{ statusCode: number; body: string; json: () => { message: string } }> =>
+    credentials === 'bearer'
+      ? t.app.inject({
+          method: method as 'GET',
+          url,
+          payload: payload as object | undefined,
+          headers: { authorization: `Bearer ${token}` },
+        })
+      : t.inject({ method: method as 'GET', url, payload: payload as object | undefined, session: token });
+
+  // The editor has no cookies: it sends `Authorization: Bearer` with no XSRF pair; the spec lets it send the
+  // token as the session cookie too. Either way the three reads answer as for the user.
+  it.each(protectedRoutes.filter(([m, u]) => sdkReads.has(`${m} ${u}`)))(
+    '%s %s answers %d to it, as Bearer and as the session cookie',
+    async (method, url, status, payload) => {
+      for (const credentials of ['bearer', 'cookie'] as const) {
+        const res = await asSdk(method, url, payload, credentials);
+        expect(res.statusCode, res.body).toBe(status);
+      }
     },
   );
+
+  // Anything else (an API key, settings, /admin…) is refused: an approved editor cannot act as the user.
+  it.each([
+    ...protectedRoutes
+      .filter(([m, u]) => !sdkReads.has(`${m} ${u}`))
+      .map(([m, u, , p]) => [m, u, p] as const),
+    ...platformAdminRoutes,
+  ])('%s %s answers 403 to it', async (method, url, payload?: unknown) => {
+    for (const credentials of ['bearer', 'cookie'] as const) {
+      const res = await asSdk(method, url, payload, credentials);
+      expect(res.statusCode, res.body).toBe(403);
+      expect(res.json().message).toBe(SDK_TOKEN_REFUSED);
+    }
+  });
 });

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -21,6 +22,12 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** The PostgreSQL server's URL (for locks that need a connection of their own); absent on PGlite. */
   url?: string;
+  /**
+   * PGlite only: where large bytes (world image uploads) live as files instead of in the embedded database,
+   * whose heap is in this process and never shrinks. Absent on PostgreSQL: bytes stay in the database, which
+   * every process on every host sees.
+   */
+  fileDir?: string;
   executeSql: ExecuteSql;
   close(): Promise<void>;
 }
@@ -65,6 +72,10 @@ export async function openDatabase(opts: {
     };
   }
   const dataDir = opts.dataDir ?? './data';
+  // An in-memory database (tests) keeps its files in a temporary folder, removed on close.
+  const fileDir = dataDir.startsWith('memory://')
+    ? mkdtempSync(join(tmpdir(), 'vrclink-files-'))
+    : join(dataDir, 'files');
   let client: PGlite;
   // pg_trgm backs the member search's infix match (the migration creates the extension).
   const extensions = { pg_trgm };
@@ -79,11 +90,15 @@ export async function openDatabase(opts: {
   return {
     db,
     kind: 'pglite',
+    fileDir,
     executeSql: async (text, values) => {
       const res = await client.query<Record<string, unknown>>(text, values as unknown[]);
       return { rows: res.rows };
     },
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      if (dataDir.startsWith('memory://')) rmSync(fileDir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -26,6 +26,18 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/**
+ * The only routes an SDK access token (the Unity editor's sign-in) opens: the reads the world SDK makes
+ * (../shared/compat/world-sdk.md). Anywhere else it is refused, so an approved editor cannot act as the user.
+ */
+const SDK_ROUTES = new Set(['/api/user', '/api/guilds', '/api/guilds/:guildId/worlds']);
+export const SDK_TOKEN_REFUSED =
+  'An SDK sign-in may only read your account, your servers and their worlds. Sign in on the website for anything else.';
+
+function sdkTokenAllowed(req: FastifyRequest): boolean {
+  return (req.method === 'GET' || req.method === 'HEAD') && SDK_ROUTES.has(req.routeOptions.url ?? '');
+}
+
 /** XSRF tokens: 18 random bytes each, cut from a pooled CSPRNG buffer (one system call per 256 tokens). */
 const XSRF_TOKEN_BYTES = 18;
 let xsrfPool = Buffer.alloc(0);
@@ -74,6 +86,7 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
     }
     const token = bearer ?? req.cookies[SESSION_COOKIE];
     if (token) req.auth = await findSession(db, token);
+    if (req.auth?.kind === 'sdk' && !sdkTokenAllowed(req)) throw forbidden(SDK_TOKEN_REFUSED);
   });
 }
 

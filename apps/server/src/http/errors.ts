@@ -58,9 +58,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (err instanceof HttpError) return reply.code(err.statusCode).send({ message: err.message });
     // The bot may not manage a role: the message tells a server admin what to change.
     if (err instanceof DiscordPermissionError) return reply.code(403).send({ message: err.message });
-    // VRChat is rate limiting us: the message says so, Retry-After says when.
-    if (err instanceof VrchatError && err.retryAfterSeconds !== undefined) {
-      req.log.warn({ err }, 'VRChat call rate limited');
+    // VRChat or Discord is rate limiting us: the message says so, Retry-After says when.
+    if ((err instanceof VrchatError || err instanceof DiscordError) && err.retryAfterSeconds !== undefined) {
+      req.log.warn({ err }, `${err instanceof VrchatError ? 'VRChat' : 'Discord'} call rate limited`);
       return reply
         .code(503)
         .header('retry-after', String(err.retryAfterSeconds))

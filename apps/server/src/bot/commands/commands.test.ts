@@ -122,7 +122,7 @@ describe('slash commands (discord.js against the simulated Discord)', () => {
     const before = await use(t, member.id, 'link');
     expect(before.ephemeral).toBe(true);
     expect(before.original?.content).toMatch(/^Your Discord account is not linked to a VRChat account yet\./);
-    expect(before.original?.content).toContain(`${t.ctx.config.siteUrl}/profile`);
+    expect(before.original?.content).toContain(`${t.ctx.config.publicUrl}/profile`);
     await vrchatLink(t, {
       discordUserId: member.id,
       vrchatName: 'Link Tester',

@@ -12,7 +12,7 @@ export const linkCommand: SlashCommand = {
   },
   deferred: false,
   async run(interaction, ctx) {
-    const site = ctx.config.siteUrl;
+    const site = ctx.config.publicUrl;
     const link = await findLinkByDiscord(ctx.db, interaction.user.id);
     if (!link)
       return (

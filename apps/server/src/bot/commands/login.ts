@@ -20,7 +20,7 @@ export const loginCommand: SlashCommand = {
       avatar: user.avatar,
     });
     await audit(ctx.db, { action: 'user.login_link', actor: userActor(user.id), targetId: user.id });
-    const url = `${ctx.config.siteUrl}/discord_auth?token=${encodeURIComponent(token)}`;
+    const url = `${ctx.config.publicUrl}/discord_auth?token=${encodeURIComponent(token)}`;
     const minutes = LOGIN_TOKEN_TTL_MS / 60_000;
     return `Here is your sign-in link. It works once, for ${minutes} minutes; do not share it: ${url}`;
   },

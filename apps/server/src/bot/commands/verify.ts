@@ -26,7 +26,7 @@ export const verifyCommand: SlashCommand = {
         await verifyAccount(ctx, userId, before.vrcUserId);
       } catch (err) {
         if (!(err instanceof HttpError) || err.statusCode !== 400) throw err;
-        ownership = `Ownership is not verified yet: put the code from ${ctx.config.siteUrl}/profile in your VRChat bio, then run /verify again.`;
+        ownership = `Ownership is not verified yet: put the code from ${ctx.config.publicUrl}/profile in your VRChat bio, then run /verify again.`;
       }
     }
     const link = await findLinkByDiscord(ctx.db, userId);

@@ -22,7 +22,11 @@ export const imageBlobs = pgTable('image_blobs', {
   contentType: text('content_type').notNull(),
   width: integer('width').notNull(),
   height: integer('height').notNull(),
-  bytes: bytea('bytes').notNull(),
+  /**
+   * The bytes, on PostgreSQL. Null on the embedded database: there they are a file under DATA_DIR/files
+   * (modules/world-images/image-files.ts), out of PGlite's heap.
+   */
+  bytes: bytea('bytes'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

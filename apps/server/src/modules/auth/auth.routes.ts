@@ -98,7 +98,7 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       const redirectUri = ctx.discordOAuth.authorizeUrl({
         state,
         scopes,
-        redirectUri: `${originOf(ctx.config, req)}/discord/login/callback`,
+        redirectUri: `${originOf(ctx.config)}/discord/login/callback`,
         askConsent: req.query.switchAccount === 'true',
       });
       return { redirectUri };
@@ -124,7 +124,7 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       if (!expected || expected.state !== req.body.state) {
         return reply.code(400).send({ message: LOGIN_EXPIRED, reason: 'expired' as const });
       }
-      const redirectUri = `${originOf(ctx.config, req)}/discord/login/callback`;
+      const redirectUri = `${originOf(ctx.config)}/discord/login/callback`;
       let tokens: Awaited<ReturnType<typeof ctx.discordOAuth.exchangeCode>>;
       try {
         tokens = await ctx.discordOAuth.exchangeCode(req.body.code, redirectUri);

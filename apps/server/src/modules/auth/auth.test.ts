@@ -164,7 +164,8 @@ describe('sessions and token login', () => {
     const url = new URL(res.json().redirectUri);
     expect(url.pathname).toBe('/oauth2/authorize');
     expect(url.searchParams.get('scope')).toBe('identify guilds');
-    expect(url.searchParams.get('redirect_uri')).toBe('http://app.test/discord/login/callback');
+    // Demo mode without PUBLIC_URL: the address the server prints, not the Host header.
+    expect(url.searchParams.get('redirect_uri')).toBe('http://127.0.0.1:3000/discord/login/callback');
     const state = res.cookies.find((c) => c.name === 'vrclink_oauth_state');
     expect(state?.httpOnly).toBe(true);
     expect(url.searchParams.get('state')).toBe(state?.value);
@@ -219,7 +220,7 @@ describe('Discord OAuth login (against the simulated Discord)', () => {
       redirect: 'manual',
     });
     const back = new URL(res.headers.get('location') as string);
-    expect(back.origin + back.pathname).toBe('http://app.test/discord/login/callback');
+    expect(back.origin + back.pathname).toBe('http://127.0.0.1:3000/discord/login/callback');
     return {
       code: back.searchParams.get('code') as string,
       state: back.searchParams.get('state') as string,
@@ -403,8 +404,8 @@ describe('login options', () => {
   });
 });
 
-describe('forwarded headers in the login redirect (TRUST_PROXY)', () => {
-  const forged = { host: 'app.test', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' };
+describe('the login redirect address (PUBLIC_URL, never the request)', () => {
+  const forged = { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' };
   const redirectFor = async (env: Record<string, string>) => {
     const t = await createTestApp({ env });
     try {
@@ -415,25 +416,20 @@ describe('forwarded headers in the login redirect (TRUST_PROXY)', () => {
     }
   };
 
-  it('ignores X-Forwarded-Host and X-Forwarded-Proto by default', async () => {
-    expect(await redirectFor({})).toBe('http://app.test/discord/login/callback');
+  it.each<Record<string, string>>([
+    {},
+    { TRUST_PROXY: 'true' },
+    { TRUST_PROXY: '1' },
+    { TRUST_PROXY: '127.0.0.0/8' },
+  ])('uses PUBLIC_URL whatever Host and X-Forwarded-Host say (%j)', async (env) => {
+    expect(await redirectFor({ ...env, PUBLIC_URL: 'https://vrclink.example/' })).toBe(
+      'https://vrclink.example/discord/login/callback',
+    );
   });
 
-  it('ignores them from a proxy address TRUST_PROXY does not name', async () => {
-    expect(await redirectFor({ TRUST_PROXY: '10.0.0.1' })).toBe('http://app.test/discord/login/callback');
-  });
-
-  it('uses them with TRUST_PROXY=true', async () => {
-    expect(await redirectFor({ TRUST_PROXY: 'true' })).toBe('https://evil.example/discord/login/callback');
-  });
-
-  it('uses them with a hop count (TRUST_PROXY=1)', async () => {
-    expect(await redirectFor({ TRUST_PROXY: '1' })).toBe('https://evil.example/discord/login/callback');
-  });
-
-  it('uses them from a proxy address TRUST_PROXY names', async () => {
-    expect(await redirectFor({ TRUST_PROXY: '127.0.0.0/8' })).toBe(
-      'https://evil.example/discord/login/callback',
+  it('uses the address the server prints in demo mode without PUBLIC_URL, not the Host header', async () => {
+    expect(await redirectFor({ PORT: '3999', TRUST_PROXY: 'true' })).toBe(
+      'http://127.0.0.1:3999/discord/login/callback',
     );
   });
 });

@@ -28,7 +28,7 @@ export async function vpmRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         response: { 200: listing },
       },
     },
-    async (req) => vpmListing(originOf(ctx.config, req)),
+    async () => vpmListing(originOf(ctx.config)),
   );
 
   app.get(

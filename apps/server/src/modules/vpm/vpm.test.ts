@@ -49,11 +49,11 @@ describe('VPM listing', () => {
     packages: Record<string, { versions: Record<string, Record<string, unknown>> }>;
   };
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { PUBLIC_URL: 'https://vrclink.example' } });
     const res = await t.app.inject({
       method: 'GET',
       url: '/api/vpm/index.json',
-      headers: { host: 'example.test' },
+      headers: { host: 'evil.example' },
     });
     expect(res.statusCode).toBe(200);
     listing = res.json();
@@ -73,13 +73,13 @@ describe('VPM listing', () => {
     expect(validate(listing), ajv.errorsText(validate.errors)).toBe(true);
     expect(listing).toMatchObject({
       name: 'VRCLink',
-      url: 'http://example.test/api/vpm/index.json',
+      url: 'https://vrclink.example/api/vpm/index.json',
       author: 'VRCLink',
     });
     const { id, version, manifest } = onlyPackage();
     expect(manifest.name).toBe(id);
     expect(manifest.version).toBe(version);
-    expect(manifest.url).toMatch(/^http:\/\/example\.test\/api\/vpm\/packages\/.+\.zip$/);
+    expect(manifest.url).toMatch(/^https:\/\/vrclink\.example\/api\/vpm\/packages\/.+\.zip$/);
   });
 
   it('the schema rejects a listing missing a manifest field or with a bad hash (the check can fail)', () => {

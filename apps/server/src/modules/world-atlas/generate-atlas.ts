@@ -3,8 +3,9 @@ import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { jobActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import { imageBlobs, worldAtlases, worldAtlasState, worlds } from '../../db/schema/index.js';
+import { worldAtlases, worldAtlasState, worlds } from '../../db/schema/index.js';
 import { audit } from '../audit/audit.service.js';
+import { blobBytes } from '../world-images/image-store.js';
 import { slotSize } from '../world-images/slot-size.js';
 import { atlasInputsStamp, slotsWithImages } from './atlas-inputs.js';
 import { type AtlasInput, type AtlasRect, packAtlas } from './pack-atlas.js';
@@ -20,14 +21,11 @@ const ATLAS_FAILED = 'The atlas could not be generated. Try again in a minute.';
 const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 
 async function scaledImage(ctx: AppContext, slotId: number, hash: string, size: AtlasInput) {
-  const [blob] = await ctx.db
-    .select({ bytes: imageBlobs.bytes })
-    .from(imageBlobs)
-    .where(eq(imageBlobs.hash, hash));
-  if (!blob) throw new AtlasFailure(`The image of slot ${slotId} is missing. Choose its image again.`);
+  const bytes = await blobBytes(ctx.db, ctx.database.fileDir, hash);
+  if (!bytes) throw new AtlasFailure(`The image of slot ${slotId} is missing. Choose its image again.`);
   try {
     // Exactly the packed size: slotSize already fits it inside Max Dimension without enlarging.
-    return await sharp(blob.bytes, { pages: 1, limitInputPixels: false })
+    return await sharp(bytes, { pages: 1, limitInputPixels: false })
       .resize(size.width, size.height, { fit: 'fill' })
       .png()
       .toBuffer();

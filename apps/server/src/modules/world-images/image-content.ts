@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { HttpError } from '../../http/errors.js';
+import { withImageSlot } from './image-work.js';
 import { slotSize } from './slot-size.js';
 
 /**
@@ -80,11 +81,16 @@ const untrusted = (maxPixels: number) =>
   ({ limitInputPixels: maxPixels, failOn: 'error', pages: 1, animated: false }) as const;
 
 /**
- * Checks an upload and turns it into what is stored. Kept as uploaded (no quality lost, the hash is the
- * file's) except: a GIF becomes a PNG of its first frame; an image with an EXIF orientation is turned
- * upright and re-encoded, so its width and height are what people see. Refusals are 413/415/422 sentences.
+ * Checks an upload and turns it into what is stored: always encoded again from its pixels, so nothing else
+ * the file carried (EXIF, XMP, PNG text chunks, bytes after the image's end) is kept or served. A GIF (or any
+ * animation) becomes a PNG of its first frame; an EXIF orientation is applied, so width and height are what
+ * people see. Refusals are 413/415/422 sentences.
  */
-export async function readUpload(bytes: Buffer, limits: UploadLimits): Promise<StoredImage> {
+export function readUpload(bytes: Buffer, limits: UploadLimits): Promise<StoredImage> {
+  return withImageSlot(() => readUploadNow(bytes, limits));
+}
+
+async function readUploadNow(bytes: Buffer, limits: UploadLimits): Promise<StoredImage> {
   const format = sniffFormat(bytes);
   if (!format) throw new HttpError(415, NOT_AN_IMAGE);
   let meta: Metadata;
@@ -99,23 +105,17 @@ export async function readUpload(bytes: Buffer, limits: UploadLimits): Promise<S
   if (meta.width * frameHeight > limits.maxPixels) throw new HttpError(413, tooManyPixels(limits.maxPixels));
 
   try {
-    let stored = { bytes, format, width: meta.width, height: frameHeight };
-    const oriented = (meta.orientation ?? 1) !== 1;
     // An animation (GIF, animated WebP or PNG) keeps only its first frame, as a PNG: a poster does not move.
     const animated = format === 'gif' || (meta.pages ?? 1) > 1 || (format === 'png' && isAnimatedPng(bytes));
-    // EXIF, XMP and IPTC may carry where and when a photo was taken, and by whom: encoded again without them
-    // (sharp writes no metadata unless asked), so a poster shown to a server's managers does not give that away.
-    const carriesMetadata = Boolean(meta.exif || meta.xmp || meta.iptc);
-    if (animated || oriented || carriesMetadata) {
-      const out = animated ? 'png' : format;
-      const { data, info } = await encode(
-        sharp(bytes, untrusted(limits.maxPixels)).autoOrient(),
-        out,
-      ).toBuffer({
+    const out = animated ? 'png' : format;
+    // Only pixels leave the server: sharp writes no metadata unless asked, and encoding from the decoded
+    // pixels drops text chunks (an author's name, a comment) and anything appended after the image's end.
+    const { data, info } = await encode(sharp(bytes, untrusted(limits.maxPixels)).autoOrient(), out).toBuffer(
+      {
         resolveWithObject: true,
-      });
-      stored = { bytes: data, format: out, width: info.width, height: info.height };
-    }
+      },
+    );
+    const stored = { bytes: data, format: out, width: info.width, height: info.height };
     // Rendering the preview decodes every pixel: a damaged file is refused here, not when first shown.
     const preview = await renderScaled(
       stored.bytes,

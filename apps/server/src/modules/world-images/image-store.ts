@@ -2,6 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Queryable, Tx } from '../../db/client.js';
 import { imageBlobs, imagePreviews, worldImages } from '../../db/schema/index.js';
 import { renderScaled, scaledSize } from './image-content.js';
+import { readImageFile, removeImageFileIfOrphaned, writeImageFile } from './image-files.js';
+import { withImageSlot } from './image-work.js';
 
 /**
  * Image bytes by content hash. A blob is written once (ON CONFLICT DO NOTHING: the same bytes are the same
@@ -16,12 +18,29 @@ export interface BlobInput {
 }
 
 /**
+ * Before the transaction that stores a blob: on the embedded database (`fileDir`) its bytes go to a file,
+ * so they never enter PGlite's heap. On PostgreSQL nothing happens here (the row holds the bytes).
+ */
+export async function prepareBlobBytes(fileDir: string | undefined, blob: BlobInput): Promise<void> {
+  if (fileDir) await writeImageFile(fileDir, blob.hash, blob.bytes);
+}
+
+/** After a transaction that may have dropped a blob: its file goes too when no row names it any more. */
+export async function removeBlobFileIfDropped(db: Db, fileDir: string | undefined, hash: string) {
+  if (!fileDir) return;
+  const [row] = await db.select({ hash: imageBlobs.hash }).from(imageBlobs).where(eq(imageBlobs.hash, hash));
+  if (!row) await removeImageFileIfOrphaned(fileDir, hash);
+}
+
+/**
  * Stores a blob inside the caller's transaction and holds it (FOR KEY SHARE) so a concurrent drop of the
  * same, until now unused, blob cannot remove it before the row pointing at it is written.
  */
-export async function putBlob(tx: Tx, blob: BlobInput): Promise<void> {
+export async function putBlob(tx: Tx, blob: BlobInput, fileDir: string | undefined): Promise<void> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const { hash, bytes, contentType, width, height } = blob;
+    const { hash, contentType, width, height } = blob;
+    // With a file (prepareBlobBytes), the row holds no bytes.
+    const bytes = fileDir ? null : blob.bytes;
     await tx.insert(imageBlobs).values({ hash, bytes, contentType, width, height }).onConflictDoNothing();
     const held = await tx
       .select({ hash: imageBlobs.hash })
@@ -65,12 +84,19 @@ export async function putPreview(db: Queryable, hash: string, preview: { size: n
     .onConflictDoNothing();
 }
 
-export async function blobBytes(db: Queryable, hash: string): Promise<Buffer | undefined> {
+/** A blob's bytes: from its row, or from its file when the row holds none (embedded database). */
+export async function blobBytes(
+  db: Queryable,
+  fileDir: string | undefined,
+  hash: string,
+): Promise<Buffer | undefined> {
   const [row] = await db
     .select({ bytes: imageBlobs.bytes })
     .from(imageBlobs)
     .where(eq(imageBlobs.hash, hash));
-  return row?.bytes;
+  if (!row) return undefined;
+  if (row.bytes) return row.bytes;
+  return fileDir ? readImageFile(fileDir, hash) : undefined;
 }
 
 /**
@@ -79,6 +105,7 @@ export async function blobBytes(db: Queryable, hash: string): Promise<Buffer | u
  */
 export async function scaledImage(
   db: Db,
+  fileDir: string | undefined,
   blob: { hash: string; width: number; height: number },
   maxDimension: number,
 ): Promise<Buffer | undefined> {
@@ -88,9 +115,9 @@ export async function scaledImage(
     .from(imagePreviews)
     .where(and(eq(imagePreviews.hash, blob.hash), eq(imagePreviews.size, size)));
   if (cached) return cached.bytes;
-  const bytes = await blobBytes(db, blob.hash);
+  const bytes = await blobBytes(db, fileDir, blob.hash);
   if (!bytes) return undefined;
-  const preview = await renderScaled(bytes, blob.width, blob.height, maxDimension);
+  const preview = await withImageSlot(() => renderScaled(bytes, blob.width, blob.height, maxDimension));
   try {
     await putPreview(db, blob.hash, preview);
   } catch (err) {

@@ -133,7 +133,7 @@ describe('world images: uploads that cannot hurt the server', () => {
     expect(images.rows).toHaveLength(0);
   });
 
-  it('accepts JPEG and WebP as they are, named by the file whatever its extension', async () => {
+  it('accepts JPEG and WebP, named by the file whatever its extension, encoded again in their own format', async () => {
     const jpeg = await solidImage(50, 40, 'jpeg');
     const res = await upload('photo.gif', jpeg);
     expect(res.statusCode, res.body).toBe(201);
@@ -144,7 +144,8 @@ describe('world images: uploads that cannot hurt the server', () => {
       session: owner.session,
     });
     expect(bytes.headers['content-type']).toBe('image/jpeg');
-    expect(bytes.rawPayload.equals(jpeg)).toBe(true);
+    const meta = await sharp(bytes.rawPayload).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 50, 40]);
     const webp = await upload('poster.webp', await solidImage(30, 60, 'webp'));
     expect(webp.statusCode, webp.body).toBe(201);
     const webpBytes = await t.inject({
@@ -196,6 +197,27 @@ describe('world images: uploads that cannot hurt the server', () => {
     expect(stored.rawPayload.includes(Buffer.from('fcTL'))).toBe(false);
     const { channels } = await sharp(stored.rawPayload).stats();
     expect(channels.slice(0, 3).map((c) => Math.round(c.mean))).toEqual([0, 255, 0]);
+    await deleteAll();
+  });
+
+  it('serves only pixels of a PNG: no text chunks (Author, Comment) and nothing after the image end', async () => {
+    const plain = await solidImage(30, 20, 'png', { r: 10, g: 200, b: 30, alpha: 1 });
+    const ihdrEnd = 8 + 12 + plain.readUInt32BE(8);
+    const crafted = Buffer.concat([
+      plain.subarray(0, ihdrEnd),
+      chunk('tEXt', Buffer.from('Author\0Jane Doe, 12 Example Street', 'latin1')),
+      chunk('tEXt', Buffer.from('Comment\0meet me at 5', 'latin1')),
+      plain.subarray(ihdrEnd),
+      Buffer.from('PK\x03\x04 a zip appended after IEND', 'latin1'),
+    ]);
+    const stored = await uploadAndRead('crafted.png', crafted, { width: 30, height: 20 });
+    expect(stored.headers['content-type']).toBe('image/png');
+    for (const text of ['Jane Doe', 'meet me', 'tEXt', 'a zip appended'])
+      expect(stored.rawPayload.includes(Buffer.from(text, 'latin1')), text).toBe(false);
+    // The file ends with the IEND chunk (its CRC is fixed: ae 42 60 82).
+    expect(stored.rawPayload.subarray(-8).toString('hex')).toBe('49454e44ae426082');
+    const { channels } = await sharp(stored.rawPayload).stats();
+    expect(channels.slice(0, 3).map((c) => Math.round(c.mean))).toEqual([10, 200, 30]);
     await deleteAll();
   });
 

@@ -6,7 +6,17 @@ import { conflict, HttpError, notFound } from '../../http/errors.js';
 import { audit } from '../audit/audit.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import { PREVIEW_SIZE, readUpload, rotateQuarter } from './image-content.js';
-import { dropBlobIfUnused, putBlob, putPreview, scaledEtag, scaledImage } from './image-store.js';
+import {
+  blobBytes,
+  dropBlobIfUnused,
+  prepareBlobBytes,
+  putBlob,
+  putPreview,
+  removeBlobFileIfDropped,
+  scaledEtag,
+  scaledImage,
+} from './image-store.js';
+import { withImageSlot } from './image-work.js';
 import { MAX_IMAGE_NAME_LENGTH } from './world-images.schemas.js';
 
 export const IMAGE_NOT_FOUND = 'Image not found.';
@@ -87,6 +97,8 @@ export async function uploadImage(
 ): Promise<{ image: ReturnType<typeof toWorldImage>; created: boolean }> {
   const stored = await readUpload(file.bytes, ctx.config.worldImages);
   const { maxPerGuild } = ctx.config.worldImages;
+  const fileDir = ctx.database.fileDir;
+  await prepareBlobBytes(fileDir, stored);
   return ctx.db.transaction(async (tx) => {
     // Serialised per server: two uploads at once cannot both pass the limit or both add the same bytes.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`world_images:${guildId}`}))`);
@@ -98,7 +110,7 @@ export async function uploadImage(
     if (existing) return { image: toWorldImage(existing), created: false };
     const [{ n }] = await tx.select({ n: count() }).from(worldImages).where(eq(worldImages.guildId, guildId));
     if (n >= maxPerGuild) throw conflict(tooManyImages(maxPerGuild));
-    await putBlob(tx, stored);
+    await putBlob(tx, stored, fileDir);
     await putPreview(tx, stored.hash, stored.preview);
     const [row] = await tx
       .insert(worldImages)
@@ -132,14 +144,17 @@ export async function rotateImage(
 ) {
   await requireGuildPermission(ctx, actor, guildId, 'ManageImages');
   const row = await findImage(ctx, guildId, imageId);
+  const fileDir = ctx.database.fileDir;
   const [blob] = await ctx.db
-    .select({ bytes: imageBlobs.bytes, contentType: imageBlobs.contentType })
+    .select({ contentType: imageBlobs.contentType })
     .from(imageBlobs)
     .where(eq(imageBlobs.hash, row.imageHash));
-  if (!blob) throw notFound(IMAGE_NOT_FOUND);
-  const turned = await rotateQuarter(blob.bytes, blob.contentType, direction);
+  const bytes = await blobBytes(ctx.db, fileDir, row.imageHash);
+  if (!blob || !bytes) throw notFound(IMAGE_NOT_FOUND);
+  const turned = await withImageSlot(() => rotateQuarter(bytes, blob.contentType, direction));
+  await prepareBlobBytes(fileDir, turned);
   const updated = await ctx.db.transaction(async (tx) => {
-    await putBlob(tx, turned);
+    await putBlob(tx, turned, fileDir);
     const [after] = await tx
       .update(worldImages)
       .set({ imageHash: turned.hash, width: turned.width, height: turned.height })
@@ -157,13 +172,14 @@ export async function rotateImage(
     });
     return after;
   });
+  await removeBlobFileIfDropped(ctx.db, fileDir, row.imageHash);
   return toWorldImage(updated);
 }
 
 /** Deletes an image; slots showing it are cleared (FK set null); its bytes go when nothing else uses them. */
 export async function deleteImage(ctx: AppContext, actor: Actor, guildId: string, imageId: string) {
   await requireGuildPermission(ctx, actor, guildId, 'ManageImages');
-  await ctx.db.transaction(async (tx) => {
+  const hash = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .delete(worldImages)
       .where(and(eq(worldImages.guildId, guildId), eq(worldImages.id, imageId)))
@@ -177,7 +193,9 @@ export async function deleteImage(ctx: AppContext, actor: Actor, guildId: string
       targetId: imageId,
       details: { name: row.name, hash: row.imageHash },
     });
+    return row.imageHash;
   });
+  await removeBlobFileIfDropped(ctx.db, ctx.database.fileDir, hash);
 }
 
 /** What an image route sends: an ETag, and the bytes only when the caller's copy is not that one. */
@@ -208,12 +226,9 @@ export async function imageFile(
     version: row.imageHash,
     contentType: blob.contentType,
     bytes: async () => {
-      const [full] = await ctx.db
-        .select({ bytes: imageBlobs.bytes })
-        .from(imageBlobs)
-        .where(eq(imageBlobs.hash, row.imageHash));
-      if (!full) throw notFound(IMAGE_NOT_FOUND);
-      return full.bytes;
+      const bytes = await blobBytes(ctx.db, ctx.database.fileDir, row.imageHash);
+      if (!bytes) throw notFound(IMAGE_NOT_FOUND);
+      return bytes;
     },
   };
 }
@@ -242,7 +257,7 @@ export function scaledAnswer(
     version: `${blob.hash}-${maxDimension}`,
     contentType: 'image/png',
     bytes: async () => {
-      const bytes = await scaledImage(ctx.db, blob, maxDimension);
+      const bytes = await scaledImage(ctx.db, ctx.database.fileDir, blob, maxDimension);
       if (!bytes) throw notFound(IMAGE_NOT_FOUND);
       return bytes;
     },

@@ -26,7 +26,7 @@ export async function worldMirrorAdminRoutes(app: ZodApp, ctx: AppContext): Prom
         response: { 200: worldMirrorStatus, ...errorResponses },
       },
     },
-    async (req) => worldMirrorStatusFor(ctx, requireUser(req).user.id, originOf(ctx.config, req)),
+    async (req) => worldMirrorStatusFor(ctx, requireUser(req).user.id, originOf(ctx.config)),
   );
 }
 

@@ -16,7 +16,7 @@ import { runWorldMirror } from './world-mirror.service.js';
 const ADMIN = '1300000000000009998';
 const { hangout } = seedGuildIds;
 const base = `/api/guilds/${hangout.id}/worlds`;
-const ORIGIN = 'http://localhost:80';
+const ORIGIN = 'http://127.0.0.1:3000';
 
 describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () => {
   let t: TestApp;

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { requireActor } from '../../http/auth.js';
@@ -26,8 +25,8 @@ import {
 } from './worlds.service.js';
 
 export async function worldsRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
-  const urls = (req: FastifyRequest): WorldUrls => {
-    const origin = originOf(ctx.config, req);
+  const urls = (): WorldUrls => {
+    const origin = originOf(ctx.config);
     return { origin, mirrorUrl: mirrorBaseUrl(ctx.config, origin) };
   };
 
@@ -42,7 +41,7 @@ export async function worldsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
         response: { 200: worldsResponse, ...errorResponses },
       },
     },
-    async (req) => listWorlds(ctx, requireActor(req), req.params.guildId, urls(req)),
+    async (req) => listWorlds(ctx, requireActor(req), req.params.guildId, urls()),
   );
 
   app.put(
@@ -60,7 +59,7 @@ export async function worldsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
         response: { 200: worldsResponse, ...errorResponses },
       },
     },
-    async (req) => createWorld(ctx, requireActor(req), req.params.guildId, req.body?.name, urls(req)),
+    async (req) => createWorld(ctx, requireActor(req), req.params.guildId, req.body?.name, urls()),
   );
 
   app.get(
@@ -89,7 +88,7 @@ export async function worldsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
         response: { 200: world, ...errorResponses },
       },
     },
-    async (req) => getWorld(ctx, requireActor(req), req.params.guildId, req.params.worldId, urls(req)),
+    async (req) => getWorld(ctx, requireActor(req), req.params.guildId, req.params.worldId, urls()),
   );
 
   app.post(
@@ -106,7 +105,7 @@ export async function worldsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
       },
     },
     async (req) =>
-      updateWorld(ctx, requireActor(req), req.params.guildId, req.params.worldId, req.body, urls(req)),
+      updateWorld(ctx, requireActor(req), req.params.guildId, req.params.worldId, req.body, urls()),
   );
 
   app.delete(
@@ -139,6 +138,6 @@ export async function worldsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
       },
     },
     async (req) =>
-      setWorldRoles(ctx, requireActor(req), req.params.guildId, req.params.worldId, req.body, urls(req)),
+      setWorldRoles(ctx, requireActor(req), req.params.guildId, req.params.worldId, req.body, urls()),
   );
 }

@@ -46,8 +46,8 @@ describe('worlds (against the simulators)', () => {
       customData: '',
       discordEncodeRoles: [],
       // Demo mode (the simulators): this server serves the mirror itself.
-      trustedUrl: `http://localhost:80/mirror/worlds/${world.id}`,
-      untrustedUrl: `http://localhost:80/data/v2/${world.id}`,
+      trustedUrl: `http://127.0.0.1:3000/mirror/worlds/${world.id}`,
+      untrustedUrl: `http://127.0.0.1:3000/data/v2/${world.id}`,
     });
     expect(world.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const list = (await t.inject({ method: 'GET', url: base, session: owner.session })).json();

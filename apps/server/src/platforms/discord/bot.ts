@@ -16,6 +16,7 @@ import { channelMethods } from './channels.js';
 import { guildMethods } from './guilds.js';
 import { memberSource } from './member-source.js';
 import { memberMethods } from './members.js';
+import { budgetRest, shouldGiveUpOnRateLimit } from './rest-budget.js';
 
 export interface DiscordBotOptions {
   config: AppConfig['discord'];
@@ -78,12 +79,21 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
     }),
     // Sharding for bots in more than 2,500 servers; each process runs the shard ids it was given.
     ...(config.shards ? { shards: config.shards.ids, shardCount: config.shards.count } : {}),
-    rest: { api: config.apiUrl, cdn: config.cdnUrl },
+    // 429s: retried once, within the caller's deadline (rest-budget.ts).
+    rest: { api: config.apiUrl, cdn: config.cdnUrl, rejectOnRateLimit: shouldGiveUpOnRateLimit },
     // Replies and messages never ping anyone unless a handler asks for it explicitly.
     allowedMentions: { parse: [] },
   });
   client.rest.setToken(config.botToken);
-  const userRest = new REST({ api: config.apiUrl, cdn: config.cdnUrl, authPrefix: 'Bearer' });
+  budgetRest(client.rest);
+  const userRest = budgetRest(
+    new REST({
+      api: config.apiUrl,
+      cdn: config.cdnUrl,
+      authPrefix: 'Bearer',
+      rejectOnRateLimit: shouldGiveUpOnRateLimit,
+    }),
+  );
 
   client.on(Events.Error, (err) => log.error({ err }, 'Discord: client error'));
   client.on(Events.Warn, (message) => log.warn(`Discord: ${message}`));

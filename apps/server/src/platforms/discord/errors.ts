@@ -20,14 +20,27 @@ export const roleAboveBotMessage = (roleName: string) =>
  * VRChat). status: Discord's 4xx when it refused the request, 503 when it could not be reached.
  */
 export class DiscordError extends Error {
+  /** Set when Discord is rate limiting us: seconds until a request is expected to go again. */
+  readonly retryAfterSeconds?: number;
   constructor(
     readonly status: number,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
     super(message, options);
     this.name = 'DiscordError';
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
+}
+
+/** Discord rate limits us until `until` (epoch ms): routes answer 503 with this sentence and Retry-After. */
+export function discordRateLimited(until: number): DiscordError {
+  const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
+  return new DiscordError(
+    429,
+    `Discord is rate limiting requests. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+    { retryAfterSeconds: seconds },
+  );
 }
 
 /** Discord's JSON error code of a failed REST call, if it was one. */

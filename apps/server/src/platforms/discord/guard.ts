@@ -1,7 +1,9 @@
-import { DiscordAPIError } from 'discord.js';
+import { DiscordAPIError, RateLimitError } from 'discord.js';
 import type { DiscordPort } from '../ports.js';
-import { DiscordError, DiscordPermissionError } from './errors.js';
+import { isInteractive } from '../vrchat/interactive.js';
+import { DiscordError, DiscordPermissionError, discordRateLimited } from './errors.js';
 import { DiscordGrantError } from './oauth.js';
+import { type DiscordCallBudget, INTERACTIVE_DEADLINE_MS, withCallBudget } from './rest-budget.js';
 
 /** Every DiscordPort method; a Record so a method added to the port cannot be forgotten here. */
 const portMethods: Record<keyof DiscordPort, true> = {
@@ -27,11 +29,44 @@ function translate(err: unknown): unknown {
     err instanceof DiscordGrantError
   )
     return err;
+  // Rate limited past one retry, or longer than the caller could wait (rest-budget.ts).
+  if (err instanceof RateLimitError) return discordRateLimited(Date.now() + err.retryAfter);
   // A 4xx is Discord refusing this request (a deleted role, a missing channel).
   if (err instanceof DiscordAPIError && err.status >= 400 && err.status < 500)
     return new DiscordError(err.status, err.message, { cause: err });
   // Network errors, 5xx and rate limits past discord.js's retries.
   return new DiscordError(503, err instanceof Error ? err.message : String(err), { cause: err });
+}
+
+/**
+ * An /api request's Discord call: answered within INTERACTIVE_DEADLINE_MS. At the deadline the call's
+ * requests are aborted (one still queued is never sent, so the change is not made) and the caller hears
+ * that Discord is rate limiting (with when to try again) or not answering.
+ */
+async function callWithDeadline<T>(call: () => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const budget: DiscordCallBudget = {
+    deadlineAt: Date.now() + INTERACTIVE_DEADLINE_MS,
+    signal: controller.signal,
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(
+        budget.limitedUntil
+          ? discordRateLimited(budget.limitedUntil)
+          : new DiscordError(503, 'Discord did not answer in time.'),
+      );
+    }, INTERACTIVE_DEADLINE_MS);
+  });
+  try {
+    return await Promise.race([withCallBudget(budget, call), deadline]);
+  } catch (err) {
+    throw translate(err);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -43,11 +78,14 @@ export function guardDiscord(port: DiscordPort): DiscordPort {
   for (const name of Object.keys(portMethods) as (keyof DiscordPort)[]) {
     const method = port[name] as (...args: unknown[]) => Promise<unknown>;
     guarded[name] = async (...args: unknown[]) => {
-      try {
-        return await method.apply(port, args);
-      } catch (err) {
-        throw translate(err);
+      if (!isInteractive()) {
+        try {
+          return await withCallBudget({}, () => method.apply(port, args));
+        } catch (err) {
+          throw translate(err);
+        }
       }
+      return callWithDeadline(() => method.apply(port, args));
     };
   }
   return guarded as unknown as DiscordPort;

@@ -1,0 +1,1 @@
+ALTER TABLE "image_blobs" ALTER COLUMN "bytes" DROP NOT NULL;
