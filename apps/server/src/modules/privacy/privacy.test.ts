@@ -8,6 +8,7 @@ import {
   rows,
   signInHangoutOwner,
   simulatorRoles,
+  updateVrchatUser,
   vrchatUser,
 } from '../../../test/factories.js';
 import { apiKeys, apiLog, guests } from '../../db/schema/index.js';
@@ -67,6 +68,11 @@ describe('privacy self-service: download my data, delete my account (against the
     vrcId = vrc.id;
     const linked = await t.inject({ method: 'POST', url: `/api/users/link?vrcId=${vrcId}`, session });
     expect(linked.statusCode, linked.body).toBe(200);
+    // Ownership proven with the bio code: Linked Roles count only a verified link.
+    const check = await t.inject({ method: 'GET', url: `/api/users/check?vrcId=${vrcId}`, session });
+    await updateVrchatUser(t, vrcId, { bio: `code ${check.json().verificationCode}` });
+    const verified = await t.inject({ method: 'POST', url: `/api/users/verify?vrcId=${vrcId}`, session });
+    expect(verified.statusCode, verified.body).toBe(200);
     await runGuildSync(t.ctx, hangout.id);
     await botSeesRoles(t, hangout.id, member.id, (r) => r.includes(linkedRole));
     await waitFor(async () => (await connectionOf(member.id))?.metadata.linked === '1', 15_000);
