@@ -7,7 +7,7 @@
 /**
  * Takes the next job of one queue. pg-boss's own fetch takes the oldest waiting job even when a job with
  * its singleton key is running, fails on the stately unique index, and so stops the whole queue behind one
- * busy (or dead) key. This one skips a key that is running; and a fresh job waits behind a retry of its key,
+ * busy (or dead) key. `$2` names the worker (shown while the job runs). This one skips a key that is running; and a fresh job waits behind a retry of its key,
  * so a retry never collides with it when the running job fails or expires.
  */
 export const fetchNextJobSql = `
@@ -33,6 +33,8 @@ WITH next AS (
 UPDATE pgboss.job j SET
   state = 'active',
   started_on = now(),
+  -- Which worker holds it (pg-boss overwrites output with the result when it completes or fails).
+  output = jsonb_build_object('worker', $2::text),
   retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END
 FROM next
 WHERE j.name = $1 AND j.id = next.id

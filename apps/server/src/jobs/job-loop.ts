@@ -15,6 +15,8 @@ export interface JobLoopOptions {
   db: BossDb;
   log: FastifyBaseLogger;
   name: string;
+  /** This process (its instance name), recorded on the jobs it holds. */
+  workerName: string;
   /** A running job's lease: renewed every third of it; a worker that stops renewing loses the job. */
   leaseSeconds: number;
   /** A run taking longer fails (and is retried). */
@@ -39,7 +41,7 @@ export function startJobLoop(o: JobLoopOptions): { stop(graceMs: number): Promis
 
   const fetchNext = async (): Promise<QueuedJob | undefined> => {
     try {
-      const { rows } = await o.db.executeSql(fetchNextJobSql, [o.name]);
+      const { rows } = await o.db.executeSql(fetchNextJobSql, [o.name, o.workerName]);
       return rows[0] as unknown as QueuedJob | undefined;
     } catch (err) {
       // Two workers racing for one key's jobs collide on pg-boss's unique index: the next poll settles it.

@@ -20,6 +20,8 @@ export interface JobQueueOptions {
   bossDb?: BossDb;
   leaseSeconds?: number;
   sweepMs?: number;
+  /** This process's name (INSTANCE_NAME), recorded on the jobs its worker holds. */
+  workerName?: string;
 }
 
 /**
@@ -103,6 +105,7 @@ export class PgBossJobQueue implements JobQueue {
         db: this.db,
         log: this.log,
         name,
+        workerName: this.opts.workerName ?? 'worker',
         leaseSeconds: this.leaseSeconds,
         maxRunSeconds: def?.expireInSeconds ?? 15 * 60,
         pollMs: 1000,
