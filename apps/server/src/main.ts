@@ -40,7 +40,7 @@ const config = resolveConfig(env, demo?.endpoints);
 const roles = config.process.roles;
 if (demo) await (await import('./demo-seed.js')).seedDemoData(database.db);
 // Every process can queue jobs (pg-boss in the same database); only the worker role takes them.
-const jobs = createJobQueue(database, log);
+const jobs = createJobQueue(database, log, undefined, { workerName: config.process.container });
 // Both wait mostly on sockets (platform logins, pg-boss's schema check): side by side, not one after the other.
 // startPlatforms never throws: an unreachable platform is logged and its calls answer 503 until it comes back.
 const [platforms] = await Promise.all([

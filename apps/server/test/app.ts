@@ -47,6 +47,8 @@ export async function createTestApp(
     vrchatPacer?: VrchatPacerSettings;
     /** The app's logger (default silent, or TEST_LOG_LEVEL); the HTTP bench logs at info like production. */
     log?: pino.Logger;
+    /** The bot role's waits (gateway lock retries, reconnect after a failed connect), shortened by tests. */
+    bot?: Parameters<typeof startBot>[1];
   } = {},
 ): Promise<TestApp> {
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SECRET_KEY: 'x'.repeat(32), ...opts.env });
@@ -63,7 +65,7 @@ export async function createTestApp(
   await jobs?.start();
   const ctx = createContext({ config, database, log, platforms, jobs });
   // Like main.ts with every role: the bot wires its gateway events and connects.
-  const stopBot = platforms ? startBot(ctx) : undefined;
+  const stopBot = platforms ? startBot(ctx, opts.bot) : undefined;
   if (platforms) await waitForGateway(platforms);
   const { app } = await buildApp({ ctx, webDist: null });
   await app.ready();

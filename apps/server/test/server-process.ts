@@ -53,6 +53,8 @@ export async function startServerProcess(
     : [tsx, ['apps/server/src/main.ts']];
   const child = spawn(command, args, {
     cwd: repoRoot,
+    // Its own process group: tsx runs the server in a child process, and a SIGKILL cannot be relayed.
+    detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
@@ -75,13 +77,13 @@ export async function startServerProcess(
     child,
     output: () => log,
     kill() {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
+        if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
       }
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -46,9 +46,14 @@ export function acquireGatewayLock(opts: {
     }
     if (held.length === opts.shardIds.length) {
       client = c;
-      c.on('error', () => {
-        if (!stopped) for (const h of lostHandlers) h();
-      });
+      let lost = false;
+      const onLost = () => {
+        if (stopped || lost) return;
+        lost = true;
+        for (const h of lostHandlers) h();
+      };
+      c.on('error', onLost);
+      c.on('end', onLost);
       return true;
     }
     await c.end().catch(() => {});

@@ -1,15 +1,27 @@
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client.js';
-import { bossDb } from './boss-db.js';
+import { type BossDb, bossDb } from './boss-db.js';
+import { jobsOfKeySql } from './boss-sql.js';
 import type { JobDefinition } from './define.js';
-import type { JobQueue, SendJobOptions } from './queue.js';
+import { type QueuedJob, startJobLoop } from './job-loop.js';
+import type { JobQueue, KeyedJobState, SendJobOptions } from './queue.js';
 import { jobRegistry } from './registry.js';
 
-/** The job a worker is handed: its id and the payload as it was stored. */
-export interface QueuedJob {
-  id: string;
-  data: unknown;
+export type { QueuedJob };
+
+/** A running job's lease: a worker that stops renewing it (killed, cut off) loses the job this soon. */
+export const JOB_LEASE_SECONDS = 30;
+/** How often expired leases are looked for (pg-boss's own maintenance runs every 2 minutes). */
+const EXPIRY_SWEEP_MS = 10_000;
+
+export interface JobQueueOptions {
+  /** pg-boss's SQL runner (default: the product's database); tests wrap it to inject faults. */
+  bossDb?: BossDb;
+  leaseSeconds?: number;
+  sweepMs?: number;
+  /** This process's name (INSTANCE_NAME), recorded on the jobs its worker holds. */
+  workerName?: string;
 }
 
 /**
@@ -20,15 +32,22 @@ export interface QueuedJob {
 export class PgBossJobQueue implements JobQueue {
   readonly boss: PgBoss;
   private readonly registry: readonly JobDefinition[];
+  private readonly db: BossDb;
+  private readonly leaseSeconds: number;
+  private readonly loops = new Map<string, { stop(graceMs: number): Promise<void> }>();
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
     database: Database,
     private readonly log: FastifyBaseLogger,
     registry: readonly JobDefinition[] = jobRegistry,
+    private readonly opts: JobQueueOptions = {},
   ) {
     this.registry = registry;
+    this.db = opts.bossDb ?? bossDb(database);
+    this.leaseSeconds = opts.leaseSeconds ?? JOB_LEASE_SECONDS;
     // Our own scheduler fires scheduled tasks (they are shown and toggled on /admin), so no pg-boss cron.
-    this.boss = new PgBoss({ db: bossDb(database) as PgBoss.Db, schedule: false, migrate: true });
+    this.boss = new PgBoss({ db: this.db as PgBoss.Db, schedule: false, migrate: true });
     this.boss.on('error', (err) => this.log.warn({ err }, 'job queue: pg-boss reported an error'));
   }
 
@@ -43,7 +62,8 @@ export class PgBossJobQueue implements JobQueue {
         retryLimit: def.retry.limit,
         retryDelay: def.retry.delaySeconds,
         retryBackoff: def.retry.backoff,
-        expireInSeconds: def.expireInSeconds,
+        // A job's expiry is its lease, renewed while it runs (def.expireInSeconds caps the run instead).
+        expireInSeconds: this.leaseSeconds,
       };
       await this.boss.createQueue(def.name, options);
       await this.boss.updateQueue(def.name, options);
@@ -60,15 +80,62 @@ export class PgBossJobQueue implements JobQueue {
     });
   }
 
-  /** Takes jobs of one queue, one at a time, polling every second; answers the worker's id. */
-  work(name: string, handler: (job: QueuedJob) => Promise<unknown>): Promise<string> {
-    return this.boss.work(name, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) =>
-      handler({ id: job.id, data: job.data }),
+  async jobsOfKey(name: string, singletonKey: string): Promise<KeyedJobState> {
+    const { rows } = await this.db.executeSql(jobsOfKeySql, [name, singletonKey]);
+    const waiting = rows
+      .filter((r) => r.state !== 'active')
+      .map((r) => new Date(r.startAfter as string | Date).getTime());
+    return {
+      running: rows.some((r) => r.state === 'active'),
+      startsAt: waiting.length > 0 ? new Date(Math.max(Date.now(), Math.min(...waiting))) : null,
+    };
+  }
+
+  /**
+   * Takes jobs of one queue, one at a time, polling every second, each held by a renewed lease (see
+   * job-loop.ts); answers the worker's id. Expired leases are swept while any queue is worked.
+   */
+  work(name: string, handler: (job: QueuedJob) => Promise<unknown>): string {
+    const def = this.registry.find((job) => job.name === name);
+    const id = `${name}:${this.loops.size}:${Date.now()}`;
+    this.loops.set(
+      id,
+      startJobLoop({
+        boss: this.boss,
+        db: this.db,
+        log: this.log,
+        name,
+        workerName: this.opts.workerName ?? 'worker',
+        leaseSeconds: this.leaseSeconds,
+        maxRunSeconds: def?.expireInSeconds ?? 15 * 60,
+        pollMs: 1000,
+        handler,
+      }),
     );
+    this.sweeper ??= setInterval(
+      () =>
+        void this.boss
+          .expire()
+          .catch((err: unknown) => this.log.warn({ err }, 'job queue: could not expire lapsed leases')),
+      this.opts.sweepMs ?? EXPIRY_SWEEP_MS,
+    );
+    return id;
+  }
+
+  /** Stops one worker; its running job may finish within the grace time, else it is failed (and retried). */
+  async offWork(id: string, graceMs = 10_000): Promise<void> {
+    const loop = this.loops.get(id);
+    this.loops.delete(id);
+    if (this.loops.size === 0 && this.sweeper) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
+    await loop?.stop(graceMs);
   }
 
   /** Stops taking jobs; a running job may finish within the grace time. */
   async stop(): Promise<void> {
+    await Promise.all([...this.loops.keys()].map((id) => this.offWork(id)));
     await this.boss.stop({ graceful: true, timeout: 10_000, close: false });
   }
 }
@@ -78,6 +145,7 @@ export function createJobQueue(
   database: Database,
   log: FastifyBaseLogger,
   registry?: readonly JobDefinition[],
+  opts?: JobQueueOptions,
 ): PgBossJobQueue {
-  return new PgBossJobQueue(database, log, registry);
+  return new PgBossJobQueue(database, log, registry, opts);
 }

@@ -10,9 +10,18 @@ export interface SendJobOptions {
   startAfterSeconds?: number;
 }
 
+/** Where the jobs of one singleton key stand: one running, and when the next waiting one may start. */
+export interface KeyedJobState {
+  running: boolean;
+  /** The earliest start of a waiting job (not before now), or null when none waits. */
+  startsAt: Date | null;
+}
+
 export interface JobQueue {
   /** Queues a job; answers its id, or null when an identical singleton is already waiting. */
   send(name: string, payload: unknown, opts?: SendJobOptions): Promise<string | null>;
+  /** Where the jobs of one singleton key stand (queues that can tell). */
+  jobsOfKey?(name: string, singletonKey: string): Promise<KeyedJobState>;
 }
 
 /** A queue that refuses work, for contexts built without a database-backed queue (OpenAPI export). */

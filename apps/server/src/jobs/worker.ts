@@ -38,9 +38,8 @@ export async function startJobWorker(
 ): Promise<() => Promise<void>> {
   const queue = ctx.jobs;
   if (!(queue instanceof PgBossJobQueue)) throw new Error('The worker role needs the pg-boss job queue');
-  const ids: string[] = [];
-  for (const def of registry) ids.push(await queue.work(def.name, (job) => runJob(ctx, def, job)));
+  const ids = registry.map((def) => queue.work(def.name, (job) => runJob(ctx, def, job)));
   return async () => {
-    for (const id of ids) await queue.boss.offWork({ id });
+    await Promise.all(ids.map((id) => queue.offWork(id)));
   };
 }

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/client.js';
-import { wakeableSleep } from '../wakeable-sleep.js';
 import { createDiscordBot, type DiscordBot } from './discord/bot.js';
 import { guardDiscord } from './discord/guard.js';
 import type { DiscordPort } from './ports.js';
@@ -19,8 +18,6 @@ export interface StartPlatformsOptions {
   log: FastifyBaseLogger;
   /** How long start-up waits for the Discord gateway before going on without it (default 20 s). */
   gatewayTimeoutMs?: number;
-  /** First wait before reconnecting a gateway that failed to start (default 30 s, doubling up to 10 min). */
-  gatewayRetryMs?: number;
   vrchatPacer?: VrchatPacerSettings;
   /**
    * Whether start-up waits for the VRChat login (default true). The server process does not: a VRChat call
@@ -38,22 +35,23 @@ export interface Platforms {
   /** The bot itself (gateway client), for event handlers. */
   bot: DiscordBot;
   /**
-   * Connects the gateway (only the `bot` role does, once it holds the gateway lock). Waits at most the
-   * gateway timeout; after a failure it keeps reconnecting in the background.
+   * Connects the gateway (only the `bot` role does, once it holds the gateway lock): one attempt, waiting at
+   * most the gateway timeout; answers whether it is connected. The bot role retries (and meanwhile lets
+   * another process try).
    */
-  startGateway(): Promise<void>;
+  startGateway(): Promise<boolean>;
+  /** Disconnects the gateway (the lock was lost or given up); REST keeps working. */
+  stopGateway(): Promise<void>;
   /** Marks that this process waits for another one's gateway lock (shown on /admin). */
   setGatewayStandby(): void;
   gatewayState(): GatewayState;
   close(): Promise<void>;
 }
 
-const MAX_GATEWAY_RETRY_MS = 10 * 60_000;
-
 /**
  * Creates the Discord bot and the VRChat client from config and logs VRChat in; the gateway connects
- * only through `startGateway` (the `bot` role). Never throws: a platform that is unreachable is logged,
- * its calls answer 503, and a gateway that failed keeps reconnecting in the background.
+ * only through `startGateway` (the `bot` role). Never throws: a platform that is unreachable is logged and
+ * its calls answer 503.
  */
 export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platforms> {
   const { config, log } = opts;
@@ -72,31 +70,6 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
   });
 
   let closed = false;
-  const { sleep, wake } = wakeableSleep();
-
-  let retryMs = opts.gatewayRetryMs ?? 30_000;
-  const connectGateway = async (): Promise<boolean> => {
-    try {
-      await bot.start();
-      retryMs = opts.gatewayRetryMs ?? 30_000;
-      return true;
-    } catch (err) {
-      if (!closed)
-        log.warn({ err }, `Discord: gateway not connected (retrying in ${Math.round(retryMs / 1000)} s)`);
-      return false;
-    }
-  };
-  const keepConnecting = async () => {
-    while (!closed) {
-      await sleep(retryMs);
-      retryMs = Math.min(retryMs * 2, MAX_GATEWAY_RETRY_MS);
-      if (closed) return;
-      if (await connectGateway()) {
-        gateway = 'ready';
-        return;
-      }
-    }
-  };
 
   const vrchatLogin = vrchat
     .start()
@@ -108,7 +81,7 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
   if (opts.awaitVrchatLogin ?? true) await vrchatLogin;
 
   let gateway: GatewayState = 'off';
-  let retrying: Promise<void> = Promise.resolve();
+  let connecting: Promise<boolean> | undefined;
   bot.client.on('shardReady', () => {
     gateway = 'ready';
   });
@@ -126,23 +99,39 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
     discord: guardDiscord(bot),
     vrchat,
     bot,
-    async startGateway() {
-      if (closed || gateway === 'ready' || gateway === 'connecting') return;
-      gateway = 'connecting';
-      const up = await connectGateway();
-      gateway = up ? 'ready' : 'disconnected';
-      if (!up) retrying = keepConnecting();
+    startGateway() {
+      if (closed) return Promise.resolve(false);
+      if (gateway === 'ready') return Promise.resolve(true);
+      connecting ??= (async () => {
+        gateway = 'connecting';
+        try {
+          await bot.start();
+          gateway = 'ready';
+          return true;
+        } catch (err) {
+          if (!closed) log.warn({ err }, 'Discord: gateway not connected');
+          gateway = closed ? 'off' : 'disconnected';
+          return false;
+        } finally {
+          connecting = undefined;
+        }
+      })();
+      return connecting;
+    },
+    async stopGateway() {
+      await connecting;
+      await bot.stop();
+      if (!closed) gateway = 'disconnected';
     },
     setGatewayStandby() {
-      if (gateway === 'off') gateway = 'standby';
+      if (!closed && gateway !== 'ready' && gateway !== 'connecting') gateway = 'standby';
     },
     gatewayState: () => gateway,
     async close() {
       if (closed) return;
       closed = true;
       gateway = 'off';
-      wake();
-      await retrying;
+      await connecting;
       await Promise.all([bot.stop(), vrchat.close()]);
     },
   };

@@ -6628,6 +6628,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         queued: boolean;
+                        running: boolean;
+                        startsAt: string | null;
                     };
                 };
             };

@@ -37,7 +37,14 @@ export const syncPreview = z.object({
   complete: z.boolean(),
 });
 
-export const syncQueued = z.object({ queued: z.boolean() });
+export const syncQueued = z.object({
+  /** Whether this request added a job (false: it joined one already waiting). */
+  queued: z.boolean(),
+  /** A sync of this server is running now; the waiting one starts when it ends. */
+  running: z.boolean(),
+  /** When the waiting sync starts at the earliest (ISO 8601), or null when none waits. */
+  startsAt: z.string().nullable(),
+});
 
 export const heldDecision = z.object({
   decision: z.enum(['apply', 'discard'], { message: "The decision must be 'apply' or 'discard'." }),

@@ -255,7 +255,17 @@ export async function requestSyncNow(ctx: AppContext, actor: Actor, guildId: str
       throw new HttpError(503, SYNC_NOT_QUEUED);
     });
   await audit(ctx.db, { action: 'sync.requested', actor, guildId, details: { queued: id !== null } });
-  return { queued: id !== null };
+  // When the server syncs: a sync already running (or one whose worker died, until its lease runs out)
+  // delays the waiting one; an answer without it is still a queued sync.
+  const where = await ctx.jobs.jobsOfKey?.('sync.guild', guildId).catch((err) => {
+    ctx.log.warn({ err, guildId }, 'sync: could not read when the sync starts');
+    return undefined;
+  });
+  return {
+    queued: id !== null,
+    running: where?.running ?? false,
+    startsAt: where?.startsAt?.toISOString() ?? null,
+  };
 }
 
 export const SYNC_NOT_QUEUED = 'The sync could not be queued right now. Try again in a minute.';

@@ -45,6 +45,16 @@ describe('Discord bot adapter against the simulator', () => {
     await wrong.stop();
   });
 
+  it('keeps REST working after stop(), and connects again (a holder that lost its gateway lock)', async () => {
+    const again = createDiscordBot({ config: sim.config.discord, log: sim.log });
+    await again.start();
+    await again.stop();
+    expect((await again.getGuild(hangout.id))?.name).toBe('VRChat Hangout');
+    await again.start();
+    expect(again.client.isReady()).toBe(true);
+    await again.stop();
+  });
+
   it('getGuild answers name, icon and roles highest first; null where the bot is not', async () => {
     for (const discord of [bot, restOnly]) {
       const guild = await discord.getGuild(hangout.id);

@@ -42,6 +42,7 @@ export interface DiscordBot extends DiscordPort {
    * the Server Members intent is switched on, and identifies with it only then (else Discord closes 4014).
    */
   start(): Promise<void>;
+  /** Disconnects the gateway; REST keeps working and start() may connect again. */
   stop(): Promise<void>;
 }
 
@@ -189,6 +190,8 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
     async stop() {
       started = false;
       await client.destroy();
+      // destroy() forgets the token: REST must keep working (reads, the next start's registration).
+      client.rest.setToken(config.botToken);
     },
   };
   return bot;

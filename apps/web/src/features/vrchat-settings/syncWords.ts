@@ -94,3 +94,17 @@ export function timeAgo(iso: string, now = Date.now()): string {
     if (Math.abs(seconds) >= size) return rtf.format(Math.round(seconds / size), unit);
   return 'just now';
 }
+
+/** Sync now's answer as a sentence: whether it was queued, and when the server syncs. */
+export function syncQueuedMessage(
+  answer: { queued: boolean; running?: boolean; startsAt?: string | null },
+  now = Date.now(),
+): string {
+  const first = answer.queued ? 'Sync queued.' : 'A sync is already queued.';
+  if (answer.running) return `${first} A sync of this server is running; the next starts when it ends.`;
+  if (!answer.startsAt) return first;
+  const seconds = (Date.parse(answer.startsAt) - now) / 1000;
+  if (Number.isNaN(seconds)) return first;
+  if (seconds < 10) return `${first} It starts in a few seconds.`;
+  return `${first} It starts ${timeAgo(answer.startsAt, now)}.`;
+}

@@ -125,12 +125,24 @@ describe('VRChat tab, Sync section', () => {
     expect(s.getByText('Fay')).toBeTruthy();
   });
 
-  it('queues a sync now', async () => {
-    const fetchMock = setup({ [`POST ${sync}`]: { body: { queued: true } } });
+  it('queues a sync now, saying when it starts', async () => {
+    const startsAt = new Date().toISOString();
+    const fetchMock = setup({ [`POST ${sync}`]: { body: { queued: true, running: false, startsAt } } });
     const s = await section();
     fireEvent.click(s.getByRole('button', { name: 'Sync now' }));
-    await waitFor(() => expect(toastTexts()).toContain('Sync queued.'));
+    await waitFor(() => expect(toastTexts()).toContain('Sync queued. It starts in a few seconds.'));
     expect(callsTo(fetchMock, 'POST', sync)).toHaveLength(1);
+  });
+
+  it('says a sync is running when Sync now joins one waiting behind it', async () => {
+    const startsAt = new Date().toISOString();
+    setup({ [`POST ${sync}`]: { body: { queued: false, running: true, startsAt } } });
+    fireEvent.click((await section()).getByRole('button', { name: 'Sync now' }));
+    await waitFor(() =>
+      expect(toastTexts()).toContain(
+        'A sync is already queued. A sync of this server is running; the next starts when it ends.',
+      ),
+    );
   });
 
   it("shows the server's reason when a sync cannot be queued", async () => {

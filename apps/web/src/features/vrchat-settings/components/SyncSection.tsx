@@ -4,7 +4,7 @@ import { errorMessage } from '../../../api/errors';
 import { notify } from '../../../components/toasts';
 import type { LinkedGroup } from '../api/linkedGroup';
 import { useInvalidateSync, useRunSync, useSyncStatus } from '../api/sync';
-import { timeAgo } from '../syncWords';
+import { syncQueuedMessage, timeAgo } from '../syncWords';
 import { NextSyncPreview } from './NextSyncPreview';
 import { SyncWarnings } from './SyncWarnings';
 
@@ -60,12 +60,8 @@ export function SyncSection({ guildId, group }: Props) {
 
   const syncNow = () =>
     run.mutate(undefined, {
-      onSuccess: ({ queued }) =>
-        notify(
-          queued
-            ? { type: 'success', message: 'Sync queued.' }
-            : { type: 'info', message: 'A sync is already queued.' },
-        ),
+      onSuccess: (answer) =>
+        notify({ type: answer.queued ? 'success' : 'info', message: syncQueuedMessage(answer) }),
       onError: (error) => notify({ type: 'error', message: errorMessage(error, 'Failed to queue a sync.') }),
     });
 

@@ -1,0 +1,56 @@
+/**
+ * SQL on pg-boss 10's own job table, for what its API does not offer: a fetch that skips keys already
+ * running, and a lease the worker renews. Pinned to pg-boss 10.4 (schema `pgboss`); pg-boss-queue.test.ts
+ * and job-lease.test.ts exercise both, so a schema change in an upgrade fails there first.
+ */
+
+/**
+ * Takes the next job of one queue. pg-boss's own fetch takes the oldest waiting job even when a job with
+ * its singleton key is running, fails on the stately unique index, and so stops the whole queue behind one
+ * busy (or dead) key. `$2` names the worker (shown while the job runs). This one skips a key that is running; and a fresh job waits behind a retry of its key,
+ * so a retry never collides with it when the running job fails or expires.
+ */
+export const fetchNextJobSql = `
+WITH next AS (
+  SELECT j.id
+  FROM pgboss.job j
+  WHERE j.name = $1
+    AND j.state < 'active'
+    AND j.start_after < now()
+    AND (
+      COALESCE(j.policy, '') NOT IN ('singleton', 'stately')
+      OR NOT EXISTS (
+        SELECT 1 FROM pgboss.job o
+        WHERE o.name = j.name AND o.id <> j.id
+          AND COALESCE(o.singleton_key, '') = COALESCE(j.singleton_key, '')
+          AND (o.state = 'active' OR (o.state = 'retry' AND j.state = 'created'))
+      )
+    )
+  ORDER BY j.priority DESC, j.created_on, j.id
+  LIMIT 1
+  FOR UPDATE SKIP LOCKED
+)
+UPDATE pgboss.job j SET
+  state = 'active',
+  started_on = now(),
+  -- Which worker holds it (pg-boss overwrites output with the result when it completes or fails).
+  output = jsonb_build_object('worker', $2::text),
+  retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END
+FROM next
+WHERE j.name = $1 AND j.id = next.id
+RETURNING j.id, j.data`;
+
+/**
+ * Renews a running job's lease: it expires (and pg-boss retries it elsewhere) `$3` seconds from now unless
+ * renewed again. Answers no row when the job is no longer active (it expired and was taken over).
+ */
+export const renewLeaseSql = `
+UPDATE pgboss.job SET expire_in = (now() - started_on) + make_interval(secs => $3)
+WHERE name = $1 AND id = $2 AND state = 'active'
+RETURNING id`;
+
+/** The waiting and running jobs of one singleton key: when the next one starts, whether one runs. */
+export const jobsOfKeySql = `
+SELECT state, start_after AS "startAfter"
+FROM pgboss.job
+WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry', 'active')`;
