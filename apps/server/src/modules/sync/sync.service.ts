@@ -222,7 +222,10 @@ export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: stri
       held.length > 0 && row?.heldAt
         ? { count: held.length, heldAt: row.heldAt.toISOString(), actions: held.slice(0, PREVIEW_LIMIT) }
         : null,
-    warnings: (row?.warnings ?? []) as { kind: string; message: string }[],
+    warnings: [
+      ...((row?.warnings ?? []) as { kind: string; message: string }[]),
+      ...(row?.followError ? [{ kind: 'groupFollow', message: row.followError }] : []),
+    ],
   };
 }
 
