@@ -12,7 +12,7 @@ import type { DiscordGuildInfo, VrchatGroup, VrchatGroupRole } from '../../platf
 import { linkOf } from '../groups/groups.service.js';
 import { assignableRoleProblem } from '../guild-settings/assignable-role.js';
 import { mirrorDeps } from '../members/member-mirror.events.js';
-import { ensureFilled } from '../members/member-mirror.fill.js';
+import { ensureFilled, freshenLinkedMirror } from '../members/member-mirror.fill.js';
 import type { PlanGroup, PlanMember, SyncPlanInput } from './sync-plan.js';
 
 /** A problem found while looking, before any plan (the bot is not in the group, lacks a permission…). */
@@ -44,9 +44,14 @@ const PERMISSIONS = {
 /**
  * Reads what the plan needs: the server's settings, mappings and links from the database, members and their
  * roles from the member mirror, and the VRChat group's members, invites and join requests. Returns null when
- * the bot is not in the server (nothing to sync).
+ * the bot is not in the server (nothing to sync). `freshMembers` (the sync, not the dry run): where the mirror
+ * keeps linked members only, their roles are read from Discord first.
  */
-export async function observeGuild(ctx: AppContext, guildId: string): Promise<Observation | null> {
+export async function observeGuild(
+  ctx: AppContext,
+  guildId: string,
+  opts: { freshMembers?: boolean } = {},
+): Promise<Observation | null> {
   let reads = 0;
   const warnings: ObserveWarning[] = [];
   const guild = await ctx.discord.getGuild(guildId);
@@ -59,6 +64,17 @@ export async function observeGuild(ctx: AppContext, guildId: string): Promise<Ob
   );
 
   await ensureFilled(mirrorDeps(ctx), guildId);
+  // Without member events a sync reads the linked members' roles now (or refills if the intent is back);
+  // the dry run reads the mirror as it is (an interactive request).
+  if (opts.freshMembers) {
+    await freshenLinkedMirror(
+      mirrorDeps(ctx),
+      guildId,
+      () => ctx.platforms?.bot.refreshIntents() ?? Promise.resolve(),
+    ).catch((err) =>
+      ctx.log.warn({ err, guildId }, 'sync: could not re-read linked members; using the mirror as it is'),
+    );
+  }
   const [settings] = await ctx.db.select().from(guildSettings).where(eq(guildSettings.guildId, guildId));
   const rows = await ctx.db
     .select({ member: guildMembers, link: vrchatLinks })

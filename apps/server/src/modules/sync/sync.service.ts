@@ -101,7 +101,7 @@ export async function runGuildSync(
   guildId: string,
   opts: { approvedRemovals?: readonly string[] } = {},
 ): Promise<SyncRunResult | null> {
-  const obs = await observeGuild(ctx, guildId);
+  const obs = await observeGuild(ctx, guildId, { freshMembers: true });
   if (!obs) return null;
   await settleIntents(ctx, guildId, obs.input, obs.group?.id ?? null);
   const plan = planSync(obs.input);

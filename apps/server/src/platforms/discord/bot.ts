@@ -56,10 +56,13 @@ function resetGatewayManager(client: Client): void {
   manager.status = Status.Idle;
 }
 
+/** Guild Moderation (not privileged) brings bans, the one departure seen without the Server Members intent. */
 const intentsWith = (members: boolean) =>
-  new IntentsBitField(
-    members ? [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers] : [GatewayIntentBits.Guilds],
-  );
+  new IntentsBitField([
+    GatewayIntentBits.Guilds,
+    GatewayIntentBits.GuildModeration,
+    ...(members ? [GatewayIntentBits.GuildMembers] : []),
+  ]);
 
 /**
  * The bot's view of Discord: a discord.js client on the gateway (Guilds, plus GuildMembers when the app
