@@ -13,6 +13,7 @@ import { linkOf } from '../groups/groups.service.js';
 import { assignableRoleProblem } from '../guild-settings/assignable-role.js';
 import { mirrorDeps } from '../members/member-mirror.events.js';
 import { ensureFilled, freshenLinkedMirror } from '../members/member-mirror.fill.js';
+import { neededPermissions } from '../setup-doctor/vrchat-checks.js';
 import type { PlanGroup, PlanMember, SyncPlanInput } from './sync-plan.js';
 
 /** A problem found while looking, before any plan (the bot is not in the group, lacks a permission…). */
@@ -172,10 +173,15 @@ async function observeGroup(
     remove: may(PERMISSIONS.remove),
     assignRoles: may(PERMISSIONS.assignRoles),
   };
-  if (link.enabled) {
-    for (const [what, permission] of Object.entries(PERMISSIONS)) {
-      if (!can[what as keyof typeof can]) warnings.push({ kind: 'groupPermission', subject: permission });
-    }
+  // Only the permissions the settings need, by the setup doctor's rule, so the Sync box and the doctor agree.
+  const needed = neededPermissions({
+    enabled: link.enabled,
+    autoKick: link.autoKick,
+    actions: new Set(d2g.map((m) => m.action)),
+  });
+  for (const [what, permission] of Object.entries(PERMISSIONS)) {
+    if (!can[what as keyof typeof can] && needed.has(permission))
+      warnings.push({ kind: 'groupPermission', subject: permission });
   }
   const rankOf = (roleIds: readonly string[]) =>
     Math.min(Number.MAX_SAFE_INTEGER, ...roles.filter((r) => roleIds.includes(r.id)).map((r) => r.order));

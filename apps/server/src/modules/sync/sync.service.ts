@@ -6,6 +6,7 @@ import { badRequest, HttpError } from '../../http/errors.js';
 import { audit } from '../audit/audit.service.js';
 import { linkOf } from '../groups/groups.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
+import { estimatedSyncSeconds, nextScheduledSync, syncActivityOf } from './sync-activity.js';
 import { type ApplyWarning, applyActions, settleIntents } from './sync-apply.js';
 import { type Observation, type ObserveWarning, observeGuild } from './sync-observe.js';
 import { planSync, type SyncAction, type SyncActionKind, type SyncWarning } from './sync-plan.js';
@@ -189,7 +190,7 @@ async function holdRemovals(ctx: AppContext, guildId: string, held: HeldRemoval[
 export async function previewGuildSync(ctx: AppContext, actor: Actor, guildId: string) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const obs = await observeGuild(ctx, guildId);
-  if (!obs) return { total: 0, counts: {}, actions: [], wouldHold: 0, complete: true };
+  if (!obs) return { total: 0, counts: {}, actions: [], wouldHold: 0, complete: true, estimatedSeconds: 0 };
   const plan = planSync(obs.input);
   const counts: Record<string, number> = {};
   for (const a of plan.actions) counts[a.kind] = (counts[a.kind] ?? 0) + 1;
@@ -200,6 +201,7 @@ export async function previewGuildSync(ctx: AppContext, actor: Actor, guildId: s
     actions: plan.actions.slice(0, PREVIEW_LIMIT).map((a) => viewOf(obs, a)),
     wouldHold: removals > 0 && breakerHolds(removals, obs.group?.memberCount ?? 0) ? removals : 0,
     complete: obs.groupListComplete,
+    estimatedSeconds: estimatedSyncSeconds(counts, obs.group !== null),
   };
 }
 
@@ -214,8 +216,11 @@ export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: stri
   const link = await linkOf(ctx.db, guildId);
   const held = ((row?.heldRemovals ?? []) as HeldRemoval[]).filter((h) => !h.approved);
   const last = row?.lastResult as Partial<SyncRunResult> | null | undefined;
+  const [activity, nextRunAt] = await Promise.all([syncActivityOf(ctx, guildId), nextScheduledSync(ctx)]);
   return {
     groupEnabled: link?.enabled ?? false,
+    activity,
+    nextRunAt,
     lastRunAt: row?.lastRunAt?.toISOString() ?? null,
     lastResult: last ? { applied: last.applied ?? 0, failed: last.failed ?? 0, held: last.held ?? 0 } : null,
     held:
