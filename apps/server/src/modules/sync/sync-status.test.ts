@@ -2,8 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedGuildIds } from '../../../../simulator/src/discord/seed.js';
 import { vrchatSeed } from '../../../../simulator/src/vrchat/seed.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
-import { discordRole, guildGroup, signInHangoutOwner } from '../../../test/factories.js';
-import { discordGroupMappings } from '../../db/schema/index.js';
+import {
+  discordMember,
+  discordRole,
+  guildGroup,
+  signInHangoutOwner,
+  vrchatLink,
+} from '../../../test/factories.js';
+import { discordGroupMappings, guildSettings } from '../../db/schema/index.js';
 import { runGuildSync } from './sync.service.js';
 
 const { hangout } = seedGuildIds;
@@ -83,5 +89,28 @@ describe('what the Sync box and the setup doctor say', () => {
     expect(status.nextRunAt).toBeNull();
     const preview = await get('/sync/preview');
     expect(preview.estimatedSeconds).toBeGreaterThanOrEqual(preview.total);
+  });
+
+  it('audit descriptions name the role and the VRChat name, and the full-text search finds them', async () => {
+    const linked = await discordRole(t, hangout.id, 'Linked Crew');
+    await t.ctx.db
+      .insert(guildSettings)
+      .values({ guildId: hangout.id, linkedRoleId: linked })
+      .onConflictDoUpdate({
+        target: guildSettings.guildId,
+        set: { linkedRoleId: linked },
+      });
+    const member = await discordMember(t, hangout.id);
+    await vrchatLink(t, { discordUserId: member.id, vrcUserId: vrc['Iris Nova'], vrchatName: 'Iris Nova' });
+    expect(await runGuildSync(t.ctx, hangout.id)).toMatchObject({ failed: 0 });
+    const search = await t.inject({
+      method: 'GET',
+      url: `/api/groups/audit_log/${hangout.id}?fullTextSearch=${encodeURIComponent('VRChat Iris Nova')}&sortBy=Description`,
+      session: owner.session,
+    });
+    expect(search.statusCode).toBe(200);
+    expect(search.json().auditLogs.map((e: { description: string }) => e.description)).toContain(
+      'Gave an automatic Discord role · role Linked Crew · VRChat Iris Nova',
+    );
   });
 });

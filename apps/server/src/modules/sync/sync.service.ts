@@ -63,6 +63,14 @@ function viewOf(obs: Observation, a: SyncAction): SyncActionView {
   return { kind: a.kind, targetName, discordUserId, vrcUserId, roleName, reason: a.reason };
 }
 
+/** The member's VRChat name (the link's, else the group's listing), for the audit entry's description. */
+function vrchatNameOf(obs: Observation, a: SyncAction): string | null {
+  const member = a.discordUserId ? obs.input.members.find((m) => m.discordUserId === a.discordUserId) : null;
+  if (member?.link) return member.link.vrchatName;
+  const vrcUserId = 'vrcUserId' in a ? a.vrcUserId : null;
+  return (vrcUserId && obs.names.get(vrcUserId)) || null;
+}
+
 /** What the tabs show for a problem the bot cannot fix itself. */
 function warningMessage(obs: Observation, w: SyncWarning | ObserveWarning): string {
   const discordRole = (id: string) => obs.guild.roles.find((r) => r.id === id)?.name ?? id;
@@ -127,6 +135,7 @@ export async function runGuildSync(
   }
   const result = await applyActions(ctx, guildId, groupId, toApply, (a) => ({
     ...viewOf(obs, a),
+    vrchatName: vrchatNameOf(obs, a),
     groupId,
   }));
   const warnings = warningsOf(obs, plan, result.warnings);
