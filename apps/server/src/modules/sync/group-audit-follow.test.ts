@@ -95,4 +95,16 @@ describe('following groups when one of them refuses the bot its audit log', () =
     });
     expect(after.json().warnings).not.toContainEqual(expect.objectContaining({ kind: 'groupFollow' }));
   });
+
+  it("asks for a sync when a group role's permissions change (a missing permission given to the bot)", async () => {
+    await followGroupAuditLogs(t.ctx);
+    await tick();
+    const bot = vrchatSeed.roleIds.danceClub.bot;
+    const res = await t.control('PATCH', `/vrchat/groups/${groups.danceClub}/roles/${bot}`, {
+      permissions: ['group-roles-assign', 'group-invites-manage', 'group-members-remove', 'group-audit-view'],
+    });
+    expect(res.status).toBe(200);
+    await tick();
+    expect(await followGroupAuditLogs(t.ctx)).toBe(1);
+  });
 });

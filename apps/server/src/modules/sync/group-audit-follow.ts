@@ -7,7 +7,8 @@ import { requestGuildSync } from './sync-trigger.js';
 
 /**
  * What happens in a group that the sync must answer: someone joined (Auto Remove, mapped roles), left or was
- * removed (a Membership invite again), asked to join (accept), or had roles changed by hand (group-to-Discord).
+ * removed (a Membership invite again), asked to join (accept), had roles changed by hand (group-to-Discord), or
+ * a role's permissions changed (the bot may now do what it could not).
  * VRChat has no member event stream for admins, so the group's audit log is polled with a cursor.
  */
 export const FOLLOWED_GROUP_EVENTS = [
@@ -20,6 +21,8 @@ export const FOLLOWED_GROUP_EVENTS = [
   'group.member.role.unassign',
   'group.user.ban',
   'group.user.unban',
+  // A role's permissions changed: granting the bot's role a missing permission is the fix for a sync warning.
+  'group.role.update',
 ];
 const PAGE = 100;
 /** After a failure a group is polled again after 1, 2, 4… minutes, at most an hour apart. */
