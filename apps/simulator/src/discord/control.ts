@@ -13,6 +13,7 @@ import { ControlError, DiscordApiError } from './errors.js';
 import type { Gateway } from './gateway.js';
 import {
   addMember,
+  banMember,
   createRole,
   deleteRole,
   type RoleInput,
@@ -210,6 +211,11 @@ export function registerDiscordControl(
 
   api.delete<GM>('/guilds/:guildId/members/:userId', async (req, reply) => {
     removeMember(state, guildOf(state, req.params.guildId), req.params.userId);
+    return reply.code(204).send();
+  });
+
+  api.post<GM>('/guilds/:guildId/members/:userId/ban', async (req, reply) => {
+    banMember(state, guildOf(state, req.params.guildId), req.params.userId);
     return reply.code(204).send();
   });
 

@@ -30,6 +30,7 @@ export const unknownUser = () => new DiscordApiError(404, 10013, 'Unknown User')
 export const unknownWebhook = () => new DiscordApiError(404, 10015, 'Unknown Webhook');
 export const unknownCommand = () => new DiscordApiError(404, 10063, 'Unknown application command');
 export const unknownInteraction = () => new DiscordApiError(404, 10062, 'Unknown interaction');
+export const userBanned = () => new DiscordApiError(403, 40007, 'The user is banned from this guild.');
 export const missingAccess = () => new DiscordApiError(403, 50001, 'Missing Access');
 export const missingPermissions = () => new DiscordApiError(403, 50013, 'Missing Permissions');
 export const notAuthorizedForApp = () =>

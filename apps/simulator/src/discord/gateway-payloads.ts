@@ -21,6 +21,7 @@ export const EVENT_INTENT: Record<string, number> = {
   GUILD_MEMBER_ADD: Intent.GuildMembers,
   GUILD_MEMBER_UPDATE: Intent.GuildMembers,
   GUILD_MEMBER_REMOVE: Intent.GuildMembers,
+  GUILD_BAN_ADD: Intent.GuildModeration,
   MESSAGE_CREATE: Intent.GuildMessages,
 };
 

@@ -1,7 +1,7 @@
 import { discordApp } from '../demo.js';
-import { unknownMember, unknownRole, unknownUser } from './errors.js';
+import { unknownMember, unknownRole, unknownUser, userBanned } from './errors.js';
 import { membersChanged } from './member-index.js';
-import { memberObject, roleObject } from './serialize.js';
+import { memberObject, roleObject, userObject } from './serialize.js';
 import { newSnowflake } from './snowflake.js';
 import type { DiscordState } from './state.js';
 import type { SimGuild, SimMember, SimRole } from './types.js';
@@ -18,6 +18,7 @@ export function addMember(
   opts: { roles?: string[]; nick?: string | null } = {},
 ): SimMember {
   if (!state.users.has(userId)) throw unknownUser();
+  if (guild.bans?.has(userId)) throw userBanned();
   const existing = guild.members.get(userId);
   if (existing) return existing;
   for (const roleId of opts.roles ?? []) if (!guild.roles.has(roleId)) throw unknownRole();
@@ -54,6 +55,19 @@ export function removeMember(state: DiscordState, guild: SimGuild, userId: strin
     { guild_id: guild.id, user: memberObject(state, { ...member, userId: user.id }).user },
     guild.id,
   );
+}
+
+/**
+ * A moderator bans a member: as on Discord, GUILD_BAN_ADD (Guild Moderation intent) and, when they were a
+ * member, GUILD_MEMBER_REMOVE (Guild Members intent). The user cannot join again while banned.
+ */
+export function banMember(state: DiscordState, guild: SimGuild, userId: string): void {
+  const user = state.users.get(userId);
+  if (!user || userId === discordApp.botUserId || userId === guild.ownerId) throw unknownMember();
+  guild.bans ??= new Set();
+  guild.bans.add(userId);
+  state.dispatch('GUILD_BAN_ADD', { guild_id: guild.id, user: userObject(user) }, guild.id);
+  if (guild.members.has(userId)) removeMember(state, guild, userId);
 }
 
 /** Sets the member's roles; emits GUILD_MEMBER_UPDATE only when something changed. */

@@ -3,6 +3,8 @@
 export const Intent = {
   Guilds: 1 << 0,
   GuildMembers: 1 << 1,
+  /** GUILD_BAN_ADD / GUILD_BAN_REMOVE (not privileged). */
+  GuildModeration: 1 << 2,
   GuildPresences: 1 << 8,
   GuildMessages: 1 << 9,
   MessageContent: 1 << 15,

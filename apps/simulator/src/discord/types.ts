@@ -60,6 +60,8 @@ export interface SimGuild {
   roles: Map<string, SimRole>;
   members: Map<string, SimMember>;
   channels: Map<string, SimChannel>;
+  /** Banned user ids (a banned user cannot join). */
+  bans?: Set<string>;
 }
 
 export interface SimMessage {

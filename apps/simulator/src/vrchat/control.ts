@@ -10,6 +10,7 @@ import {
   ownerCreatesRole,
   ownerRemovesMember,
   ownerSetsMemberRoles,
+  ownerUpdatesRolePermissions,
   patchGroup,
   patchUser,
   userBlocksGroup,
@@ -197,6 +198,14 @@ export function registerVrchatControl(
     const input = parse(newRole, req.body);
     return reply.code(201).send(ownerCreatesRole(state, req.params.groupId, input));
   });
+
+  control.patch<{ Params: { groupId: string; roleId: string } }>(
+    '/groups/:groupId/roles/:roleId',
+    async (req) => {
+      const { permissions } = parse(z.object({ permissions: z.array(z.string()) }).strict(), req.body);
+      return ownerUpdatesRolePermissions(state, req.params.groupId, req.params.roleId, permissions);
+    },
+  );
 
   control.post<{ Params: { groupId: string } }>('/groups/:groupId/bulk-members', async (req, reply) => {
     const { count, roleIds } = parse(bulkBody, req.body);

@@ -253,6 +253,30 @@ export function ownerCreatesRole(state: VrchatState, groupId: string, input: New
   return role;
 }
 
+/** The owner changes a role's permissions in VRChat's own UI (audited as `group.role.update`). */
+export function ownerUpdatesRolePermissions(
+  state: VrchatState,
+  groupId: string,
+  roleId: string,
+  permissions: string[],
+): VrcRole {
+  const group = state.groups.get(groupId);
+  const role = state.roles.get(roleId);
+  if (!group || !role || role.groupId !== groupId) throw vrcError(404, "Can't find role!");
+  const old = [...role.permissions];
+  role.permissions = [...new Set(permissions)];
+  role.updatedAt = new Date().toISOString();
+  state.addAudit({
+    groupId,
+    actorId: group.ownerId,
+    targetId: role.id,
+    eventType: 'group.role.update',
+    description: `${state.displayName(group.ownerId)} updated the role "${role.name}".`,
+    data: { permissions: { old, new: [...role.permissions] } },
+  });
+  return role;
+}
+
 /**
  * Sets a member's roles exactly, with no rank or permission checks (the owner in VRChat's own UI, or
  * VRChat itself for a purchased role). Each role given or taken is audited like the API does it.

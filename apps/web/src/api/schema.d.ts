@@ -604,7 +604,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs Admin. The last sync (when, how many actions applied and failed), the removals the circuit breaker holds, and the problems the bot cannot fix itself. */
+        /** @description Needs Admin. The last sync (when, how many actions applied and failed), a sync waiting or running now, when the scheduled one is due, the removals the circuit breaker holds, and the problems the bot cannot fix itself. */
         get: operations["getSyncStatus"];
         put?: never;
         /** @description Needs Admin. Queues a sync of this server now (collapsed with one already waiting). */
@@ -622,7 +622,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Needs Admin. A dry run: what the next sync would do (counts per action, the first 50 actions), nothing applied. */
+        /** @description Needs Admin. A dry run: what the next sync would do (counts per action, the first 50 actions, how long it takes at the platforms' pace), nothing applied. */
         get: operations["previewSync"];
         put?: never;
         post?: never;
@@ -6496,6 +6496,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         groupEnabled: boolean;
+                        activity: {
+                            /** @enum {string} */
+                            state: "queued" | "running";
+                            since: string;
+                        } | null;
+                        nextRunAt: string | null;
                         lastRunAt: string | null;
                         lastResult: {
                             applied: number;
@@ -6762,6 +6768,7 @@ export interface operations {
                         }[];
                         wouldHold: number;
                         complete: boolean;
+                        estimatedSeconds: number;
                     };
                 };
             };

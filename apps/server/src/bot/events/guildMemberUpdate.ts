@@ -2,6 +2,7 @@ import type { Client, GatewayGuildMemberUpdateDispatchData } from 'discord.js';
 import type { AppContext } from '../../context.js';
 import { reconcileHostGuests } from '../../modules/guests/guests.service.js';
 import { memberChanged } from '../../modules/members/member-mirror.events.js';
+import { discordWritesInFlight, onlyOwnWrites } from '../../modules/sync/own-writes.js';
 import { requestGuildSync } from '../../modules/sync/sync-trigger.js';
 import { onDispatch } from './raw.js';
 
@@ -10,20 +11,26 @@ const sameRoles = (a: string[], b: string[]) => a.length === b.length && a.every
 /**
  * A member changed (roles, nickname, avatar): the mirror follows first, then, if their roles changed
  * and they host guests, their newest guests beyond the remaining slots go (reading the new roles).
+ * A role change asks for a sync, unless it is only the sync's own writes coming back: the writes in flight
+ * are read before the mirror, so a write recorded meanwhile is already in the mirror's "before".
  */
 export function onGuildMemberUpdate(client: Client, ctx: AppContext): () => void {
   return onDispatch<GatewayGuildMemberUpdateDispatchData>(client, 'GUILD_MEMBER_UPDATE', async (d) => {
     const log = { guildId: d.guild_id, userId: d.user.id };
     let before: string[] | null;
+    let inFlight: Map<string, boolean>;
     try {
+      inFlight = await discordWritesInFlight(ctx.db, d.guild_id, d.user.id);
       before = await memberChanged(ctx, d.guild_id, d);
     } catch (err) {
       ctx.log.error({ err, ...log }, 'Members: could not store a member change');
       return;
     }
     if (before && sameRoles(before, d.roles)) return;
-    // Role changes drive the group sync (mappings) and the auto roles.
-    await requestGuildSync(ctx, d.guild_id, 'roles');
+    if (!before || !onlyOwnWrites(before, d.roles, inFlight)) {
+      // Role changes drive the group sync (mappings), the auto roles and, for the bot, what it may manage.
+      await requestGuildSync(ctx, d.guild_id, d.user.id === client.user?.id ? 'access' : 'roles');
+    }
     try {
       await reconcileHostGuests(ctx, d.guild_id, d.user.id);
     } catch (err) {

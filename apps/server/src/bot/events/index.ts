@@ -1,10 +1,12 @@
 import type { Client } from 'discord.js';
 import type { AppContext } from '../../context.js';
+import { onGuildBanAdd } from './guildBanAdd.js';
 import { onGuildDelete } from './guildDelete.js';
 import { onGuildMemberAdd } from './guildMemberAdd.js';
 import { onGuildMemberRemove } from './guildMemberRemove.js';
 import { onGuildMemberUpdate } from './guildMemberUpdate.js';
 import { onGuildRoleDelete } from './guildRoleDelete.js';
+import { onGuildRoleUpdate } from './guildRoleUpdate.js';
 import { onInteractionCreate } from './interactionCreate.js';
 import { onReady } from './ready.js';
 
@@ -15,6 +17,8 @@ export function registerBotEvents(client: Client, ctx: AppContext): () => void {
     onGuildMemberUpdate(client, ctx),
     onGuildMemberRemove(client, ctx),
     onGuildRoleDelete(client, ctx),
+    onGuildRoleUpdate(client, ctx),
+    onGuildBanAdd(client, ctx),
     onGuildDelete(client, ctx),
     onReady(client, ctx),
     onInteractionCreate(client, ctx),

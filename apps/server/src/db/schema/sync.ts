@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const discordToGroupActions = [
   'None',
@@ -58,6 +58,12 @@ export const guildSyncState = pgTable('guild_sync_state', {
   warnings: jsonb('warnings').$type<unknown[]>().notNull().default([]),
   /** The newest group audit-log entry already read (joins, leaves, removals are followed from there). */
   groupAuditCursor: timestamp('group_audit_cursor', { withTimezone: true }),
+  /** Following the group's audit log failed this many times in a row (0: it works); retried on a backoff. */
+  followFailures: integer('follow_failures').notNull().default(0),
+  /** Why following failed last (a sentence shown in the sync warnings and the setup doctor). */
+  followError: text('follow_error'),
+  /** Not polled again before this (the backoff after a failure). */
+  followRetryAt: timestamp('follow_retry_at', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

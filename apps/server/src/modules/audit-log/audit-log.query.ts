@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import { apiKeys, auditLog, users } from '../../db/schema/index.js';
 import { API_KEY_ACTOR } from '../api-keys/api-key-actor.js';
-import { auditDescriptions } from './describeAuditEntry.js';
+import { auditDescriptions, namedSyncActions } from './describeAuditEntry.js';
 import { LATEST_AUDIT_TIME, parseAuditDate } from './parseAuditDate.js';
 
 export const auditSortFields = [
@@ -40,10 +40,16 @@ export const actorDisplaynameSql = sql<
   else ${users.username} end`;
 
 /** The same sentence as `describeAuditEntry`, in SQL, so sorting and searching match what is shown. */
-export const descriptionSql = sql<string>`case ${auditLog.action} ${sql.join(
+const baseDescriptionSql = sql`case ${auditLog.action} ${sql.join(
   Object.entries(auditDescriptions).map(([action, text]) => sql`when ${action} then ${text}`),
   sql` `,
 )} else ${auditLog.action} end`;
+const detailSql = (key: string, label: string) =>
+  sql`coalesce(${label}::text || nullif(${auditLog.details}->>${key}, ''), '')`;
+export const descriptionSql = sql<string>`(${baseDescriptionSql} || case when ${auditLog.action} in (${sql.join(
+  namedSyncActions.map((a) => sql`${a}`),
+  sql`, `,
+)}) then ${detailSql('roleName', ' · role ')} || ${detailSql('vrchatName', ' · VRChat ')} else '' end)`;
 
 const literal = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 

@@ -53,7 +53,7 @@ export async function listAuditLog(ctx: AppContext, actor: Actor, guildId: strin
       actorDisplayname: row.actorDisplayname,
       eventType: row.action,
       targetId: row.targetId,
-      description: describeAuditEntry(row.action),
+      description: describeAuditEntry(row.action, row.details as Record<string, unknown> | null),
       data: row.details ?? null,
     })),
     totalCount: Number(total?.n ?? 0),

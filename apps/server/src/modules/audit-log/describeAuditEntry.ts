@@ -59,10 +59,28 @@ export const auditDescriptions: Readonly<Record<string, string>> = {
   'world.atlas.failed': 'Could not generate world atlases',
 };
 
+/** The sync's actions on one member: their sentence names the role and the member's VRChat name. */
+export const namedSyncActions: readonly string[] = [
+  'Membership',
+  'NoMembership',
+  'GrantRolePermanent',
+  'GrantRoleTemporary',
+  'RevokeRole',
+  'role.auto.add',
+  'role.auto.remove',
+  'sync.failed',
+];
+
 /**
- * A short human sentence for an audit entry. It depends on the action only (the target has its own
- * column), so the database can sort and search by exactly the text shown (see `descriptionSql`).
+ * A short human sentence for an audit entry: the action's sentence, and for the sync's actions on a member
+ * the role and the VRChat name from its details (`· role Linked · VRChat Carol`). The database builds the
+ * same text (see `descriptionSql`), so sorting and searching match what is shown.
  */
-export function describeAuditEntry(action: string): string {
-  return Object.hasOwn(auditDescriptions, action) ? auditDescriptions[action] : action;
+export function describeAuditEntry(action: string, details?: Record<string, unknown> | null): string {
+  const base = Object.hasOwn(auditDescriptions, action) ? auditDescriptions[action] : action;
+  if (!namedSyncActions.includes(action) || !details) return base;
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  const role = text(details.roleName);
+  const vrchat = text(details.vrchatName);
+  return `${base}${role ? ` · role ${role}` : ''}${vrchat ? ` · VRChat ${vrchat}` : ''}`;
 }

@@ -7,6 +7,7 @@ import {
   countCurrent,
   deleteUnconfirmed,
   getSync,
+  linkedMembers,
   linkedUserIds,
   markLeft,
   type SyncRow,
@@ -158,4 +159,41 @@ export async function refreshLinkedUser(deps: MirrorDeps, guildIds: string[], us
     if (member) await upsertMembers(deps.db, guildId, [member], seenAt);
     else await markLeft(deps.db, guildId, userId, seenAt);
   }
+}
+
+/** Linked members re-read at once before a sync (REST; discord.js queues them behind Discord's limits). */
+const SYNC_REFRESH_CONCURRENCY = 4;
+
+/**
+ * Before a sync where the mirror keeps linked members only (no Server Members intent, so no member events):
+ * when the intent is on again, the mirror is filled in full now (`reconnect` first lets this process's
+ * gateway identify with it, if it holds one); otherwise the linked members' current roles are read from
+ * Discord one by one, so a role change reaches the group at this sync rather than at the 6-hourly fill.
+ */
+export async function freshenLinkedMirror(
+  deps: MirrorDeps,
+  guildId: string,
+  reconnect?: () => Promise<unknown>,
+): Promise<void> {
+  const source = deps.source;
+  if (!source) return;
+  const sync = await getSync(deps.db, guildId);
+  if (sync?.mode !== 'linked') return;
+  if (await source.membersIntentAvailable()) {
+    await reconnect?.();
+    await fillGuild(deps, guildId);
+    return;
+  }
+  const ids = (await linkedMembers(deps.db, guildId)).map((r) => r.member.userId);
+  const seenAt = new Date();
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const userId = ids[next++];
+      const member = await source.fetchMember(guildId, userId);
+      if (member) await upsertMembers(deps.db, guildId, [member], seenAt);
+      else await markLeft(deps.db, guildId, userId, seenAt);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SYNC_REFRESH_CONCURRENCY, ids.length) }, worker));
 }

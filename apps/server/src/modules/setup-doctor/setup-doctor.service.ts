@@ -12,8 +12,9 @@ import { readLoggingConfig } from '../discord-logging/discord-logging.service.js
 import { linkOf } from '../groups/groups.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import { groupRoleActions } from '../role-mappings/mapping-roles.js';
+import { followProblemOf } from '../sync/group-audit-follow.js';
 import { type ConfiguredRole, discordRoleChecks, logChannelCheck } from './discord-checks.js';
-import { type SetupCheck, unknown, withDeadline } from './setup-checks.js';
+import { failed, type SetupCheck, unknown, withDeadline } from './setup-checks.js';
 import { vrchatGroupChecks } from './vrchat-checks.js';
 
 /** Each platform's part of the check gives up after this long (the panel then says it could not check). */
@@ -105,12 +106,33 @@ async function vrchatChecks(ctx: AppContext, guildId: string): Promise<SetupChec
   }
 }
 
+/** Following the group's audit log failed (recorded by groups.follow): the Sync box shows the same sentence. */
+async function followCheck(ctx: AppContext, guildId: string): Promise<SetupCheck[]> {
+  const problem = await followProblemOf(ctx.db, guildId);
+  if (!problem) return [];
+  return [
+    failed(
+      'vrchat',
+      'vrchat.follow',
+      "Following the group's changes",
+      problem,
+      problem.includes('group-audit-view')
+        ? "In the group's settings on VRChat, give the bot's role the View Audit Log permission (group-audit-view)."
+        : 'Nothing to do if it passes at the next try; the bot retries on its own.',
+    ),
+  ];
+}
+
 /**
  * 'Check setup': what would stop the bot from doing its job in this server, each with a one-line fix.
  * Reads the settings first, then asks Discord and VRChat (each bounded by a deadline, no transaction open).
  */
 export async function runSetupCheck(ctx: AppContext, actor: Actor, guildId: string) {
   const { guild } = await requireGuildPermission(ctx, actor, guildId, 'ViewGuild');
-  const [discord, vrchat] = await Promise.all([discordChecks(ctx, guild), vrchatChecks(ctx, guildId)]);
-  return { checks: [...discord, ...vrchat], checkedAt: new Date().toISOString() };
+  const [discord, vrchat, follow] = await Promise.all([
+    discordChecks(ctx, guild),
+    vrchatChecks(ctx, guildId),
+    followCheck(ctx, guildId),
+  ]);
+  return { checks: [...discord, ...vrchat, ...follow], checkedAt: new Date().toISOString() };
 }

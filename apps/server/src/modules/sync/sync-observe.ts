@@ -12,7 +12,8 @@ import type { DiscordGuildInfo, VrchatGroup, VrchatGroupRole } from '../../platf
 import { linkOf } from '../groups/groups.service.js';
 import { assignableRoleProblem } from '../guild-settings/assignable-role.js';
 import { mirrorDeps } from '../members/member-mirror.events.js';
-import { ensureFilled } from '../members/member-mirror.fill.js';
+import { ensureFilled, freshenLinkedMirror } from '../members/member-mirror.fill.js';
+import { neededPermissions } from '../setup-doctor/vrchat-checks.js';
 import type { PlanGroup, PlanMember, SyncPlanInput } from './sync-plan.js';
 import { readTemporaryGrants } from './temporary-grants.js';
 
@@ -45,9 +46,14 @@ const PERMISSIONS = {
 /**
  * Reads what the plan needs: the server's settings, mappings and links from the database, members and their
  * roles from the member mirror, and the VRChat group's members, invites and join requests. Returns null when
- * the bot is not in the server (nothing to sync).
+ * the bot is not in the server (nothing to sync). `freshMembers` (the sync, not the dry run): where the mirror
+ * keeps linked members only, their roles are read from Discord first.
  */
-export async function observeGuild(ctx: AppContext, guildId: string): Promise<Observation | null> {
+export async function observeGuild(
+  ctx: AppContext,
+  guildId: string,
+  opts: { freshMembers?: boolean } = {},
+): Promise<Observation | null> {
   let reads = 0;
   const warnings: ObserveWarning[] = [];
   const guild = await ctx.discord.getGuild(guildId);
@@ -60,6 +66,17 @@ export async function observeGuild(ctx: AppContext, guildId: string): Promise<Ob
   );
 
   await ensureFilled(mirrorDeps(ctx), guildId);
+  // Without member events a sync reads the linked members' roles now (or refills if the intent is back);
+  // the dry run reads the mirror as it is (an interactive request).
+  if (opts.freshMembers) {
+    await freshenLinkedMirror(
+      mirrorDeps(ctx),
+      guildId,
+      () => ctx.platforms?.bot.refreshIntents() ?? Promise.resolve(),
+    ).catch((err) =>
+      ctx.log.warn({ err, guildId }, 'sync: could not re-read linked members; using the mirror as it is'),
+    );
+  }
   const [settings] = await ctx.db.select().from(guildSettings).where(eq(guildSettings.guildId, guildId));
   const rows = await ctx.db
     .select({ member: guildMembers, link: vrchatLinks })
@@ -158,10 +175,16 @@ async function observeGroup(
     remove: may(PERMISSIONS.remove),
     assignRoles: may(PERMISSIONS.assignRoles),
   };
-  if (link.enabled) {
-    for (const [what, permission] of Object.entries(PERMISSIONS)) {
-      if (!can[what as keyof typeof can]) warnings.push({ kind: 'groupPermission', subject: permission });
-    }
+  // Only the permissions the settings need, by the setup doctor's rule, so the Sync box and the doctor agree.
+  const needed = neededPermissions({
+    enabled: link.enabled,
+    autoKick: link.autoKick,
+    actions: new Set(d2g.map((m) => m.action)),
+    mappedGroupRoleIds: new Set(d2g.flatMap((m) => (m.groupRoleId ? [m.groupRoleId] : []))),
+  });
+  for (const [what, permission] of Object.entries(PERMISSIONS)) {
+    if (!can[what as keyof typeof can] && needed.has(permission))
+      warnings.push({ kind: 'groupPermission', subject: permission });
   }
   const rankOf = (roleIds: readonly string[]) =>
     Math.min(Number.MAX_SAFE_INTEGER, ...roles.filter((r) => roleIds.includes(r.id)).map((r) => r.order));

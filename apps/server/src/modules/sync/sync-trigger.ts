@@ -4,6 +4,8 @@ import type { AppContext } from '../../context.js';
 export type SyncReason =
   | 'link'
   | 'member'
+  | 'departure'
+  | 'access'
   | 'roles'
   | 'mappings'
   | 'settings'

@@ -15,7 +15,7 @@ export async function syncRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         operationId: 'getSyncStatus',
         tags: ['sync'],
         description:
-          'Needs Admin. The last sync (when, how many actions applied and failed), the removals the circuit breaker holds, and the problems the bot cannot fix itself.',
+          'Needs Admin. The last sync (when, how many actions applied and failed), a sync waiting or running now, when the scheduled one is due, the removals the circuit breaker holds, and the problems the bot cannot fix itself.',
         params: guildParams,
         response: { 200: syncStatus, ...errorResponses },
       },
@@ -30,7 +30,7 @@ export async function syncRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         operationId: 'previewSync',
         tags: ['sync'],
         description:
-          'Needs Admin. A dry run: what the next sync would do (counts per action, the first 50 actions), nothing applied.',
+          "Needs Admin. A dry run: what the next sync would do (counts per action, the first 50 actions, how long it takes at the platforms' pace), nothing applied.",
         params: guildParams,
         response: { 200: syncPreview, ...errorResponses },
       },

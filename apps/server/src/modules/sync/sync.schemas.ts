@@ -23,6 +23,10 @@ const warning = z.object({ kind: z.string(), message: z.string() });
 
 export const syncStatus = z.object({
   groupEnabled: z.boolean(),
+  /** A sync of this server waiting in the queue or running now. */
+  activity: z.object({ state: z.enum(['queued', 'running']), since: z.string() }).nullable(),
+  /** When the scheduled full sync runs next (null: no running process has it switched on). */
+  nextRunAt: z.string().nullable(),
   lastRunAt: z.string().nullable(),
   lastResult: z.object({ applied: z.number(), failed: z.number(), held: z.number() }).nullable(),
   held: z.object({ count: z.number(), heldAt: z.string(), actions: z.array(syncActionView) }).nullable(),
@@ -35,6 +39,8 @@ export const syncPreview = z.object({
   actions: z.array(syncActionView),
   wouldHold: z.number(),
   complete: z.boolean(),
+  /** How long carrying this out takes at the platforms' pace (VRChat 1 request/s), in seconds. */
+  estimatedSeconds: z.number(),
 });
 
 export const syncQueued = z.object({

@@ -6,6 +6,7 @@ import { badRequest, HttpError } from '../../http/errors.js';
 import { audit } from '../audit/audit.service.js';
 import { linkOf } from '../groups/groups.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
+import { estimatedSyncSeconds, nextScheduledSync, syncActivityOf } from './sync-activity.js';
 import { type ApplyWarning, applyActions, settleIntents } from './sync-apply.js';
 import {
   breakerHolds,
@@ -69,6 +70,14 @@ function viewOf(obs: Observation, a: SyncAction): SyncActionView {
   return { kind: a.kind, targetName, discordUserId, vrcUserId, roleName, reason: a.reason };
 }
 
+/** The member's VRChat name (the link's, else the group's listing), for the audit entry's description. */
+function vrchatNameOf(obs: Observation, a: SyncAction): string | null {
+  const member = a.discordUserId ? obs.input.members.find((m) => m.discordUserId === a.discordUserId) : null;
+  if (member?.link) return member.link.vrchatName;
+  const vrcUserId = 'vrcUserId' in a ? a.vrcUserId : null;
+  return (vrcUserId && obs.names.get(vrcUserId)) || null;
+}
+
 /** What the tabs show for a problem the bot cannot fix itself. */
 function warningMessage(obs: Observation, w: SyncWarning | ObserveWarning): string {
   const discordRole = (id: string) => obs.guild.roles.find((r) => r.id === id)?.name ?? id;
@@ -108,7 +117,7 @@ export async function runGuildSync(
   guildId: string,
   opts: { approvedRemovals?: readonly string[] } = {},
 ): Promise<SyncRunResult | null> {
-  const obs = await observeGuild(ctx, guildId);
+  const obs = await observeGuild(ctx, guildId, { freshMembers: true });
   if (!obs) return null;
   await settleIntents(ctx, guildId, obs.input, obs.group?.id ?? null);
   await dropStaleGrants(ctx.db, guildId, obs.input);
@@ -135,6 +144,7 @@ export async function runGuildSync(
   }
   const result = await applyActions(ctx, guildId, groupId, plan.actions, (a) => ({
     ...viewOf(obs, a),
+    vrchatName: vrchatNameOf(obs, a),
     groupId,
   }));
   const warnings = warningsOf(obs, plan, result.warnings);
@@ -210,7 +220,7 @@ async function holdRemovals(
 export async function previewGuildSync(ctx: AppContext, actor: Actor, guildId: string) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const obs = await observeGuild(ctx, guildId);
-  if (!obs) return { total: 0, counts: {}, actions: [], wouldHold: 0, complete: true };
+  if (!obs) return { total: 0, counts: {}, actions: [], wouldHold: 0, complete: true, estimatedSeconds: 0 };
   const { wanted: plan, held } = planWithBreaker(obs.input, obs.group?.memberCount ?? 0, new Set());
   const counts: Record<string, number> = {};
   for (const a of plan.actions) counts[a.kind] = (counts[a.kind] ?? 0) + 1;
@@ -220,6 +230,7 @@ export async function previewGuildSync(ctx: AppContext, actor: Actor, guildId: s
     actions: plan.actions.slice(0, PREVIEW_LIMIT).map((a) => viewOf(obs, a)),
     wouldHold: held.length,
     complete: obs.groupListComplete,
+    estimatedSeconds: estimatedSyncSeconds(counts, obs.group !== null),
   };
 }
 
@@ -234,15 +245,21 @@ export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: stri
   const link = await linkOf(ctx.db, guildId);
   const held = ((row?.heldRemovals ?? []) as HeldRemoval[]).filter((h) => !h.approved);
   const last = row?.lastResult as Partial<SyncRunResult> | null | undefined;
+  const [activity, nextRunAt] = await Promise.all([syncActivityOf(ctx, guildId), nextScheduledSync(ctx)]);
   return {
     groupEnabled: link?.enabled ?? false,
+    activity,
+    nextRunAt,
     lastRunAt: row?.lastRunAt?.toISOString() ?? null,
     lastResult: last ? { applied: last.applied ?? 0, failed: last.failed ?? 0, held: last.held ?? 0 } : null,
     held:
       held.length > 0 && row?.heldAt
         ? { count: held.length, heldAt: row.heldAt.toISOString(), actions: held.slice(0, PREVIEW_LIMIT) }
         : null,
-    warnings: (row?.warnings ?? []) as { kind: string; message: string }[],
+    warnings: [
+      ...((row?.warnings ?? []) as { kind: string; message: string }[]),
+      ...(row?.followError ? [{ kind: 'groupFollow', message: row.followError }] : []),
+    ],
   };
 }
 

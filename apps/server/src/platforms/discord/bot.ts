@@ -58,13 +58,16 @@ function resetGatewayManager(client: Client): void {
   manager.status = Status.Idle;
 }
 
+/** Guild Moderation (not privileged) brings bans, the one departure seen without the Server Members intent. */
 const intentsWith = (members: boolean) =>
-  new IntentsBitField(
-    members ? [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers] : [GatewayIntentBits.Guilds],
-  );
+  new IntentsBitField([
+    GatewayIntentBits.Guilds,
+    GatewayIntentBits.GuildModeration,
+    ...(members ? [GatewayIntentBits.GuildMembers] : []),
+  ]);
 
 /**
- * The bot's view of Discord: a discord.js client on the gateway (Guilds, plus GuildMembers when the app
+ * The bot's view of Discord: a discord.js client on the gateway (Guilds and GuildModeration, plus GuildMembers when the app
  * has it) and REST. Members are not kept in discord.js's cache (Discord sends no member list at connect;
  * the member mirror in the database holds them), only the bot's own membership. REST works before
  * start(), so the read helpers also serve while the gateway is down or reconnecting.

@@ -108,3 +108,18 @@ export function syncQueuedMessage(
   if (seconds < 10) return `${first} It starts in a few seconds.`;
   return `${first} It starts ${timeAgo(answer.startsAt, now)}.`;
 }
+
+/** A short duration in words: "45 seconds", "3 minutes". */
+export function durationWords(seconds: number): string {
+  if (seconds < 90)
+    return `${Math.max(1, Math.round(seconds))} second${Math.round(seconds) === 1 ? '' : 's'}`;
+  const minutes = Math.round(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+/** When something is due, in words: "in 12 minutes", "in less than a minute". */
+export function timeUntil(iso: string, now = Date.now()): string {
+  const seconds = (new Date(iso).getTime() - now) / 1000;
+  if (seconds < 60) return 'in less than a minute';
+  return `in ${durationWords(seconds)}`;
+}

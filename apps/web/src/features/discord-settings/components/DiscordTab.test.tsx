@@ -168,9 +168,31 @@ describe('Discord tab', () => {
     });
   });
 
-  it('asks for no sync warnings without Admin', async () => {
+  it('offers Sync now with the last sync, also for a server without a linked group', async () => {
+    const fetchMock = setup({
+      'GET /api/guilds/900/sync': {
+        body: {
+          groupEnabled: false,
+          lastRunAt: null,
+          lastResult: null,
+          held: null,
+          warnings: [],
+          activity: null,
+          nextRunAt: null,
+        },
+      },
+      'POST /api/guilds/900/sync': { body: { queued: true } },
+    });
+    expect(await screen.findByText('Last sync: Never')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Sync now' }));
+    await waitFor(() => expect(toastTexts()).toContain('Sync queued.'));
+    expect(callsTo(fetchMock, 'POST', '/api/guilds/900/sync')).toHaveLength(1);
+  });
+
+  it('asks for no sync warnings without Admin, and offers no Sync now', async () => {
     const fetchMock = setup({}, ['ViewGuild']);
     expect(await screen.findByText('Discord Settings')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Sync now' })).toBeNull();
     expect(callsTo(fetchMock, 'GET', '/api/guilds/900/sync')).toHaveLength(0);
   });
 

@@ -9,6 +9,7 @@ import { NoAccess } from '../../server-settings/components/NoAccess';
 import { can } from '../../server-settings/tabs';
 import { SetupCheckPanel } from '../../setup-doctor';
 import { HeldRemovalsAlert } from '../../vrchat-settings/components/HeldRemovalsAlert';
+import { SyncNowRow } from '../../vrchat-settings/components/SyncNow';
 import { SyncWarnings } from '../../vrchat-settings/components/SyncWarnings';
 import { type AutoAssignRoles, useGuildSettings, useUpdateAutoAssignRoles } from '../api/guildSettings';
 import { GuestRolesDialog } from './GuestRolesDialog';
@@ -22,8 +23,8 @@ function MembersIntentNote() {
         The bot cannot see the full member list, so the Members tab shows linked members only and member
         changes are picked up with a delay. To see every member, the bot's owner opens the Discord Developer
         Portal → the application → Bot → Privileged Gateway Intents, switches on{' '}
-        <strong>Server Members Intent</strong> and saves; the bot picks it up at its next reconciliation or
-        restart.
+        <strong>Server Members Intent</strong> and saves; the bot picks it up at the next sync (Sync now
+        below) or restart.
       </Text>
     </Alert>
   );
@@ -100,6 +101,7 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
           </Group>
           <HeldRemovalsAlert guildId={guild.id} enabled={canEdit} />
           <SyncWarnings guildId={guild.id} enabled={canEdit} />
+          {canEdit && <SyncNowRow guildId={guild.id} />}
         </Stack>
       </Paper>
       <SetupCheckPanel guildId={guild.id} area="discord" />

@@ -29,10 +29,17 @@ export const syncPreviewQuery = (guildId: string) =>
     queryFn: () => unwrap(api.GET('/api/guilds/{guildId}/sync/preview', { params: { path: { guildId } } })),
   });
 
-/** Last run, held removals and warnings (needs Admin). */
+/** Last run, a sync waiting or running, held removals and warnings (needs Admin); polled while a sync is on. */
 export function useSyncStatus(guildId: string, enabled = true) {
-  return useQuery({ ...syncStatusQuery(guildId), enabled });
+  return useQuery({
+    ...syncStatusQuery(guildId),
+    enabled,
+    refetchInterval: (query) => (query.state.data?.activity ? SYNC_POLL_MS : false),
+  });
 }
+
+/** How often the status is asked again while a sync is queued or running. */
+const SYNC_POLL_MS = 2000;
 
 /** A dry run: what the next sync would do (needs Admin). */
 export function useSyncPreview(guildId: string, enabled = true) {

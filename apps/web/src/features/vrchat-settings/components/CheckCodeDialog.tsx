@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core'
 import { useState } from 'react';
 import { notify } from '../../../components/toasts';
 import { useJoinGroupLink } from '../api/joinGroupLink';
+import { linkFailureText } from '../linkErrors';
 
 interface Props {
   guildId: string;
@@ -31,7 +32,8 @@ export function CheckCodeDialog({ guildId, groupId, found, invitesUrl, onClose }
         } else if (status === 'Requested' || status === 'Invited') setHint(waiting[status]);
         else notify({ type: 'error', message: `Error while linking (${status})` });
       },
-      onError: (error) => notify({ type: 'error', message: `Error while linking: ${error.message}` }),
+      onError: (error) =>
+        notify({ type: 'error', message: linkFailureText(error, `Error while linking: ${error.message}`) }),
     });
 
   return (

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { notify } from '../../../components/toasts';
 import { type GroupLinkInfo, useStartGroupLink } from '../api/startGroupLink';
+import { linkFailureText } from '../linkErrors';
 import { GroupIdEntry } from './GroupIdEntry';
 import { LinkingStep } from './LinkingStep';
 
@@ -12,7 +13,11 @@ export function LinkGroup({ guildId, canEdit }: { guildId: string; canEdit: bool
   const begin = (groupId: string) =>
     start.mutate(groupId, {
       onSuccess: setLinking,
-      onError: () => notify({ type: 'error', message: 'Error while linking, does the group exist ?' }),
+      onError: (error) =>
+        notify({
+          type: 'error',
+          message: linkFailureText(error, 'Error while linking, does the group exist ?'),
+        }),
     });
 
   if (linking) return <LinkingStep guildId={guildId} info={linking} onBack={() => setLinking(null)} />;

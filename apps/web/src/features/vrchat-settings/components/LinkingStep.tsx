@@ -6,6 +6,7 @@ import { notify } from '../../../components/toasts';
 import { useCheckGroupLink } from '../api/checkGroupLink';
 import type { GroupLinkInfo } from '../api/startGroupLink';
 import { groupInvitesUrl, groupPageUrl } from '../groupId';
+import { linkFailureText } from '../linkErrors';
 import { CheckCodeDialog } from './CheckCodeDialog';
 
 interface Props {
@@ -21,7 +22,9 @@ export function LinkingStep({ guildId, info, onBack }: Props) {
   const pageUrl = groupPageUrl(vrchatWebUrl, info.id);
 
   const checkCode = () =>
-    check.mutate(info.id, { onError: () => notify({ type: 'error', message: 'Error while linking' }) });
+    check.mutate(info.id, {
+      onError: (error) => notify({ type: 'error', message: linkFailureText(error, 'Error while linking') }),
+    });
 
   return (
     <Paper withBorder p="lg" maw={640}>

@@ -1,7 +1,7 @@
 import { Alert, Stack, Text, Title } from '@mantine/core';
 import { errorMessage } from '../../../api/errors';
 import { useSyncPreview } from '../api/sync';
-import { countPhrases, discordOnly, plural } from '../syncWords';
+import { countPhrases, discordOnly, durationWords, plural } from '../syncWords';
 import { SyncActionTable } from './SyncActionTable';
 
 interface Props {
@@ -45,6 +45,11 @@ export function NextSyncPreview({ guildId, groupEnabled }: Props) {
             <Text size="sm" fw={500}>
               {phrases.join(', ')}
             </Text>
+            {data.estimatedSeconds > 0 && (
+              <Text size="xs" c="dimmed">
+                {`About ${durationWords(data.estimatedSeconds)} at the platforms' pace (VRChat takes one request a second).`}
+              </Text>
+            )}
             <SyncActionTable actions={actions} label="Next sync actions" />
             {total > actions.length && (
               <Text size="xs" c="dimmed">

@@ -36,6 +36,8 @@ const status = {
   lastResult: { applied: 12, failed: 1, held: 0 },
   held: null,
   warnings: [],
+  activity: null,
+  nextRunAt: null,
 };
 const preview = {
   total: 6,
@@ -50,6 +52,7 @@ const preview = {
   ],
   wouldHold: 0,
   complete: true,
+  estimatedSeconds: 13,
 };
 const held = {
   count: 7,
@@ -92,6 +95,43 @@ describe('VRChat tab, Sync section', () => {
     ).toEqual(['Eve', 'Give Discord role', 'Verified 18+', '18+ Verified Role']);
     expect(s.queryByText(/too large for VRChat to list/)).toBeNull();
     expect(s.queryByText(/would hold back/)).toBeNull();
+  });
+
+  it('shows a running sync, then its result without a reload, when the next one is due and how long it takes', async () => {
+    const answers: Answers = {
+      ...loggedInAs('User'),
+      'GET /api/config': { body: demoConfig },
+      'GET /api/guilds': {
+        body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions: guildPermissions }],
+      },
+      'GET /api/groups/900': { body: group },
+      [`GET ${sync}`]: {
+        body: {
+          ...status,
+          activity: { state: 'running', since: new Date().toISOString() },
+          nextRunAt: new Date(Date.now() + 12 * 60_000 + 5_000).toISOString(),
+        },
+      },
+      [`GET ${sync}/preview`]: { body: preview },
+    };
+    stubApi(answers);
+    renderApp('/server-settings/900/vrchat');
+    const s = await section();
+    expect(await s.findByText('A sync is running now…')).toBeTruthy();
+    expect(s.getByText('Next scheduled sync in 12 minutes.')).toBeTruthy();
+    expect(
+      await s.findByText("About 13 seconds at the platforms' pace (VRChat takes one request a second)."),
+    ).toBeTruthy();
+    // The sync finishes: the status is asked again on its own and 'Last sync' moves on.
+    answers[`GET ${sync}`] = {
+      body: {
+        ...status,
+        lastRunAt: new Date().toISOString(),
+        lastResult: { applied: 6, failed: 0, held: 0 },
+      },
+    };
+    expect(await s.findByText(/6 applied, 0 failed/, {}, { timeout: 4000 })).toBeTruthy();
+    expect(s.queryByText('A sync is running now…')).toBeNull();
   });
 
   it("says 'Never' and 'Nothing to change.' for a fresh group", async () => {

@@ -196,6 +196,20 @@ describe('VRChat tab, linking', () => {
     expect(screen.getByText('Group not Linked')).toBeTruthy();
   });
 
+  it("shows the server's reason when the group is linked to another server", async () => {
+    linking({
+      [`POST ${base}/link/start`]: {
+        status: 409,
+        body: { message: 'This VRChat group is already linked to another server.' },
+      },
+    });
+    await startWith(grp);
+    await waitFor(() =>
+      expect(toastTexts()).toContain('This VRChat group is already linked to another server.'),
+    );
+    expect(toastTexts()).not.toContain('Error while linking, does the group exist ?');
+  });
+
   it("reports 'Error while linking' when the check fails", async () => {
     linking({ [`POST ${base}/link/check`]: { status: 503, body: { message: 'down' } } });
     await startWith(grp);
