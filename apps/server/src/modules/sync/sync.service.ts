@@ -45,7 +45,7 @@ export function breakerHolds(removals: number, groupMemberCount: number): boolea
   return removals > HOLD_ABOVE_COUNT || removals > HOLD_ABOVE_SHARE * groupMemberCount;
 }
 
-function viewOf(obs: Observation, a: SyncAction): SyncActionView {
+export function viewOf(obs: Observation, a: SyncAction): SyncActionView {
   const vrcUserId = 'vrcUserId' in a ? a.vrcUserId : null;
   const discordUserId = a.discordUserId;
   const targetName =
@@ -63,7 +63,7 @@ function viewOf(obs: Observation, a: SyncAction): SyncActionView {
 }
 
 /** What the tabs show for a problem the bot cannot fix itself. */
-function warningMessage(obs: Observation, w: SyncWarning | ObserveWarning): string {
+export function warningMessage(obs: Observation, w: SyncWarning | ObserveWarning): string {
   const discordRole = (id: string) => obs.guild.roles.find((r) => r.id === id)?.name ?? id;
   const groupRole = (id: string) => obs.group?.roles.find((r) => r.id === id)?.name ?? id;
   switch (w.kind) {
