@@ -26,7 +26,7 @@ describe('POST /api/guilds/:guildId/sync/preview (what a settings change would d
   let eventHost: string;
   const hosts: { id: string; username: string }[] = [];
   const linked: { id: string; username: string }[] = [];
-  const preview = (payload: unknown, session = owner.session) =>
+  const preview = (payload: object, session = owner.session) =>
     t.inject({ method: 'POST', url: `/api/guilds/${hangout.id}/sync/preview`, session, payload });
 
   const groupSettings = (set: string) =>
