@@ -1,8 +1,8 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { chooseAutoRole } from './auto-roles';
 import { useBrowser } from './browser';
+import { chooseAutoRole } from './previewed-change';
 
 /**
  * Logging to Discord and the setup doctor in the Hangout, each on things of its own (a new channel and a new

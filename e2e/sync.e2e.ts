@@ -1,8 +1,8 @@
 import { seedGuildIds, seedUserIds, vrchatSeed } from '@vrclink/simulator';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { chooseAutoRole } from './auto-roles';
 import { useBrowser } from './browser';
+import { chooseAutoRole, saveThroughPreview } from './previewed-change';
 
 /**
  * The bot's sync in demo mode, in Furry Dance Club linked to the VRChat group Dance Club (never the Hangout,
@@ -135,7 +135,10 @@ async function linkDanceClub(page: Page): Promise<void> {
 
 async function setSwitch(page: Page, name: RegExp, on: boolean): Promise<void> {
   const toggle = page.getByRole('switch', { name });
-  if ((await toggle.isChecked()) !== on) await toggle.click();
+  if ((await toggle.isChecked()) !== on) {
+    await toggle.click();
+    await saveThroughPreview(page);
+  }
   await expect.poll(() => toggle.isChecked(), { timeout: 10_000 }).toBe(on);
   await expect.poll(() => toggle.isDisabled(), { timeout: 10_000 }).toBe(false);
 }
