@@ -207,6 +207,7 @@ describe('the bot sync', () => {
       await page.getByRole('button', { name: 'Discord to Group Roles setup' }).click();
       const dialog = page.getByRole('dialog', { name: 'Discord to Group Roles' });
       await dialog.getByRole('combobox', { name: 'Action of @everyone' }).selectOption('Membership');
+      await saveThroughPreview(page);
       for (const name of ['Carol Casual', 'Umbra']) {
         await eventually(`${name} is invited to Dance Club`, async () =>
           (await memberships()).some((m) => m.userId === vrcIds[name] && m.status === 'invited'),
@@ -223,6 +224,8 @@ describe('the bot sync', () => {
         .selectOption({ label: 'Dance Crew' });
       await dialog.getByRole('combobox', { name: `Action of ${row}` }).selectOption('GrantRoleTemporary');
       await dialog.getByRole('combobox', { name: `Group Role of ${row}` }).selectOption({ label: 'Dancer' });
+      // The row's three changes are one proposed change: previewed, then saved together.
+      await saveThroughPreview(page);
       await eventually('Yuki Frost gets Dancer', async () =>
         Boolean((await memberships()).find((m) => m.userId === yuki)?.roleIds.includes(DANCER)),
       );
@@ -238,10 +241,12 @@ describe('the bot sync', () => {
       await g2d
         .getByRole('combobox', { name: `Discord Role of ${g2dRow}` })
         .selectOption({ label: 'Dancer Badge' });
+      await saveThroughPreview(page);
       await eventually("Yuki Frost's Discord user gets Dancer Badge", async () =>
         (await discordRoles(yukiDiscord)).includes(badgeRole.id),
       );
       await g2d.getByRole('button', { name: `Remove ${g2dRow}` }).click();
+      await saveThroughPreview(page);
       await g2d.getByRole('row', { name: g2dRow }).waitFor({ state: 'detached' });
       await page.keyboard.press('Escape');
       await g2d.waitFor({ state: 'hidden' });
@@ -334,8 +339,10 @@ describe('the bot sync', () => {
       await setSwitch(page, /^Enable Groups feature/, false);
       await page.getByRole('button', { name: 'Discord to Group Roles setup' }).click();
       await dialog.getByRole('button', { name: `Remove ${row}` }).click();
+      await saveThroughPreview(page);
       await dialog.getByRole('row', { name: row }).waitFor({ state: 'detached' });
       await dialog.getByRole('combobox', { name: 'Action of @everyone' }).selectOption('None');
+      await saveThroughPreview(page);
       await expect
         .poll(() => dialog.getByRole('combobox', { name: 'Action of @everyone' }).inputValue())
         .toBe('None');
