@@ -2,6 +2,7 @@ import { seedGuildIds } from '@vrclink/simulator';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { useBrowser } from './browser';
+import { chooseAutoRole } from './previewed-change';
 
 /**
  * Logging to Discord and the setup doctor in the Hangout, each on things of its own (a new channel and a new
@@ -81,14 +82,13 @@ describe('Logging to Discord and the setup doctor', () => {
 
       // Make a change: the 18+ Verified Role; its embed arrives in the simulated channel.
       await openTab(page, 'Discord');
-      await page.getByRole('combobox', { name: '18+ Verified Role' }).selectOption({ label: 'E2E Doctor' });
-      await page.getByText('Auto assign roles updated successfully.').waitFor();
+      await chooseAutoRole(page, '18+ Verified Role', 'E2E Doctor');
       await expect
         .poll(async () => (await embeds(channel.id)).map((e) => `${e.title}: ${e.description}`), {
           timeout: EFFECT_TIMEOUT_MS,
           interval: 500,
         })
-        .toContain('Settings changes: Changed auto-assigned roles');
+        .toContain('Settings changes: Changed auto-assigned roles · 18+ Verified Role: none → E2E Doctor');
 
       // The setup doctor: nothing wrong, then the role above the bot's is flagged, then cleared.
       const panel = page.getByRole('region', { name: 'Check setup' });

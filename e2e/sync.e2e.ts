@@ -2,6 +2,7 @@ import { seedGuildIds, seedUserIds, vrchatSeed } from '@vrclink/simulator';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { useBrowser } from './browser';
+import { chooseAutoRole, saveThroughPreview } from './previewed-change';
 
 /**
  * The bot's sync in demo mode, in Furry Dance Club linked to the VRChat group Dance Club (never the Hangout,
@@ -140,7 +141,10 @@ async function linkDanceClub(page: Page): Promise<void> {
 
 async function setSwitch(page: Page, name: RegExp, on: boolean): Promise<void> {
   const toggle = page.getByRole('switch', { name });
-  if ((await toggle.isChecked()) !== on) await toggle.click();
+  if ((await toggle.isChecked()) !== on) {
+    await toggle.click();
+    await saveThroughPreview(page);
+  }
   await expect.poll(() => toggle.isChecked(), { timeout: 10_000 }).toBe(on);
   await expect.poll(() => toggle.isDisabled(), { timeout: 10_000 }).toBe(false);
 }
@@ -194,14 +198,14 @@ describe('the bot sync', () => {
       step('2');
       await browser.signIn('admin');
       await openTab(page, 'Discord');
-      await page.getByRole('combobox', { name: 'Linked Users Role' }).selectOption({ label: 'Dance Linked' });
+      await chooseAutoRole(page, 'Linked Users Role', 'Dance Linked');
       for (const linker of linkers) {
         await eventually(`${linker.vrchat}'s Discord user gets Dance Linked`, async () =>
           (await discordRoles(linker.discordId)).includes(linkedRole.id),
         );
       }
       // The 18+ Verified Role: only Umbra's link is verified and 18+.
-      await page.getByRole('combobox', { name: '18+ Verified Role' }).selectOption({ label: 'Dance 18+' });
+      await chooseAutoRole(page, '18+ Verified Role', 'Dance 18+');
       await eventually("Umbra's Discord user gets Dance 18+", async () =>
         (await discordRoles(linkers[1].discordId)).includes(adultRole.id),
       );
@@ -216,6 +220,7 @@ describe('the bot sync', () => {
       await page.getByRole('button', { name: 'Discord to Group Roles setup' }).click();
       const dialog = page.getByRole('dialog', { name: 'Discord to Group Roles' });
       await dialog.getByRole('combobox', { name: 'Action of @everyone' }).selectOption('Membership');
+      await saveThroughPreview(page);
       for (const name of ['Carol Casual', 'Umbra']) {
         await eventually(`${name} is invited to Dance Club`, async () =>
           (await memberships()).some((m) => m.userId === vrcIds[name] && m.status === 'invited'),
@@ -232,6 +237,8 @@ describe('the bot sync', () => {
         .selectOption({ label: 'Dance Crew' });
       await dialog.getByRole('combobox', { name: `Action of ${row}` }).selectOption('GrantRoleTemporary');
       await dialog.getByRole('combobox', { name: `Group Role of ${row}` }).selectOption({ label: 'Dancer' });
+      // The row's three changes are one proposed change: previewed, then saved together.
+      await saveThroughPreview(page);
       await eventually('Yuki Frost gets Dancer', async () =>
         Boolean((await memberships()).find((m) => m.userId === yuki)?.roleIds.includes(DANCER)),
       );
@@ -247,6 +254,7 @@ describe('the bot sync', () => {
       await g2d
         .getByRole('combobox', { name: `Discord Role of ${g2dRow}` })
         .selectOption({ label: 'Dancer Badge' });
+      await saveThroughPreview(page);
       await eventually("Yuki Frost's Discord user gets Dancer Badge", async () =>
         (await discordRoles(yukiDiscord)).includes(badgeRole.id),
       );
@@ -254,6 +262,7 @@ describe('the bot sync', () => {
       expect(await discordRoles(claimer.discordId)).not.toContain(badgeRole.id);
       // A temporary grant ends with its mapping: deleting the row takes the badge back.
       await g2d.getByRole('button', { name: `Remove ${g2dRow}` }).click();
+      await saveThroughPreview(page);
       await g2d.getByRole('row', { name: g2dRow }).waitFor({ state: 'detached' });
       await eventually(
         "Yuki Frost's Discord user loses Dancer Badge once its mapping is deleted",
@@ -357,8 +366,10 @@ describe('the bot sync', () => {
       await setSwitch(page, /^Enable Groups feature/, false);
       await page.getByRole('button', { name: 'Discord to Group Roles setup' }).click();
       await dialog.getByRole('button', { name: `Remove ${row}` }).click();
+      await saveThroughPreview(page);
       await dialog.getByRole('row', { name: row }).waitFor({ state: 'detached' });
       await dialog.getByRole('combobox', { name: 'Action of @everyone' }).selectOption('None');
+      await saveThroughPreview(page);
       await expect
         .poll(() => dialog.getByRole('combobox', { name: 'Action of @everyone' }).inputValue())
         .toBe('None');
@@ -371,18 +382,14 @@ describe('the bot sync', () => {
         .click();
       await page.getByText('Group not Linked').waitFor();
       await openTab(page, 'Discord');
-      await page
-        .getByRole('combobox', { name: 'Linked Users Role' })
-        .selectOption({ label: 'None Selected' });
+      await chooseAutoRole(page, 'Linked Users Role', 'None Selected');
       await expect
         .poll(() => page.getByRole('combobox', { name: 'Linked Users Role' }).inputValue())
-        .toBe('');
-      await page
-        .getByRole('combobox', { name: '18+ Verified Role' })
-        .selectOption({ label: 'None Selected' });
+        .toBe('None Selected');
+      await chooseAutoRole(page, '18+ Verified Role', 'None Selected');
       await expect
         .poll(() => page.getByRole('combobox', { name: '18+ Verified Role' }).inputValue())
-        .toBe('');
+        .toBe('None Selected');
     } catch (error) {
       // What the product says about the sync, to tell a slow job from a wrong one.
       for (const path of ['sync', 'sync/preview']) {

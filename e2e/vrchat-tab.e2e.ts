@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { useBrowser } from './browser';
+import { saveThroughPreview } from './previewed-change';
 
 /**
  * A server admin in demo mode unlinks the Hangout's VRChat group and links Dance Club through the code in
@@ -69,6 +70,7 @@ describe('VRChat tab', () => {
     await unlink();
     await link(danceClub, 'Dance Club');
     await page.getByRole('switch', { name: /^Enable Groups feature/ }).click();
+    await saveThroughPreview(page);
     await page.waitForFunction(() =>
       Boolean(document.querySelector<HTMLInputElement>('input[role="switch"]')?.checked),
     );

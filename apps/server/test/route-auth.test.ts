@@ -97,6 +97,7 @@ const protectedRoutes: [method: string, url: string, bearerStatus: number, paylo
   ['GET', `/api/guilds/${guild}/setup_check`, 200],
   ['GET', `/api/guilds/${guild}/sync`, 200],
   ['GET', `/api/guilds/${guild}/sync/preview`, 200],
+  ['POST', `/api/guilds/${guild}/sync/preview`, 200, { kind: 'groupSettings', autoKick: true }],
   ['POST', `/api/guilds/${guild}/sync`, 200],
   ['POST', `/api/guilds/${guild}/sync/held`, 400, { decision: 'discard' }],
   ['GET', `/api/guilds/${guild}/guild_roles`, 404],

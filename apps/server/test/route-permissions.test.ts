@@ -111,6 +111,7 @@ const routes: Route[] = [
   // Sync
   r('GET', `${g}/sync`, 'Admin'),
   r('GET', `${g}/sync/preview`, 'Admin'),
+  r('POST', `${g}/sync/preview`, 'Admin', { kind: 'autoRoles', autoAssignRoles: { linkedRoleId: null } }),
   r('POST', `${g}/sync`, 'Admin'),
   r('POST', `${g}/sync/held`, 'Admin', { decision: 'discard' }),
   // Role mappings (the Hangout's group is linked)

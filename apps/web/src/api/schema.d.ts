@@ -625,7 +625,8 @@ export interface paths {
         /** @description Needs Admin. A dry run: what the next sync would do (counts per action, the first 50 actions, how long it takes at the platforms' pace), nothing applied. */
         get: operations["previewSync"];
         put?: never;
-        post?: never;
+        /** @description Needs Admin. What a settings change (auto roles, Groups feature, Auto Remove, a mapping in either direction) would make the bot do, planned by the sync itself: per role, who would get it and who would lose it; who would be invited or removed. Nothing is saved. */
+        post: operations["previewSettingsChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1953,6 +1954,20 @@ export interface components {
             }[];
             checkedAt: string;
         };
+        ChangePreviewInput: {
+            effects: {
+                /** @enum {string} */
+                kind: "discordRole" | "groupRole" | "invite" | "acceptRequest" | "remove";
+                roleName: string | null;
+                sentence: string;
+                given: string[];
+                taken: string[];
+            }[];
+            total: number;
+            warnings: string[];
+            wouldHold: number;
+            complete: boolean;
+        };
         VpmListingInput: {
             name: string;
             id: string;
@@ -2558,6 +2573,20 @@ export interface components {
                 fix: string | null;
             }[];
             checkedAt: string;
+        };
+        ChangePreview: {
+            effects: {
+                /** @enum {string} */
+                kind: "discordRole" | "groupRole" | "invite" | "acceptRequest" | "remove";
+                roleName: string | null;
+                sentence: string;
+                given: string[];
+                taken: string[];
+            }[];
+            total: number;
+            warnings: string[];
+            wouldHold: number;
+            complete: boolean;
         };
         VpmListing: {
             name: string;
@@ -6819,6 +6848,161 @@ export interface operations {
             };
             /** @description Default Response */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewSettingsChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                guildId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "autoRoles";
+                    autoAssignRoles: {
+                        ageVerifiedRoleId?: string | null;
+                        ageVerifiedPlus18RoleId?: string | null;
+                        linkedRoleId?: string | null;
+                    };
+                } | {
+                    /** @enum {string} */
+                    kind: "groupSettings";
+                    enabled?: boolean;
+                    autoKick?: boolean;
+                } | {
+                    /** @enum {string} */
+                    kind: "discordToGroup";
+                    /** Format: uuid */
+                    id?: string;
+                    mapping: {
+                        discordRoleId: string | null;
+                        groupRoleId: string | null;
+                        /** @enum {string} */
+                        action: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
+                    } | null;
+                } | {
+                    /** @enum {string} */
+                    kind: "groupToDiscord";
+                    /** Format: uuid */
+                    id?: string;
+                    mapping: {
+                        discordRoleId: string | null;
+                        groupRoleId: string | null;
+                        /** @enum {string} */
+                        action: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePreview"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

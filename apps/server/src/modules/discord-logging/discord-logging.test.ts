@@ -249,6 +249,27 @@ describe('Logging to Discord (against the simulated Discord)', () => {
       expect(description).not.toMatch(/(^|[^\\])\[x/);
     });
 
+    it('names the roles and what changed when an auto role changes', async () => {
+      const channel = await newChannel('roles-log');
+      await configure(channel, ['settings']);
+      const res = await t.inject({
+        method: 'POST',
+        url: `/api/guilds/${hangout.id}`,
+        session: owner.session,
+        payload: { autoAssignRoles: { linkedRoleId: hangout.roles.Verified } },
+      });
+      expect(res.statusCode).toBe(200);
+      await deliverDiscordLogs(t.ctx);
+      const posted = (await messages(channel)).map((m) => m.embeds[0].description);
+      expect(posted).toContain('Changed auto-assigned roles · Linked Users Role: none → Verified');
+      await t.inject({
+        method: 'POST',
+        url: `/api/guilds/${hangout.id}`,
+        session: owner.session,
+        payload: { autoAssignRoles: { linkedRoleId: null } },
+      });
+    });
+
     it("waits out Discord's rate limit and posts", async () => {
       const channel = await newChannel('rate-limited-log');
       await configure(channel, ['settings']);

@@ -12,9 +12,13 @@ export interface LoggedEntry {
   createdAt: Date;
 }
 
-/** What the entry is about, for the description: a name the details carry, else the target's id (inert). */
+/**
+ * What the entry is about, for the description: the summary of what changed ('Linked Users Role: Verified →
+ * Event Host'), else a name the details carry, else the target's id.
+ */
 function subjectOf(entry: LoggedEntry): string | null {
   const d = entry.details ?? {};
+  if (typeof d.summary === 'string' && d.summary.trim()) return inertText(d.summary.trim().slice(0, 300));
   if (typeof d.channelName === 'string' && d.channelName) return `#${inertText(d.channelName)}`;
   for (const key of ['targetName', 'vrchatName', 'name', 'message']) {
     const value = d[key];

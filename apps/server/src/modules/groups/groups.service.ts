@@ -56,6 +56,21 @@ export async function getLinkedGroup(ctx: AppContext, actor: Actor, guildId: str
   return describe(ctx, await requireLink(ctx.db, guildId));
 }
 
+/** 'Auto Remove Members without membership: off → on' for each switch that changed, with the group's name. */
+function groupSettingsSummary(
+  before: { enabled: boolean; autoKick: boolean; name: string },
+  after: { enabled: boolean; autoKick: boolean },
+) {
+  const onOff = (v: boolean) => (v ? 'on' : 'off');
+  const changes = [
+    ['Enable Groups feature', before.enabled, after.enabled] as const,
+    ['Auto Remove Members without membership', before.autoKick, after.autoKick] as const,
+  ]
+    .filter(([, was, now]) => was !== now)
+    .map(([label, was, now]) => `${label}: ${onOff(was)} → ${onOff(now)}`);
+  return `${before.name}: ${changes.join('; ') || 'nothing changed'}`;
+}
+
 /** Turns the group feature or auto-kick on or off; Admin only. */
 export async function updateGroupSettings(
   ctx: AppContext,
@@ -77,6 +92,7 @@ export async function updateGroupSettings(
       guildId,
       targetId: before.groupId,
       details: {
+        summary: groupSettingsSummary(before, after),
         before: { enabled: before.enabled, autoKick: before.autoKick },
         after: { enabled: after.enabled, autoKick: after.autoKick },
       },

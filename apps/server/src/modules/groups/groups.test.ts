@@ -127,7 +127,11 @@ describe('VRChat tab: linked group, settings and unlink (against the simulators)
       expect(audits.at(-1)).toMatchObject({
         actor_id: owner.id,
         target_id: hangoutGroup,
-        details: { before: { enabled: true, autoKick: true }, after: { enabled: false, autoKick: true } },
+        details: {
+          summary: expect.stringMatching(/: Enable Groups feature: on → off$/),
+          before: { enabled: true, autoKick: true },
+          after: { enabled: false, autoKick: true },
+        },
       });
     });
 

@@ -25,6 +25,23 @@ async function settingsOf(db: Queryable, guildId: string, forUpdate = false) {
   return row as SettingsRow | undefined;
 }
 
+/** The auto roles as the Discord tab labels them, for the audit entry's summary. */
+const autoAssignLabels: Record<(typeof autoAssignKeys)[number], string> = {
+  ageVerifiedRoleId: 'Age Verified Role',
+  ageVerifiedPlus18RoleId: '18+ Verified Role',
+  linkedRoleId: 'Linked Users Role',
+};
+
+/** 'Linked Users Role: Verified → Event Host' for each role that changed ('none' for no role). */
+export function autoAssignSummary(guild: DiscordGuildInfo, before: AutoAssignRoles, after: AutoAssignRoles) {
+  const name = (id: string | null) =>
+    id === null ? 'none' : (guild.roles.find((r) => r.id === id)?.name ?? `deleted role ${id}`);
+  return autoAssignKeys
+    .filter((key) => before[key] !== after[key])
+    .map((key) => `${autoAssignLabels[key]}: ${name(before[key])} → ${name(after[key])}`)
+    .join('; ');
+}
+
 const autoAssignOf = (row: SettingsRow | undefined): AutoAssignRoles => ({
   ageVerifiedRoleId: row?.ageVerifiedRoleId ?? null,
   ageVerifiedPlus18RoleId: row?.ageVerifiedPlus18RoleId ?? null,
@@ -87,7 +104,13 @@ export async function updateAutoAssignRoles(
       .insert(guildSettings)
       .values({ guildId, ...after })
       .onConflictDoUpdate({ target: guildSettings.guildId, set: { ...after, updatedAt: new Date() } });
-    await audit(tx, { action: 'guild.auto_assign_roles', actor, guildId, details: { before, after } });
+    const summary = autoAssignSummary(guild, before, after) || 'No role changed';
+    await audit(tx, {
+      action: 'guild.auto_assign_roles',
+      actor,
+      guildId,
+      details: { summary, before, after },
+    });
   });
   await requestGuildSync(ctx, guildId, 'settings');
   return describeGuild(ctx, guild);

@@ -138,6 +138,7 @@ describe('Discord tab settings (against the simulators)', () => {
       expect(audits.at(-1)).toMatchObject({
         actor_id: owner.id,
         details: {
+          summary: 'Linked Users Role: Verified → none',
           before: {
             ageVerifiedRoleId: null,
             ageVerifiedPlus18RoleId: plus18,

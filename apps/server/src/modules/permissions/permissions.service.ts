@@ -66,6 +66,8 @@ export async function listPermissions(ctx: AppContext, actor: Actor, guildId: st
   return { users };
 }
 
+const listOf = (permissions: readonly string[]) => (permissions.length ? permissions.join(', ') : 'none');
+
 /** Replaces a user's granted permissions (Admin only; the user must be in the server). */
 export async function setPermissions(
   ctx: AppContext,
@@ -77,7 +79,9 @@ export async function setPermissions(
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const wanted = [...new Set(permissions)];
   if (wanted.length === 0) throw badRequest(NO_PERMISSION_SELECTED);
-  if (!(await ctx.discord.getMember(guildId, userId))) throw notFound(TARGET_NOT_A_MEMBER);
+  const member = await ctx.discord.getMember(guildId, userId);
+  if (!member) throw notFound(TARGET_NOT_A_MEMBER);
+  const targetName = member.displayName || member.username;
   await ctx.db.transaction(async (tx) => {
     const [before] = await tx
       .select({ permissions: guildPermissions.permissions })
@@ -95,7 +99,12 @@ export async function setPermissions(
       actor,
       guildId,
       targetId: userId,
-      details: { before: before?.permissions ?? [], after: wanted },
+      details: {
+        targetName,
+        summary: `${targetName}: ${listOf(before?.permissions ?? [])} → ${listOf(wanted)}`,
+        before: before?.permissions ?? [],
+        after: wanted,
+      },
     });
   });
   return { userId, permissions: wanted, effective: expandPermissions(wanted) };

@@ -112,7 +112,13 @@ describe('server permissions (against the simulators)', () => {
       const audit = await rows(t, 'audit_log', "action = 'permissions.set' and target_id = $1", [member.id]);
       expect(audit).toHaveLength(1);
       expect(audit[0]).toMatchObject({ actor_id: owner.id, guild_id: hangout.id });
-      expect(audit[0].details).toEqual({ before: [], after: ['ViewWorlds'] });
+      // Names the member and says what changed, for the audit log and the Discord log post.
+      expect(audit[0].details).toEqual({
+        targetName: member.username,
+        summary: `${member.username}: none → ViewWorlds`,
+        before: [],
+        after: ['ViewWorlds'],
+      });
     });
 
     it('lists granted users with their Discord name, and replaces a grant on update', async () => {

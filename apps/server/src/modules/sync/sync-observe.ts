@@ -52,7 +52,7 @@ const PERMISSIONS = {
 export async function observeGuild(
   ctx: AppContext,
   guildId: string,
-  opts: { freshMembers?: boolean } = {},
+  opts: { freshMembers?: boolean; readGroup?: boolean } = {},
 ): Promise<Observation | null> {
   let reads = 0;
   const warnings: ObserveWarning[] = [];
@@ -103,7 +103,7 @@ export async function observeGuild(
     };
   });
 
-  const observed = await observeGroup(ctx, guildId, members, names, warnings);
+  const observed = await observeGroup(ctx, guildId, members, names, warnings, opts.readGroup ?? false);
   reads += observed.reads;
   return {
     input: {
@@ -133,6 +133,8 @@ async function observeGroup(
   members: readonly PlanMember[],
   names: Map<string, string>,
   warnings: ObserveWarning[],
+  /** Read the group even when the sync would not (a preview of switching the Groups feature on). */
+  readGroup: boolean,
 ) {
   const none = { plan: null, group: null, complete: true, reads: 0 };
   const link = await linkOf(ctx.db, guildId);
@@ -148,7 +150,7 @@ async function observeGroup(
       .where(and(eq(groupDiscordMappings.guildId, guildId), ne(groupDiscordMappings.action, 'None'))),
   ]);
   // Nothing to do in the group and nothing to read from it.
-  if (!link.enabled && g2d.length === 0) return none;
+  if (!link.enabled && g2d.length === 0 && !readGroup) return none;
 
   let reads = 0;
   const group = await ctx.vrchat.getGroup(link.groupId, { includeRoles: true });

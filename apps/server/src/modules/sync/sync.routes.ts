@@ -3,6 +3,8 @@ import { requireActor } from '../../http/auth.js';
 import { errorResponses } from '../../http/errors.js';
 import type { ZodApp } from '../../http/types.js';
 import { guildParams } from '../groups/groups.schemas.js';
+import { previewSettingsChange } from './change-preview.js';
+import { changePreview, proposedChange } from './change-preview.schemas.js';
 import { heldDecision, heldDecisionResult, syncPreview, syncQueued, syncStatus } from './sync.schemas.js';
 import { decideHeldRemovals, getSyncStatus, previewGuildSync, requestSyncNow } from './sync.service.js';
 
@@ -36,6 +38,22 @@ export async function syncRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       },
     },
     async (req) => previewGuildSync(ctx, requireActor(req), req.params.guildId),
+  );
+
+  app.post(
+    '/guilds/:guildId/sync/preview',
+    {
+      schema: {
+        operationId: 'previewSettingsChange',
+        tags: ['sync'],
+        description:
+          'Needs Admin. What a settings change (auto roles, Groups feature, Auto Remove, a mapping in either direction) would make the bot do, planned by the sync itself: per role, who would get it and who would lose it; who would be invited or removed. Nothing is saved.',
+        params: guildParams,
+        body: proposedChange,
+        response: { 200: changePreview, ...errorResponses },
+      },
+    },
+    async (req) => previewSettingsChange(ctx, requireActor(req), req.params.guildId, req.body),
   );
 
   app.post(

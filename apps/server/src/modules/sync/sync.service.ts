@@ -53,7 +53,7 @@ export interface SyncRunResult {
   writes: number;
 }
 
-function viewOf(obs: Observation, a: SyncAction): SyncActionView {
+export function viewOf(obs: Observation, a: SyncAction): SyncActionView {
   const vrcUserId = 'vrcUserId' in a ? a.vrcUserId : null;
   const discordUserId = a.discordUserId;
   const targetName =
@@ -79,7 +79,7 @@ function vrchatNameOf(obs: Observation, a: SyncAction): string | null {
 }
 
 /** What the tabs show for a problem the bot cannot fix itself. */
-function warningMessage(obs: Observation, w: SyncWarning | ObserveWarning): string {
+export function warningMessage(obs: Observation, w: SyncWarning | ObserveWarning): string {
   const discordRole = (id: string) => obs.guild.roles.find((r) => r.id === id)?.name ?? id;
   const groupRole = (id: string) => obs.group?.roles.find((r) => r.id === id)?.name ?? id;
   switch (w.kind) {

@@ -43,7 +43,14 @@ export function AuditLogTable({ entries }: { entries: AuditLogEntry[] }) {
               </Table.Td>
               <Table.Td>{e.eventType}</Table.Td>
               <Table.Td>{e.targetId}</Table.Td>
-              <Table.Td>{e.description}</Table.Td>
+              <Table.Td>
+                <Text size="sm">{e.description}</Text>
+                {typeof e.data?.summary === 'string' && (
+                  <Text size="xs" c="dimmed">
+                    {e.data.summary}
+                  </Text>
+                )}
+              </Table.Td>
               <Table.Td>
                 <DataCell data={e.data} />
               </Table.Td>

@@ -67,6 +67,19 @@ describe('AuditLogView', () => {
     expect(screen.getByText('Page 1 / 3')).toBeTruthy();
   });
 
+  it('shows under the description what changed, as the server summed it up', async () => {
+    setup({
+      [`GET ${path}`]: answer([
+        entry(3, {
+          eventType: 'guild.auto_assign_roles',
+          description: 'Changed auto-assigned roles',
+          data: { summary: 'Linked Users Role: Verified → Event Host' },
+        }),
+      ]),
+    });
+    expect(await screen.findByText('Linked Users Role: Verified → Event Host')).toBeTruthy();
+  });
+
   it('pages with Previous and Next, disabled at the ends, and changes the page size', async () => {
     const fetchMock = setup();
     await screen.findByText('world-1');

@@ -34,6 +34,44 @@ const entry = {
   count: 2,
 };
 
+const previewAnswer: Answers = {
+  'POST /api/guilds/900/sync/preview': {
+    body: {
+      effects: [
+        {
+          kind: 'discordRole',
+          roleName: 'Admin',
+          sentence: 'Admin will be taken from 2 members and given to 1.',
+          given: ['Ann'],
+          taken: ['Bea', 'Cid'],
+        },
+      ],
+      total: 3,
+      warnings: [],
+      wouldHold: 0,
+      complete: true,
+    },
+  },
+};
+
+const combobox = (name: string) => screen.getByRole('combobox', { name }) as HTMLInputElement;
+/** The open list of one select (each select keeps its own list in the page). */
+const listOf = async (label: string) => {
+  fireEvent.click(combobox(label));
+  const id = await waitFor(() => combobox(label).getAttribute('aria-controls') ?? expect.fail('closed'));
+  return within(document.getElementById(id) as HTMLElement);
+};
+const choose = async (label: string, option: string) => {
+  const list = await listOf(label);
+  fireEvent.click(list.getByRole('option', { name: option, hidden: true }));
+};
+const chooseAndSave = async (label: string, option: string) => {
+  await screen.findByText('Discord Settings');
+  await choose(label, option);
+  const panel = within(await screen.findByRole('region', { name: 'Change preview' }));
+  fireEvent.click(await panel.findByRole('button', { name: 'Save' }));
+};
+
 function setup(extra: Answers = {}, permissions = all) {
   const fetchMock = stubApi({
     ...loggedInAs('User'),
@@ -52,11 +90,14 @@ describe('Discord tab', () => {
     expect(await screen.findByText('Discord Settings')).toBeTruthy();
     expect(screen.getByText('40')).toBeTruthy();
     expect(screen.getByText('7')).toBeTruthy();
-    const plus18 = screen.getByLabelText('18+ Verified Role', { exact: false }) as HTMLSelectElement;
-    expect(plus18.value).toBe('12');
-    const linked = screen.getByLabelText('Linked Users Role', { exact: false }) as HTMLSelectElement;
-    expect(linked.value).toBe('');
-    expect([...linked.options].map((o) => o.text)).toEqual(['None Selected', 'Admin', 'Supporter', 'Guest']);
+    expect(combobox('18+ Verified Role').value).toBe('Supporter');
+    expect(combobox('Linked Users Role').value).toBe('None Selected');
+    const options = (await listOf('Linked Users Role')).getAllByRole('option', { hidden: true });
+    expect(options.map((o) => o.textContent)).toEqual(['None Selected', 'Admin', 'Supporter', 'Guest']);
+    // The rule the label states: the Linked Users Role follows the link, so it leaves unlinked members.
+    expect(
+      screen.getByText(/Given to members who linked a VRChat account; removed from all unlinked\./),
+    ).toBeTruthy();
   });
 
   it('explains how to switch on the Server Members intent only when the bot lacks it', async () => {
@@ -71,32 +112,78 @@ describe('Discord tab', () => {
     expect(screen.queryByText('Server Members Intent is off')).toBeNull();
   });
 
-  it('saves a chosen role at once, and null when cleared', async () => {
-    const fetchMock = setup({ 'POST /api/guilds/900': { body: settings } });
-    const linked = (await screen.findByLabelText('Linked Users Role', { exact: false })) as HTMLSelectElement;
-    fireEvent.change(linked, { target: { value: '11' } });
+  it('previews a chosen role, names the members behind a click, and saves only on Save', async () => {
+    const fetchMock = setup({ 'POST /api/guilds/900': { body: settings }, ...previewAnswer });
+    await screen.findByText('Discord Settings');
+    await choose('Linked Users Role', 'Admin');
+    const panel = within(await screen.findByRole('region', { name: 'Change preview' }));
+    expect(panel.getByText('Linked Users Role: none → Admin')).toBeTruthy();
+    expect(await panel.findByText('Admin will be taken from 2 members and given to 1.')).toBeTruthy();
+    expect(await callsTo(fetchMock, 'POST', '/api/guilds/900/sync/preview')[0].json()).toEqual({
+      kind: 'autoRoles',
+      autoAssignRoles: { linkedRoleId: '11' },
+    });
+    expect(panel.queryByText('Bea')).toBeNull();
+    fireEvent.click(panel.getByRole('button', { name: 'Show members' }));
+    expect(panel.getByRole('list', { name: 'Given to' }).textContent).toBe('Ann');
+    expect(panel.getByRole('list', { name: 'Taken from' }).textContent).toBe('BeaCid');
+    expect(callsTo(fetchMock, 'POST', '/api/guilds/900')).toHaveLength(0);
+    fireEvent.click(panel.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(callsTo(fetchMock, 'POST', '/api/guilds/900')).toHaveLength(1));
     expect(await callsTo(fetchMock, 'POST', '/api/guilds/900')[0].json()).toEqual({
       autoAssignRoles: { linkedRoleId: '11' },
     });
     await waitFor(() => expect(toastTexts()).toContain('Auto assign roles updated successfully.'));
-    fireEvent.change(screen.getByLabelText('18+ Verified Role', { exact: false }), { target: { value: '' } });
-    await waitFor(() => expect(callsTo(fetchMock, 'POST', '/api/guilds/900')).toHaveLength(2));
-    expect(await callsTo(fetchMock, 'POST', '/api/guilds/900')[1].json()).toEqual({
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Change preview' })).toBeNull());
+  });
+
+  it('clears a role through the preview too, and says when nobody is affected', async () => {
+    const fetchMock = setup({
+      'POST /api/guilds/900': { body: settings },
+      'POST /api/guilds/900/sync/preview': {
+        body: { effects: [], total: 0, warnings: [], wouldHold: 0, complete: true },
+      },
+    });
+    await screen.findByText('Discord Settings');
+    await choose('18+ Verified Role', 'None Selected');
+    const panel = within(await screen.findByRole('region', { name: 'Change preview' }));
+    expect(await panel.findByText('No member is affected.')).toBeTruthy();
+    fireEvent.click(panel.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', '/api/guilds/900')).toHaveLength(1));
+    expect(await callsTo(fetchMock, 'POST', '/api/guilds/900')[0].json()).toEqual({
       autoAssignRoles: { ageVerifiedPlus18RoleId: null },
     });
   });
 
+  it('moves through the roles with the arrow keys without choosing; Enter chooses; Cancel keeps the old role', async () => {
+    const fetchMock = setup(previewAnswer);
+    await screen.findByText('Discord Settings');
+    const linked = combobox('Linked Users Role');
+    linked.focus();
+    fireEvent.keyDown(linked, { key: 'ArrowDown', code: 'ArrowDown' });
+    fireEvent.keyDown(linked, { key: 'ArrowDown', code: 'ArrowDown' });
+    fireEvent.keyDown(linked, { key: 'ArrowDown', code: 'ArrowDown' });
+    expect(linked.value).toBe('None Selected');
+    expect(screen.queryByRole('region', { name: 'Change preview' })).toBeNull();
+    expect(callsTo(fetchMock, 'POST', '/api/guilds/900/sync/preview')).toHaveLength(0);
+    fireEvent.keyDown(linked, { key: 'Enter', code: 'Enter' });
+    const panel = within(await screen.findByRole('region', { name: 'Change preview' }));
+    expect(linked.value).not.toBe('None Selected');
+    fireEvent.click(panel.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('region', { name: 'Change preview' })).toBeNull();
+    expect(linked.value).toBe('None Selected');
+    expect(callsTo(fetchMock, 'POST', '/api/guilds/900')).toHaveLength(0);
+  });
+
   it("says so when saving fails, with the server's reason", async () => {
     setup({
+      ...previewAnswer,
       'POST /api/guilds/900': {
         status: 400,
         body: { message: 'The bot cannot give Admin: the role is above its own.' },
       },
     });
-    fireEvent.change(await screen.findByLabelText('Linked Users Role', { exact: false }), {
-      target: { value: '11' },
-    });
+    await chooseAndSave('Linked Users Role', 'Admin');
     await waitFor(() =>
       expect(toastTexts()).toContain(
         'Failed to update auto assign roles. The bot cannot give Admin: the role is above its own.',
@@ -105,10 +192,8 @@ describe('Discord tab', () => {
   });
 
   it('says only the spec text when the server gives no reason', async () => {
-    setup({ 'POST /api/guilds/900': { status: 502, body: {} } });
-    fireEvent.change(await screen.findByLabelText('Linked Users Role', { exact: false }), {
-      target: { value: '11' },
-    });
+    setup({ 'POST /api/guilds/900': { status: 502, body: {} }, ...previewAnswer });
+    await chooseAndSave('Linked Users Role', 'Admin');
     await waitFor(() => expect(toastTexts()).toContain('Failed to update auto assign roles.'));
   });
 
@@ -235,9 +320,8 @@ describe('Discord tab', () => {
 
   it('keeps the settings read-only without Admin, and says what is missing without ViewGuild', async () => {
     setup({}, ['ViewGuild']);
-    expect(
-      ((await screen.findByLabelText('Linked Users Role', { exact: false })) as HTMLSelectElement).disabled,
-    ).toBe(true);
+    await screen.findByText('Discord Settings');
+    expect(combobox('Linked Users Role').disabled).toBe(true);
   });
 
   it('explains a missing ViewGuild permission', async () => {

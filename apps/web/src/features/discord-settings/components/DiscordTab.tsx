@@ -8,12 +8,13 @@ import type { ManageableGuild } from '../../server-settings/api/guilds';
 import { NoAccess } from '../../server-settings/components/NoAccess';
 import { can } from '../../server-settings/tabs';
 import { SetupCheckPanel } from '../../setup-doctor';
+import { ChangePreviewPanel } from '../../vrchat-settings/components/ChangePreviewPanel';
 import { HeldRemovalsAlert } from '../../vrchat-settings/components/HeldRemovalsAlert';
 import { SyncNowRow } from '../../vrchat-settings/components/SyncNow';
 import { SyncWarnings } from '../../vrchat-settings/components/SyncWarnings';
 import { type AutoAssignRoles, useGuildSettings, useUpdateAutoAssignRoles } from '../api/guildSettings';
+import { AutoRoleSelect } from './AutoRoleSelect';
 import { GuestRolesDialog } from './GuestRolesDialog';
-import { RoleSelect } from './RoleSelect';
 
 /** Without Discord's Server Members intent the bot only keeps linked members; how to switch it on. */
 function MembersIntentNote() {
@@ -36,10 +37,19 @@ function failureText(prefix: string, error: unknown): string {
   return detail ? `${prefix} ${detail}` : prefix;
 }
 
+type AutoRoleKey = 'ageVerifiedPlus18RoleId' | 'linkedRoleId';
+interface Pending {
+  key: AutoRoleKey;
+  label: string;
+  roleId: string | null;
+}
+
 export function DiscordTab({ guild }: { guild: ManageableGuild }) {
   const settings = useGuildSettings(guild.id);
   const update = useUpdateAutoAssignRoles(guild.id);
   const [guestsOpen, setGuestsOpen] = useState(false);
+  // A chosen role waits here, with the preview of what it would do, until Save or Cancel.
+  const [pending, setPending] = useState<Pending | null>(null);
   const canEdit = can(guild.permissions, 'Admin');
 
   if (!can(guild.permissions, 'ViewGuild'))
@@ -57,7 +67,21 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
       onSuccess: () => notify({ type: 'success', message: 'Auto assign roles updated successfully.' }),
       onError: (error) =>
         notify({ type: 'error', message: failureText('Failed to update auto assign roles.', error) }),
+      onSettled: () => setPending(null),
     });
+  const roleName = (id: string | null) =>
+    id === null ? 'none' : (data.roles.find((r) => r.id === id)?.name ?? `Deleted role (${id})`);
+  const shown = (key: AutoRoleKey) => (pending?.key === key ? pending.roleId : data.autoAssignRoles[key]);
+  const select = (key: AutoRoleKey, label: string, description: string) => (
+    <AutoRoleSelect
+      label={label}
+      description={description}
+      roles={data.roles}
+      value={shown(key)}
+      disabled={!canEdit || update.isPending}
+      onChange={(roleId) => setPending(roleId === data.autoAssignRoles[key] ? null : { key, label, roleId })}
+    />
+  );
 
   return (
     <Stack gap="lg">
@@ -72,22 +96,26 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
           Settings
         </Title>
         <Stack>
-          <RoleSelect
-            label="18+ Verified Role"
-            description="Given to members whose VRChat account is verified 18+; removed from all unverified."
-            roles={data.roles}
-            value={data.autoAssignRoles.ageVerifiedPlus18RoleId}
-            disabled={!canEdit || update.isPending}
-            onChange={(ageVerifiedPlus18RoleId) => save({ ageVerifiedPlus18RoleId })}
-          />
-          <RoleSelect
-            label="Linked Users Role"
-            description="Given to members who linked a VRChat account; removed from all unverified."
-            roles={data.roles}
-            value={data.autoAssignRoles.linkedRoleId}
-            disabled={!canEdit || update.isPending}
-            onChange={(linkedRoleId) => save({ linkedRoleId })}
-          />
+          {select(
+            'ageVerifiedPlus18RoleId',
+            '18+ Verified Role',
+            'Given to members whose VRChat account is verified 18+; removed from all unverified.',
+          )}
+          {select(
+            'linkedRoleId',
+            'Linked Users Role',
+            'Given to members who linked a VRChat account; removed from all unlinked.',
+          )}
+          {pending && (
+            <ChangePreviewPanel
+              guildId={guild.id}
+              change={{ kind: 'autoRoles', autoAssignRoles: { [pending.key]: pending.roleId } }}
+              title={`${pending.label}: ${roleName(data.autoAssignRoles[pending.key])} → ${roleName(pending.roleId)}`}
+              saving={update.isPending}
+              onSave={() => save({ [pending.key]: pending.roleId })}
+              onCancel={() => setPending(null)}
+            />
+          )}
           <Group justify="space-between">
             <div>
               <Text fw={500}>Guest Roles</Text>

@@ -12,6 +12,7 @@ import {
 import { DELETE_FAILED, deleteFailureMatters, updateFailed } from '../mappingMessages';
 import { MappingDialog } from './MappingDialog';
 import { MappingActionSelect, MappingRoleSelect } from './MappingSelect';
+import { usePendingMapping } from './usePendingMapping';
 
 type Action = DiscordToGroupMapping['action'];
 const actions: readonly Action[] = [
@@ -26,7 +27,7 @@ const actions: readonly Action[] = [
 const everyoneActions: readonly Action[] = ['None', 'Membership'];
 const groupRoleActions: readonly Action[] = ['GrantRolePermanent', 'GrantRoleTemporary', 'RevokeRole'];
 
-/** 'Discord to Group Roles': what holders of a Discord role get in the group. Each change saves at once. */
+/** 'Discord to Group Roles': what holders of a Discord role get in the group. Each change is previewed and saved on Save. */
 export function DiscordToGroupDialog({ guildId, onClose }: { guildId: string; onClose: () => void }) {
   const list = useDiscordToGroupMappings(guildId);
   const create = useCreateDiscordToGroup(guildId);
@@ -35,20 +36,30 @@ export function DiscordToGroupDialog({ guildId, onClose }: { guildId: string; on
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const loadingRoles = list.isFetching;
 
-  const save = (entry: DiscordToGroupMapping) => {
-    // Actions without a group role keep none (the server clears it too).
-    const next = groupRoleActions.includes(entry.action) ? entry : { ...entry, groupRoleId: null };
-    update.mutate(next, { onError: (err) => notify({ type: 'error', message: updateFailed(err) }) });
-  };
-  const drop = (id: string) =>
-    remove.mutate(id, {
-      onError: (err) => {
-        if (deleteFailureMatters(err)) setDeleteError(DELETE_FAILED);
-      },
-    });
+  const pending = usePendingMapping<DiscordToGroupMapping>({
+    guildId,
+    kind: 'discordToGroup',
+    saving: update.isPending || remove.isPending,
+    save: (entry, done) =>
+      update.mutate(entry, {
+        onError: (err) => notify({ type: 'error', message: updateFailed(err) }),
+        onSettled: done,
+      }),
+    remove: (id, done) =>
+      remove.mutate(id, {
+        onError: (err) => {
+          if (deleteFailureMatters(err)) setDeleteError(DELETE_FAILED);
+        },
+        onSettled: done,
+      }),
+  });
+  // Actions without a group role keep none (the server clears it too).
+  const save = (entry: DiscordToGroupMapping, name: string) =>
+    pending.propose(groupRoleActions.includes(entry.action) ? entry : { ...entry, groupRoleId: null }, name);
 
   const data = list.data;
-  const row = (entry: DiscordToGroupMapping, i: number, everyone: boolean) => {
+  const row = (saved: DiscordToGroupMapping, i: number, everyone: boolean) => {
+    const entry = pending.shown(saved);
     const name = everyone ? '@everyone' : `Discord to group mapping ${i}`;
     return (
       <Table.Tr key={entry.id} aria-label={name}>
@@ -61,7 +72,7 @@ export function DiscordToGroupDialog({ guildId, onClose }: { guildId: string; on
               roles={data?.guildRoles ?? []}
               loading={loadingRoles}
               value={entry.discordRoleId}
-              onChange={(discordRoleId) => save({ ...entry, discordRoleId })}
+              onChange={(discordRoleId) => save({ ...entry, discordRoleId }, name)}
             />
           )}
         </Table.Td>
@@ -70,7 +81,7 @@ export function DiscordToGroupDialog({ guildId, onClose }: { guildId: string; on
             label={`Action of ${name}`}
             actions={everyone ? everyoneActions : actions}
             value={entry.action}
-            onChange={(action) => save({ ...entry, action })}
+            onChange={(action) => save({ ...entry, action }, name)}
           />
         </Table.Td>
         <Table.Td>
@@ -80,7 +91,7 @@ export function DiscordToGroupDialog({ guildId, onClose }: { guildId: string; on
               roles={data?.groupRoles ?? []}
               loading={loadingRoles}
               value={entry.groupRoleId}
-              onChange={(groupRoleId) => save({ ...entry, groupRoleId })}
+              onChange={(groupRoleId) => save({ ...entry, groupRoleId }, name)}
             />
           )}
         </Table.Td>
@@ -90,7 +101,7 @@ export function DiscordToGroupDialog({ guildId, onClose }: { guildId: string; on
               color="red"
               variant="subtle"
               aria-label={`Remove ${name}`}
-              onClick={() => drop(entry.id)}
+              onClick={() => pending.proposeDelete(saved, name)}
             >
               <IconTrash size={16} />
             </ActionIcon>
@@ -114,6 +125,7 @@ export function DiscordToGroupDialog({ guildId, onClose }: { guildId: string; on
         create.mutate(undefined, { onError: (err) => notify({ type: 'error', message: err.message }) })
       }
       onClose={onClose}
+      preview={pending.panel}
     >
       {data && [
         row(data.everyoneRole, 0, true),

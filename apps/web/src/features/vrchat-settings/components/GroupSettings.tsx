@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { notify } from '../../../components/toasts';
 import type { LinkedGroup } from '../api/linkedGroup';
 import { type GroupSettingsChange, useUpdateGroupSettings } from '../api/updateGroupSettings';
+import { ChangePreviewPanel } from './ChangePreviewPanel';
 import { DiscordToGroupDialog } from './DiscordToGroupDialog';
 import { GroupToDiscordDialog } from './GroupToDiscordDialog';
 
@@ -34,15 +35,28 @@ function SetupRow(props: { label: string; description: string; canEdit: boolean;
   );
 }
 
-/** The group's switches, each saved at once, and the two role-mapping dialogs (Admin only). */
+const switchLabels = {
+  enabled: 'Enable Groups feature',
+  autoKick: 'Auto Remove Members without membership',
+} as const;
+type SwitchKey = keyof typeof switchLabels;
+
+/**
+ * The group's switches and the two role-mapping dialogs (Admin only). A switch is saved only after the
+ * preview of what it would make the bot do, with Save or Cancel.
+ */
 export function GroupSettings({ guildId, group, canEdit }: Props) {
   const update = useUpdateGroupSettings(guildId);
   const [dialog, setDialog] = useState<'discordToGroup' | 'groupToDiscord' | null>(null);
+  const [pending, setPending] = useState<{ key: SwitchKey; on: boolean } | null>(null);
   const save = (change: GroupSettingsChange) =>
     update.mutate(change, {
       onError: (error) =>
         notify({ type: 'error', message: `Failed to update group settings: ${error.message}` }),
+      onSettled: () => setPending(null),
     });
+  const shown = (key: SwitchKey) => (pending?.key === key ? pending.on : group[key]);
+  const propose = (key: SwitchKey, on: boolean) => setPending(on === group[key] ? null : { key, on });
 
   return (
     <Paper withBorder p="lg">
@@ -53,17 +67,29 @@ export function GroupSettings({ guildId, group, canEdit }: Props) {
         <Switch
           label="Enable Groups feature"
           description="Sync group membership and roles with this server's Discord roles."
-          checked={group.enabled}
+          checked={shown('enabled')}
           disabled={!canEdit || update.isPending}
-          onChange={(e) => save({ enabled: e.currentTarget.checked })}
+          onChange={(e) => propose('enabled', e.currentTarget.checked)}
         />
         <Switch
           label="Auto Remove Members without membership"
           description="Remove group members whose Discord roles give them no membership."
-          checked={group.autoKick}
+          checked={shown('autoKick')}
           disabled={!canEdit || update.isPending}
-          onChange={(e) => save({ autoKick: e.currentTarget.checked })}
+          onChange={(e) => propose('autoKick', e.currentTarget.checked)}
         />
+        {pending && (
+          <ChangePreviewPanel
+            guildId={guildId}
+            change={{ kind: 'groupSettings', [pending.key]: pending.on }}
+            title={`${switchLabels[pending.key]}: ${pending.on ? 'off → on' : 'on → off'}`}
+            saving={update.isPending}
+            onSave={() =>
+              save(pending.key === 'enabled' ? { enabled: pending.on } : { autoKick: pending.on })
+            }
+            onCancel={() => setPending(null)}
+          />
+        )}
         <SetupRow
           label="Discord to Group Roles"
           description="Membership and group roles for holders of Discord roles."

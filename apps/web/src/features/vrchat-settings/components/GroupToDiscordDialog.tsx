@@ -12,12 +12,13 @@ import {
 import { DELETE_FAILED, deleteFailureMatters, updateFailed } from '../mappingMessages';
 import { MappingDialog } from './MappingDialog';
 import { MappingActionSelect, MappingRoleSelect } from './MappingSelect';
+import { usePendingMapping } from './usePendingMapping';
 
 type Action = GroupToDiscordMapping['action'];
 const actions: readonly Action[] = ['None', 'GrantRolePermanent', 'GrantRoleTemporary'];
 const discordRoleActions: readonly Action[] = ['GrantRolePermanent', 'GrantRoleTemporary'];
 
-/** 'Group to Discord Roles': what holders of a group role get in the server. Each change saves at once. */
+/** 'Group to Discord Roles': what holders of a group role get in the server. Each change is previewed and saved on Save. */
 export function GroupToDiscordDialog({ guildId, onClose }: { guildId: string; onClose: () => void }) {
   const list = useGroupToDiscordMappings(guildId);
   const create = useCreateGroupToDiscord(guildId);
@@ -25,17 +26,29 @@ export function GroupToDiscordDialog({ guildId, onClose }: { guildId: string; on
   const remove = useDeleteGroupToDiscord(guildId);
   const [deleteError, setDeleteError] = useState<string | null>(null);
 
-  const save = (entry: GroupToDiscordMapping) => {
-    // Only the grant actions give a Discord role (the server clears it too).
-    const next = discordRoleActions.includes(entry.action) ? entry : { ...entry, discordRoleId: null };
-    update.mutate(next, { onError: (err) => notify({ type: 'error', message: updateFailed(err) }) });
-  };
-  const drop = (id: string) =>
-    remove.mutate(id, {
-      onError: (err) => {
-        if (deleteFailureMatters(err)) setDeleteError(DELETE_FAILED);
-      },
-    });
+  const pending = usePendingMapping<GroupToDiscordMapping>({
+    guildId,
+    kind: 'groupToDiscord',
+    saving: update.isPending || remove.isPending,
+    save: (entry, done) =>
+      update.mutate(entry, {
+        onError: (err) => notify({ type: 'error', message: updateFailed(err) }),
+        onSettled: done,
+      }),
+    remove: (id, done) =>
+      remove.mutate(id, {
+        onError: (err) => {
+          if (deleteFailureMatters(err)) setDeleteError(DELETE_FAILED);
+        },
+        onSettled: done,
+      }),
+  });
+  // Only the grant actions give a Discord role (the server clears it too).
+  const save = (entry: GroupToDiscordMapping, name: string) =>
+    pending.propose(
+      discordRoleActions.includes(entry.action) ? entry : { ...entry, discordRoleId: null },
+      name,
+    );
 
   const data = list.data;
   return (
@@ -52,8 +65,10 @@ export function GroupToDiscordDialog({ guildId, onClose }: { guildId: string; on
         create.mutate(undefined, { onError: (err) => notify({ type: 'error', message: err.message }) })
       }
       onClose={onClose}
+      preview={pending.panel}
     >
-      {data?.linkedGuildRoles.map((entry, i) => {
+      {data?.linkedGuildRoles.map((saved, i) => {
+        const entry = pending.shown(saved);
         const name = `Group to Discord mapping ${i + 1}`;
         return (
           <Table.Tr key={entry.id} aria-label={name}>
@@ -63,7 +78,7 @@ export function GroupToDiscordDialog({ guildId, onClose }: { guildId: string; on
                 roles={data.groupRoles}
                 loading={list.isFetching}
                 value={entry.groupRoleId}
-                onChange={(groupRoleId) => save({ ...entry, groupRoleId })}
+                onChange={(groupRoleId) => save({ ...entry, groupRoleId }, name)}
               />
             </Table.Td>
             <Table.Td>
@@ -71,7 +86,7 @@ export function GroupToDiscordDialog({ guildId, onClose }: { guildId: string; on
                 label={`Action of ${name}`}
                 actions={actions}
                 value={entry.action}
-                onChange={(action) => save({ ...entry, action })}
+                onChange={(action) => save({ ...entry, action }, name)}
               />
             </Table.Td>
             <Table.Td>
@@ -81,7 +96,7 @@ export function GroupToDiscordDialog({ guildId, onClose }: { guildId: string; on
                   roles={data.guildRoles}
                   loading={list.isFetching}
                   value={entry.discordRoleId}
-                  onChange={(discordRoleId) => save({ ...entry, discordRoleId })}
+                  onChange={(discordRoleId) => save({ ...entry, discordRoleId }, name)}
                 />
               )}
             </Table.Td>
@@ -90,7 +105,7 @@ export function GroupToDiscordDialog({ guildId, onClose }: { guildId: string; on
                 color="red"
                 variant="subtle"
                 aria-label={`Remove ${name}`}
-                onClick={() => drop(entry.id)}
+                onClick={() => pending.proposeDelete(saved, name)}
               >
                 <IconTrash size={16} />
               </ActionIcon>

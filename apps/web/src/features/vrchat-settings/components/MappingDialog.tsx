@@ -14,6 +14,8 @@ interface Props {
   onAdd: () => void;
   onClose: () => void;
   children: ReactNode;
+  /** The preview of a change not saved yet, with Save and Cancel. */
+  preview?: ReactNode;
 }
 
 /** The frame both role-mapping dialogs share: a table that scrolls sideways on a phone, and 'Add'. */
@@ -58,6 +60,7 @@ export function MappingDialog(props: Props) {
           No role mappings yet.
         </Text>
       )}
+      {props.preview}
       <Group justify="flex-end" mt="md">
         <Button loading={props.adding} disabled={props.loading || props.loadError} onClick={props.onAdd}>
           Add

@@ -83,6 +83,11 @@ const open = async (title: string) => {
   return within(await screen.findByRole('dialog', { name: title }));
 };
 const optionTexts = (select: HTMLElement) => [...(select as HTMLSelectElement).options].map((o) => o.text);
+/** Saves the change the dialog previews (the preview panel's Save). */
+const saveChange = async (dialog: ReturnType<typeof within>) => {
+  const panel = within(await dialog.findByRole('region', { name: 'Change preview' }));
+  fireEvent.click(panel.getByRole('button', { name: 'Save' }));
+};
 const putBodies = async (fetchMock: ReturnType<typeof stubApi>, path: string) =>
   Promise.all(callsTo(fetchMock, 'PUT', path).map((r) => r.json()));
 
@@ -127,6 +132,8 @@ describe('Discord to Group Roles', () => {
       target: { value: 'Membership' },
     });
     await waitFor(() => expect(row.queryByLabelText('Group Role of Discord to group mapping 1')).toBeNull());
+    expect(callsTo(fetchMock, 'PUT', guildRolesPath)).toHaveLength(0);
+    await saveChange(dialog);
     await waitFor(() => expect(callsTo(fetchMock, 'PUT', guildRolesPath)).toHaveLength(1));
     expect(await putBodies(fetchMock, guildRolesPath)).toEqual([
       { ...grant, action: 'Membership', groupRoleId: null },
@@ -139,8 +146,45 @@ describe('Discord to Group Roles', () => {
     fireEvent.change(await dialog.findByLabelText('Action of @everyone'), {
       target: { value: 'Membership' },
     });
+    await saveChange(dialog);
     await waitFor(() => expect(callsTo(fetchMock, 'PUT', guildRolesPath)).toHaveLength(1));
     expect(await putBodies(fetchMock, guildRolesPath)).toEqual([{ ...everyone, action: 'Membership' }]);
+  });
+
+  it("previews a mapping's deletion with what the bot would do, and Cancel keeps it", async () => {
+    const fetchMock = setup({
+      'POST /api/guilds/900/sync/preview': {
+        body: {
+          effects: [
+            {
+              kind: 'remove',
+              roleName: null,
+              sentence: '3 members will be removed from the group.',
+              given: [],
+              taken: ['Aki', 'Bo', 'Cy'],
+            },
+          ],
+          total: 3,
+          warnings: [],
+          wouldHold: 3,
+          complete: true,
+        },
+      },
+    });
+    const dialog = await open('Discord to Group Roles');
+    fireEvent.click(await dialog.findByRole('button', { name: 'Remove Discord to group mapping 1' }));
+    const panel = within(await dialog.findByRole('region', { name: 'Change preview' }));
+    expect(panel.getByText('Delete Discord to group mapping 1')).toBeTruthy();
+    expect(await panel.findByText('3 members will be removed from the group.')).toBeTruthy();
+    expect(panel.getByText('The sync would hold back 3 removals for review.')).toBeTruthy();
+    expect(await callsTo(fetchMock, 'POST', '/api/guilds/900/sync/preview')[0].json()).toEqual({
+      kind: 'discordToGroup',
+      id: grant.id,
+      mapping: null,
+    });
+    fireEvent.click(panel.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(dialog.queryByRole('region', { name: 'Change preview' })).toBeNull());
+    expect(callsTo(fetchMock, 'DELETE', `${guildRolesPath}/${grant.id}`)).toHaveLength(0);
   });
 
   it('adds an entry and reads the list again', async () => {
@@ -163,6 +207,7 @@ describe('Discord to Group Roles', () => {
     fireEvent.change(await dialog.findByLabelText('Group Role of Discord to group mapping 1'), {
       target: { value: 'grol_a' },
     });
+    await saveChange(dialog);
     await waitFor(() => expect(toastTexts().some((t) => t?.includes('cannot be mapped'))).toBe(true));
   });
 
@@ -171,6 +216,7 @@ describe('Discord to Group Roles', () => {
     const fetchMock = setup({ [`DELETE ${path}`]: { status, body: { message: 'Role mapping not found.' } } });
     const dialog = await open('Discord to Group Roles');
     fireEvent.click(await dialog.findByRole('button', { name: 'Remove Discord to group mapping 1' }));
+    await saveChange(dialog);
     await waitFor(() => expect(callsTo(fetchMock, 'DELETE', path)).toHaveLength(1));
     // The list is read again after the answer; the failure handler has run by then.
     await waitFor(() => expect(callsTo(fetchMock, 'GET', guildRolesPath)).toHaveLength(2));
@@ -182,6 +228,7 @@ describe('Discord to Group Roles', () => {
     setup({ [`DELETE ${guildRolesPath}/${grant.id}`]: { status: 500, body: { message: 'boom' } } });
     const dialog = await open('Discord to Group Roles');
     fireEvent.click(await dialog.findByRole('button', { name: 'Remove Discord to group mapping 1' }));
+    await saveChange(dialog);
     expect(await dialog.findByText('Failed to delete group role')).toBeTruthy();
   });
 });
@@ -212,6 +259,7 @@ describe('Group to Discord Roles', () => {
     };
     fireEvent.change(row.getByLabelText(`Action of ${name}`), { target: { value: 'GrantRoleTemporary' } });
     expect(await row.findByLabelText(`Discord Role of ${name}`)).toBeTruthy();
+    await saveChange(dialog);
     await waitFor(() => expect(callsTo(fetchMock, 'PUT', groupRolesPath)).toHaveLength(1));
     expect(await putBodies(fetchMock, groupRolesPath)).toEqual([
       { ...toDiscord, action: 'GrantRoleTemporary' },
@@ -234,6 +282,7 @@ describe('Group to Discord Roles', () => {
     setup({ [`DELETE ${path}`]: { status: 503, body: { message: 'down' } } });
     const dialog = await open('Group to Discord Roles');
     fireEvent.click(await dialog.findByRole('button', { name: 'Remove Group to Discord mapping 1' }));
+    await saveChange(dialog);
     expect(await dialog.findByText('Failed to delete group role')).toBeTruthy();
   });
 

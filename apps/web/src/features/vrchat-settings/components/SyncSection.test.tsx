@@ -197,6 +197,8 @@ describe('VRChat tab, Sync section', () => {
     await s.findByText('Aki');
     expect(callsTo(fetchMock, 'GET', `${sync}/preview`)).toHaveLength(1);
     fireEvent.click(screen.getByRole('switch', { name: /^Auto Remove Members/ }));
+    const panel = within(await screen.findByRole('region', { name: 'Change preview' }));
+    fireEvent.click(panel.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(callsTo(fetchMock, 'GET', `${sync}/preview`)).toHaveLength(2));
   });
 

@@ -72,12 +72,50 @@ describe('VRChat tab, linked', () => {
     expect(switchOf('Auto Remove Members without membership').checked).toBe(true);
   });
 
-  it('saves a switch at once and shows what the server answered', async () => {
-    const fetchMock = setup({ [`POST ${base}`]: { body: { ...group, enabled: true } } });
+  it('previews a switch, saves it on Save and shows what the server answered', async () => {
+    const fetchMock = setup({
+      [`POST ${base}`]: { body: { ...group, enabled: true } },
+      'POST /api/guilds/900/sync/preview': {
+        body: {
+          effects: [
+            {
+              kind: 'invite',
+              roleName: null,
+              sentence: '2 people will be invited to the group.',
+              given: ['Aki', 'Bo'],
+              taken: [],
+            },
+          ],
+          total: 2,
+          warnings: [],
+          wouldHold: 0,
+          complete: true,
+        },
+      },
+    });
     fireEvent.click(await findSwitch('Enable Groups feature'));
+    const panel = within(await screen.findByRole('region', { name: 'Change preview' }));
+    expect(panel.getByText('Enable Groups feature: off → on')).toBeTruthy();
+    expect(await panel.findByText('2 people will be invited to the group.')).toBeTruthy();
+    expect(await callsTo(fetchMock, 'POST', '/api/guilds/900/sync/preview')[0].json()).toEqual({
+      kind: 'groupSettings',
+      enabled: true,
+    });
+    expect(callsTo(fetchMock, 'POST', base)).toHaveLength(0);
+    fireEvent.click(panel.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(callsTo(fetchMock, 'POST', base)).toHaveLength(1));
     expect(await bodyOf(fetchMock, base)).toEqual({ enabled: true });
     await waitFor(() => expect(switchOf('Enable Groups feature').checked).toBe(true));
+  });
+
+  it('Cancel leaves a switch as it was and saves nothing', async () => {
+    const fetchMock = setup();
+    fireEvent.click(await findSwitch('Auto Remove Members without membership'));
+    expect(switchOf('Auto Remove Members without membership').checked).toBe(false);
+    const panel = within(await screen.findByRole('region', { name: 'Change preview' }));
+    fireEvent.click(panel.getByRole('button', { name: 'Cancel' }));
+    expect(switchOf('Auto Remove Members without membership').checked).toBe(true);
+    expect(callsTo(fetchMock, 'POST', base)).toHaveLength(0);
   });
 
   it('unlinks after confirmation and returns to the unlinked screen', async () => {
