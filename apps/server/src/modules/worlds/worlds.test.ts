@@ -240,7 +240,8 @@ describe('worlds (against the simulators)', () => {
       const worlds = await bearer(base);
       expect(worlds.statusCode).toBe(200);
       expect(worlds.json().worlds.map((w: { name: string }) => w.name)).toContain('Editor World');
-      expect((await bearer(`${base}/${world.id}`)).statusCode).toBe(200);
+      // The token is scoped to the editor's three reads: one world's settings are not among them.
+      expect((await bearer(`${base}/${world.id}`)).statusCode).toBe(403);
     });
   });
 });
