@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, HttpError } from '../../http/errors.js';
 import { tooManyBytes } from './image-content.js';
 
@@ -30,6 +30,7 @@ export const uploadTempDir = (dataDir: string) => join(resolve(dataDir), 'tmp', 
  */
 export async function withUploadedFile<T>(
   req: FastifyRequest,
+  reply: FastifyReply,
   maxBytes: number,
   dir: string,
   use: (file: UploadedFile) => Promise<T>,
@@ -38,7 +39,7 @@ export async function withUploadedFile<T>(
   await mkdir(dir, { recursive: true });
   const path = join(dir, `${randomUUID()}.upload`);
   try {
-    const name = await receiveFilePart(req, maxBytes, path);
+    const name = await receiveFilePart(req, reply, maxBytes, path);
     return await use({ name, path });
   } finally {
     await rm(path, { force: true });
@@ -46,15 +47,19 @@ export async function withUploadedFile<T>(
 }
 
 /** Writes the `file` part to `path`; answers its file name, or throws a 4xx sentence (413 past the limit). */
-async function receiveFilePart(req: FastifyRequest, maxBytes: number, path: string) {
+async function receiveFilePart(req: FastifyRequest, reply: FastifyReply, maxBytes: number, path: string) {
   try {
     const part = await req.file({
       limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
     });
     if (part?.fieldname !== 'file') throw badRequest(NOT_MULTIPART);
     // busboy stops passing bytes at the limit but would read the rest of the body before ending the part:
-    // failing the stream here answers 413 while the client is still sending.
-    part.file.once('limit', () => part.file.destroy(new HttpError(413, tooManyBytes(maxBytes))));
+    // failing the stream here answers 413 while the client is still sending. The rest of the body is never
+    // read, so the connection closes after the answer (else it would wait for the client for good).
+    part.file.once('limit', () => {
+      reply.header('connection', 'close');
+      part.file.destroy(new HttpError(413, tooManyBytes(maxBytes)));
+    });
     await pipeline(part.file, createWriteStream(path, { flags: 'wx' }));
     if (part.file.truncated) throw new HttpError(413, tooManyBytes(maxBytes));
     return part.filename;

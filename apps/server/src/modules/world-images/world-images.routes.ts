@@ -80,6 +80,7 @@ function registerImageRoutes(app: ZodApp, ctx: AppContext): void {
       const { maxBytes } = ctx.config.worldImages;
       const { image, created } = await withUploadedFile(
         req,
+        reply,
         maxBytes,
         uploadTempDir(ctx.config.dataDir),
         (file) => uploadImage(ctx, actor, req.params.guildId, file),
