@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { type FileHandle, open } from 'node:fs/promises';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { HttpError } from '../../http/errors.js';
 import { withImageSlot } from './image-work.js';
@@ -52,16 +53,24 @@ export function sniffFormat(bytes: Buffer): ImageFormat | null {
   return null;
 }
 
-/** Whether a PNG is animated (APNG): an `acTL` chunk before the first `IDAT`, walking the chunks. */
-export function isAnimatedPng(bytes: Buffer): boolean {
-  for (let at = 8; at + 8 <= bytes.length; ) {
-    const length = bytes.readUInt32BE(at);
-    const type = bytes.toString('latin1', at + 4, at + 8);
+/** Whether a PNG file is animated (APNG): an `acTL` chunk before the first `IDAT`, walking the chunk headers. */
+export async function isAnimatedPng(file: FileHandle): Promise<boolean> {
+  const header = Buffer.alloc(8);
+  for (let at = 8; ; ) {
+    const { bytesRead } = await file.read(header, 0, 8, at);
+    if (bytesRead < 8) return false;
+    const type = header.toString('latin1', 4, 8);
     if (type === 'acTL') return true;
     if (type === 'IDAT' || type === 'IEND') return false;
-    at += 12 + length;
+    at += 12 + header.readUInt32BE(0);
   }
-  return false;
+}
+
+/** The format a file's first bytes announce, or null. */
+async function sniffFile(file: FileHandle): Promise<ImageFormat | null> {
+  const head = Buffer.alloc(12);
+  const { bytesRead } = await file.read(head, 0, 12, 0);
+  return sniffFormat(head.subarray(0, bytesRead));
 }
 
 export const hashOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -76,6 +85,17 @@ export interface StoredImage {
   preview: { size: number; bytes: Buffer };
 }
 
+/** What a file's first bytes say: its format, and for a PNG whether it is animated. */
+async function readFileStart(path: string) {
+  const file = await open(path, 'r');
+  try {
+    const format = await sniffFile(file);
+    return { format, animatedPng: format === 'png' && (await isAnimatedPng(file)) };
+  } finally {
+    await file.close();
+  }
+}
+
 /** Decoding options for untrusted bytes: the pixel limit again (defence in depth), one frame, errors fail. */
 const untrusted = (maxPixels: number) =>
   ({ limitInputPixels: maxPixels, failOn: 'error', pages: 1, animated: false }) as const;
@@ -86,17 +106,18 @@ const untrusted = (maxPixels: number) =>
  * animation) becomes a PNG of its first frame; an EXIF orientation is applied, so width and height are what
  * people see. Refusals are 413/415/422 sentences.
  */
-export function readUpload(bytes: Buffer, limits: UploadLimits): Promise<StoredImage> {
-  return withImageSlot(() => readUploadNow(bytes, limits));
+export function readUpload(path: string, limits: UploadLimits): Promise<StoredImage> {
+  // The upload waits for its turn as a file (upload-file.ts); sharp reads it from there.
+  return withImageSlot(() => readUploadNow(path, limits));
 }
 
-async function readUploadNow(bytes: Buffer, limits: UploadLimits): Promise<StoredImage> {
-  const format = sniffFormat(bytes);
+async function readUploadNow(path: string, limits: UploadLimits): Promise<StoredImage> {
+  const { format, animatedPng } = await readFileStart(path);
   if (!format) throw new HttpError(415, NOT_AN_IMAGE);
   let meta: Metadata;
   try {
     // Reads the header only: the declared size is known before any pixel is decoded.
-    meta = await sharp(bytes, { limitInputPixels: false, pages: 1 }).metadata();
+    meta = await sharp(path, { limitInputPixels: false, pages: 1 }).metadata();
   } catch {
     throw new HttpError(415, NOT_AN_IMAGE);
   }
@@ -106,15 +127,13 @@ async function readUploadNow(bytes: Buffer, limits: UploadLimits): Promise<Store
 
   try {
     // An animation (GIF, animated WebP or PNG) keeps only its first frame, as a PNG: a poster does not move.
-    const animated = format === 'gif' || (meta.pages ?? 1) > 1 || (format === 'png' && isAnimatedPng(bytes));
+    const animated = format === 'gif' || (meta.pages ?? 1) > 1 || animatedPng;
     const out = animated ? 'png' : format;
     // Only pixels leave the server: sharp writes no metadata unless asked, and encoding from the decoded
     // pixels drops text chunks (an author's name, a comment) and anything appended after the image's end.
-    const { data, info } = await encode(sharp(bytes, untrusted(limits.maxPixels)).autoOrient(), out).toBuffer(
-      {
-        resolveWithObject: true,
-      },
-    );
+    const { data, info } = await encode(sharp(path, untrusted(limits.maxPixels)).autoOrient(), out).toBuffer({
+      resolveWithObject: true,
+    });
     const stored = { bytes: data, format: out, width: info.width, height: info.height };
     // Rendering the preview decodes every pixel: a damaged file is refused here, not when first shown.
     const preview = await renderScaled(

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { requireActor } from '../../http/auth.js';
 import { errorResponses } from '../../http/errors.js';
 import type { ZodApp } from '../../http/types.js';
-import { readFilePart, sendImage } from './image-replies.js';
+import { sendImage } from './image-replies.js';
 import {
   createSlot,
   deleteSlot,
@@ -13,6 +13,7 @@ import {
   slotImage,
   updateSlot,
 } from './image-slots.service.js';
+import { uploadTempDir, withUploadedFile } from './upload-file.js';
 import {
   guildParams,
   imageBytesResponses,
@@ -76,8 +77,14 @@ function registerImageRoutes(app: ZodApp, ctx: AppContext): void {
     async (req, reply) => {
       const actor = requireActor(req);
       await prepareUpload(ctx, actor, req.params.guildId);
-      const file = await readFilePart(req, ctx.config.worldImages.maxBytes);
-      const { image, created } = await uploadImage(ctx, actor, req.params.guildId, file);
+      const { maxBytes } = ctx.config.worldImages;
+      const { image, created } = await withUploadedFile(
+        req,
+        reply,
+        maxBytes,
+        uploadTempDir(ctx.config.dataDir),
+        (file) => uploadImage(ctx, actor, req.params.guildId, file),
+      );
       return reply.code(created ? 201 : 200).send(image);
     },
   );

@@ -93,9 +93,9 @@ export async function uploadImage(
   ctx: AppContext,
   actor: Actor,
   guildId: string,
-  file: { name: string | undefined; bytes: Buffer },
+  file: { name: string | undefined; path: string },
 ): Promise<{ image: ReturnType<typeof toWorldImage>; created: boolean }> {
-  const stored = await readUpload(file.bytes, ctx.config.worldImages);
+  const stored = await readUpload(file.path, ctx.config.worldImages);
   const { maxPerGuild } = ctx.config.worldImages;
   const fileDir = ctx.database.fileDir;
   await prepareBlobBytes(fileDir, stored);
