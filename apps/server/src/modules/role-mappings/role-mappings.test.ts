@@ -362,7 +362,7 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
         const groupRole = (await t.ctx.vrchat.getGroupRoles(hangoutGroup)).find(
           (r) => r.id === groupRoles.linked,
         );
-        expect(entries.map((e) => e.details.summary)).toEqual([
+        expect(entries.map((e) => (e.details as { summary: string }).summary)).toEqual([
           'Added Discord → group mapping: none · None · none',
           'Discord → group mapping: none · None · none → Verified · NoMembership · none',
           'Deleted Discord → group mapping: Verified · NoMembership · none',
@@ -395,7 +395,7 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
         await t.control('DELETE', '/faults');
       }
       const [deleted] = await rows(t, 'audit_log', "action = 'mapping.deleted' and target_id = $1", [id]);
-      expect(deleted.details.summary).toBe(
+      expect((deleted.details as { summary: string }).summary).toBe(
         `Deleted Group → Discord mapping: ${groupRoles.linked} · None · none`,
       );
     });
