@@ -98,6 +98,13 @@ const protectedRoutes: [method: string, url: string, bearerStatus: number, paylo
   ['GET', `/api/guilds/${guild}/sync`, 200],
   ['GET', `/api/guilds/${guild}/sync/preview`, 200],
   ['POST', `/api/guilds/${guild}/sync/preview`, 200, { kind: 'groupSettings', autoKick: true }],
+  // A guest-role change: the owner passes, and the unknown entry is the route's own 404.
+  [
+    'POST',
+    `/api/guilds/${guild}/sync/preview`,
+    404,
+    { kind: 'guestRole', id: '1c2b3d4e-0000-4000-8000-000000000000', entry: null },
+  ],
   ['POST', `/api/guilds/${guild}/sync`, 200],
   ['POST', `/api/guilds/${guild}/sync/held`, 400, { decision: 'discard' }],
   ['GET', `/api/guilds/${guild}/guild_roles`, 404],

@@ -6934,6 +6934,16 @@ export interface operations {
                         /** @enum {string} */
                         action: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
                     } | null;
+                } | {
+                    /** @enum {string} */
+                    kind: "guestRole";
+                    /** Format: uuid */
+                    id: string;
+                    entry: {
+                        primaryRoleId?: string | null;
+                        guestRoleId?: string | null;
+                        count?: number;
+                    } | null;
                 };
             };
         };

@@ -9,7 +9,7 @@ import { DiscordError } from '../../platforms/discord/errors.js';
 import type { DiscordMemberInfo } from '../../platforms/ports.js';
 import { audit } from '../audit/audit.service.js';
 import { profileUrl } from '../links/links.service.js';
-import { entryWithRoom, freeSlots, guestsOverLimit, heldEntries, slotsCount } from './slots.js';
+import { entryWithRoom, freeSlots, heldEntries, hostExcessGuests, slotsCount } from './slots.js';
 
 export const NO_FREE_SLOTS = 'No free guest slots available.';
 export const NOT_A_HOST = 'You cannot set up guests in this server.';
@@ -346,7 +346,7 @@ export async function reconcileHostGuests(ctx: AppContext, guildId: string, host
     await lockHost(tx, guildId, hostId);
     const mine = await hostGuests(tx, guildId, hostId);
     const all = await tx.select().from(guestRoles).where(eq(guestRoles.guildId, guildId));
-    const excess = guestsOverLimit(mine, member ? heldEntries(all, member.roles) : []);
+    const excess = hostExcessGuests(all, member?.roles ?? null, mine);
     return markRemoving(tx, guildId, excess, null, 'guest.revoked_host_lost_role');
   });
   await finishRemoval(ctx, guildId, removed);

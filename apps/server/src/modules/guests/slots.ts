@@ -67,3 +67,15 @@ export function guestsOverLimit<G extends { guestRoleId: string }>(
     return left <= 0;
   });
 }
+
+/**
+ * The guests a host loses under these entries, as `reconcileHostGuests` removes them: the newest beyond
+ * the held entries' slots per guest role; all of them when the host is no longer a member (null roles).
+ */
+export function hostExcessGuests<G extends { guestRoleId: string }>(
+  entries: GuestRoleEntry[],
+  hostRoles: readonly string[] | null,
+  guestsOldestFirst: G[],
+): G[] {
+  return guestsOverLimit(guestsOldestFirst, hostRoles ? heldEntries(entries, hostRoles) : []);
+}

@@ -267,4 +267,66 @@ describe('guest roles of the Discord tab (against the simulators)', () => {
       expect(await guestsOf(host)).toEqual([guest.id]);
     });
   });
+
+  describe('POST /api/guilds/:guildId/sync/preview of a guest-role change', () => {
+    const preview = (id: string, entry: object | null, session = owner.session) =>
+      t.inject({
+        method: 'POST',
+        url: `/api/guilds/${hangout.id}/sync/preview`,
+        session,
+        payload: { kind: 'guestRole', id, entry },
+      });
+    /** An entry with `count` slots and a host with two Discord guests (named, oldest first). */
+    const withTwoGuests = async (count: number) => {
+      const set = await setUp(count);
+      const host = await signInMember(t, hangout.id, { roles: [set.mainRole] });
+      const oldest = await discordMember(t, hangout.id);
+      const newest = await discordMember(t, hangout.id);
+      await assign(host, oldest.id);
+      await assign(host, newest.id);
+      const names = [oldest.username, newest.username];
+      const roleName = (await t.ctx.discord.getGuild(hangout.id))?.roles.find(
+        (r) => r.id === set.guestRole,
+      )?.name;
+      return { ...set, host, oldest, newest, names, roleName };
+    };
+
+    it('names the newest guest for a lowered count, and saves nothing', async () => {
+      const s = await withTwoGuests(2);
+      const res = await preview(s.id, { count: 1 });
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body.total).toBe(1);
+      expect(body.effects).toHaveLength(1);
+      expect(body.effects[0].taken).toEqual([s.names[1]]);
+      expect(body.effects[0].sentence).toBe(`${s.roleName} will be taken from 1 guest.`);
+      expect((await list()).find((e) => e.id === s.id)?.count).toBe(2);
+      expect(await holds(s.newest.id, s.guestRole)).toBe(true);
+      // What the save then does matches the preview.
+      expect((await put({ id: s.id, count: 1 })).statusCode).toBe(200);
+      expect(await guestsOf(s.host)).toEqual([s.oldest.id]);
+    });
+
+    it('counts every guest for a new guest role or a deletion; nobody for a raised count', async () => {
+      const s = await withTwoGuests(2);
+      const newRole = await discordRole(t, hangout.id);
+      const changed = (await preview(s.id, { guestRoleId: newRole })).json();
+      expect(changed.total).toBe(2);
+      expect(changed.effects[0].sentence).toBe(`${s.roleName} will be taken from 2 guests.`);
+      expect([...changed.effects[0].taken].sort()).toEqual([...s.names].sort());
+      expect((await preview(s.id, null)).json().total).toBe(2);
+      const raised = (await preview(s.id, { count: 5 })).json();
+      expect(raised).toMatchObject({ effects: [], total: 0 });
+      // Nothing was saved: both guests are still there (rows in no particular order).
+      expect((await guestsOf(s.host)).sort()).toEqual([s.oldest.id, s.newest.id].sort());
+    });
+
+    it('answers 404 for an unknown entry and 403 for a member without Admin', async () => {
+      const unknown = await preview('00000000-0000-4000-8000-000000000000', { count: 1 });
+      expect(unknown.statusCode).toBe(404);
+      const { id } = await setUp(1);
+      const member = await signInMember(t, hangout.id);
+      expect((await preview(id, { count: 0 }, member.session)).statusCode).toBe(403);
+    });
+  });
 });

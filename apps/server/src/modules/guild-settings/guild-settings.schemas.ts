@@ -58,7 +58,7 @@ z.globalRegistry.add(guestRoleEntry, { id: 'GuestRoleEntry' });
 
 export const guestRolesResponse = z.object({ guestRoles: z.array(guestRoleEntry) });
 
-const guestCount = z
+export const guestCount = z
   .number({ error: GUEST_COUNT_RANGE })
   .int({ error: GUEST_COUNT_RANGE })
   .min(0, { error: GUEST_COUNT_RANGE })

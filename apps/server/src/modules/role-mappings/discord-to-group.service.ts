@@ -8,6 +8,8 @@ import { audit } from '../audit/audit.service.js';
 import {
   MAPPING_NOT_FOUND,
   type MappingScope,
+  mappingDescriber,
+  mappingSummary,
   mappingsChanged,
   requireMappingScope,
   saveMappingUpdate,
@@ -78,7 +80,11 @@ export async function listDiscordToGroup(ctx: AppContext, actor: Actor, guildId:
 
 /** 'Add': an empty entry (no roles, action None), which does nothing until it is filled in. */
 export async function createDiscordToGroup(ctx: AppContext, actor: Actor, guildId: string) {
-  await requireMappingScope(ctx, actor, guildId);
+  const describe = await mappingDescriber(
+    await requireMappingScope(ctx, actor, guildId),
+    'discordToGroup',
+    false,
+  );
   const row = await ctx.db.transaction(async (tx) => {
     const [made] = await tx.insert(discordGroupMappings).values({ guildId, action: 'None' }).returning();
     await audit(tx, {
@@ -86,7 +92,11 @@ export async function createDiscordToGroup(ctx: AppContext, actor: Actor, guildI
       actor,
       guildId,
       targetId: made.id,
-      details: { direction: 'discordToGroup', after: toEntry(made) },
+      details: {
+        direction: 'discordToGroup',
+        summary: mappingSummary('discordToGroup', describe, null, made),
+        after: toEntry(made),
+      },
     });
     return made;
   });
@@ -146,11 +156,12 @@ export async function updateDiscordToGroup(
     id: row.id,
     next,
     toEntry,
+    describe: await mappingDescriber(scope, 'discordToGroup'),
   });
 }
 
 export async function deleteDiscordToGroup(ctx: AppContext, actor: Actor, guildId: string, id: string) {
-  await requireMappingScope(ctx, actor, guildId);
+  const describe = await mappingDescriber(await requireMappingScope(ctx, actor, guildId), 'discordToGroup');
   await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .select()
@@ -165,7 +176,11 @@ export async function deleteDiscordToGroup(ctx: AppContext, actor: Actor, guildI
       actor,
       guildId,
       targetId: id,
-      details: { direction: 'discordToGroup', before: toEntry(row) },
+      details: {
+        direction: 'discordToGroup',
+        summary: mappingSummary('discordToGroup', describe, row, null),
+        before: toEntry(row),
+      },
     });
   });
   await mappingsChanged(ctx, guildId);

@@ -8,6 +8,8 @@ import { assignableRoleProblem } from '../guild-settings/assignable-role.js';
 import {
   MAPPING_NOT_FOUND,
   type MappingScope,
+  mappingDescriber,
+  mappingSummary,
   mappingsChanged,
   requireMappingScope,
   saveMappingUpdate,
@@ -45,7 +47,11 @@ export async function listGroupToDiscord(ctx: AppContext, actor: Actor, guildId:
 
 /** 'Add': an empty entry (no roles, action None), which does nothing until it is filled in. */
 export async function createGroupToDiscord(ctx: AppContext, actor: Actor, guildId: string) {
-  await requireMappingScope(ctx, actor, guildId);
+  const describe = await mappingDescriber(
+    await requireMappingScope(ctx, actor, guildId),
+    'groupToDiscord',
+    false,
+  );
   const row = await ctx.db.transaction(async (tx) => {
     const [made] = await tx.insert(groupDiscordMappings).values({ guildId, action: 'None' }).returning();
     await audit(tx, {
@@ -53,7 +59,11 @@ export async function createGroupToDiscord(ctx: AppContext, actor: Actor, guildI
       actor,
       guildId,
       targetId: made.id,
-      details: { direction: 'groupToDiscord', after: toEntry(made) },
+      details: {
+        direction: 'groupToDiscord',
+        summary: mappingSummary('groupToDiscord', describe, null, made),
+        after: toEntry(made),
+      },
     });
     return made;
   });
@@ -101,11 +111,12 @@ export async function updateGroupToDiscord(
     id: row.id,
     next,
     toEntry,
+    describe: await mappingDescriber(scope, 'groupToDiscord'),
   });
 }
 
 export async function deleteGroupToDiscord(ctx: AppContext, actor: Actor, guildId: string, id: string) {
-  await requireMappingScope(ctx, actor, guildId);
+  const describe = await mappingDescriber(await requireMappingScope(ctx, actor, guildId), 'groupToDiscord');
   await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .delete(groupDiscordMappings)
@@ -117,7 +128,11 @@ export async function deleteGroupToDiscord(ctx: AppContext, actor: Actor, guildI
       actor,
       guildId,
       targetId: id,
-      details: { direction: 'groupToDiscord', before: toEntry(row) },
+      details: {
+        direction: 'groupToDiscord',
+        summary: mappingSummary('groupToDiscord', describe, row, null),
+        before: toEntry(row),
+      },
     });
   });
   await mappingsChanged(ctx, guildId);

@@ -54,6 +54,55 @@ export async function requireMappingScope(
 export const mappingsChanged = (ctx: AppContext, guildId: string) =>
   requestGuildSync(ctx, guildId, 'mappings');
 
+export type MappingDirection = 'discordToGroup' | 'groupToDiscord';
+type MappingValues = { discordRoleId: string | null; groupRoleId: string | null; action: string };
+/** Names an entry for an audit summary: 'Event Host · Grant · Staff' (Discord→group) or the other way round. */
+export type DescribeMapping = (entry: MappingValues) => string;
+
+const directionLabels: Record<MappingDirection, string> = {
+  discordToGroup: 'Discord → group mapping',
+  groupToDiscord: 'Group → Discord mapping',
+};
+
+/**
+ * The role names an audit summary needs, read before any transaction opens (VRChat is never called inside
+ * one): Discord roles from the bot's view of the server, group roles from VRChat; a failed read names by id.
+ */
+export async function mappingDescriber(
+  scope: MappingScope,
+  direction: MappingDirection,
+  /** False for a new, empty entry: it names no group role, so VRChat need not be asked. */
+  readGroupRoles = true,
+): Promise<DescribeMapping> {
+  const groupRoles = readGroupRoles ? await scope.groupRoles().catch(() => [] as VrchatGroupRole[]) : [];
+  const discord = (id: string | null) =>
+    id === null
+      ? 'none'
+      : id === scope.guild.id
+        ? '@everyone'
+        : (scope.guild.roles.find((r) => r.id === id)?.name ?? id);
+  const group = (id: string | null) =>
+    id === null ? 'none' : (groupRoles.find((r) => r.id === id)?.name ?? id);
+  return (e) =>
+    direction === 'discordToGroup'
+      ? `${discord(e.discordRoleId)} · ${e.action} · ${group(e.groupRoleId)}`
+      : `${group(e.groupRoleId)} · ${e.action} · ${discord(e.discordRoleId)}`;
+}
+
+/** 'Discord → group mapping: Event Host · Grant · Staff → Event Host · Revoke · Staff' (added, changed, deleted). */
+export function mappingSummary(
+  direction: MappingDirection,
+  describe: DescribeMapping,
+  before: MappingValues | null,
+  after: MappingValues | null,
+): string {
+  const label = directionLabels[direction];
+  if (!before && after) return `Added ${label}: ${describe(after)}`;
+  if (before && !after) return `Deleted ${label}: ${describe(before)}`;
+  if (before && after) return `${label}: ${describe(before)} → ${describe(after)}`;
+  return label;
+}
+
 /** Either direction's table: the same columns, each with its own actions. */
 type MappingTable = typeof discordGroupMappings | typeof groupDiscordMappings;
 type MappingRow = typeof discordGroupMappings.$inferSelect | typeof groupDiscordMappings.$inferSelect;
@@ -68,10 +117,12 @@ export async function saveMappingUpdate<Row extends MappingRow, Entry>(
   guildId: string,
   mapping: {
     table: MappingTable;
-    direction: 'discordToGroup' | 'groupToDiscord';
+    direction: MappingDirection;
     id: string;
     next: Partial<Row>;
     toEntry: (row: Row) => Entry;
+    /** Read before the transaction (see `mappingDescriber`). */
+    describe: DescribeMapping;
   },
 ): Promise<Entry> {
   // One table type for drizzle (the two differ only in their action enums, which `next` was checked against).
@@ -91,6 +142,7 @@ export async function saveMappingUpdate<Row extends MappingRow, Entry>(
       targetId: mapping.id,
       details: {
         direction: mapping.direction,
+        summary: mappingSummary(mapping.direction, mapping.describe, current, result),
         before: mapping.toEntry(current as Row),
         after: mapping.toEntry(result as Row),
       },

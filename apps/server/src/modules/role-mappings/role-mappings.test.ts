@@ -358,6 +358,18 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
           after: { action: 'NoMembership', discordRoleId: hangout.roles.Verified },
         });
         expect(entries[4].details).toMatchObject({ direction: 'groupToDiscord' });
+        // Each entry says what changed, roles by name (the seeded Hangout's 'Verified', the group's roles).
+        const groupRole = (await t.ctx.vrchat.getGroupRoles(hangoutGroup)).find(
+          (r) => r.id === groupRoles.linked,
+        );
+        expect(entries.map((e) => (e.details as { summary: string }).summary)).toEqual([
+          'Added Discord → group mapping: none · None · none',
+          'Discord → group mapping: none · None · none → Verified · NoMembership · none',
+          'Deleted Discord → group mapping: Verified · NoMembership · none',
+          'Added Group → Discord mapping: none · None · none',
+          `Group → Discord mapping: none · None · none → ${groupRole?.name} · None · none`,
+          `Deleted Group → Discord mapping: ${groupRole?.name} · None · none`,
+        ]);
         expect(send).toHaveBeenCalledTimes(6);
         expect(send).toHaveBeenCalledWith(
           'sync.guild',
@@ -367,6 +379,25 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
       } finally {
         send.mockRestore();
       }
+    });
+
+    it('names a group role by its id when VRChat cannot be read, and still saves', async () => {
+      const id = await create(groupBase);
+      expect((await call('PUT', groupBase, { id, groupRoleId: groupRoles.linked })).statusCode).toBe(200);
+      await t.control('POST', '/faults', {
+        platform: 'vrchat',
+        kind: 'server_error',
+        pathContains: `/groups/${hangoutGroup}/roles`,
+      });
+      try {
+        expect((await call('DELETE', `${groupBase}/${id}`)).statusCode).toBe(204);
+      } finally {
+        await t.control('DELETE', '/faults');
+      }
+      const [deleted] = await rows(t, 'audit_log', "action = 'mapping.deleted' and target_id = $1", [id]);
+      expect((deleted.details as { summary: string }).summary).toBe(
+        `Deleted Group → Discord mapping: ${groupRoles.linked} · None · none`,
+      );
     });
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { discordToGroupActions, groupToDiscordActions } from '../../db/schema/sync.js';
 import { snowflake } from '../../http/params.js';
+import { guestCount } from '../guild-settings/guild-settings.schemas.js';
 
 const roleId = snowflake.nullable();
 /** Mapping role ids as the mapping routes take them (the server's id stands for @everyone). */
@@ -45,8 +46,24 @@ export const proposedChange = z.discriminatedUnion(
         })
         .nullable(),
     }),
+    z.object({
+      kind: z.literal('guestRole'),
+      /** The guest-role entry changed or deleted. */
+      id: z.uuid(),
+      /** Its new values as the guest-role save takes them (left out: unchanged); null deletes it. */
+      entry: z
+        .object({
+          primaryRoleId: roleId.optional(),
+          guestRoleId: roleId.optional(),
+          count: guestCount.optional(),
+        })
+        .nullable(),
+    }),
   ],
-  { error: "The change must be one of 'autoRoles', 'groupSettings', 'discordToGroup', 'groupToDiscord'." },
+  {
+    error:
+      "The change must be one of 'autoRoles', 'groupSettings', 'discordToGroup', 'groupToDiscord', 'guestRole'.",
+  },
 );
 export type ProposedChange = z.infer<typeof proposedChange>;
 

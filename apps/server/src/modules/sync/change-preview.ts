@@ -5,6 +5,7 @@
  */
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
+import { previewGuestRoleChange } from '../guests/guest-role-preview.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import type { ProposedChange } from './change-preview.schemas.js';
 import { viewOf, warningMessage } from './sync.service.js';
@@ -45,7 +46,7 @@ export function withChange(input: SyncPlanInput, change: ProposedChange): SyncPl
     };
   }
   const group = input.group;
-  if (!group) return input;
+  if (!group || change.kind === 'guestRole') return input;
   if (change.kind === 'groupSettings')
     return {
       ...input,
@@ -134,6 +135,8 @@ export async function previewSettingsChange(
   change: ProposedChange,
 ) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
+  // Guest roles are the guests module's, not the sync's: its own rule says which guests would go.
+  if (change.kind === 'guestRole') return previewGuestRoleChange(ctx, guildId, change);
   const obs = await observeGuild(ctx, guildId, { readGroup: true });
   if (!obs) return { effects: [], total: 0, warnings: [], wouldHold: 0, complete: true };
   const now = planSync(obs.input);

@@ -54,6 +54,13 @@ const previewAnswer: Answers = {
   },
 };
 
+/** The preview of a change that affects nobody (it then saves at once). */
+const noEffect: Answers = {
+  'POST /api/guilds/900/sync/preview': {
+    body: { effects: [], total: 0, warnings: [], wouldHold: 0, complete: true },
+  },
+};
+
 const combobox = (name: string) => screen.getByRole('combobox', { name }) as HTMLInputElement;
 /** The open list of one select (each select keeps its own list in the page). */
 const listOf = async (label: string) => {
@@ -281,8 +288,11 @@ describe('Discord tab', () => {
     expect(callsTo(fetchMock, 'GET', '/api/guilds/900/sync')).toHaveLength(0);
   });
 
-  it('edits guest roles in the Guest Users dialog: each change saves at once', async () => {
-    const fetchMock = setup({ 'PUT /api/guilds/900/guest_roles': { body: { ...entry, count: 5 } } });
+  it('edits guest roles in the Guest Users dialog: a change that affects nobody saves at once', async () => {
+    const fetchMock = setup({
+      'PUT /api/guilds/900/guest_roles': { body: { ...entry, count: 5 } },
+      ...noEffect,
+    });
     fireEvent.click(await screen.findByRole('button', { name: 'Setup' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Guest Users' }));
     const row = within(await dialog.findByRole('row', { name: 'Guest role 1' }));
@@ -294,7 +304,60 @@ describe('Discord tab', () => {
       ...entry,
       count: 5,
     });
+    expect(await callsTo(fetchMock, 'POST', '/api/guilds/900/sync/preview')[0].json()).toEqual({
+      kind: 'guestRole',
+      id: entry.id,
+      entry: { primaryRoleId: '12', guestRoleId: '13', count: 5 },
+    });
     await waitFor(() => expect(toastTexts()).toContain('Guest role updated successfully.'));
+    expect(screen.queryByRole('region', { name: 'Change preview' })).toBeNull();
+  });
+
+  it('shows what a guest-role change would take from existing guests, and saves only on Save', async () => {
+    const fetchMock = setup({
+      'PUT /api/guilds/900/guest_roles': { body: { ...entry, count: 1 } },
+      'POST /api/guilds/900/sync/preview': {
+        body: {
+          effects: [
+            {
+              kind: 'discordRole',
+              roleName: 'Guest',
+              sentence: 'Guest will be taken from 1 guest.',
+              given: [],
+              taken: ['Bea'],
+            },
+          ],
+          total: 1,
+          warnings: [],
+          wouldHold: 0,
+          complete: true,
+        },
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Setup' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Guest Users' }));
+    const row = within(await dialog.findByRole('row', { name: 'Guest role 1' }));
+    fireEvent.change(row.getByLabelText('Count'), { target: { value: '1' } });
+    let panel = within(await dialog.findByRole('region', { name: 'Change preview' }));
+    expect(panel.getByText('Guest role 1: Count: 2 → 1')).toBeTruthy();
+    expect(await panel.findByText('Guest will be taken from 1 guest.')).toBeTruthy();
+    fireEvent.click(panel.getByRole('button', { name: 'Show members' }));
+    expect(within(panel.getByRole('list', { name: 'Taken from' })).getByText('Bea')).toBeTruthy();
+    fireEvent.click(panel.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(dialog.queryByRole('region', { name: 'Change preview' })).toBeNull());
+    expect((row.getByLabelText('Count') as HTMLSelectElement).value).toBe('2');
+    expect(callsTo(fetchMock, 'PUT', '/api/guilds/900/guest_roles')).toHaveLength(0);
+
+    // Deleting the entry asks first too; Save then deletes it.
+    fireEvent.click(dialog.getByRole('button', { name: 'Remove guest role 1' }));
+    panel = within(await dialog.findByRole('region', { name: 'Change preview' }));
+    expect(panel.getByText('Delete guest role 1')).toBeTruthy();
+    expect(callsTo(fetchMock, 'DELETE', `/api/guilds/900/guest_roles/${entry.id}`)).toHaveLength(0);
+    fireEvent.click(await panel.findByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(callsTo(fetchMock, 'DELETE', `/api/guilds/900/guest_roles/${entry.id}`)).toHaveLength(1),
+    );
+    await waitFor(() => expect(dialog.queryByRole('region', { name: 'Change preview' })).toBeNull());
   });
 
   it('adds a row from the server and tells a failed delete apart from a gone one', async () => {
@@ -307,6 +370,7 @@ describe('Discord tab', () => {
     const fetchMock = setup({
       'POST /api/guilds/900/guest_roles': { body: { guestRoles: [entry, second] } },
       [`DELETE /api/guilds/900/guest_roles/${entry.id}`]: { status: 500, body: { message: 'boom' } },
+      ...noEffect,
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Setup' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Guest Users' }));

@@ -13,9 +13,12 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconTrash } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../../api/errors';
 import { notify } from '../../../components/toasts';
+import { changePreviewQuery, type ProposedChange } from '../../vrchat-settings/api/changePreview';
+import { ChangePreviewPanel } from '../../vrchat-settings/components/ChangePreviewPanel';
 import {
   type GuestRoleEntry,
   useCreateGuestRole,
@@ -34,8 +37,18 @@ interface Props {
   onClose: () => void;
 }
 
+/** A change waiting for Save or Cancel: the entry after it (null: deleted) and what it is, in words. */
+interface Pending {
+  id: string;
+  entry: GuestRoleEntry | null;
+  change: ProposedChange;
+  title: string;
+}
+
 /**
- * 'Guest Users': holders of the main role may give `count` people the guest role. Each change saves at once.
+ * 'Guest Users': holders of the main role may give `count` people the guest role. A change that affects
+ * nobody saves at once; one that would take guest roles from existing guests (a lower count, another role,
+ * a deletion) shows what it would do first, and waits for Save or Cancel.
  * A table on wider screens; on phones one card per entry with the selects stacked at full width.
  */
 export function GuestRolesDialog({ guildId, roles, canEdit, onClose }: Props) {
@@ -45,63 +58,108 @@ export function GuestRolesDialog({ guildId, roles, canEdit, onClose }: Props) {
   const remove = useDeleteGuestRole(guildId);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const isPhone = useMediaQuery('(max-width: 36em)');
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState<Pending | null>(null);
 
-  const save = (entry: GuestRoleEntry) =>
-    update.mutate(entry, {
-      onSuccess: () => notify({ type: 'success', message: 'Guest role updated successfully.' }),
-      onError: () => notify({ type: 'error', message: 'Failed to update guest role.' }),
+  const commit = (p: Pending, done?: () => void) => {
+    if (p.entry)
+      update.mutate(p.entry, {
+        onSuccess: () => notify({ type: 'success', message: 'Guest role updated successfully.' }),
+        onError: () => notify({ type: 'error', message: 'Failed to update guest role.' }),
+        onSettled: done,
+      });
+    else
+      remove.mutate(p.id, {
+        onError: (err) => {
+          // Already gone or never valid: the list refreshes and nothing needs saying.
+          if (err instanceof ApiError && (err.status === 404 || err.status === 400)) return;
+          setDeleteError('An error occurred while deleting the guest role.');
+        },
+        onSettled: done,
+      });
+  };
+  /** Asks the server what the change would do to existing guests: nothing saves at once, else the panel. */
+  const propose = async (p: Pending) => {
+    try {
+      const preview = await queryClient.fetchQuery(changePreviewQuery(guildId, p.change));
+      if (preview.effects.length === 0) return commit(p);
+    } catch {
+      // The panel asks again and says why it could not tell; the admin decides.
+    }
+    setPending(p);
+  };
+  const roleName = (id: string | null) => (id ? (roles.find((r) => r.id === id)?.name ?? id) : 'none');
+  const save = (before: GuestRoleEntry, entry: GuestRoleEntry, i: number) => {
+    const parts = [
+      before.primaryRoleId !== entry.primaryRoleId &&
+        `Main Role: ${roleName(before.primaryRoleId)} → ${roleName(entry.primaryRoleId)}`,
+      before.guestRoleId !== entry.guestRoleId &&
+        `Guest Role: ${roleName(before.guestRoleId)} → ${roleName(entry.guestRoleId)}`,
+      before.count !== entry.count && `Count: ${before.count} → ${entry.count}`,
+    ].filter(Boolean);
+    const { id, ...values } = entry;
+    return propose({
+      id,
+      entry,
+      change: { kind: 'guestRole', id, entry: values },
+      title: `Guest role ${i + 1}: ${parts.join(', ')}`,
     });
-  const drop = (id: string) =>
-    remove.mutate(id, {
-      onError: (err) => {
-        // Already gone or never valid: the list refreshes and nothing needs saying.
-        if (err instanceof ApiError && (err.status === 404 || err.status === 400)) return;
-        setDeleteError('An error occurred while deleting the guest role.');
-      },
+  };
+  const drop = (id: string, i: number) =>
+    propose({
+      id,
+      entry: null,
+      change: { kind: 'guestRole', id, entry: null },
+      title: `Delete guest role ${i + 1}`,
     });
 
-  const fields = (entry: GuestRoleEntry, i: number) => ({
-    main: (
-      <RoleSelect
-        label="Main Role"
-        emptyLabel="Select..."
-        roles={roles}
-        value={entry.primaryRoleId}
-        disabled={!canEdit}
-        onChange={(primaryRoleId) => save({ ...entry, primaryRoleId })}
-      />
-    ),
-    guest: (
-      <RoleSelect
-        label="Guest Role"
-        emptyLabel="Select..."
-        roles={roles}
-        value={entry.guestRoleId}
-        disabled={!canEdit}
-        onChange={(guestRoleId) => save({ ...entry, guestRoleId })}
-      />
-    ),
-    count: (
-      <NativeSelect
-        label="Count"
-        data={counts}
-        value={String(entry.count)}
-        disabled={!canEdit}
-        onChange={(e) => save({ ...entry, count: Number(e.currentTarget.value) })}
-      />
-    ),
-    remove: (
-      <ActionIcon
-        color="red"
-        variant="subtle"
-        aria-label={`Remove guest role ${i + 1}`}
-        disabled={!canEdit}
-        onClick={() => drop(entry.id)}
-      >
-        <IconTrash size={16} />
-      </ActionIcon>
-    ),
-  });
+  const fields = (saved: GuestRoleEntry, i: number) => {
+    // While a change waits for Save or Cancel, its row shows it.
+    const entry = pending?.id === saved.id && pending.entry ? pending.entry : saved;
+    const locked = !canEdit || pending !== null;
+    return {
+      main: (
+        <RoleSelect
+          label="Main Role"
+          emptyLabel="Select..."
+          roles={roles}
+          value={entry.primaryRoleId}
+          disabled={locked}
+          onChange={(primaryRoleId) => save(saved, { ...saved, primaryRoleId }, i)}
+        />
+      ),
+      guest: (
+        <RoleSelect
+          label="Guest Role"
+          emptyLabel="Select..."
+          roles={roles}
+          value={entry.guestRoleId}
+          disabled={locked}
+          onChange={(guestRoleId) => save(saved, { ...saved, guestRoleId }, i)}
+        />
+      ),
+      count: (
+        <NativeSelect
+          label="Count"
+          data={counts}
+          value={String(entry.count)}
+          disabled={locked}
+          onChange={(e) => save(saved, { ...saved, count: Number(e.currentTarget.value) }, i)}
+        />
+      ),
+      remove: (
+        <ActionIcon
+          color="red"
+          variant="subtle"
+          aria-label={`Remove guest role ${i + 1}`}
+          disabled={locked}
+          onClick={() => drop(saved.id, i)}
+        >
+          <IconTrash size={16} />
+        </ActionIcon>
+      ),
+    };
+  };
   const entryList = (list: GuestRoleEntry[]) => {
     if (isPhone) {
       return (
@@ -183,6 +241,16 @@ export function GuestRolesDialog({ guildId, roles, canEdit, onClose }: Props) {
         </Alert>
       ) : (
         entryList(entries.data.guestRoles)
+      )}
+      {pending && (
+        <ChangePreviewPanel
+          guildId={guildId}
+          change={pending.change}
+          title={pending.title}
+          saving={update.isPending || remove.isPending}
+          onSave={() => commit(pending, () => setPending(null))}
+          onCancel={() => setPending(null)}
+        />
       )}
       {entries.data?.guestRoles.length === 0 && (
         <Text c="dimmed" my="sm">
