@@ -2,6 +2,7 @@ import { seedGuildIds, seedUserIds, vrchatSeed } from '@vrclink/simulator';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { useBrowser } from './browser';
+import { linkAndVerify, signedInContext, xsrfHeaders } from './linking';
 import { chooseAutoRole, saveThroughPreview } from './previewed-change';
 
 /**
@@ -80,40 +81,6 @@ async function eventually(
   throw new Error(`not within ${timeoutMs / 1000} s: ${what}`);
 }
 
-/** A second browser context signed in as that seeded Discord user through the simulator's consent page. */
-async function signedInContext(page: Page, discordId: string): Promise<BrowserContext> {
-  const context = await page.context().browser()!.newContext({ baseURL: browser.baseUrl });
-  const other = await context.newPage();
-  await other.goto('/', { waitUntil: 'networkidle' });
-  await other.getByRole('link', { name: 'Login through Discord' }).click();
-  await other.waitForURL(/\/oauth2\/authorize/);
-  await other.locator(`input[name="user_id"][value="${discordId}"]`).check();
-  await other.getByRole('button', { name: 'Authorize' }).click();
-  await other.waitForURL(`${browser.baseUrl}/profile`);
-  return context;
-}
-
-async function xsrfHeaders(context: BrowserContext): Promise<Record<string, string>> {
-  const token = (await context.cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value;
-  expect(token, 'XSRF-TOKEN cookie').toBeTruthy();
-  return { 'X-XSRF-TOKEN': decodeURIComponent(token!) };
-}
-
-/** Links and verifies the VRChat account as the signed-in user: check → link → code in the bio → verify. */
-async function linkAndVerify(context: BrowserContext, vrcId: string): Promise<void> {
-  const request = context.request;
-  const check = await request.get(`/api/users/check?vrcId=${vrcId}`);
-  expect(check.status()).toBe(200);
-  const { status, verificationCode } = (await check.json()) as { status: string; verificationCode: string };
-  expect(status).toBe('Success');
-  const headers = await xsrfHeaders(context);
-  expect((await request.post(`/api/users/link?vrcId=${vrcId}`, { headers })).status()).toBe(200);
-  await control('PATCH', `/vrchat/users/${vrcId}`, { bio: `Dancing! ${verificationCode}` });
-  const verify = await request.post(`/api/users/verify?vrcId=${vrcId}`, { headers });
-  expect(verify.status()).toBe(200);
-  expect(((await verify.json()) as { status: string }).status).toBe('SuccessVerified');
-}
-
 async function openTab(page: Page, tab: 'Discord' | 'VRChat'): Promise<void> {
   await browser.goto('/server-settings');
   await page.getByRole('navigation', { name: 'Your servers' }).getByText('Furry Dance Club').click();
@@ -181,11 +148,11 @@ describe('the bot sync', () => {
     step('1');
     const contexts: BrowserContext[] = [];
     for (const linker of linkers) {
-      const context = await signedInContext(page, linker.discordId);
+      const context = await signedInContext(page, browser.baseUrl, linker.discordId);
       contexts.push(context);
-      await linkAndVerify(context, vrcIds[linker.vrchat]!);
+      await linkAndVerify(context, vrcIds[linker.vrchat]!, control);
     }
-    const claimerContext = await signedInContext(page, claimer.discordId);
+    const claimerContext = await signedInContext(page, browser.baseUrl, claimer.discordId);
     contexts.push(claimerContext);
     const claimed = await claimerContext.request.post(
       `/api/users/link?vrcId=${vrchatSeed.userIds[claimer.vrchat]!}`,
