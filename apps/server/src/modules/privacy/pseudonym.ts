@@ -9,5 +9,15 @@ export const newPseudonym = () => `deleted-user-${randomBytes(6).toString('hex')
 
 export const isPseudonym = (id: string) => /^deleted-user-[0-9a-f]{12}$/.test(id);
 
-/** Keys of audit details that name a person (display names): dropped from a deleted user's entries. */
-export const NAME_KEYS = ['vrchatName', 'username', 'globalName', 'platformUsername', 'targetName'];
+/**
+ * Keys of audit details that name a person (display names, and the summary of a change, which may name the
+ * member it was about): dropped from a deleted user's entries.
+ */
+export const NAME_KEYS = [
+  'vrchatName',
+  'username',
+  'globalName',
+  'platformUsername',
+  'targetName',
+  'summary',
+];
