@@ -13,7 +13,7 @@ import { guildGroup, signInHangoutOwner, signInMember } from './factories.js';
 /**
  * The 403 matrix (issue #12 §5), next to route-auth's 401 one: every server-scoped route of the Hangout against
  * a member of another server only, a member holding nothing, each single permission granted in the Hangout and
- * an API key of another server (the Furry Dance Club). The README's one rule: the Hangout exists for all of them
+ * an API key of another server (the Furry Dance Club). The one rule of docs/decisions.md: the Hangout exists for all of them
  * (the bot is in it), so a refusal is 403 with the sentence naming why; the guest routes need a user (401 to an
  * API key) and guest rights, which no permission gives.
  */

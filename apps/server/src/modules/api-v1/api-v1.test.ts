@@ -245,7 +245,7 @@ describe('/api/v1 (against the simulators)', () => {
       // A server the bot is not in: a key is refused as another server's key (a key is checked first) ...
       const unknown = await get('/api/v1/guilds/1999999999999999999/members', viewGuild());
       expect(unknown.statusCode).toBe(403);
-      // ... while a signed-in user learns it does not exist for us (the README's one rule).
+      // ... while a signed-in user learns it does not exist for us (docs/decisions.md's one rule).
       const asUser = await t.inject({
         method: 'GET',
         url: '/api/v1/guilds/1999999999999999999/members',

@@ -3,7 +3,7 @@
  * show (Discord roles from the member mirror, the VRChat group's members, invites and join requests), the
  * smallest list of actions that makes them agree. Pure: no I/O, no clock, deterministic.
  *
- * Rules (documented in the README, "Sync"):
+ * Rules (documented in docs/sync.md):
  * - Auto roles hold exactly for the members they describe (linked; verified 18+; verified with any age
  *   verification). Group-to-Discord grants add to that; a role some rule grants is never also taken away.
  * - Only ownership-verified links receive what comes from the VRChat side (group-to-Discord grants); an

@@ -73,7 +73,7 @@ export const imageParams = z.object({ guildId: snowflake, imageId: z.uuid() });
 export const worldParams = z.object({ guildId: snowflake, worldId: z.uuid() });
 export const slotParams = z.object({ guildId: snowflake, worldId: z.uuid(), slotId: slotNumber });
 
-/** `?v=`: the image's version (see README); with the current one the answer is cached for good. */
+/** `?v=`: the image's version (see docs/worlds.md); with the current one the answer is cached for good. */
 export const imageQuery = z.object({
   v: z
     .string()
