@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 
 const CHROMIUM_ARGS = [
@@ -27,6 +27,17 @@ export interface BrowserHandle {
 
 /** The seeded simulator user who is a platform admin in demo mode. */
 export const ADMIN_DISCORD_ID = '1200000000000000001';
+
+/**
+ * The radio of that Discord user on the simulator's consent page, which lists at most 50 users: someone
+ * not among them is found through the page's search (by id), as a person would.
+ */
+export async function findOnConsentPage(page: Page, discordId: string): Promise<Locator> {
+  const radio = page.locator(`input[name="user_id"][value="${discordId}"]`);
+  if ((await radio.count()) === 0) await page.getByRole('searchbox').fill(discordId);
+  await radio.waitFor({ state: 'attached' });
+  return radio;
+}
 
 /** One Chromium per test file, a fresh context (cookies, storage) per test. */
 export function useBrowser(viewport = { width: 1280, height: 800 }): BrowserHandle {
@@ -77,11 +88,10 @@ export function useBrowser(viewport = { width: 1280, height: 800 }): BrowserHand
       if (menuShown) await menu.click();
       await page.getByRole('link', { name: 'Login through Discord' }).click();
       await page.waitForURL(/\/oauth2\/authorize/);
-      const selector =
+      const user =
         who === 'member'
-          ? `input[name="user_id"]:not([value="${ADMIN_DISCORD_ID}"])`
-          : `input[name="user_id"][value="${who === 'admin' ? ADMIN_DISCORD_ID : who.id}"]`;
-      const user = page.locator(selector).first();
+          ? page.locator(`input[name="user_id"]:not([value="${ADMIN_DISCORD_ID}"])`).first()
+          : await findOnConsentPage(page, who === 'admin' ? ADMIN_DISCORD_ID : who.id);
       const username = (await user.getAttribute('aria-label')) ?? '';
       await user.check();
       await page.getByRole('button', { name: 'Authorize' }).click();

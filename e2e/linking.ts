@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { findOnConsentPage } from './browser.js';
 
 /** A call to the simulators' control API (`/control/...`), answering the parsed JSON body. */
 export type Control = (method: string, path: string, body?: unknown) => Promise<unknown>;
@@ -15,7 +16,7 @@ export async function signedInContext(
   await other.goto('/', { waitUntil: 'networkidle' });
   await other.getByRole('link', { name: 'Login through Discord' }).click();
   await other.waitForURL(/\/oauth2\/authorize/);
-  await other.locator(`input[name="user_id"][value="${discordId}"]`).check();
+  await (await findOnConsentPage(other, discordId)).check();
   await other.getByRole('button', { name: 'Authorize' }).click();
   await other.waitForURL(`${baseUrl}/profile`);
   return context;

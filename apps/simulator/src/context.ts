@@ -13,8 +13,17 @@ export interface SimulatorOptions {
   host?: string;
   /** Token bucket for VRChat API calls: capacity and refill per second. */
   vrchatRate?: { capacity: number; perSecond: number };
-  /** Discord per-route bucket: requests per window, window in seconds. */
+  /**
+   * One limit for every Discord per-route bucket (requests per window, window in seconds), for tests about
+   * something else that must not wait on Discord's strict per-route buckets (route-buckets.ts) they get without it.
+   */
   discordRate?: { limit: number; windowSeconds: number };
+  /**
+   * Makes every platform window and reset N times shorter (default 1: the platforms' own pace), so a test
+   * or bench can run a long job against the strict limits quickly. Discord: per-route buckets, the global
+   * limit, the invalid-request window and ban, op 8's interval.
+   */
+  timeScale?: number;
   /** Heartbeat interval the gateway announces, ms. */
   gatewayHeartbeatMs?: number;
 }

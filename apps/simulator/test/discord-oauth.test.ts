@@ -10,7 +10,9 @@ const SCOPE = 'identify guilds guilds.members.read role_connections.write';
 
 let sim: RunningSimulator;
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
+  // About OAuth, not rate limits: these tests call the token endpoint far more often than Discord's strict
+  // per-route bucket (10 per 10 s per IP) allows, so every route gets a lax limit.
+  sim = await startSimulator({ port: 0, discordRate: { limit: 1000, windowSeconds: 1 } });
 });
 afterAll(() => sim.close());
 

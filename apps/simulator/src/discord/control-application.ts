@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { parse } from './control-parse.js';
+import type { ApiCounters } from './counters.js';
 import type { InvalidRequestGuard } from './edge.js';
 import type { Gateway } from './gateway.js';
 import { Intent, intentSwitches, PRIVILEGED_INTENTS } from './intents.js';
-import type { GlobalRateLimiter } from './ratelimit.js';
+import type { GlobalRateLimiter, RateLimiter } from './ratelimit.js';
 import type { DiscordState } from './state.js';
 
 /** The application's settings (developer portal) and Discord's REST limits, for the control API. */
@@ -12,7 +13,14 @@ import type { DiscordState } from './state.js';
 export interface DiscordLimits {
   global: GlobalRateLimiter;
   invalid: InvalidRequestGuard;
+  routes: RateLimiter;
+  counters: ApiCounters;
 }
+
+const bucketLimit = z.object({
+  limit: z.number().int().min(1),
+  windowSeconds: z.number().positive(),
+});
 
 const applicationBody = z.object({
   guildMembersIntent: z.boolean().optional(),
@@ -26,6 +34,15 @@ const limitsBody = z.object({
   invalidRequestWindowMs: z.number().int().min(1).optional(),
   invalidRequestBanMs: z.number().int().min(0).optional(),
   requestMembersIntervalMs: z.number().int().min(0).optional(),
+  routeBuckets: z
+    .object({
+      memberRoles: bucketLimit.optional(),
+      messages: bucketLimit.optional(),
+      guildRoles: bucketLimit.optional(),
+      default: bucketLimit.optional(),
+    })
+    .strict()
+    .optional(),
 });
 
 /**
@@ -47,6 +64,9 @@ function limitsView(state: DiscordState, limits: DiscordLimits) {
     invalidRequestWindowMs: c.invalidRequestWindowMs,
     invalidRequestBanMs: c.invalidRequestBanMs,
     requestMembersIntervalMs: c.requestMembersIntervalMs,
+    /** Windows, resets and bans above are this many times shorter in practice. */
+    timeScale: state.timeScale,
+    routeBuckets: limits.routes.view(),
     ...limits.invalid.view(),
   };
 }
@@ -75,8 +95,17 @@ export function registerApplicationControl(
   api.get('/rate-limits', async () => limitsView(state, limits));
 
   api.patch('/rate-limits', async (req) => {
-    Object.assign(state.config, parse(limitsBody, req.body));
+    const { routeBuckets, ...config } = parse(limitsBody, req.body);
+    Object.assign(state.config, config);
+    if (routeBuckets) limits.routes.configure(routeBuckets);
     return limitsView(state, limits);
+  });
+
+  api.get('/counters', async () => limits.counters.view());
+
+  api.delete('/counters', async (_req, reply) => {
+    limits.counters.reset();
+    return reply.code(204).send();
   });
 
   /** Lifts every invalid-request ban and forgets the counts (the limits stay as configured). */

@@ -150,6 +150,8 @@ export function registerDiscordControl(
     gateway.resetSessions();
     limits.invalid.reset();
     limits.global.reset();
+    limits.routes.reset();
+    limits.counters.reset();
     return reply.code(204).send();
   });
 

@@ -130,7 +130,7 @@ export class MemberRequests {
     if ((session.intents & Intent.GuildMembers) === 0) return;
     const now = Date.now();
     const last = this.lastFullRequest.get(guild.id);
-    const interval = this.state.config.requestMembersIntervalMs;
+    const interval = this.state.config.requestMembersIntervalMs / this.state.timeScale;
     if (last !== undefined && now - last < interval) {
       session.dispatch('RATE_LIMITED', {
         opcode: 8,

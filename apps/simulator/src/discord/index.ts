@@ -5,6 +5,8 @@ import { applyFault } from '../faults.js';
 import { useDiscordBodyParsers } from './body-parsers.js';
 import { registerDiscordCdn } from './cdn.js';
 import { registerDiscordControl } from './control.js';
+import type { DiscordLimits } from './control-application.js';
+import { ApiCounters } from './counters.js';
 import { InvalidRequestGuard, refuseUserAgent } from './edge.js';
 import { DiscordApiError, notFound } from './errors.js';
 import { Gateway } from './gateway.js';
@@ -12,7 +14,7 @@ import { registerAuthorizeRedirect, registerAuthorizeRoutes } from './oauth-auth
 import { registerTokenRoutes } from './oauth-token.js';
 import { errorPage } from './pages/authorize.js';
 import { serverPage } from './pages/server.js';
-import { DEFAULT_RATE, GlobalRateLimiter, RateLimiter, writeDiscord429 } from './ratelimit.js';
+import { GlobalRateLimiter, RateLimiter, writeDiscord429 } from './ratelimit.js';
 import { gatewayUrl, registerApplicationRoutes, registerOAuthInfoRoute } from './rest/application.js';
 import { registerChannelRoutes } from './rest/channels.js';
 import { registerCommandRoutes } from './rest/commands.js';
@@ -49,11 +51,14 @@ export async function registerDiscord(
   ctx: SimContext,
   addSocket: (path: string) => WebSocketServer,
 ): Promise<void> {
-  const state = new DiscordState();
-  const rate = new RateLimiter(ctx.options.discordRate ?? DEFAULT_RATE);
-  const limits = {
-    global: new GlobalRateLimiter(() => state.config.globalRateLimitPerSecond),
-    invalid: new InvalidRequestGuard(() => state.config),
+  const timeScale = ctx.options.timeScale ?? 1;
+  if (!(timeScale > 0)) throw new Error('timeScale must be a positive number.');
+  const state = new DiscordState(timeScale);
+  const limits: DiscordLimits = {
+    global: new GlobalRateLimiter(() => state.config.globalRateLimitPerSecond, timeScale),
+    invalid: new InvalidRequestGuard(() => state.config, timeScale),
+    routes: new RateLimiter(ctx.options.discordRate, timeScale),
+    counters: new ApiCounters(),
   };
   const gateway = new Gateway(state, addSocket('/discord/gateway'), {
     heartbeatMs: ctx.options.gatewayHeartbeatMs ?? 41_250,
@@ -78,9 +83,12 @@ export async function registerDiscord(
           if (refuseUserAgent(req, reply)) return reply;
           if (await applyFault(ctx.faults, 'discord', req, reply, writeDiscord429)) return reply;
           if (await limits.global.onRequest(req, reply)) return reply;
-          if (await rate.onRequest(req, reply)) return reply;
+          if (await limits.routes.onRequest(req, reply)) return reply;
         });
-        instance.addHook('onResponse', async (req, reply) => limits.invalid.record(req, reply));
+        instance.addHook('onResponse', async (req, reply) => {
+          limits.invalid.record(req, reply);
+          limits.counters.record(req, reply);
+        });
         routes(instance);
       },
       { prefix },

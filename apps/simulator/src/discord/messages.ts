@@ -1,14 +1,37 @@
 import { z } from 'zod';
-import { emptyMessage } from './errors.js';
+import { emptyMessage, invalidForm } from './errors.js';
 import { newSnowflake } from './snowflake.js';
 import type { DiscordState } from './state.js';
 import type { SimMessage } from './types.js';
 import { parseBody } from './validate.js';
 
+/** Discord's embed limits (docs: Message resource → Embed limits); other embed fields pass unchecked. */
+const embedSchema = z.looseObject({
+  title: z.string().max(256).nullish(),
+  description: z.string().max(4096).nullish(),
+  fields: z
+    .array(z.looseObject({ name: z.string().max(256), value: z.string().max(1024) }))
+    .max(25)
+    .nullish(),
+  footer: z.looseObject({ text: z.string().max(2048) }).nullish(),
+  author: z.looseObject({ name: z.string().max(256) }).nullish(),
+});
+type Embed = z.infer<typeof embedSchema>;
+
+/** Characters Discord counts toward the 6,000 a message's embeds may hold together. */
+const embedSize = (e: Embed) =>
+  (e.title?.length ?? 0) +
+  (e.description?.length ?? 0) +
+  (e.fields ?? []).reduce((n, f) => n + f.name.length + f.value.length, 0) +
+  (e.footer?.text.length ?? 0) +
+  (e.author?.name.length ?? 0);
+
+export const MAX_EMBEDS_SIZE = 6000;
+
 /** The message fields the simulator keeps (content, embeds, components, flags); others are accepted and dropped. */
 export const messageBody = z.looseObject({
   content: z.string().max(2000).nullish(),
-  embeds: z.array(z.record(z.string(), z.unknown())).max(10).nullish(),
+  embeds: z.array(embedSchema).max(10).nullish(),
   components: z.array(z.unknown()).max(40).nullish(),
   flags: z.number().int().nonnegative().nullish(),
 });
@@ -18,6 +41,12 @@ export const EPHEMERAL = 1 << 6;
 
 export function parseMessage(body: unknown, opts: { allowEmpty?: boolean } = {}): MessageBody {
   const parsed = parseBody(messageBody, body);
+  const size = (parsed.embeds ?? []).reduce((n, e) => n + embedSize(e), 0);
+  // Discord's own code and sentence for this case (the per-field limits use the ordinary length errors).
+  if (size > MAX_EMBEDS_SIZE)
+    throw invalidForm({
+      embeds: ['MAX_EMBED_SIZE_EXCEEDED', `Embed size exceeds maximum size of ${MAX_EMBEDS_SIZE}`],
+    });
   const empty = !parsed.content && !parsed.embeds?.length && !parsed.components?.length;
   if (empty && !opts.allowEmpty) throw emptyMessage();
   return parsed;

@@ -10,6 +10,7 @@ import {
   installedPage,
   signedOutPage,
 } from './pages/authorize.js';
+import { userRows } from './pages/user-search.js';
 import type { DiscordState } from './state.js';
 
 type Params = Record<string, string | undefined>;
@@ -125,6 +126,13 @@ export function registerAuthorizeRoutes(app: FastifyInstance, state: DiscordStat
       .type('text/html')
       .send(authorizePage(state, request, { selectedUserId: current, signedInUserId: current }));
   });
+
+  // The consent page's search: at most 50 matching users as radio rows (HTML, escaped here).
+  app.get<{ Querystring: { q?: string; selected?: string } }>('/oauth2/authorize/users', async (req, reply) =>
+    reply
+      .type('text/html')
+      .send(userRows(state, String(req.query.q ?? '').slice(0, 100), req.query.selected || undefined)),
+  );
 
   // 'Switch account': forgets the signed-in user (so prompt=none asks again) and shows the consent
   // page for the same request; with no request, just signs out of the simulated Discord.

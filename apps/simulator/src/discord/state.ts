@@ -79,7 +79,8 @@ export class DiscordState {
   /** API routes registered under /api, for the "every route is in the spec" contract test. */
   readonly apiRoutes: { method: string; url: string }[] = [];
 
-  constructor() {
+  /** Every Discord window and reset (rate limits, bans, op 8's interval) is this many times shorter. */
+  constructor(readonly timeScale = 1) {
     const seed = buildSeed();
     this.users = seed.users;
     this.guilds = seed.guilds;

@@ -2,7 +2,8 @@ import { discordApp } from '../../demo.js';
 import { Permission } from '../permissions.js';
 import type { DiscordState } from '../state.js';
 import type { SimGuild } from '../types.js';
-import { avatar, esc, layout } from './html.js';
+import { esc, layout } from './html.js';
+import { MAX_CONSENT_USERS, userRows } from './user-search.js';
 
 /** The validated authorize request, carried through the form as hidden fields. */
 export interface AuthorizeRequest {
@@ -74,14 +75,13 @@ function guildPicker(state: DiscordState, req: AuthorizeRequest): string {
     <p class="muted">Only servers where the selected user has Manage Server permission can be chosen.</p>`;
 }
 
-/** Filters the user list by the search box and the server list by who may manage it. */
+/**
+ * The search box asks the simulator for matching users (GET /oauth2/authorize/users, at most 50), keeping
+ * the chosen one first; the server list only offers servers the chosen user may manage.
+ */
 const SCRIPT = `
   const search = document.getElementById('user-search');
-  const rows = [...document.querySelectorAll('.user')];
-  search?.addEventListener('input', () => {
-    const q = search.value.trim().toLowerCase();
-    for (const row of rows) row.hidden = q !== '' && !row.dataset.search.includes(q);
-  });
+  const list = document.getElementById('users');
   const select = document.getElementById('guild_id');
   const sync = () => {
     const picked = document.querySelector('input[name=user_id]:checked')?.value;
@@ -92,7 +92,19 @@ const SCRIPT = `
       if (opt.disabled && opt.selected) select.value = '';
     }
   };
-  document.querySelectorAll('input[name=user_id]').forEach((r) => r.addEventListener('change', sync));
+  list.addEventListener('change', sync);
+  let asked = 0;
+  search?.addEventListener('input', async () => {
+    const ask = ++asked;
+    const picked = document.querySelector('input[name=user_id]:checked')?.value ?? '';
+    const query = new URLSearchParams({ q: search.value, selected: picked });
+    const res = await fetch('/oauth2/authorize/users?' + query);
+    // Only the answer to the latest keystroke counts.
+    if (ask !== asked || !res.ok) return;
+    list.innerHTML = await res.text();
+    list.setAttribute('aria-busy', 'false');
+    sync();
+  });
   sync();
 `;
 
@@ -119,18 +131,8 @@ export function authorizePage(
   req: AuthorizeRequest,
   opts: { selectedUserId?: string; signedInUserId?: string; error?: string } = {},
 ): string {
-  const users = [...state.users.values()].filter((u) => !u.bot);
   // Someone is always chosen (the signed-in user, else the first), so Authorize works on the first click.
-  const selected = users.find((u) => u.id === opts.selectedUserId) ?? users[0];
-  const userRows = users
-    .map((u) => {
-      const name = u.globalName ?? u.username;
-      const checked = u.id === selected?.id ? ' checked' : '';
-      return `<label class="user" data-search="${esc(`${u.username} ${u.globalName ?? ''}`.toLowerCase())}">
-        <input type="radio" name="user_id" value="${u.id}" id="user-${u.id}" aria-label="${esc(u.username)}" required${checked}>
-        ${avatar(name, u.id)}<span><strong>${esc(name)}</strong> <span class="muted">@${esc(u.username)}</span></span></label>`;
-    })
-    .join('');
+  const chosen = opts.selectedUserId ?? opts.signedInUserId;
   const scopes = req.scopes.map((s) => `<li>${esc(SCOPE_TEXT[s] ?? s)}</li>`).join('');
   const body = `
     <p class="banner">Discord simulator — pick who you are instead of logging in.</p>
@@ -146,8 +148,10 @@ export function authorizePage(
         <a href="${esc(switchAccountHref(req))}" class="switch">Switch account</a></p>`
           : ''
       }
-      <input type="search" id="user-search" placeholder="Search users" autocomplete="off">
-      <div class="users" role="radiogroup" aria-label="Users">${userRows}</div>
+      <input type="search" id="user-search" placeholder="Search users by name or id" autocomplete="off"
+        aria-describedby="user-search-hint">
+      <p class="muted" id="user-search-hint">Shows at most ${MAX_CONSENT_USERS} users; type to find others.</p>
+      <div class="users" id="users" role="radiogroup" aria-label="Users" aria-live="polite">${userRows(state, '', chosen)}</div>
       ${guildPicker(state, req)}
       <h2>This will allow the developer to</h2>
       <ul class="scopes">${scopes}</ul>

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireBot } from '../auth.js';
 import { type CommandInput, parseCommand, parseCommandList, toCommand } from '../command-schema.js';
-import { unknownCommand } from '../errors.js';
+import { DiscordApiError, unknownCommand } from '../errors.js';
+import { writeRateLimited } from '../ratelimit.js';
 import { commandObject } from '../serialize.js';
 import type { DiscordState } from '../state.js';
 import type { SimCommand } from '../types.js';
@@ -25,17 +26,50 @@ function findCommand(state: DiscordState, guildId: string | null, id: string | u
   return cmd;
 }
 
+/** Discord: at most 100 chat-input, 15 user and 15 message commands per scope (global or one guild). */
+const MAX_PER_TYPE: Record<number, number> = { 1: 100, 2: 15, 3: 15 };
+/** Discord: 200 command creates per day per guild (and for the global scope). */
+export const DAILY_CREATES = 200;
+const DAY_MS = 86_400_000;
+
+const maxCommandsReached = (max: number) =>
+  new DiscordApiError(400, 30032, `Maximum number of application commands reached (${max})`);
+
 export function registerCommandRoutes(api: FastifyInstance, state: DiscordState): void {
+  /** Create times per scope (guild id or "global"), oldest first; a day is `timeScale` times shorter. */
+  const creates = new Map<string, number[]>();
+  /** Seconds until `count` more creates fit in the scope's day, or 0 when they fit now. */
+  const createWait = (guildId: string | null, count: number): number => {
+    const now = Date.now();
+    const day = DAY_MS / state.timeScale;
+    const times = (creates.get(guildId ?? 'global') ?? []).filter((t) => t > now - day);
+    creates.set(guildId ?? 'global', times);
+    if (times.length + count <= DAILY_CREATES) return 0;
+    const freeAt = times[Math.min(times.length - 1, times.length + count - DAILY_CREATES - 1)] + day;
+    return Math.max(0.001, (freeAt - now) / 1000);
+  };
+  const recordCreates = (guildId: string | null, count: number) => {
+    const times = creates.get(guildId ?? 'global') ?? [];
+    for (let i = 0; i < count; i++) times.push(Date.now());
+    creates.set(guildId ?? 'global', times);
+  };
+
   for (const base of ['/applications/:application_id', '/applications/:application_id/guilds/:guild_id']) {
     api.get<{ Params: Params }>(`${base}/commands`, async (req) =>
       scope(state, req).list().map(commandObject),
     );
 
     /** Bulk overwrite: same-named commands keep their ids, the rest are deleted. */
-    api.put<{ Params: Params }>(`${base}/commands`, async (req) => {
+    api.put<{ Params: Params }>(`${base}/commands`, async (req, reply) => {
       const s = scope(state, req);
       const inputs = parseCommandList(req.body);
       const old = s.list();
+      const isNew = (input: CommandInput) =>
+        !old.some((c) => c.name === input.name && c.type === (input.type ?? 1));
+      const created = inputs.filter(isNew).length;
+      const wait = createWait(s.guildId, created);
+      if (wait > 0) return writeRateLimited(reply, wait);
+      recordCreates(s.guildId, created);
       for (const c of old) state.commands.delete(c.id);
       return inputs.map((input) => {
         const existing = old.find((c) => c.name === input.name && c.type === (input.type ?? 1));
@@ -49,7 +83,15 @@ export function registerCommandRoutes(api: FastifyInstance, state: DiscordState)
     api.post<{ Params: Params }>(`${base}/commands`, async (req, reply) => {
       const s = scope(state, req);
       const input = parseCommand(req.body);
-      const existing = s.list().find((c) => c.name === input.name && c.type === (input.type ?? 1));
+      const type = input.type ?? 1;
+      const existing = s.list().find((c) => c.name === input.name && c.type === type);
+      if (!existing) {
+        const max = MAX_PER_TYPE[type] ?? 1;
+        if (s.list().filter((c) => c.type === type).length >= max) throw maxCommandsReached(max);
+        const wait = createWait(s.guildId, 1);
+        if (wait > 0) return writeRateLimited(reply, wait);
+        recordCreates(s.guildId, 1);
+      }
       const cmd = toCommand(input, s, existing);
       state.commands.set(cmd.id, cmd);
       return reply.code(existing ? 200 : 201).send(commandObject(cmd));
