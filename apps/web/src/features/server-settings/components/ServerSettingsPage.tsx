@@ -47,11 +47,7 @@ export function ServerSettingsPage() {
       ) : (
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 3 }}>
-            <ServerList
-              guilds={guilds.data}
-              selectedId={serverId}
-              onSelect={(g) => navigate(`/server-settings/${g.id}/discord`)}
-            />
+            <ServerList guilds={guilds.data} selectedId={serverId} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 9 }}>
             <Stack gap="md">
