@@ -114,6 +114,8 @@ function NoServers() {
             rel="noopener noreferrer"
             leftSection={<IconBrandDiscord size={18} />}
             disabled={!config}
+            // A disabled link is no <button>: say so, for assistive technology (and axe's contrast rule).
+            aria-disabled={!config || undefined}
           >
             Invite to Server
           </Button>
