@@ -12,7 +12,7 @@ function taskRow(method: string) {
     nextRun: row.getByRole('cell').nth(1),
     lastRun: row.getByRole('cell').nth(2),
     enabled: row.getByRole('checkbox', { name: `Enabled ${method}` }),
-    runNow: row.getByRole('button', { name: `Run ${method} now` }),
+    runNow: row.getByRole('button', { name: `Run now: ${method}` }),
   };
 }
 

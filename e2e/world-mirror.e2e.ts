@@ -49,7 +49,7 @@ describe('the Trusted URL (demo mode)', () => {
     const admin = await page.context().newPage();
     await admin.goto('/admin', { waitUntil: 'networkidle' });
     const row = admin.getByRole('row', { name: /\bmirrorWorlds\b/ }).first();
-    await row.getByRole('button', { name: 'Run mirrorWorlds now' }).click();
+    await row.getByRole('button', { name: 'Run now: mirrorWorlds' }).click();
     const panel = admin.getByRole('region', { name: 'World mirror' });
     await vi.waitFor(async () => expect(await panel.textContent()).toMatch(/Last push(just now|\d+s ago)/), {
       timeout: 20_000,

@@ -21,6 +21,8 @@ export function ExternalLinkButton({
       size={size}
       variant="default"
       disabled={!href}
+      // A disabled <a> is not disabled to assistive technology unless it says so.
+      aria-disabled={!href || undefined}
       rightSection={<IconExternalLink size={size === 'xs' ? 14 : 16} />}
     >
       {children}

@@ -7,6 +7,7 @@ import { Footer } from './Footer';
 import classes from './layout.module.css';
 import { NavLinks } from './NavLinks';
 import { UserSection } from './UserSection';
+import { useDialogFocusReturn } from './useDialogFocusReturn';
 
 const PhoneMenu = lazy(async () => ({ default: (await import('./PhoneMenu')).PhoneMenu }));
 
@@ -19,9 +20,14 @@ export function AppLayout() {
   // Also close the menu on redirects, not only on link clicks.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path change is the trigger
   useEffect(() => close(), [pathname, close]);
+  useDialogFocusReturn();
 
   return (
     <AppShell header={{ height: 60 }}>
+      {/* The first stop for Tab: past the header's links straight to the page. */}
+      <a href="#main-content" className={classes.skipLink}>
+        Skip to main content
+      </a>
       <AppShell.Header className={classes.header}>
         <Container size="lg" h="100%">
           <Group h="100%" gap="md" wrap="nowrap">
@@ -55,7 +61,7 @@ export function AppLayout() {
         </Suspense>
       )}
 
-      <AppShell.Main className={classes.main}>
+      <AppShell.Main id="main-content" tabIndex={-1} className={classes.main}>
         <div className={classes.content}>
           <Outlet />
         </div>

@@ -149,7 +149,7 @@ describe('/admin', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     renderApp('/admin');
     const boxA = within(await screen.findByRole('region', { name: 'vrclink box-a' }));
-    fireEvent.click(boxA.getByRole('button', { name: 'Run refreshStaleLinks now' }));
+    fireEvent.click(boxA.getByRole('button', { name: 'Run now: refreshStaleLinks' }));
     expect(await boxA.findByText('just now')).toBeTruthy();
     expect(callsTo(fetchMock, 'POST', `${TASKS}/run/vrclink/box-a/refreshStaleLinks`)).toHaveLength(1);
   });

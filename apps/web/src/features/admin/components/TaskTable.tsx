@@ -47,7 +47,7 @@ function TaskRow({ task, now }: { task: ScheduledTask; now: number }) {
             leftSection={<IconPlayerPlay size={14} />}
             loading={run.isPending}
             onClick={onRun}
-            aria-label={`Run ${task.method} now`}
+            aria-label={`Run now: ${task.method}`}
           >
             Run now
           </Button>

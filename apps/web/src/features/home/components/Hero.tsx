@@ -42,6 +42,7 @@ export function Hero() {
                 size="md"
                 leftSection={<IconBrandDiscord size={20} />}
                 disabled={!config}
+                aria-disabled={!config || undefined}
               >
                 Invite to Server
               </Button>
@@ -54,6 +55,7 @@ export function Hero() {
                 variant="default"
                 leftSection={<IconLifebuoy size={20} />}
                 disabled={!config}
+                aria-disabled={!config || undefined}
               >
                 Support
               </Button>

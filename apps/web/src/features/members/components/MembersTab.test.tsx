@@ -76,7 +76,7 @@ describe('Members tab', () => {
 
   it('opens Member Details with the Discord ID and the roles', async () => {
     setup();
-    fireEvent.click(await screen.findByRole('button', { name: 'Details of member1' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Details of member1 601' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Member Details' }));
     expect(dialog.getByText('Discord ID: 601')).toBeTruthy();
     expect(await dialog.findByText('DJ')).toBeTruthy();

@@ -1,14 +1,17 @@
 import { Avatar, Group, NavLink, Paper, ScrollArea, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
 import type { ManageableGuild } from '../api/guilds';
 
 interface Props {
   guilds: ManageableGuild[];
   selectedId: string | null;
-  onSelect: (guild: ManageableGuild) => void;
 }
 
-/** The left pane: the caller's servers with a total count. */
-export function ServerList({ guilds, selectedId, onSelect }: Props) {
+/**
+ * The left pane: the caller's servers with a total count. Each server is a real link (an address Tab
+ * reaches, which opens in a new tab too); the chosen one carries aria-current="page".
+ */
+export function ServerList({ guilds, selectedId }: Props) {
   return (
     <Paper withBorder p="sm" component="nav" aria-label="Your servers">
       <Group justify="space-between" mb="xs">
@@ -28,11 +31,13 @@ export function ServerList({ guilds, selectedId, onSelect }: Props) {
           {guilds.map((guild) => (
             <NavLink
               key={guild.id}
+              component={Link}
+              to={`/server-settings/${guild.id}/discord`}
               label={guild.name}
               active={guild.id === selectedId}
-              onClick={() => onSelect(guild)}
+              aria-current={guild.id === selectedId ? 'page' : undefined}
               leftSection={
-                <Avatar src={guild.icon} alt="" size="sm" radius="xl">
+                <Avatar src={guild.icon} alt="" size="sm" radius="xl" aria-hidden>
                   {guild.name.slice(0, 1)}
                 </Avatar>
               }

@@ -16,8 +16,13 @@ describe('Server settings shell', () => {
     expect(screen.getByText('No Server Selected')).toBeTruthy();
     for (const name of ['Discord', 'VRChat', 'Members', 'Management', 'Worlds'])
       expect((screen.getByRole('tab', { name }) as HTMLButtonElement).disabled).toBe(true);
-    fireEvent.click(nav.getByText('Neon Lounge'));
+    const neon = nav.getByRole('link', { name: 'Neon Lounge' });
+    // A real address, so Tab reaches it; none is marked chosen yet.
+    expect(neon.getAttribute('href')).toBe('/server-settings/900/discord');
+    expect(nav.queryByRole('link', { current: 'page' })).toBeNull();
+    fireEvent.click(neon);
     expect(router.state.location.pathname).toBe('/server-settings/900/discord');
+    expect((await nav.findByRole('link', { current: 'page' })).textContent).toContain('Neon Lounge');
     expect(((await screen.findByRole('tab', { name: 'Worlds' })) as HTMLButtonElement).disabled).toBe(false);
     expect(screen.getByRole('tab', { name: 'Discord' }).getAttribute('aria-selected')).toBe('true');
   });

@@ -47,11 +47,7 @@ export function ServerSettingsPage() {
       ) : (
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 3 }}>
-            <ServerList
-              guilds={guilds.data}
-              selectedId={serverId}
-              onSelect={(g) => navigate(`/server-settings/${g.id}/discord`)}
-            />
+            <ServerList guilds={guilds.data} selectedId={serverId} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 9 }}>
             <Stack gap="md">
@@ -118,6 +114,8 @@ function NoServers() {
             rel="noopener noreferrer"
             leftSection={<IconBrandDiscord size={18} />}
             disabled={!config}
+            // A disabled link is no <button>: say so, for assistive technology (and axe's contrast rule).
+            aria-disabled={!config || undefined}
           >
             Invite to Server
           </Button>

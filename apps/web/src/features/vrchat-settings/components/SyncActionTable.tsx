@@ -23,7 +23,7 @@ export function SyncActionTable({ actions, label }: { actions: SyncActionView[];
               <Table.Td>{actionLabel(action.kind)}</Table.Td>
               <Table.Td>
                 {action.roleName ?? (
-                  <Text span c="dimmed" size="sm" aria-label="No role">
+                  <Text span c="dimmed" size="sm" role="img" aria-label="No role">
                     —
                   </Text>
                 )}

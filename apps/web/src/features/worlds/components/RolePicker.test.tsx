@@ -27,7 +27,7 @@ async function setup(extra: Answers = {}, permissions?: Parameters<typeof worlds
 const picker = (name: string) => within(screen.getByRole('group', { name }));
 const chipsOf = (name: string) =>
   picker(name)
-    .queryAllByRole('button')
+    .queryAllByRole('group')
     .filter((b) => b.getAttribute('aria-roledescription') === 'sortable');
 const chipNames = (name: string) => chipsOf(name).map((c) => c.textContent);
 const sentLists = (fetchMock: Parameters<typeof callsTo>[0]) =>

@@ -17,6 +17,9 @@ export function SortableRoleChip({ id, name, color, readOnly, onRemove }: Props)
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
     id,
     disabled: readOnly,
+    // Not dnd-kit's role "button": the chip holds its own remove button, and a button in a button is
+    // not allowed (axe nested-interactive). A focusable group it is, moved with the keyboard.
+    attributes: { role: 'group' },
   });
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (!readOnly && (event.key === 'Delete' || event.key === 'Backspace')) {

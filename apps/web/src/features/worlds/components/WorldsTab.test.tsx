@@ -12,7 +12,7 @@ import {
 
 const chips = (picker: string) =>
   within(screen.getByRole('group', { name: picker }))
-    .queryAllByRole('button', { name: /./ })
+    .queryAllByRole('group')
     .filter((b) => b.getAttribute('aria-roledescription') === 'sortable')
     .map((b) => b.textContent);
 
