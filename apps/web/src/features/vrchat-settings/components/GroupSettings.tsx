@@ -1,9 +1,9 @@
 import { Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { notify } from '../../../components/toasts';
+import { ChangePreviewPanel } from '../../../lib/sync/components/ChangePreviewPanel';
 import type { LinkedGroup } from '../api/linkedGroup';
 import { type GroupSettingsChange, useUpdateGroupSettings } from '../api/updateGroupSettings';
-import { ChangePreviewPanel } from './ChangePreviewPanel';
 import { DiscordToGroupDialog } from './DiscordToGroupDialog';
 import { GroupToDiscordDialog } from './GroupToDiscordDialog';
 

@@ -1,5 +1,5 @@
+import type { GuildPermission, ManageableGuild } from '../../../lib/guild-access/api/guilds';
 import { type Answers, demoConfig, loggedInAs } from '../../../testing/renderApp';
-import type { GuildPermission, ManageableGuild } from '../../server-settings/api/guilds';
 import type { World, WorldsResponse } from '../api/worlds';
 
 export const GUILD_ID = '1300000000000000001';

@@ -8,7 +8,7 @@ import {
   stubApi,
   toastTexts,
 } from '../../../testing/renderApp';
-import { guildPermissions } from '../../server-settings/permissions';
+import { guildPermissions } from '../../guild-access/permissions';
 
 const CONFIG = '/api/guilds/logging/900/config';
 const choices = [
