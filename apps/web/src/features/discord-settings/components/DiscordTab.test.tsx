@@ -10,7 +10,7 @@ import {
   toastTexts,
 } from '../../../testing/renderApp';
 
-const all: string[] = guildPermissions;
+const all: string[] = [...guildPermissions];
 const roles = [
   { id: '11', name: 'Admin', color: 0, position: 5 },
   { id: '12', name: 'Supporter', color: 0, position: 3 },

@@ -10,7 +10,7 @@ import {
   toastTexts,
 } from '../../../testing/renderApp';
 
-const all: string[] = guildPermissions;
+const all: string[] = [...guildPermissions];
 const guild = (permissions: string[]) => ({ id: '900', name: 'Neon Lounge', icon: null, permissions });
 const PERMS = '/api/guilds/permissions/900';
 const users = [

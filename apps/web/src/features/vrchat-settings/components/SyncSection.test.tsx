@@ -62,7 +62,7 @@ const held = {
   ),
 };
 
-function setup(extra: Answers = {}, permissions: string[] = guildPermissions) {
+function setup(extra: Answers = {}, permissions: string[] = [...guildPermissions]) {
   const fetchMock = stubApi({
     ...loggedInAs('User'),
     'GET /api/config': { body: demoConfig },

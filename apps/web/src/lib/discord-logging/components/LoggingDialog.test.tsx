@@ -27,7 +27,7 @@ const config = (extra = {}) => ({
   ...extra,
 });
 
-function setup(extra: Answers = {}, permissions: string[] = guildPermissions) {
+function setup(extra: Answers = {}, permissions: string[] = [...guildPermissions]) {
   const fetchMock = stubApi({
     ...loggedInAs('User'),
     'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions }] },
