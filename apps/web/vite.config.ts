@@ -6,13 +6,23 @@ import { defineConfig } from 'vite';
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const apiPort = process.env.PORT ?? '3000';
 
-/** `METHOD /path` → operationId, so the client's missing-parameter error can name the operation. */
-function readOperationIds(): Record<string, string> {
+interface OpenApiSchema {
+  enum?: unknown[];
+  properties?: Record<string, OpenApiSchema>;
+}
+interface OpenApiDocument {
+  paths?: Record<string, Record<string, { operationId?: string }>>;
+  components?: { schemas?: Record<string, OpenApiSchema> };
+}
+
+function readOpenApi(): OpenApiDocument {
   const file = fileURLToPath(new URL('./src/api/openapi.json', import.meta.url));
-  if (!existsSync(file)) return {};
-  const doc = JSON.parse(readFileSync(file, 'utf8')) as {
-    paths?: Record<string, Record<string, { operationId?: string }>>;
-  };
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument) : {};
+}
+const openApi = readOpenApi();
+
+/** `METHOD /path` → operationId, so the client's missing-parameter error can name the operation. */
+function readOperationIds(doc: OpenApiDocument): Record<string, string> {
   const ids: Record<string, string> = {};
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, operation] of Object.entries(item)) {
@@ -22,11 +32,23 @@ function readOperationIds(): Record<string, string> {
   return ids;
 }
 
+/** `Schema` and `Schema.property` → the enum's values, so lists of permissions and actions are not typed by hand. */
+function readSchemaEnums(doc: OpenApiDocument): Record<string, unknown[]> {
+  const enums: Record<string, unknown[]> = {};
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
+    if (schema.enum) enums[name] = schema.enum;
+    for (const [property, value] of Object.entries(schema.properties ?? {}))
+      if (value.enum) enums[`${name}.${property}`] = value.enum;
+  }
+  return enums;
+}
+
 export default defineConfig({
   root: webRoot,
   plugins: [react()],
   define: {
-    __VRCLINK_OPERATION_IDS__: JSON.stringify(readOperationIds()),
+    __VRCLINK_OPERATION_IDS__: JSON.stringify(readOperationIds(openApi)),
+    __VRCLINK_SCHEMA_ENUMS__: JSON.stringify(readSchemaEnums(openApi)),
   },
   server: {
     proxy: {

@@ -8,6 +8,9 @@ interface ImportMetaEnv {
 /** `METHOD /path` → operationId, read from the committed OpenAPI document at build time. */
 declare const __VRCLINK_OPERATION_IDS__: Record<string, string>;
 
+/** `Schema` or `Schema.property` → its enum values, read from the committed OpenAPI document at build time. */
+declare const __VRCLINK_SCHEMA_ENUMS__: Record<string, readonly string[]>;
+
 interface Window {
   /** Raises a local toast; exposed so end-to-end tests can exercise the toast area. */
   __vrclinkNotify?: typeof import('./components/toasts').notify;

@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ToastArea } from '../components/toasts';
-import { LoginProvider } from '../features/auth';
+import { LoginProvider } from '../lib/auth';
 import { cssVariablesResolver, theme } from './theme';
 
 /** Theme, data cache, toasts and the login context around the router. */

@@ -2,8 +2,8 @@ import { Center, Loader } from '@mantine/core';
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import type { RouteObject } from 'react-router';
 import { NotFoundPage } from '../components/NotFoundPage';
-import { RequireAdmin, RequireLogin } from '../features/auth';
 import { HomePage } from '../features/home/components/HomePage';
+import { RequireAdmin, RequireLogin } from '../lib/auth';
 import { AppLayout } from './layout/AppLayout';
 
 /** A page loaded on first visit (its own chunk), so the home page does not download it. */
@@ -28,7 +28,7 @@ const TokenLoginPage = lazyPage(() => import('../features/auth/components/TokenL
 const LogoutPage = lazyPage(() => import('../features/auth/components/LogoutPage'), 'LogoutPage');
 const ProfilePage = lazyPage(() => import('../features/profile/components/ProfilePage'), 'ProfilePage');
 const ServerSettingsPage = lazyPage(
-  () => import('../features/server-settings/components/ServerSettingsPage'),
+  () => import('./server-settings/ServerSettingsPage'),
   'ServerSettingsPage',
 );
 const ScheduledTasksPage = lazyPage(

@@ -1,19 +1,10 @@
-import { and, asc, eq } from 'drizzle-orm';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { groupDiscordMappings } from '../../db/schema/index.js';
-import { badRequest, notFound } from '../../http/errors.js';
-import { audit } from '../audit/audit.service.js';
+import { badRequest } from '../../http/errors.js';
 import { assignableRoleProblem } from '../guild-settings/assignable-role.js';
-import {
-  MAPPING_NOT_FOUND,
-  type MappingScope,
-  mappingDescriber,
-  mappingSummary,
-  mappingsChanged,
-  requireMappingScope,
-  saveMappingUpdate,
-} from './mapping-access.js';
+import { type MappingScope, requireMappingScope } from './mapping-access.js';
+import { type MappingRow, type MappingSpec, mappingRows, toMappingEntry } from './mapping-entries.js';
 import {
   discordRoleActions,
   groupRoleProblem,
@@ -24,56 +15,24 @@ import type { GroupDiscordMapping, GroupDiscordMappingUpdate } from './role-mapp
 
 type Row = typeof groupDiscordMappings.$inferSelect;
 
-const toEntry = (row: Row): GroupDiscordMapping => ({
-  id: row.id,
-  discordRoleId: row.discordRoleId,
-  groupRoleId: row.groupRoleId,
-  action: row.action,
-});
-
 export async function listGroupToDiscord(ctx: AppContext, actor: Actor, guildId: string) {
   const scope = await requireMappingScope(ctx, actor, guildId);
-  const rows = await ctx.db
-    .select()
-    .from(groupDiscordMappings)
-    .where(eq(groupDiscordMappings.guildId, guildId))
-    .orderBy(asc(groupDiscordMappings.createdAt), asc(groupDiscordMappings.id));
+  const rows = await mappingRows(ctx.db, groupToDiscord, guildId);
   return {
     guildRoles: offeredGuildRoles(scope.guild),
     groupRoles: offeredGroupRoles(await scope.groupRoles()),
-    linkedGuildRoles: rows.map(toEntry),
+    linkedGuildRoles: rows.map(toMappingEntry<GroupDiscordMapping>),
   };
 }
 
-/** 'Add': an empty entry (no roles, action None), which does nothing until it is filled in. */
-export async function createGroupToDiscord(ctx: AppContext, actor: Actor, guildId: string) {
-  const describe = await mappingDescriber(
-    await requireMappingScope(ctx, actor, guildId),
-    'groupToDiscord',
-    false,
-  );
-  const row = await ctx.db.transaction(async (tx) => {
-    const [made] = await tx.insert(groupDiscordMappings).values({ guildId, action: 'None' }).returning();
-    await audit(tx, {
-      action: 'mapping.created',
-      actor,
-      guildId,
-      targetId: made.id,
-      details: {
-        direction: 'groupToDiscord',
-        summary: mappingSummary('groupToDiscord', describe, null, made),
-        after: toEntry(made),
-      },
-    });
-    return made;
-  });
-  await mappingsChanged(ctx, guildId);
-  return { id: row.id };
-}
-
 /** The entry after the change, checked: 400 with a sentence for what cannot be saved. */
-async function nextState(ctx: AppContext, scope: MappingScope, row: Row, change: GroupDiscordMappingUpdate) {
-  const action = change.action ?? row.action;
+async function nextState(
+  ctx: AppContext,
+  scope: MappingScope,
+  row: MappingRow,
+  change: GroupDiscordMappingUpdate,
+) {
+  const action = change.action ?? (row as Row).action;
   const groupRoleId = change.groupRoleId === undefined ? row.groupRoleId : change.groupRoleId;
   const wantedDiscordRole = change.discordRoleId === undefined ? row.discordRoleId : change.discordRoleId;
   // Only the grant actions give a Discord role; None keeps none.
@@ -91,49 +50,9 @@ async function nextState(ctx: AppContext, scope: MappingScope, row: Row, change:
   return { action, discordRoleId, groupRoleId };
 }
 
-/** Changes an entry's group role, action or Discord role (Admin); roles already saved are not checked again. */
-export async function updateGroupToDiscord(
-  ctx: AppContext,
-  actor: Actor,
-  guildId: string,
-  change: GroupDiscordMappingUpdate,
-) {
-  const scope = await requireMappingScope(ctx, actor, guildId);
-  const [row] = await ctx.db
-    .select()
-    .from(groupDiscordMappings)
-    .where(and(eq(groupDiscordMappings.guildId, guildId), eq(groupDiscordMappings.id, change.id)));
-  if (!row) throw notFound(MAPPING_NOT_FOUND);
-  const next = await nextState(ctx, scope, row, change);
-  return saveMappingUpdate(ctx, actor, guildId, {
-    table: groupDiscordMappings,
-    direction: 'groupToDiscord',
-    id: row.id,
-    next,
-    toEntry,
-    describe: await mappingDescriber(scope, 'groupToDiscord'),
-  });
-}
-
-export async function deleteGroupToDiscord(ctx: AppContext, actor: Actor, guildId: string, id: string) {
-  const describe = await mappingDescriber(await requireMappingScope(ctx, actor, guildId), 'groupToDiscord');
-  await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .delete(groupDiscordMappings)
-      .where(and(eq(groupDiscordMappings.guildId, guildId), eq(groupDiscordMappings.id, id)))
-      .returning();
-    if (!row) throw notFound(MAPPING_NOT_FOUND);
-    await audit(tx, {
-      action: 'mapping.deleted',
-      actor,
-      guildId,
-      targetId: id,
-      details: {
-        direction: 'groupToDiscord',
-        summary: mappingSummary('groupToDiscord', describe, row, null),
-        before: toEntry(row),
-      },
-    });
-  });
-  await mappingsChanged(ctx, guildId);
-}
+/** Group to Discord: the Discord role is one the bot gives, so it must be able to; any entry can be removed. */
+export const groupToDiscord: MappingSpec<GroupDiscordMapping, GroupDiscordMappingUpdate> = {
+  direction: 'groupToDiscord',
+  table: groupDiscordMappings,
+  nextState,
+};

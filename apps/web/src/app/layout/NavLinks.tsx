@@ -1,5 +1,5 @@
 import { NavLink } from 'react-router';
-import { useLogin } from '../../features/auth';
+import { useLogin } from '../../lib/auth';
 import classes from './layout.module.css';
 import { navItems } from './navItems';
 

@@ -1,7 +1,7 @@
 import { Anchor, Avatar, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconBrandDiscord, IconLogout } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { isAdmin, useLogin } from '../../features/auth';
+import { isAdmin, useLogin } from '../../lib/auth';
 
 interface Props {
   onNavigate?: () => void;

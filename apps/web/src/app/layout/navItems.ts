@@ -1,5 +1,5 @@
-import type { LoginState } from '../../features/auth';
-import { isAdmin } from '../../features/auth';
+import type { LoginState } from '../../lib/auth';
+import { isAdmin } from '../../lib/auth';
 
 export interface NavItem {
   to: string;

@@ -1,6 +1,6 @@
 import { useNavigate, useSearchParams } from 'react-router';
+import { isSafeReturnPath, loginErrorPath, takeLogout } from '../../../lib/auth/loginReturn';
 import { fetchLoginRedirect } from '../api/login';
-import { isSafeReturnPath, loginErrorPath, takeLogout } from '../loginReturn';
 import { RedirectingNotice } from './RedirectingNotice';
 import { useRunOnce } from './useRunOnce';
 

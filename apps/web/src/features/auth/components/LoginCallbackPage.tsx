@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../api/errors';
-import { currentUserKey } from '../api/currentUser';
+import { currentUserKey } from '../../../lib/auth/api/currentUser';
+import { isSafeReturnPath, type LoginErrorCode, loginErrorPath } from '../../../lib/auth/loginReturn';
 import { completeLogin } from '../api/login';
-import { isSafeReturnPath, type LoginErrorCode, loginErrorPath } from '../loginReturn';
 import { RedirectingNotice } from './RedirectingNotice';
 import { useRunOnce } from './useRunOnce';
 

@@ -2,10 +2,10 @@ import { Button, Center, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { IconLogout } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { currentUserKey } from '../api/currentUser';
+import { currentUserKey } from '../../../lib/auth/api/currentUser';
+import { useLogin } from '../../../lib/auth/loginContext';
+import { rememberLogout } from '../../../lib/auth/loginReturn';
 import { logout } from '../api/login';
-import { useLogin } from '../loginContext';
-import { rememberLogout } from '../loginReturn';
 
 /** Asks before ending the session (a link alone must not log anyone out), then returns home. */
 export function LogoutPage() {

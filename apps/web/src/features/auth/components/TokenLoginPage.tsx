@@ -3,7 +3,7 @@ import { IconAlertCircle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../../../api/errors';
-import { currentUserKey } from '../api/currentUser';
+import { currentUserKey } from '../../../lib/auth/api/currentUser';
 import { INVALID_LOGIN_LINK, loginTokenPreviewQuery, loginWithToken } from '../api/login';
 import { RedirectingNotice } from './RedirectingNotice';
 

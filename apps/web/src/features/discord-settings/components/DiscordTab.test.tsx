@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { guildPermissions } from '../../../lib/guild-access/permissions';
 import {
   type Answers,
   callsTo,
@@ -8,9 +9,8 @@ import {
   stubApi,
   toastTexts,
 } from '../../../testing/renderApp';
-import { guildPermissions } from '../../server-settings/permissions';
 
-const all: string[] = guildPermissions;
+const all: string[] = [...guildPermissions];
 const roles = [
   { id: '11', name: 'Admin', color: 0, position: 5 },
   { id: '12', name: 'Supporter', color: 0, position: 3 },

@@ -17,8 +17,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../../api/errors';
 import { notify } from '../../../components/toasts';
-import { changePreviewQuery, type ProposedChange } from '../../vrchat-settings/api/changePreview';
-import { ChangePreviewPanel } from '../../vrchat-settings/components/ChangePreviewPanel';
+import { changePreviewQuery, type ProposedChange } from '../../../lib/sync/api/changePreview';
+import { ChangePreviewPanel } from '../../../lib/sync/components/ChangePreviewPanel';
 import {
   type GuestRoleEntry,
   useCreateGuestRole,

@@ -1,5 +1,5 @@
 import { Container, Stack } from '@mantine/core';
-import { LoginErrorAlert } from '../../auth';
+import { LoginErrorAlert } from '../../../lib/auth';
 import { Benefits } from './Benefits';
 import { FeatureCards } from './FeatureCards';
 import { Hero } from './Hero';

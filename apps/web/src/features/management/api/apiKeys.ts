@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Schemas, unwrap } from '../../../api/client';
-import type { GuildPermission } from '../../server-settings/api/guilds';
+import type { GuildPermission } from '../../../lib/guild-access/api/guilds';
 
 export type ApiKey = Schemas['ApiKey'];
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
-import type { GuildPermission } from '../../server-settings/api/guilds';
+import type { GuildPermission } from '../../../lib/guild-access/api/guilds';
 import { permissionsKey } from './permissions';
 
 export function useSavePermissions(guildId: string) {

@@ -3,7 +3,7 @@ import { IconKey, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notify } from '../../../components/toasts';
-import { ApiLogPanel } from '../../api-log';
+import { ApiLogPanel } from '../../../lib/api-log';
 import { type ApiKey, useApiKeys, useDeleteApiKey } from '../api/apiKeys';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
 import { PermissionBadge } from './PermissionBadge';

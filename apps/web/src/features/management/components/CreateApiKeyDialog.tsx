@@ -12,8 +12,8 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/errors';
-import type { GuildPermission } from '../../server-settings/api/guilds';
-import { guildPermissions } from '../../server-settings/permissions';
+import type { GuildPermission } from '../../../lib/guild-access/api/guilds';
+import { guildPermissions } from '../../../lib/guild-access/permissions';
 import { useCreateApiKey } from '../api/apiKeys';
 
 /** Keys never hold Administrator: they cannot manage permissions or other keys. */

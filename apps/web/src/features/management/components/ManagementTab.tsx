@@ -1,9 +1,9 @@
 import { Button, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { AuditLogDialog } from '../../audit-log';
-import { LoggingDialog } from '../../discord-logging';
-import type { ManageableGuild } from '../../server-settings/api/guilds';
-import { can } from '../../server-settings/tabs';
+import { AuditLogDialog } from '../../../lib/audit-log';
+import { LoggingDialog } from '../../../lib/discord-logging';
+import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
+import { can } from '../../../lib/guild-access/tabs';
 import { ApiKeysPanel } from './ApiKeysPanel';
 import { PermissionsPanel } from './PermissionsPanel';
 

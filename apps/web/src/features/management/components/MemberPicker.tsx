@@ -1,7 +1,7 @@
 import { Loader, Radio, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
-import { MEMBER_SEARCH_MIN, useMemberSearch } from '../../server-settings/api/members';
+import { MEMBER_SEARCH_MIN, useMemberSearch } from '../../../lib/guild-access/api/members';
 
 interface Props {
   guildId: string;

@@ -1,8 +1,8 @@
 import { Alert, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { notify } from '../../../components/toasts';
-import type { GuildPermission } from '../../server-settings/api/guilds';
-import { guildPermissions, permissionLabel } from '../../server-settings/permissions';
+import type { GuildPermission } from '../../../lib/guild-access/api/guilds';
+import { guildPermissions, permissionLabel } from '../../../lib/guild-access/permissions';
 import type { PermissionEntry } from '../api/permissions';
 import { useSavePermissions } from '../api/savePermissions';
 import { MemberPicker } from './MemberPicker';

@@ -10,7 +10,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import type { MemberSearchResult } from '../../server-settings/api/members';
+import type { MemberSearchResult } from '../../../lib/guild-access/api/members';
 
 function Detail({ label, value }: { label: string; value: string }) {
   return (

@@ -2,10 +2,14 @@ import { Alert, Button, Group, Loader, Paper, Select, Stack, Text, TextInput, Ti
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ManageableGuild } from '../../server-settings/api/guilds';
-import { MEMBER_SEARCH_MIN, type MemberSearchField, membersQuery } from '../../server-settings/api/members';
-import { NoAccess } from '../../server-settings/components/NoAccess';
-import { can } from '../../server-settings/tabs';
+import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
+import {
+  MEMBER_SEARCH_MIN,
+  type MemberSearchField,
+  membersQuery,
+} from '../../../lib/guild-access/api/members';
+import { NoAccess } from '../../../lib/guild-access/components/NoAccess';
+import { can } from '../../../lib/guild-access/tabs';
 import { MemberCard } from './MemberCard';
 import { MemberDetailsDialog } from './MemberDetailsDialog';
 

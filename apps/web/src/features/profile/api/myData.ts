@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
-import { currentUserKey, rememberLogout } from '../../auth';
+import { currentUserKey, rememberLogout } from '../../../lib/auth';
 
 /** Asks for the export and saves it as a JSON file (the browser's download, named by the day). */
 export function useDownloadMyData() {

@@ -3,7 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/errors';
 import { usePublicConfig } from '../../../api/publicConfig';
-import { SetupGuestsDialog } from '../../guests';
+import { SetupGuestsDialog } from '../../../lib/guests';
 import { type ProfileGuild, useProfile } from '../api/profile';
 import { DiscordServers } from './DiscordServers';
 import { LinkAccountDialog } from './link-account/LinkAccountDialog';

@@ -2,7 +2,7 @@ import { Alert, Button, Container, Group, Paper, Stack, Text, ThemeIcon, Title }
 import { IconAlertCircle, IconBrandUnity, IconCircleCheck } from '@tabler/icons-react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../api/errors';
-import { useLogin } from '../../auth';
+import { useLogin } from '../../../lib/auth';
 import { useApproveSdkLogin } from '../api/approveSdkLogin';
 import { useDenySdkLogin } from '../api/denySdkLogin';
 

@@ -1,11 +1,11 @@
 import { Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { notify } from '../../../components/toasts';
+import { ChangePreviewPanel } from '../../../lib/sync/components/ChangePreviewPanel';
 import type { LinkedGroup } from '../api/linkedGroup';
 import { type GroupSettingsChange, useUpdateGroupSettings } from '../api/updateGroupSettings';
-import { ChangePreviewPanel } from './ChangePreviewPanel';
-import { DiscordToGroupDialog } from './DiscordToGroupDialog';
-import { GroupToDiscordDialog } from './GroupToDiscordDialog';
+import { discordToGroup, groupToDiscord } from '../mappingDirections';
+import { RoleMappingDialog } from './RoleMappingDialog';
 
 interface Props {
   guildId: string;
@@ -104,10 +104,10 @@ export function GroupSettings({ guildId, group, canEdit }: Props) {
         />
       </Stack>
       {dialog === 'discordToGroup' && (
-        <DiscordToGroupDialog guildId={guildId} onClose={() => setDialog(null)} />
+        <RoleMappingDialog direction={discordToGroup} guildId={guildId} onClose={() => setDialog(null)} />
       )}
       {dialog === 'groupToDiscord' && (
-        <GroupToDiscordDialog guildId={guildId} onClose={() => setDialog(null)} />
+        <RoleMappingDialog direction={groupToDiscord} guildId={guildId} onClose={() => setDialog(null)} />
       )}
     </Paper>
   );

@@ -1,6 +1,6 @@
 import { Stack } from '@mantine/core';
+import { HeldRemovalsAlert } from '../../../lib/sync/components/HeldRemovalsAlert';
 import type { LinkedGroup } from '../api/linkedGroup';
-import { HeldRemovalsAlert } from './HeldRemovalsAlert';
 import { LinkedGroupView } from './LinkedGroupView';
 import { SyncSection } from './SyncSection';
 

@@ -6,7 +6,7 @@ import { EntityHeader } from '../../../components/EntityHeader';
 import { ExternalLinkButton } from '../../../components/ExternalLinkButton';
 import { StatCard } from '../../../components/StatCard';
 import { notify } from '../../../components/toasts';
-import { AuditLogDialog } from '../../audit-log';
+import { AuditLogDialog } from '../../../lib/audit-log';
 import type { LinkedGroup } from '../api/linkedGroup';
 import { useUnlinkGroup } from '../api/unlinkGroup';
 import { groupPageUrl } from '../groupId';

@@ -44,7 +44,10 @@ export function MappingRoleSelect({ label, roles, value, onChange, loading, disa
   );
 }
 
-const actionLabels: Record<string, string> = {
+import type { DiscordToGroupMapping, GroupToDiscordMapping } from '../mappingDirections';
+
+/** How each action either direction offers reads (the actions themselves come from the OpenAPI document). */
+const actionLabels: Record<DiscordToGroupMapping['action'] | GroupToDiscordMapping['action'], string> = {
   None: 'None',
   Membership: 'Membership',
   NoMembership: 'No Membership',
@@ -71,7 +74,7 @@ export function MappingActionSelect<A extends string>({
   return (
     <NativeSelect
       aria-label={label}
-      data={actions.map((a) => ({ value: a, label: actionLabels[a] ?? a }))}
+      data={actions.map((a) => ({ value: a, label: actionLabels[a as keyof typeof actionLabels] ?? a }))}
       value={value}
       disabled={disabled}
       miw={170}

@@ -1,7 +1,7 @@
 import { Alert, Stack, Text, Title } from '@mantine/core';
 import { errorMessage } from '../../../api/errors';
-import { useSyncPreview } from '../api/sync';
-import { countPhrases, discordOnly, durationWords, plural } from '../syncWords';
+import { useSyncPreview } from '../../../lib/sync/api/sync';
+import { countPhrases, discordOnly, durationWords, plural } from '../../../lib/sync/syncWords';
 import { SyncActionTable } from './SyncActionTable';
 
 interface Props {

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { guildPermissions } from '../../../lib/guild-access/permissions';
 import {
   type Answers,
   callsTo,
@@ -50,15 +51,7 @@ const toDiscord = {
 };
 const groupToDiscord = { guildRoles, groupRoles, linkedGuildRoles: [toDiscord] };
 
-const all = [
-  'Admin',
-  'WorldPreview',
-  'ViewGuild',
-  'ViewWorlds',
-  'ManageWorlds',
-  'ViewImages',
-  'ManageImages',
-];
+const all = [...guildPermissions];
 
 /** The answers stay live: a test may change what a later GET answers (the list after a save). */
 let answers: Answers = {};

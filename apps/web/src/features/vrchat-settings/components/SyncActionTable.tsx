@@ -1,6 +1,6 @@
 import { Table, Text } from '@mantine/core';
-import type { SyncActionView } from '../api/sync';
-import { actionLabel, reasonLabel } from '../syncWords';
+import type { SyncActionView } from '../../../lib/sync/api/sync';
+import { actionLabel, reasonLabel } from '../../../lib/sync/syncWords';
 
 /** The actions of a sync, one per row; scrolls sideways on narrow screens. */
 export function SyncActionTable({ actions, label }: { actions: SyncActionView[]; label: string }) {

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { guildPermissions } from '../../../lib/guild-access/permissions';
 import {
   type Answers,
   callsTo,
@@ -9,7 +10,6 @@ import {
   stubApi,
   toastTexts,
 } from '../../../testing/renderApp';
-import { guildPermissions } from '../../server-settings/permissions';
 
 const grp = 'grp_3f2b6c1e-0000-4000-8000-00000000abcd';
 const sync = '/api/guilds/900/sync';
@@ -62,7 +62,7 @@ const held = {
   ),
 };
 
-function setup(extra: Answers = {}, permissions: string[] = guildPermissions) {
+function setup(extra: Answers = {}, permissions: string[] = [...guildPermissions]) {
   const fetchMock = stubApi({
     ...loggedInAs('User'),
     'GET /api/config': { body: demoConfig },

@@ -1,10 +1,10 @@
 import { Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef } from 'react';
+import { useInvalidateSync } from '../../../lib/sync/api/sync';
+import { LastSync, SyncNowButton } from '../../../lib/sync/components/SyncNow';
+import { SyncWarnings } from '../../../lib/sync/components/SyncWarnings';
 import type { LinkedGroup } from '../api/linkedGroup';
-import { useInvalidateSync } from '../api/sync';
 import { NextSyncPreview } from './NextSyncPreview';
-import { LastSync, SyncNowButton } from './SyncNow';
-import { SyncWarnings } from './SyncWarnings';
 
 /** The group switches change what a sync does, so the preview is asked again when they change. */
 function useRefreshOnSettings(guildId: string, group: LinkedGroup) {

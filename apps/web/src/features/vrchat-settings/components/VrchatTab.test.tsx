@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { guildPermissions } from '../../../lib/guild-access/permissions';
 import {
   type Answers,
   callsTo,
@@ -25,15 +26,7 @@ const notLinked = { status: 404, body: { message: 'No VRChat group is linked to 
 const info = { id: grp, name: 'Neon Dancers', iconUrl: null, linkCode: 'VRCL-ABCD2345' };
 
 /** Effective permissions, as GET /api/guilds answers them (Admin implies the rest). */
-const all = [
-  'Admin',
-  'WorldPreview',
-  'ViewGuild',
-  'ViewWorlds',
-  'ManageWorlds',
-  'ViewImages',
-  'ManageImages',
-];
+const all = [...guildPermissions];
 
 function setup(extra: Answers = {}, permissions = all) {
   const fetchMock = stubApi({

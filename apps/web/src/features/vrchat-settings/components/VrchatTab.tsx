@@ -1,8 +1,8 @@
 import { Alert, Stack, Text } from '@mantine/core';
-import type { ManageableGuild } from '../../server-settings/api/guilds';
-import { NoAccess } from '../../server-settings/components/NoAccess';
-import { can } from '../../server-settings/tabs';
-import { SetupCheckPanel } from '../../setup-doctor';
+import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
+import { NoAccess } from '../../../lib/guild-access/components/NoAccess';
+import { can } from '../../../lib/guild-access/tabs';
+import { SetupCheckPanel } from '../../../lib/setup-doctor';
 import { useLinkedGroup } from '../api/linkedGroup';
 import { GroupWithSync } from './GroupWithSync';
 import { LinkGroup } from './LinkGroup';

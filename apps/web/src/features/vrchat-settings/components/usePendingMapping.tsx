@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from 'react';
-import { ChangePreviewPanel } from './ChangePreviewPanel';
+import { ChangePreviewPanel } from '../../../lib/sync/components/ChangePreviewPanel';
 
 interface Mapping {
   id: string;

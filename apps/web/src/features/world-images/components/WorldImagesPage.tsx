@@ -2,8 +2,8 @@ import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from 
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../../api/errors';
-import type { ManageableGuild } from '../../server-settings/api/guilds';
-import { can } from '../../server-settings/tabs';
+import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
+import { can } from '../../../lib/guild-access/tabs';
 import { useGuildSettings } from '../api/contactEmail';
 import { useImageSlots } from '../api/imageSlots';
 import { useWorld } from '../api/world';

@@ -1,5 +1,5 @@
+import type { GuildPermission } from '../../../lib/guild-access/api/guilds';
 import { type Answers, demoConfig, loggedInAs } from '../../../testing/renderApp';
-import type { GuildPermission } from '../../server-settings/api/guilds';
 import type { ImageSlot } from '../api/imageSlots';
 import type { WorldImage } from '../api/serverImages';
 import type { AtlasMetadata } from '../api/worldAtlas';

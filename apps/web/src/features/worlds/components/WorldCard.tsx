@@ -1,6 +1,6 @@
 import { Alert, Divider, Paper, Stack } from '@mantine/core';
-import type { ManageableGuild } from '../../server-settings/api/guilds';
-import { can } from '../../server-settings/tabs';
+import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
+import { can } from '../../../lib/guild-access/tabs';
 import type { World, WorldsResponse } from '../api/worlds';
 import { CustomDataEditor } from './CustomDataEditor';
 import { SAVE_FAILED, useWorldSave } from './useWorldSave';

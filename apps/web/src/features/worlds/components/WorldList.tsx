@@ -1,7 +1,7 @@
 import { Alert, Badge, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { errorMessage } from '../../../api/errors';
-import type { ManageableGuild } from '../../server-settings/api/guilds';
-import { can } from '../../server-settings/tabs';
+import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
+import { can } from '../../../lib/guild-access/tabs';
 import { useWorlds } from '../api/worlds';
 import { CreateWorldButton } from './CreateWorldButton';
 import { WorldCard } from './WorldCard';

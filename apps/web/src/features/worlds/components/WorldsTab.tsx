@@ -1,4 +1,4 @@
-import type { ManageableGuild } from '../../server-settings/api/guilds';
+import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
 import { WorldList } from './WorldList';
 
 /** The Worlds tab: the server's worlds (their image editor is the world-images feature, under `images/{worldId}`). */

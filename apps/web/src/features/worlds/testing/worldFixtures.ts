@@ -1,5 +1,6 @@
+import type { GuildPermission, ManageableGuild } from '../../../lib/guild-access/api/guilds';
+import { guildPermissions } from '../../../lib/guild-access/permissions';
 import { type Answers, demoConfig, loggedInAs } from '../../../testing/renderApp';
-import type { GuildPermission, ManageableGuild } from '../../server-settings/api/guilds';
 import type { World, WorldsResponse } from '../api/worlds';
 
 export const GUILD_ID = '1300000000000000001';
@@ -7,15 +8,7 @@ export const WORLDS = `/api/guilds/${GUILD_ID}/worlds`;
 export const LOBBY_ID = '3f2b1c4d-0000-4000-8000-000000000001';
 export const WORLDS_PATH = `/server-settings/${GUILD_ID}/worlds`;
 
-export const ALL: GuildPermission[] = [
-  'Admin',
-  'WorldPreview',
-  'ViewGuild',
-  'ViewWorlds',
-  'ManageWorlds',
-  'ViewImages',
-  'ManageImages',
-];
+export const ALL: GuildPermission[] = [...guildPermissions];
 
 export const guildFixture = (permissions: GuildPermission[] = ALL): ManageableGuild => ({
   id: GUILD_ID,

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { type Answers, callsTo, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
-import { guildPermissions } from '../../server-settings/permissions';
+import { guildPermissions } from '../../guild-access/permissions';
 
 const CHECK = '/api/guilds/900/setup_check';
 const settings = {

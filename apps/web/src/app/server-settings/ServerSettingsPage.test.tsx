@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { demoConfig, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
+import { demoConfig, loggedInAs, renderApp, stubApi } from '../../testing/renderApp';
 
 const guilds = [
   { id: '900', name: 'Neon Lounge', icon: null, permissions: ['ViewWorlds', 'WorldPreview'] },

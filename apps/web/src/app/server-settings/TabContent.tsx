@@ -1,16 +1,20 @@
 import { Center, Loader, Paper, Text, Title } from '@mantine/core';
 import { lazy, Suspense } from 'react';
-import type { ManageableGuild } from '../api/guilds';
-import type { ServerTab } from '../tabs';
+import type { ManageableGuild } from '../../lib/guild-access/api/guilds';
+import type { ServerTab } from '../../lib/guild-access/tabs';
 
 // Each tab is its own chunk, fetched when first opened (worlds brings drag and drop).
-const DiscordTab = lazy(async () => ({ default: (await import('../../discord-settings')).DiscordTab }));
-const VrchatTab = lazy(async () => ({ default: (await import('../../vrchat-settings')).VrchatTab }));
-const MembersTab = lazy(async () => ({ default: (await import('../../members')).MembersTab }));
-const ManagementTab = lazy(async () => ({ default: (await import('../../management')).ManagementTab }));
-const WorldsTab = lazy(async () => ({ default: (await import('../../worlds')).WorldsTab }));
+const DiscordTab = lazy(async () => ({
+  default: (await import('../../features/discord-settings')).DiscordTab,
+}));
+const VrchatTab = lazy(async () => ({ default: (await import('../../features/vrchat-settings')).VrchatTab }));
+const MembersTab = lazy(async () => ({ default: (await import('../../features/members')).MembersTab }));
+const ManagementTab = lazy(async () => ({
+  default: (await import('../../features/management')).ManagementTab,
+}));
+const WorldsTab = lazy(async () => ({ default: (await import('../../features/worlds')).WorldsTab }));
 const WorldImagesPage = lazy(async () => ({
-  default: (await import('../../world-images')).WorldImagesPage,
+  default: (await import('../../features/world-images')).WorldImagesPage,
 }));
 
 interface Props {

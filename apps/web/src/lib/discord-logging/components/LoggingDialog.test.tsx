@@ -8,7 +8,7 @@ import {
   stubApi,
   toastTexts,
 } from '../../../testing/renderApp';
-import { guildPermissions } from '../../server-settings/permissions';
+import { guildPermissions } from '../../guild-access/permissions';
 
 const CONFIG = '/api/guilds/logging/900/config';
 const choices = [
@@ -27,7 +27,7 @@ const config = (extra = {}) => ({
   ...extra,
 });
 
-function setup(extra: Answers = {}, permissions: string[] = guildPermissions) {
+function setup(extra: Answers = {}, permissions: string[] = [...guildPermissions]) {
   const fetchMock = stubApi({
     ...loggedInAs('User'),
     'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions }] },

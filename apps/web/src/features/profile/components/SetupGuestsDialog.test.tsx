@@ -1,8 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import type { Guest, GuestInfo } from '../../../lib/guests/api/guestInfo';
 import { type Answers, callsTo, renderApp, stubApi, toastTexts } from '../../../testing/renderApp';
-import { profilePageAnswers } from '../../profile/testing/profileFixtures';
-import type { Guest, GuestInfo } from '../api/guestInfo';
+import { profilePageAnswers } from '../testing/profileFixtures';
 
 const GUESTS = '/api/users/guests/900';
 const guest = (n: number): Guest => ({

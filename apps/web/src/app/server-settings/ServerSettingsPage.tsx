@@ -13,11 +13,11 @@ import {
 } from '@mantine/core';
 import { IconBrandDiscord } from '@tabler/icons-react';
 import { Navigate, useNavigate, useParams } from 'react-router';
-import { errorMessage } from '../../../api/errors';
-import { usePublicConfig } from '../../../api/publicConfig';
-import { useGuilds } from '../api/guilds';
-import { parseServerSettingsPath, serverTabs } from '../tabs';
-import { ServerList } from './ServerList';
+import { errorMessage } from '../../api/errors';
+import { usePublicConfig } from '../../api/publicConfig';
+import { useGuilds } from '../../lib/guild-access/api/guilds';
+import { ServerList } from '../../lib/guild-access/components/ServerList';
+import { parseServerSettingsPath, serverTabs } from '../../lib/guild-access/tabs';
 import { TabContent } from './TabContent';
 
 export function ServerSettingsPage() {
