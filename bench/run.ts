@@ -112,5 +112,8 @@ if (process.env.BENCH_MEMBERS !== '0') await (await import('./members.js')).runM
 // The sync engine (BENCH_SYNC=0 skips): the diff at 100,000 members, platform calls, propagation.
 if (process.env.BENCH_SYNC !== '0') await (await import('./sync.js')).runSyncBench();
 
+// A sync of 1,000 changes under the strict platform limits, time-scaled (BENCH_LIMITS=0 skips): time vs the bound.
+if (process.env.BENCH_LIMITS !== '0') await (await import('./limits.js')).runLimitsBench();
+
 // Start-up and first load (BENCH_START=0 skips): warm `npm start` to a healthy server, the home page's gzipped JS.
 if (process.env.BENCH_START !== '0') await (await import('./start.js')).runStartBench();

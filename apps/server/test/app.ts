@@ -36,6 +36,8 @@ const fastPacer = { ratePerSecond: 200, burst: 50, backoffBaseMs: 5, backoffMaxM
 export async function createTestApp(
   opts: {
     simulator?: boolean;
+    /** The simulator's options (e.g. `timeScale` for a long job against the strict limits). */
+    simulatorOptions?: Parameters<typeof import('../src/demo.js').startOwnSimulator>[1];
     env?: Record<string, string>;
     jobs?: boolean;
     /**
@@ -52,7 +54,9 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SECRET_KEY: 'x'.repeat(32), ...opts.env });
-  const demo = opts.simulator ? await (await import('../src/demo.js')).startOwnSimulator(0) : undefined;
+  const demo = opts.simulator
+    ? await (await import('../src/demo.js')).startOwnSimulator(0, opts.simulatorOptions)
+    : undefined;
   if (demo && opts.beforeStart) await opts.beforeStart(demo.sim.url);
   const config = resolveConfig(env, demo?.endpoints);
   const database = await openTestDatabase();
