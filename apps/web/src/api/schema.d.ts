@@ -1599,7 +1599,13 @@ export interface components {
             actorId: string | null;
             actorDisplayname: string | null;
             eventType: string;
+            eventLabel: string;
             targetId: string | null;
+            target: {
+                /** @enum {string} */
+                kind: "member" | "vrchatAccount" | "role" | "world" | "group" | "apiKey" | "image";
+                name: string;
+            } | null;
             description: string;
             data: {
                 [key: string]: unknown;
@@ -2219,7 +2225,13 @@ export interface components {
             actorId: string | null;
             actorDisplayname: string | null;
             eventType: string;
+            eventLabel: string;
             targetId: string | null;
+            target: {
+                /** @enum {string} */
+                kind: "member" | "vrchatAccount" | "role" | "world" | "group" | "apiKey" | "image";
+                name: string;
+            } | null;
             description: string;
             data: {
                 [key: string]: unknown;
@@ -11314,6 +11326,7 @@ export interface operations {
             query?: {
                 search?: string;
                 searchBy?: "DiscordId" | "DiscordName" | "VrcId" | "VrcName";
+                filter?: "all" | "linked" | "unlinked" | "unverified";
                 sort?: "Username";
                 page?: number;
             };
@@ -11577,6 +11590,9 @@ export interface operations {
                         auditLogs: components["schemas"]["AuditLogEntry"][];
                         totalCount: number;
                         eventTypes: string[];
+                        eventLabels: {
+                            [key: string]: string;
+                        };
                     };
                 };
             };

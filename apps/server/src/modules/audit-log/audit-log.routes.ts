@@ -26,7 +26,16 @@ const auditLogEntry = z.object({
   actorId: z.string().nullable(),
   actorDisplayname: z.string().nullable(),
   eventType: z.string(),
+  /** The event type in words. */
+  eventLabel: z.string(),
   targetId: z.string().nullable(),
+  /** What the target is and its name now; null when the id names nothing this server still knows. */
+  target: z
+    .object({
+      kind: z.enum(['member', 'vrchatAccount', 'role', 'world', 'group', 'apiKey', 'image']),
+      name: z.string(),
+    })
+    .nullable(),
   description: z.string(),
   data: z.record(z.string(), z.unknown()).nullable(),
 });
@@ -67,6 +76,8 @@ export async function auditLogRoutes(app: ZodApp, ctx: AppContext): Promise<void
             auditLogs: z.array(auditLogEntry),
             totalCount: z.number().int(),
             eventTypes: z.array(z.string()),
+            /** Each of `eventTypes` in words. */
+            eventLabels: z.record(z.string(), z.string()),
           }),
           ...errorResponses,
         },

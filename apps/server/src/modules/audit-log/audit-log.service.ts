@@ -5,7 +5,8 @@ import { apiKeys, auditLog, users } from '../../db/schema/index.js';
 import { API_KEY_ACTOR } from '../api-keys/api-key-actor.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import { type AuditLogQuery, actorDisplaynameSql, auditOrder, auditWhere } from './audit-log.query.js';
-import { describeAuditEntry } from './describeAuditEntry.js';
+import { auditTargetNames } from './auditTargets.js';
+import { auditEventLabel, describeAuditEntry } from './describeAuditEntry.js';
 
 export const AUDIT_PAGE_SIZES = [25, 50, 100, 250, 1000] as const;
 
@@ -13,7 +14,7 @@ const apiKeyJoin = sql`${auditLog.actorId} = ${API_KEY_ACTOR} || ${apiKeys.id}::
 
 /** The server's own audit trail (Admin only: it names who did what), filtered, sorted and paged in SQL. */
 export async function listAuditLog(ctx: AppContext, actor: Actor, guildId: string, q: AuditLogQuery) {
-  await requireGuildPermission(ctx, actor, guildId, 'Admin');
+  const { guild } = await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const where = auditWhere(guildId, q);
   const [page, [total], types] = await Promise.all([
     ctx.db
@@ -45,6 +46,12 @@ export async function listAuditLog(ctx: AppContext, actor: Actor, guildId: strin
       .where(eq(auditLog.guildId, guildId))
       .orderBy(asc(auditLog.action)),
   ]);
+  const targets = await auditTargetNames(
+    ctx.db,
+    guildId,
+    guild.roles,
+    page.map((row) => row.targetId),
+  );
   return {
     auditLogs: page.map((row) => ({
       id: String(row.id),
@@ -52,11 +59,14 @@ export async function listAuditLog(ctx: AppContext, actor: Actor, guildId: strin
       actorId: row.actorId,
       actorDisplayname: row.actorDisplayname,
       eventType: row.action,
+      eventLabel: auditEventLabel(row.action),
       targetId: row.targetId,
+      target: (row.targetId && targets.get(row.targetId)) || null,
       description: describeAuditEntry(row.action, row.details as Record<string, unknown> | null),
       data: row.details ?? null,
     })),
     totalCount: Number(total?.n ?? 0),
     eventTypes: types.map((t) => t.action),
+    eventLabels: Object.fromEntries(types.map((t) => [t.action, auditEventLabel(t.action)])),
   };
 }

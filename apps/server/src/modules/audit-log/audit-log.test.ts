@@ -97,6 +97,21 @@ describe('GET /api/groups/audit_log/{guildId} (against the simulators)', () => {
     expect(res.eventTypes).toEqual(['api_key.create', 'permissions.set', 'world.create', 'world.update']);
   });
 
+  it('names each event in words and each target by its kind and current name', async () => {
+    const res = (await t.inject({ method: 'GET', url: base, session: owner.session })).json();
+    const byType = (type: string) => res.auditLogs.find((e: Entry) => e.eventType === type);
+    expect(byType('world.update')).toMatchObject({
+      eventLabel: 'Updated world settings',
+      target: { kind: 'world', name: 'Moonlit 50%_Lounge' },
+    });
+    expect(byType('api_key.create')).toMatchObject({
+      eventLabel: 'Created an API key',
+      target: { kind: 'apiKey', name: 'World bot' },
+    });
+    expect(byType('permissions.set').target).toEqual({ kind: 'member', name: 'audit_viewer' });
+    expect(res.eventLabels['permissions.set']).toBe('Granted permissions');
+  });
+
   it('filters by event type, actor id, actor name and target, as lists or repeated parameters', async () => {
     expect((await get('eventTypes=world.create,world.update')).totalCount).toBe(3);
     expect((await get('eventTypes=world.create&eventTypes=permissions.set')).totalCount).toBe(3);

@@ -59,8 +59,15 @@ export const auditDescriptions: Readonly<Record<string, string>> = {
   'world.atlas.failed': 'Could not generate world atlases',
 };
 
-/** The sync's actions on one member: their sentence names the role and the member's VRChat name. */
+/** Actions on one member's roles (the sync's and the guests'): their sentence names the role and the VRChat name. */
 export const namedSyncActions: readonly string[] = [
+  'guest.assigned',
+  'guest.unassigned',
+  'guest.left_server',
+  'guest.revoked_host_lost_role',
+  'guest.assign_failed',
+  'guest.role_restored',
+  'guest.removed_account_deleted',
   'Membership',
   'NoMembership',
   'GrantRolePermanent',
@@ -83,4 +90,11 @@ export function describeAuditEntry(action: string, details?: Record<string, unkn
   const role = text(details.roleName);
   const vrchat = text(details.vrchatName);
   return `${base}${role ? ` · role ${role}` : ''}${vrchat ? ` · VRChat ${vrchat}` : ''}`;
+}
+
+/** The event type in words: its sentence, or for an action without one its code spelled out ('sdk.token_issued' → 'Sdk token issued'). */
+export function auditEventLabel(action: string): string {
+  if (Object.hasOwn(auditDescriptions, action)) return auditDescriptions[action];
+  const words = action.replace(/[._]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

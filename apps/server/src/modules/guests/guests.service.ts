@@ -58,6 +58,12 @@ async function hostContext(
   return { member, held, guests: mine, slots: slotsCount(held) };
 }
 
+/** A role's name now, for audit entries (its id when the role is gone). Read before any transaction opens. */
+async function roleNamer(ctx: AppContext, guildId: string) {
+  const guild = await ctx.discord.getGuild(guildId);
+  return (id: string) => guild?.roles.find((r) => r.id === id)?.name ?? id;
+}
+
 export async function getGuestInfo(ctx: AppContext, guildId: string, hostId: string) {
   const host = await hostContext(ctx, guildId, hostId);
   const guild = await ctx.discord.getGuild(guildId);
@@ -161,6 +167,7 @@ function entryFor(host: HostState, hostId: string, input: AssignInput) {
 
 export async function assignGuest(ctx: AppContext, guildId: string, hostId: string, input: AssignInput) {
   const hostMember = await ctx.discord.getMember(guildId, hostId);
+  const roleName = await roleNamer(ctx, guildId);
   // Checked before asking VRChat, so a host without a free slot costs no VRChat call; checked again below.
   entryFor(await hostContext(ctx, guildId, hostId, ctx.db, hostMember), hostId, input);
   const guestMember = 'discordId' in input ? await ctx.discord.getMember(guildId, input.discordId) : null;
@@ -208,7 +215,11 @@ export async function assignGuest(ctx: AppContext, guildId: string, hostId: stri
       actor: userActor(hostId),
       guildId,
       targetId: inserted.guestDiscordId ?? inserted.guestVrcId,
-      details: { guestId: inserted.id, guestRoleId: inserted.guestRoleId },
+      details: {
+        guestId: inserted.id,
+        guestRoleId: inserted.guestRoleId,
+        roleName: roleName(inserted.guestRoleId),
+      },
     });
     return inserted;
   });
@@ -226,7 +237,12 @@ export async function assignGuest(ctx: AppContext, guildId: string, hostId: stri
           actor: userActor(hostId),
           guildId,
           targetId: created.guestDiscordId,
-          details: { guestId: created.id, guestRoleId: created.guestRoleId, error: String(err) },
+          details: {
+            guestId: created.id,
+            guestRoleId: created.guestRoleId,
+            roleName: roleName(created.guestRoleId),
+            error: String(err),
+          },
         });
       });
       throw err;
@@ -247,6 +263,7 @@ export async function assignGuest(ctx: AppContext, guildId: string, hostId: stri
 }
 
 export async function unassignGuest(ctx: AppContext, guildId: string, hostId: string, guestId: string) {
+  const roleName = await roleNamer(ctx, guildId);
   const removed = await ctx.db.transaction(async (tx) => {
     await lockHost(tx, guildId, hostId);
     const rows = await tx
@@ -257,7 +274,7 @@ export async function unassignGuest(ctx: AppContext, guildId: string, hostId: st
       )
       .limit(1);
     if (!rows[0]) throw notFound('Guest not found.');
-    return markRemoving(tx, guildId, rows, userActor(hostId), 'guest.unassigned');
+    return markRemoving(tx, guildId, rows, userActor(hostId), 'guest.unassigned', roleName);
   });
   await finishRemoval(ctx, guildId, removed);
 }
@@ -291,6 +308,7 @@ async function markRemoving(
   list: GuestRow[],
   actor: Actor | null,
   action: string,
+  roleName: (id: string) => string,
 ): Promise<GuestRow[]> {
   for (const guest of list) {
     await tx.update(guests).set({ state: 'removing' }).where(eq(guests.id, guest.id));
@@ -299,7 +317,12 @@ async function markRemoving(
       actor,
       guildId,
       targetId: guest.guestDiscordId ?? guest.guestVrcId,
-      details: { guestId: guest.id, hostUserId: guest.hostUserId },
+      details: {
+        guestId: guest.id,
+        hostUserId: guest.hostUserId,
+        guestRoleId: guest.guestRoleId,
+        roleName: roleName(guest.guestRoleId),
+      },
     });
   }
   return list;
@@ -342,12 +365,13 @@ export async function reconcileHostGuests(ctx: AppContext, guildId: string, host
   // Most members host nobody: answer without a transaction.
   if ((await hostGuests(ctx.db, guildId, hostId).limit(1)).length === 0) return;
   const member = await ctx.discord.getMember(guildId, hostId);
+  const roleName = await roleNamer(ctx, guildId);
   const removed = await ctx.db.transaction(async (tx) => {
     await lockHost(tx, guildId, hostId);
     const mine = await hostGuests(tx, guildId, hostId);
     const all = await tx.select().from(guestRoles).where(eq(guestRoles.guildId, guildId));
     const excess = hostExcessGuests(all, member?.roles ?? null, mine);
-    return markRemoving(tx, guildId, excess, null, 'guest.revoked_host_lost_role');
+    return markRemoving(tx, guildId, excess, null, 'guest.revoked_host_lost_role', roleName);
   });
   await finishRemoval(ctx, guildId, removed);
 }
@@ -370,10 +394,11 @@ export async function forgetDepartedGuest(ctx: AppContext, guildId: string, gues
         ),
       );
   const hosts = new Set((await ofGuest(ctx.db)).map((r) => r.hostUserId));
+  const roleName = await roleNamer(ctx, guildId);
   for (const hostId of hosts) {
     const removed = await ctx.db.transaction(async (tx) => {
       await lockHost(tx, guildId, hostId);
-      return markRemoving(tx, guildId, await ofGuest(tx, hostId), null, 'guest.left_server');
+      return markRemoving(tx, guildId, await ofGuest(tx, hostId), null, 'guest.left_server', roleName);
     });
     await finishRemoval(ctx, guildId, removed);
   }
@@ -424,6 +449,7 @@ async function repairGuestRoles(ctx: AppContext, guildId: string) {
     }
   }
   const settled = Date.now() - GUEST_IN_FLIGHT_MS;
+  const roleName = await roleNamer(ctx, guildId);
   const given = new Set<string>();
   for (const record of records) {
     const userId = record.guestDiscordId;
@@ -448,7 +474,12 @@ async function repairGuestRoles(ctx: AppContext, guildId: string) {
         actor: null,
         guildId,
         targetId: userId,
-        details: { guestId: record.id, guestRoleId: record.guestRoleId, hostUserId: record.hostUserId },
+        details: {
+          guestId: record.id,
+          guestRoleId: record.guestRoleId,
+          roleName: roleName(record.guestRoleId),
+          hostUserId: record.hostUserId,
+        },
       });
     }
     if (record.state === 'assigning') {
@@ -482,6 +513,7 @@ export async function removeGuestsOfUser(ctx: AppContext, userId: string, actor:
     .where(sql`${guests.hostUserId} = ${userId} or ${guests.guestDiscordId} = ${userId}`);
   const pairs = new Map(records.map((r) => [`${r.guildId}:${r.hostUserId}`, r]));
   for (const { guildId, hostUserId } of pairs.values()) {
+    const roleName = await roleNamer(ctx, guildId);
     const removed = await ctx.db.transaction(async (tx) => {
       await lockHost(tx, guildId, hostUserId);
       const list = await tx
@@ -496,7 +528,7 @@ export async function removeGuestsOfUser(ctx: AppContext, userId: string, actor:
         );
       // Records already 'removing' are finished below too (a crash between mark and removal).
       const fresh = list.filter((g) => g.state !== 'removing');
-      await markRemoving(tx, guildId, fresh, actor, 'guest.removed_account_deleted');
+      await markRemoving(tx, guildId, fresh, actor, 'guest.removed_account_deleted', roleName);
       return list;
     });
     await finishRemoval(ctx, guildId, removed);

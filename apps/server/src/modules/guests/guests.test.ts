@@ -204,6 +204,8 @@ describe('guest setup (against the simulators)', () => {
       expect(await hasGuestRole(guest.id)).toBe(true);
       const audits = await rows(t, 'audit_log', "action = 'guest.assigned' and actor_id = $1", [user.id]);
       expect(audits).toEqual([expect.objectContaining({ guild_id: hangout.id, target_id: guest.id })]);
+      // The entry names the role it gave, so the log reads after the role is renamed or deleted.
+      expect(audits[0].details).toMatchObject({ roleName: roleNames.guestRole });
     });
 
     it('carries the guest’s linked VRChat account into the record', async () => {

@@ -133,7 +133,7 @@ export async function updateGuestRole(
       actor,
       guildId,
       targetId: row.id,
-      details: { before: toEntry(current), after: toEntry(result) },
+      details: { before: toEntry(current), after: toEntry(result), summary: entrySummary(guild, result) },
     });
     return { before: current, updated: result };
   });
@@ -142,8 +142,14 @@ export async function updateGuestRole(
   return toEntry(updated);
 }
 
+/** The audit summary of an entry: its roles by name, so the log still reads after a role is renamed or deleted. */
+function entrySummary(guild: DiscordGuildInfo, row: EntryRow) {
+  const name = (id: string | null) => (id ? (guild.roles.find((r) => r.id === id)?.name ?? id) : 'none');
+  return `Main role ${name(row.mainRoleId)} · guest role ${name(row.guestRoleId)} · ${row.count} guests`;
+}
+
 export async function deleteGuestRole(ctx: AppContext, actor: Actor, guildId: string, id: string) {
-  await requireGuildPermission(ctx, actor, guildId, 'Admin');
+  const { guild } = await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const removed = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .delete(guestRoles)
@@ -155,7 +161,7 @@ export async function deleteGuestRole(ctx: AppContext, actor: Actor, guildId: st
       actor,
       guildId,
       targetId: row.id,
-      details: { before: toEntry(row) },
+      details: { before: toEntry(row), summary: entrySummary(guild, row) },
     });
     return row;
   });

@@ -106,8 +106,12 @@ describe('guest roles of the Discord tab (against the simulators)', () => {
         entry.id,
       ]);
       expect(audits.map((a) => a.details)).toEqual([
-        { before: entry, after: res.json() },
-        { before: res.json(), after: cleared.json() },
+        { before: entry, after: res.json(), summary: 'Main role Event Host · guest role Visitor · 3 guests' },
+        {
+          before: res.json(),
+          after: cleared.json(),
+          summary: 'Main role none · guest role Visitor · 3 guests',
+        },
       ]);
     });
 

@@ -5,7 +5,7 @@ import { requireActor } from '../../http/auth.js';
 import { errorResponses } from '../../http/errors.js';
 import { snowflake } from '../../http/params.js';
 import type { ZodApp } from '../../http/types.js';
-import { memberDetails, memberSearchFields, searchMembers } from './members.service.js';
+import { memberDetails, memberFilters, memberSearchFields, searchMembers } from './members.service.js';
 
 const memberResult = z.object({
   id: z.string(),
@@ -33,6 +33,8 @@ export async function membersRoutes(app: ZodApp, ctx: AppContext): Promise<void>
         querystring: z.object({
           search: z.string().max(100).optional(),
           searchBy: z.enum(memberSearchFields).default('DiscordName'),
+          /** linked: has a VRChat link; unlinked: has none; unverified: linked without proven ownership. */
+          filter: z.enum(memberFilters).default('all'),
           sort: z.enum(['Username']).optional(),
           page: z.coerce.number().int().min(1).max(100_000).default(1),
         }),

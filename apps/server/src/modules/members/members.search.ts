@@ -6,6 +6,17 @@ import { escapeLike, type MemberRow } from './member-mirror.store.js';
 export const memberSearchFields = ['DiscordId', 'DiscordName', 'VrcId', 'VrcName'] as const;
 export type MemberSearchField = (typeof memberSearchFields)[number];
 
+/** The Members tab's filters: everyone, members with a VRChat link, without one, linked but not verified. */
+export const memberFilters = ['all', 'linked', 'unlinked', 'unverified'] as const;
+export type MemberFilter = (typeof memberFilters)[number];
+
+/** The condition a filter adds on the joined links table (unlinked: the left join found no link). */
+function filtering(filter: MemberFilter): SQL | undefined {
+  if (filter === 'unlinked') return isNull(l.discordUserId);
+  if (filter === 'unverified') return eq(l.isVerified, false);
+  return undefined;
+}
+
 /** Shorter name searches match the start of a name (btree prefix indexes); longer ones anywhere (trigrams). */
 export const INFIX_MIN_LENGTH = 3;
 
@@ -46,12 +57,20 @@ export async function searchMirror(
     page: number;
     pageSize: number;
     linkedOnly: boolean;
+    filter?: MemberFilter;
     knownTotal?: number;
   },
 ) {
-  const condition = matching(q.field, q.search);
+  const filter = q.filter ?? 'all';
+  const condition = and(matching(q.field, q.search), filtering(filter));
   const where = and(eq(m.guildId, guildId), isNull(m.leftAt), condition);
-  const join = q.linkedOnly || ((q.field === 'VrcId' || q.field === 'VrcName') && q.search !== '');
+  const join =
+    q.linkedOnly ||
+    filter === 'linked' ||
+    filter === 'unverified' ||
+    ((q.field === 'VrcId' || q.field === 'VrcName') && q.search !== '');
+  // Unlinked members are the rows the links table has no partner for.
+  const outer = filter === 'unlinked' && !join;
   const on = eq(l.discordUserId, m.userId);
   const offset = (q.page - 1) * q.pageSize;
 
@@ -77,7 +96,7 @@ export async function searchMirror(
     total = counted;
   } else {
     const query = db.select({ member: m, total: sql<number>`count(*) over ()` }).from(m);
-    const rows = await (join ? query.innerJoin(l, on) : query)
+    const rows = await (join ? query.innerJoin(l, on) : outer ? query.leftJoin(l, on) : query)
       .where(where)
       .orderBy(sql`lower(${m.username}) collate "C"`, m.userId)
       .limit(q.pageSize)
@@ -92,7 +111,9 @@ export async function searchMirror(
             (
               await (join
                 ? db.select({ n: count() }).from(m).innerJoin(l, on)
-                : db.select({ n: count() }).from(m)
+                : outer
+                  ? db.select({ n: count() }).from(m).leftJoin(l, on)
+                  : db.select({ n: count() }).from(m)
               ).where(where)
             )[0]?.n ?? 0,
           );

@@ -10,10 +10,15 @@ import { mirrorDeps } from './member-mirror.events.js';
 import { ensureFilled } from './member-mirror.fill.js';
 import { memberInfoFromRow } from './member-mirror.port.js';
 import { getSync } from './member-mirror.store.js';
-import { type MemberSearchField, searchMirror } from './members.search.js';
+import { type MemberFilter, type MemberSearchField, searchMirror } from './members.search.js';
 
 export const MEMBER_PAGE_SIZE = 25;
-export { type MemberSearchField, memberSearchFields } from './members.search.js';
+export {
+  type MemberFilter,
+  type MemberSearchField,
+  memberFilters,
+  memberSearchFields,
+} from './members.search.js';
 export const MEMBER_NOT_FOUND = 'That user is not a member of this server.';
 
 /** How often each of these members' links was made or removed, and when it last was. */
@@ -49,7 +54,7 @@ export async function searchMembers(
   ctx: AppContext,
   actor: Actor,
   guildId: string,
-  query: { search?: string; searchBy: MemberSearchField; page: number },
+  query: { search?: string; searchBy: MemberSearchField; filter?: MemberFilter; page: number },
 ) {
   await requireGuildPermission(ctx, actor, guildId, 'ViewGuild');
   const sync = await mirrorOf(ctx, guildId);
@@ -60,8 +65,12 @@ export async function searchMembers(
     page: query.page,
     pageSize: MEMBER_PAGE_SIZE,
     linkedOnly,
+    filter: query.filter,
     // Kept exact by the fills and the join/leave events, so listing everyone needs no count of 100,000 rows.
-    knownTotal: sync?.mode === 'full' && sync.filledAt ? sync.memberCount : undefined,
+    knownTotal:
+      sync?.mode === 'full' && sync.filledAt && (query.filter ?? 'all') === 'all'
+        ? sync.memberCount
+        : undefined,
   });
   const history = await linkHistory(
     ctx,

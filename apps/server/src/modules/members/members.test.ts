@@ -63,6 +63,20 @@ describe('member search (against the simulators)', () => {
     }
   });
 
+  it('filters to linked, unlinked and linked-but-unverified members, counting only those', async () => {
+    const all = (await search('page=1')).json();
+    const linkedOnes = (await search('filter=linked')).json();
+    expect(linkedOnes.results.map((r: { id: string }) => r.id)).toContain(linked.id);
+    expect(linkedOnes.results.every((r: { vrcId: string | null }) => r.vrcId !== null)).toBe(true);
+    const unlinked = (await search('filter=unlinked')).json();
+    expect(unlinked.results.every((r: { vrcId: string | null }) => r.vrcId === null)).toBe(true);
+    expect(linkedOnes.totalCount + unlinked.totalCount).toBe(all.totalCount);
+    const unverified = (await search('filter=unverified&searchBy=DiscordName&search=zz_linked')).json();
+    expect(unverified.totalCount).toBe(0);
+    expect((await search('filter=linked&searchBy=DiscordName&search=zz_linked')).json().totalCount).toBe(1);
+    expect((await search('filter=everyone')).statusCode).toBe(400);
+  });
+
   it('treats search text literally (no SQL wildcards) and answers an empty page for no match', async () => {
     const res = (await search('searchBy=VrcName&search=%25')).json();
     expect(res).toEqual({ results: [], totalCount: 0, totalPages: 1, linkedOnly: false });

@@ -200,9 +200,23 @@ export async function setWorldRoles(
     actor,
     guildId,
     targetId: worldId,
-    details: { list: key, before: row[key], after: ids },
+    details: { list: key, before: row[key], after: ids, summary: roleListSummary(key, ids, roles) },
   });
   return toWorld(updated, roles, urls);
+}
+
+const roleListLabels: Record<RoleListKey, string> = {
+  discordEncodeRoles: 'Discord Encode Roles',
+  discordAlwaysEncodeRoles: 'Discord Always Encode Roles',
+  groupEncodeRoles: 'Group Encode Roles',
+  groupAlwaysEncodeRoles: 'Group Always Encode Roles',
+};
+
+/** The audit summary of a world's role list: the list and its roles by name (ids of roles since gone). */
+function roleListSummary(key: RoleListKey, ids: string[], roles: RoleContext) {
+  const known = key.startsWith('discord') ? roles.discordRoles : (roles.groupRoles ?? []);
+  const names = ids.map((id) => known.find((r) => r.id === id)?.name ?? id);
+  return `${roleListLabels[key]}: ${names.length ? names.join(', ') : 'none'}`;
 }
 
 export async function deleteWorld(ctx: AppContext, actor: Actor, guildId: string, worldId: string) {

@@ -1,39 +1,88 @@
-import { Alert, Badge, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Avatar, Badge, Group, Loader, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { roleColor } from '../../../components/roleColor';
+import { TruncatedName } from '../../../components/TruncatedName';
+import type { MemberSearchResult } from '../../server-settings/api/members';
 import { useMemberDetails } from '../api/memberDetails';
+import { MemberBadges } from './MemberBadges';
+import { vrchatProfileUrl } from './memberLabels';
 
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <Stack gap={0} miw={0}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      {children}
+    </Stack>
+  );
+}
+
+/** 'Member Details': who the member is, their VRChat account (with its profile link), age status and roles. */
 export function MemberDetailsDialog({
   guildId,
-  memberId,
+  member,
   onClose,
 }: {
   guildId: string;
-  memberId: string | null;
+  member: MemberSearchResult | null;
   onClose: () => void;
 }) {
-  const details = useMemberDetails(guildId, memberId);
+  const details = useMemberDetails(guildId, member?.id ?? null);
   return (
-    <Modal opened={memberId !== null} onClose={onClose} title="Member Details">
-      <Stack>
-        <Text size="sm">Discord ID: {memberId}</Text>
-        {details.isPending ? (
-          <Loader size="sm" aria-label="Loading member" />
-        ) : details.isError ? (
-          <Alert color="red" variant="light" role="alert">
-            Failed to load the member.
-          </Alert>
-        ) : details.data.discordRoles.length === 0 ? (
-          <Text c="dimmed">No roles.</Text>
-        ) : (
-          <Group gap={6} aria-label="Roles">
-            {details.data.discordRoles.map((r) => (
-              <Badge key={r.id} variant="outline" color={roleColor(r.color)}>
-                {r.name}
-              </Badge>
-            ))}
+    <Modal opened={member !== null} onClose={onClose} title="Member Details">
+      {member && (
+        <Stack>
+          <Group wrap="nowrap">
+            <Avatar src={member.avatar} alt="" radius="xl" size="lg">
+              {member.username.slice(0, 1)}
+            </Avatar>
+            <Stack gap={0} miw={0}>
+              <TruncatedName name={member.username} fw={600} />
+              <Text size="sm">Discord ID: {member.id}</Text>
+            </Stack>
           </Group>
-        )}
-      </Stack>
+          <MemberBadges member={member} />
+          <SimpleGrid cols={{ base: 1, xs: 2 }}>
+            <Field label="VRChat account">
+              {member.vrcId ? (
+                <Anchor
+                  href={vrchatProfileUrl(member.vrcId)}
+                  target="_blank"
+                  rel="noreferrer"
+                  size="sm"
+                  truncate="end"
+                >
+                  {member.vrcName ?? member.vrcId}
+                </Anchor>
+              ) : (
+                <Text size="sm">Not linked</Text>
+              )}
+            </Field>
+            <Field label="Age Verified">
+              <Text size="sm">{member.ageVerified === 'Plus18' ? '18+' : 'No'}</Text>
+            </Field>
+          </SimpleGrid>
+          <Field label="Roles">
+            {details.isPending ? (
+              <Loader size="sm" aria-label="Loading member" />
+            ) : details.isError ? (
+              <Alert color="red" variant="light" role="alert">
+                Failed to load the member.
+              </Alert>
+            ) : details.data.discordRoles.length === 0 ? (
+              <Text size="sm">No roles.</Text>
+            ) : (
+              <Group gap={6} aria-label="Roles">
+                {details.data.discordRoles.map((r) => (
+                  <Badge key={r.id} variant="outline" color={roleColor(r.color)} maw="100%">
+                    {r.name}
+                  </Badge>
+                ))}
+              </Group>
+            )}
+          </Field>
+        </Stack>
+      )}
     </Modal>
   );
 }

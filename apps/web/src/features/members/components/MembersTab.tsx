@@ -1,5 +1,17 @@
-import { Alert, Button, Group, Loader, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import {
+  Alert,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
@@ -12,8 +24,17 @@ import { NoAccess } from '../../../lib/guild-access/components/NoAccess';
 import { can } from '../../../lib/guild-access/tabs';
 import { MemberCard } from './MemberCard';
 import { MemberDetailsDialog } from './MemberDetailsDialog';
+import { MembersTable } from './MembersTable';
+import { type MemberFilter, memberFilterLabels, searchFieldLabels } from './memberLabels';
 
-const searchFields: MemberSearchField[] = ['DiscordId', 'DiscordName', 'VrcId', 'VrcName'];
+const searchFields = (['DiscordId', 'DiscordName', 'VrcId', 'VrcName'] as const).map((value) => ({
+  value,
+  label: searchFieldLabels[value],
+}));
+const filters = (Object.keys(memberFilterLabels) as MemberFilter[]).map((value) => ({
+  value,
+  label: memberFilterLabels[value],
+}));
 
 /** 'Discord Member Search': every member when the search is empty, else at least 2 characters. */
 export function MembersTab({ guild }: { guild: ManageableGuild }) {
@@ -26,12 +47,15 @@ function MemberSearch({ guild }: { guild: ManageableGuild }) {
   const [text, setText] = useState('');
   const [searchBy, setSearchBy] = useState<MemberSearchField>('DiscordName');
   const [page, setPage] = useState(1);
+  const [filter, setFilter] = useState<MemberFilter>('all');
+  const isPhone = useMediaQuery('(max-width: 48em)');
   const [debounced] = useDebouncedValue(text.trim(), 250);
   const [submitted, setSubmitted] = useState<string | null>(null);
   const search = submitted ?? debounced;
   const valid = search.length === 0 || search.length >= MEMBER_SEARCH_MIN;
-  const members = useQuery({ ...membersQuery(guild.id, search, searchBy, page), enabled: valid });
+  const members = useQuery({ ...membersQuery(guild.id, search, searchBy, page, filter), enabled: valid });
   const [open, setOpen] = useState<string | null>(null);
+  const results = members.data?.results.slice(0, 25) ?? [];
   const totalPages = members.data?.totalPages ?? 1;
 
   const changeText = (value: string) => {
@@ -62,7 +86,7 @@ function MemberSearch({ guild }: { guild: ManageableGuild }) {
               setPage(1);
             }}
             allowDeselect={false}
-            w={160}
+            w={{ base: '100%', xs: 180 }}
           />
           <TextInput
             label="Search"
@@ -70,11 +94,23 @@ function MemberSearch({ guild }: { guild: ManageableGuild }) {
             onChange={(e) => changeText(e.currentTarget.value)}
             error={!valid ? `Type at least ${MEMBER_SEARCH_MIN} characters.` : undefined}
             style={{ flex: 1 }}
+            miw={180}
           />
           <Button type="submit" disabled={text.trim().length > 0 && text.trim().length < MEMBER_SEARCH_MIN}>
             Search
           </Button>
         </Group>
+        <SegmentedControl
+          aria-label="Show"
+          data={filters}
+          value={filter}
+          onChange={(v) => {
+            setFilter(v as MemberFilter);
+            setPage(1);
+          }}
+          mb="md"
+          fullWidth={isPhone}
+        />
       </form>
       {members.data?.linkedOnly && (
         <Alert color="yellow" variant="light" mb="sm" title="Showing linked members only">
@@ -82,7 +118,7 @@ function MemberSearch({ guild }: { guild: ManageableGuild }) {
           members who linked a VRChat account. The Discord tab explains how to switch it on.
         </Alert>
       )}
-      <Group justify="space-between" mb="sm">
+      <Group justify="space-between" mb="sm" gap="xs">
         <Text size="sm">Total: {members.data?.totalCount ?? 0}</Text>
         <Group gap="xs">
           <Button size="xs" variant="default" disabled={page <= 1} onClick={() => setPage(page - 1)}>
@@ -102,16 +138,22 @@ function MemberSearch({ guild }: { guild: ManageableGuild }) {
         </Alert>
       ) : members.isPending && valid ? (
         <Loader aria-label="Loading members" />
-      ) : (members.data?.results.length ?? 0) === 0 ? (
+      ) : results.length === 0 ? (
         <Text c="dimmed">No members found.</Text>
-      ) : (
-        <Stack gap="xs">
-          {members.data?.results.slice(0, 25).map((m) => (
+      ) : isPhone ? (
+        <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Members">
+          {results.map((m) => (
             <MemberCard key={m.id} member={m} onOpen={() => setOpen(m.id)} />
           ))}
         </Stack>
+      ) : (
+        <MembersTable members={results} onOpen={setOpen} />
       )}
-      <MemberDetailsDialog guildId={guild.id} memberId={open} onClose={() => setOpen(null)} />
+      <MemberDetailsDialog
+        guildId={guild.id}
+        member={results.find((m) => m.id === open) ?? null}
+        onClose={() => setOpen(null)}
+      />
     </Paper>
   );
 }

@@ -5,13 +5,21 @@ export type MemberSearchResult = Schemas['MemberSearchResult'];
 export type MemberSearchField = 'DiscordId' | 'DiscordName' | 'VrcId' | 'VrcName';
 export const MEMBER_SEARCH_MIN = 2;
 
-export const membersQuery = (guildId: string, search: string, searchBy: MemberSearchField, page: number) =>
+export type MemberFilter = 'all' | 'linked' | 'unlinked' | 'unverified';
+
+export const membersQuery = (
+  guildId: string,
+  search: string,
+  searchBy: MemberSearchField,
+  page: number,
+  filter: MemberFilter = 'all',
+) =>
   queryOptions({
-    queryKey: ['members', guildId, searchBy, search, page],
+    queryKey: ['members', guildId, searchBy, search, page, filter],
     queryFn: () =>
       unwrap(
         api.GET('/api/members/{guildId}', {
-          params: { path: { guildId }, query: { search: search || undefined, searchBy, page } },
+          params: { path: { guildId }, query: { search: search || undefined, searchBy, page, filter } },
         }),
       ),
     placeholderData: keepPreviousData,
