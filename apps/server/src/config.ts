@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Env, TrustProxy } from './env.js';
+import { type Env, listenHost, type TrustProxy } from './env.js';
 
 /** Runtime configuration, resolved from the environment (and, in demo mode, from the simulator). */
 export type ProcessRole = 'api' | 'bot' | 'worker';
@@ -111,9 +111,14 @@ export interface SimulatorEndpoints {
   adminDiscordUserId: string;
 }
 
-/** The address the server prints once listening (and, without PUBLIC_URL, the one it builds links from). */
-export function listeningUrl(port: number): string {
-  return `http://127.0.0.1:${port}`;
+/**
+ * The address the server prints once listening and, without PUBLIC_URL, the one it builds links from: one address
+ * for both, since 127.0.0.1 and localhost are different cookie origins (a link to the other lands signed out).
+ * Listening on every interface, it names the loopback one.
+ */
+export function listeningUrl(host: string, port: number): string {
+  if (host === '0.0.0.0' || host === '::') return `http://127.0.0.1:${port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /** Builds the runtime config; in demo mode the simulator's addresses and demo credentials fill the gaps. */
@@ -131,7 +136,7 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
     },
     nodeEnv: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
-    publicUrl: env.PUBLIC_URL?.replace(/\/$/, '') ?? listeningUrl(env.PORT),
+    publicUrl: env.PUBLIC_URL?.replace(/\/$/, '') ?? listeningUrl(listenHost(env), env.PORT),
     trustProxy: env.TRUST_PROXY,
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from './config.js';
-import { isDemoMode, parseEnv } from './env.js';
+import { listeningUrl, resolveConfig } from './config.js';
+import { isDemoMode, listenHost, parseEnv } from './env.js';
 
 const real = {
   DISCORD_CLIENT_ID: '123',
@@ -40,15 +40,39 @@ describe('configuration', () => {
   it('runs in demo mode with the documented defaults when nothing is set', () => {
     const env = parseEnv({});
     expect(isDemoMode(env)).toBe(true);
+    expect(listenHost(env)).toBe('127.0.0.1');
     expect(env).toMatchObject({
       PORT: 3000,
-      HOST: '0.0.0.0',
       DATA_DIR: './data',
       LOG_LEVEL: 'info',
       SIMULATOR_PORT: 4010,
       DISCORD_API_URL: 'https://discord.com/api',
       VRCHAT_API_URL: 'https://api.vrchat.cloud/api/1',
     });
+  });
+
+  it('listens on loopback only in demo mode and on every interface in real mode, unless HOST says', () => {
+    expect(listenHost(parseEnv({ HOST: '' }))).toBe('127.0.0.1');
+    expect(listenHost(parseEnv(real))).toBe('0.0.0.0');
+    expect(listenHost(parseEnv({ HOST: '0.0.0.0' }))).toBe('0.0.0.0');
+    expect(listenHost(parseEnv({ ...real, HOST: '10.0.0.5' }))).toBe('10.0.0.5');
+  });
+
+  it.each([
+    ['127.0.0.1', 'http://127.0.0.1:3000'],
+    ['localhost', 'http://localhost:3000'],
+    ['0.0.0.0', 'http://127.0.0.1:3000'],
+    ['::', 'http://127.0.0.1:3000'],
+    ['::1', 'http://[::1]:3000'],
+  ])('prints and links to one address when listening on %s: %s', (host, url) => {
+    expect(listeningUrl(host, 3000)).toBe(url);
+    expect(resolveConfig(parseEnv({ HOST: host })).publicUrl).toBe(url);
+  });
+
+  it('reads LOG_FORMAT as pretty or json, unset meaning: decide by the terminal', () => {
+    expect(parseEnv({}).LOG_FORMAT).toBeUndefined();
+    expect(parseEnv({ LOG_FORMAT: 'json' }).LOG_FORMAT).toBe('json');
+    expect(() => parseEnv({ LOG_FORMAT: 'xml' })).toThrow('LOG_FORMAT');
   });
 
   it('switches to real mode with all six credentials and the secret key, using the real addresses', () => {

@@ -46,15 +46,18 @@ const trustProxy = z
     return z.NEVER;
   });
 
-/** Every environment variable the server reads; documented in README.md and .env.example. */
+/** Every environment variable the server reads; documented in docs/configuration.md and .env.example. */
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
+  /** Unset: 127.0.0.1 in demo mode (anyone reaching it may sign in as anyone), 0.0.0.0 in real mode. */
+  HOST: optionalString.pipe(z.string().optional()),
   PUBLIC_URL: optionalString.pipe(z.string().url().optional()),
   /** Which X-Forwarded-* senders to believe (host, protocol, client address); off: nobody's. */
   TRUST_PROXY: trustProxy,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty` (lines for people) or `json` (one object a line); unset: pretty in a terminal, else JSON. */
+  LOG_FORMAT: optionalString.pipe(z.enum(['pretty', 'json']).optional()),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString.pipe(
     z
@@ -192,4 +195,9 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
 /** Demo mode = no platform credentials: the local simulators stand in for Discord and VRChat. */
 export function isDemoMode(env: Env): boolean {
   return !env.DISCORD_CLIENT_ID;
+}
+
+/** The interface to listen on: HOST, else loopback only in demo mode and every interface in real mode. */
+export function listenHost(env: Env): string {
+  return env.HOST ?? (isDemoMode(env) ? '127.0.0.1' : '0.0.0.0');
 }

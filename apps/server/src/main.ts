@@ -1,13 +1,14 @@
 import './polyfills.js';
-import pino from 'pino';
 import { buildApp } from './app.js';
 import { startBot } from './bot/start-bot.js';
 import { listeningUrl, resolveConfig } from './config.js';
 import { createContext } from './context.js';
 import { openDatabase } from './db/client.js';
-import { isDemoMode, parseEnv } from './env.js';
+import { isDemoMode, listenHost, parseEnv } from './env.js';
+import { isAddressInUse, portInUseSentence, portIsFree } from './http/listen-port.js';
 import { createJobQueue } from './jobs/pg-boss-queue.js';
 import { startJobWorker } from './jobs/worker.js';
+import { createLogger } from './logger.js';
 import { startHeartbeat } from './modules/scheduled-tasks/heartbeat.js';
 import { startScheduler } from './modules/scheduled-tasks/scheduler.js';
 import { startPlatforms } from './platforms/start.js';
@@ -24,7 +25,17 @@ try {
   process.exit(1);
 }
 
-const log = pino({ level: env.LOG_LEVEL });
+/** A busy port is a person's everyday mistake: one sentence and exit 1, never a stack trace. */
+function stopBecausePortInUse(): never {
+  process.stderr.write(`${portInUseSentence(env.PORT)}\n`);
+  process.exit(1);
+}
+
+const host = listenHost(env);
+const wantsHttp = env.PROCESS_ROLES.includes('api');
+if (wantsHttp && !(await portIsFree(host, env.PORT))) stopBecausePortInUse();
+
+const log = await createLogger(env);
 // The simulator (demo mode only; real mode never imports it) and the database start side by side.
 const [demo, database] = await Promise.all([
   isDemoMode(env)
@@ -66,13 +77,17 @@ process.once('SIGINT', shutdown);
 process.once('SIGTERM', shutdown);
 
 if (app) {
-  await app.listen({ port: env.PORT, host: env.HOST });
+  // Taken between the check above and now (another process started meanwhile): the same sentence.
+  await app.listen({ port: env.PORT, host }).catch((err: unknown) => {
+    if (isAddressInUse(err)) stopBecausePortInUse();
+    throw err;
+  });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : env.PORT;
   if (demo) app.log.info(`Demo mode: Discord and VRChat simulators at ${demo.endpoints.url}`);
   // PORT=0: the port is known only now, and without PUBLIC_URL the links are built from this address.
-  if (!env.PUBLIC_URL) config.publicUrl = listeningUrl(port);
-  process.stdout.write(`Listening on ${listeningUrl(port)}\n`);
+  if (!env.PUBLIC_URL) config.publicUrl = listeningUrl(host, port);
+  process.stdout.write(`Listening on ${listeningUrl(host, port)}\n`);
 } else {
   process.stdout.write(`Running ${[...roles].join(', ')} (no HTTP)\n`);
 }

@@ -1,0 +1,179 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoSeed } from '../src/demo-seed.js';
+import { portInUseSentence } from '../src/http/listen-port.js';
+import { freePort, type ServerProcess, startServerProcess } from './server-process.js';
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const tsx = join(repoRoot, 'node_modules/.bin/tsx');
+const main = 'apps/server/src/main.ts';
+/** What a person starting the demo has: no platform credentials, the embedded database. */
+const demoEnv = { DATABASE_URL: '', HOST: '', PUBLIC_URL: '', LOG_FORMAT: '', LOG_LEVEL: 'info' };
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colour codes are what it removes
+const withoutColours = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+/** The addresses a port is listened on, read from the kernel's socket tables (Linux). */
+function listeningAddresses(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const found: string[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      if (state !== '0A' || !local?.endsWith(`:${hexPort}`)) continue;
+      found.push(local.slice(0, -5));
+    }
+  }
+  return found;
+}
+
+/** What the bot answers a member's `/link` in the Hangout, run through the simulator's control API. */
+async function linkCommandAnswer(simulatorUrl: string): Promise<string> {
+  const control = (path: string, init?: RequestInit) =>
+    fetch(`${simulatorUrl}/control/discord${path}`, {
+      ...init,
+      headers: { 'content-type': 'application/json' },
+    }).then((r) => r.json() as Promise<Record<string, unknown>>);
+  for (;;) {
+    const sent = await control('/interactions', {
+      method: 'POST',
+      body: JSON.stringify({
+        guildId: demoSeed.hangout,
+        userId: demoSeed.linkedDiscordUserId,
+        commandName: 'link',
+      }),
+    });
+    // Nobody to deliver to until the bot's gateway session is up: ask again once it is.
+    if (sent.deliveredTo === 0) {
+      await new Promise((r) => setTimeout(r, 250));
+      continue;
+    }
+    for (;;) {
+      const view = (await control(`/interactions/${sent.interactionId}`)) as {
+        callback?: { data?: { content?: string } };
+      };
+      const content = view.callback?.data?.content;
+      if (content) return content;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+describe('starting the demo', () => {
+  describe('as `npm start` in a pipe, with nothing set', () => {
+    let proc: ServerProcess;
+    let simulatorUrl: string;
+    beforeAll(async () => {
+      const simulatorPort = await freePort();
+      simulatorUrl = `http://127.0.0.1:${simulatorPort}`;
+      proc = await startServerProcess({ ...demoEnv, SIMULATOR_PORT: String(simulatorPort) });
+    }, 120_000);
+    afterAll(() => proc?.stop());
+
+    it('listens on 127.0.0.1 only, so the pick-anyone demo is not open to the network', () => {
+      const port = Number(new URL(proc.url).port);
+      expect(listeningAddresses(port)).toEqual(['0100007F']);
+    });
+
+    it('prints the address it listens on and logs one JSON object a line', () => {
+      const output = proc.output();
+      expect(output).toContain(`Listening on ${proc.url}\n`);
+      const roles = output.split('\n').find((line) => line.includes('"Process roles"'));
+      expect(JSON.parse(roles ?? 'not logged')).toMatchObject({ level: 30, msg: 'Process roles' });
+    });
+
+    it("builds the bot's links from the printed address", async () => {
+      expect(await linkCommandAnswer(simulatorUrl)).toContain(`${proc.url}/profile`);
+    }, 120_000);
+  });
+
+  describe('in a terminal, on HOST=localhost', () => {
+    let child: ChildProcess;
+    let output = '';
+    let url: string;
+    const dataDir = mkdtempSync(join(tmpdir(), 'vrclink-tty-'));
+    beforeAll(async () => {
+      const [port, simulatorPort] = [await freePort(), await freePort()];
+      url = `http://localhost:${port}`;
+      // `script` gives the server a pseudo-terminal as its standard output, as a person's shell does.
+      child = spawn('script', ['-qfec', `${tsx} ${main}`, '/dev/null'], {
+        cwd: repoRoot,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          ...demoEnv,
+          NODE_ENV: 'test',
+          HOST: 'localhost',
+          PORT: String(port),
+          SIMULATOR_PORT: String(simulatorPort),
+          DATA_DIR: dataDir,
+        },
+      });
+      const listening = new Promise<void>((resolve, reject) => {
+        const keep = (chunk: Buffer) => {
+          output = withoutColours(output + chunk.toString());
+          if (output.includes('Listening on')) resolve();
+        };
+        child.stdout?.on('data', keep);
+        child.stderr?.on('data', keep);
+        child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+      });
+      await listening;
+    }, 120_000);
+    afterAll(() => {
+      if (child?.pid && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('logs lines a person can read, not JSON', () => {
+      expect(output).toMatch(/\d\d:\d\d:\d\d\] INFO: Process roles/);
+      expect(output).not.toContain('{"level"');
+    });
+
+    // The links the bot builds from it are checked in the pipe case above and in env.test.ts (resolveConfig).
+    it('prints the address it was asked to listen on', () => {
+      expect(output).toContain(`Listening on ${url}`);
+    });
+  });
+
+  describe('on a port that is in use', () => {
+    let taken: Server;
+    let port: number;
+    beforeAll(async () => {
+      port = await freePort();
+      taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(port, '127.0.0.1', resolve));
+    });
+    afterAll(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+
+    it('says so in one sentence and exits 1, before opening the database', async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'vrclink-busy-'));
+      const child = spawn(tsx, [main], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...demoEnv, NODE_ENV: 'test', PORT: String(port), DATA_DIR: dataDir },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect({ code, stderr, stdout }).toEqual({
+        code: 1,
+        stderr: `${portInUseSentence(port)}\n`,
+        stdout: '',
+      });
+      expect(stderr).toBe(
+        `Port ${port} is in use; set PORT=… to use another one (for example PORT=${port + 1} npm start).\n`,
+      );
+      expect(existsSync(join(dataDir, 'pglite'))).toBe(false);
+      rmSync(dataDir, { recursive: true, force: true });
+    }, 60_000);
+  });
+});
