@@ -9,7 +9,11 @@ import { seedGuildIds, seedUserIds, vrchatSeed } from '@vrclink/simulator';
 import { seedDemoData } from '../apps/server/src/demo-seed.js';
 import { createTestApp, signIn } from '../apps/server/test/app.js';
 
-// The request path over real sockets, against a bare Node http server (BENCH_HTTP=0 skips it).
+// The request path from outside: the product, bare Node and nginx each in its own process, loaded by wrk
+// (BENCH_REQUEST_PATH=0 skips it). The targets of issue #22 are checked there.
+if (process.env.BENCH_REQUEST_PATH !== '0') await (await import('./request-path.js')).runRequestPathBench();
+
+// The request path in-process, more routes (BENCH_HTTP=0 skips it): the anchor shares the app's process.
 if (process.env.BENCH_HTTP !== '0') await (await import('./http.js')).runHttpBench();
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);

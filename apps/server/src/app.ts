@@ -4,7 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyServerOptions, LogController, type preHandlerHookHandler } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -29,6 +29,7 @@ import { apiLogRoutes } from './modules/api-v1/api-log.routes.js';
 import { apiV1Routes } from './modules/api-v1/api-v1.routes.js';
 import { auditLogRoutes } from './modules/audit-log/audit-log.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { startSessionInvalidation } from './modules/auth/session-cache.js';
 import { discordLoggingRoutes } from './modules/discord-logging/discord-logging.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { guestsRoutes } from './modules/guests/guests.routes.js';
@@ -109,9 +110,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
   registerRequestLogging(app, ctx.config.logLevel);
   registerRouteResponses(app);
 
-  worldDataFastPath.useSecurityHeaders(await registerSecurityHeaders(app, ctx.config));
+  worldDataFastPath.useSecurityHeaders((await registerSecurityHeaders(app, ctx.config)).worldData);
   await app.register(fastifyCookie);
   registerAuth(app, ctx.db);
+  // Other processes' logouts reach this one's session cache (PostgreSQL LISTEN).
+  const stopSessionInvalidation = startSessionInvalidation(ctx.database, (err) =>
+    ctx.log.warn({ err }, 'Session invalidation: the LISTEN connection broke; reconnecting'),
+  );
+  app.addHook('onClose', () => stopSessionInvalidation());
   registerRateLimit(app, ctx.db, ctx.config.rateLimit, ctx.config.secretKey);
   await app.register(fastifySwagger, {
     openapi: {
@@ -132,8 +138,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
 
   await app.register(
     async (api) => {
-      // VRChat calls made for an API request give up after a deadline while VRChat rate limits us.
-      api.addHook('preHandler', (_req, _reply, done) => runInteractive(done));
+      // VRChat calls made for an API request give up after a deadline while VRChat rate limits us. Routes that
+      // make none (config.platformCalls false) skip the context: it costs on every request.
+      const interactive: preHandlerHookHandler = (_req, _reply, done) => runInteractive(done);
+      api.addHook('onRoute', (route) => {
+        if (route.config?.platformCalls === false) return;
+        const own = route.preHandler ? [route.preHandler].flat() : [];
+        route.preHandler = [interactive, ...own];
+      });
       const zapi = api.withTypeProvider<ZodTypeProvider>();
       zapi.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await healthRoutes(zapi, ctx);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/client.js';
 import { startOwnSimulator } from '../src/demo.js';
 import { createSession } from '../src/modules/auth/session.service.js';
+import { SESSION_CACHE_TTL_MS } from '../src/modules/auth/session-cache.js';
 import { upsertUser } from '../src/modules/auth/user.service.js';
 import { callSimulatorControl, waitFor } from '../src/platforms/testing.js';
 import { createScratchDatabase } from './db.js';
@@ -80,6 +81,23 @@ describe.skipIf(!adminUrl)('two server processes on one PostgreSQL database', ()
       expect(res.status).toBe(200);
       expect(res.body.id).toBe(ADMIN);
     }
+  });
+
+  it('ends a session in the other process too when the user logs out in one (session cache, NOTIFY)', async () => {
+    const session = `vrclink_session=${await createSession(database.db, ADMIN, 'web')}`;
+    const user = (proc: ServerProcess) =>
+      fetch(`${proc.url}/api/user`, { headers: { cookie: session } }).then((r) => r.status);
+    // Both processes now hold the session in their caches.
+    expect([await user(a), await user(b)]).toEqual([200, 200]);
+    const out = await fetch(`${a.url}/api/logout`, {
+      headers: { cookie: `${session}; XSRF-TOKEN=t`, 'x-xsrf-token': 't' },
+    });
+    expect(out.status).toBeLessThan(300);
+    expect(await user(a)).toBe(401);
+    // Sooner than the cache's TTL (SESSION_CACHE_TTL_MS, 10 s): only the notification can have done it.
+    await waitFor(async () => (await user(b)) === 401, SESSION_CACHE_TTL_MS / 2);
+    // The logout ended every session of the user: the other tests sign in again.
+    cookie = `vrclink_session=${await createSession(database.db, ADMIN, 'web')}`;
   });
 
   it('shows the scheduled tasks of both on /admin, and Run now reaches the other process', async () => {

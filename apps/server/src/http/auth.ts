@@ -14,6 +14,10 @@ declare module 'fastify' {
     stateChanging?: boolean;
     /** Needs no XSRF pair because it never acts on cookie credentials (e.g. the SDK's poll). */
     xsrfExempt?: boolean;
+    /** A public read that never looks at the caller: no session lookup and no rate limit (rate-limit.ts). */
+    anonymous?: boolean;
+    /** Makes no VRChat call: no interactive deadline context around it (app.ts). */
+    platformCalls?: boolean;
   }
   interface FastifyRequest {
     auth: ActiveSession | null;
@@ -72,11 +76,14 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
     const bearer = bearerToken(req);
     req.viaHeader = Boolean(bearer);
     const xsrfCookie = req.cookies[XSRF_COOKIE];
-    // A browser's first call gets the pair's cookie; Bearer callers need none (they skip the check).
+    // A browser's first call gets the pair's cookie, minted once: a browser that sends it back keeps it.
+    // Bearer callers need none (they skip the check).
     if (!xsrfCookie && !bearer) setCookie(req, reply, XSRF_COOKIE, xsrfToken(), { httpOnly: false });
+    const routeConfig = req.routeOptions.config;
+    if (routeConfig?.anonymous && SAFE_METHODS.has(req.method)) return;
     // The spec makes a few state-changing calls GETs (refresh, reset invites, logout); they opt in here.
-    const stateChanging = !SAFE_METHODS.has(req.method) || req.routeOptions.config?.stateChanging === true;
-    if (stateChanging && !bearer && !req.routeOptions.config?.xsrfExempt) {
+    const stateChanging = !SAFE_METHODS.has(req.method) || routeConfig?.stateChanging === true;
+    if (stateChanging && !bearer && !routeConfig?.xsrfExempt) {
       const header = req.headers[XSRF_HEADER];
       if (!xsrfCookie || header !== xsrfCookie) throw forbidden('Invalid or missing XSRF token.');
     }

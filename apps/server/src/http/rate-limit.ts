@@ -211,13 +211,24 @@ export function registerRateLimit(
 ): void {
   const local = createLocalRateCounter(db, config.windowMs);
   app.addHook('onClose', () => local.close());
+  // The keyed digest once per user, not on every request (bounded: cleared when it grows large).
+  const userKeys = new Map<string, string>();
+  const userKey = (userId: string) => {
+    let key = userKeys.get(userId);
+    if (!key) {
+      if (userKeys.size >= 10_000) userKeys.clear();
+      key = userRateKey(secretKey, userId);
+      userKeys.set(userId, key);
+    }
+    return key;
+  };
   app.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith('/api/')) return;
     let key: string;
     let limit: number;
     if (req.auth) {
       if (req.method === 'GET' && IMAGE_BYTES_ROUTES.has(req.routeOptions.url ?? '')) return;
-      key = userRateKey(secretKey, req.auth.user.id);
+      key = userKey(req.auth.user.id);
       limit = config.user;
     } else if (req.apiKey) {
       // Each key has its own bucket and limit (RATE_LIMIT_API_KEY), so one integration cannot starve another.

@@ -48,10 +48,18 @@ describe('security headers', () => {
     },
   );
 
-  it('sends nosniff with the world data answers under /data', async () => {
+  it('sends only nosniff and the resource policy with the world data answers under /data/v2', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/data/v2/3f2b6c1e-0000-4000-8000-000000000000' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(csp(res.headers)).toContain("default-src 'self'");
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    // A text/plain body no browser renders: the page headers are not sent.
+    for (const header of [
+      'content-security-policy',
+      'x-frame-options',
+      'referrer-policy',
+      'strict-transport-security',
+    ])
+      expect(res.headers[header]).toBeUndefined();
   });
 
   it('allows images from the Discord CDN and VRChat named in config', () => {

@@ -53,19 +53,32 @@ async function helmetHeaders(config: AppConfig): Promise<[string, string][]> {
   return headers;
 }
 
+/** What a world data answer keeps: a text body no browser renders needs no page policy, only these. */
+const WORLD_DATA_KEEPS = new Set(['x-content-type-options', 'cross-origin-resource-policy']);
+export const WORLD_DATA_PREFIX = '/data/v2/';
+
+export interface SecurityHeaders {
+  /** Every other answer's: the web app, /api, other /data, 404s. */
+  all: readonly [string, string][];
+  /** World data's (text/plain under WORLD_DATA_PREFIX): nosniff and the resource policy. */
+  worldData: readonly [string, string][];
+}
+
 /**
- * Security headers on every answer (web app, /api, /data, 404s): CSP, nosniff, no framing, referrer. Helmet's
- * headers, computed once at start (helmet would build them, CSP included, on every request). Returns them for
- * answers sent outside Fastify (the world data fast path).
+ * Security headers on every answer: CSP, nosniff, no framing, referrer. Helmet's headers, computed once at
+ * start (helmet would build them, CSP included, on every request). World data gets only nosniff and CORP.
+ * Returns them for answers sent outside Fastify (the world data fast path).
  */
 export async function registerSecurityHeaders(
   app: FastifyInstance,
   config: AppConfig,
-): Promise<readonly [string, string][]> {
-  const headers = await helmetHeaders(config);
-  app.addHook('onRequest', (_req, reply, done) => {
-    for (const [name, value] of headers) reply.header(name, value);
+): Promise<SecurityHeaders> {
+  const all = await helmetHeaders(config);
+  const worldData = all.filter(([name]) => WORLD_DATA_KEEPS.has(name));
+  app.addHook('onRequest', (req, reply, done) => {
+    for (const [name, value] of req.url.startsWith(WORLD_DATA_PREFIX) ? worldData : all)
+      reply.header(name, value);
     done();
   });
-  return headers;
+  return { all, worldData };
 }

@@ -220,6 +220,7 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
         tags: ['auth'],
         response: { 200: currentUser, 401: errorBody },
       },
+      config: { platformCalls: false },
     },
     async (req) => toCurrentUser(ctx, requireUser(req).user),
   );

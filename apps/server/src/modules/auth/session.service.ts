@@ -2,6 +2,7 @@ import { and, eq, gt } from 'drizzle-orm';
 import { randomToken, sha256 } from '../../crypto.js';
 import type { Db } from '../../db/client.js';
 import { discordTokens, sessions, users } from '../../db/schema/index.js';
+import { notifySessions, sessionCacheOf, sessionsChanged } from './session-cache.js';
 
 /** Privacy policy: most personal data is kept up to 72 hours or until logout. */
 export const SESSION_TTL_MS = 72 * 60 * 60 * 1000;
@@ -26,20 +27,29 @@ export async function createSession(db: Db, userId: string, kind: SessionKind): 
   return token;
 }
 
+/** The signed-in caller of a token: from the session cache (session-cache.ts) or the database. */
 export async function findSession(db: Db, token: string): Promise<ActiveSession | null> {
   const tokenHash = sha256(token);
+  const cache = sessionCacheOf(db);
+  const cached = cache.get(tokenHash);
+  if (cached) return cached;
+  const startedAt = cache.begin();
   const rows = await db
-    .select({ user: users, kind: sessions.kind })
+    .select({ user: users, kind: sessions.kind, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.idHash, tokenHash), gt(sessions.expiresAt, new Date())))
     .limit(1);
   const row = rows[0];
-  return row ? { user: row.user, kind: row.kind, tokenHash } : null;
+  if (!row) return null;
+  const session: ActiveSession = { user: row.user, kind: row.kind, tokenHash };
+  cache.set(session, row.expiresAt, startedAt);
+  return session;
 }
 
 export async function deleteSessionByHash(db: Db, tokenHash: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.idHash, tokenHash));
+  await sessionsChanged(db, `token:${tokenHash}`);
 }
 
 /**
@@ -54,5 +64,7 @@ export async function deleteUserSessions(
   await db.transaction(async (tx) => {
     await tx.delete(sessions).where(eq(sessions.userId, userId));
     if (!opts.keepDiscordTokens) await tx.delete(discordTokens).where(eq(discordTokens.userId, userId));
+    await notifySessions(tx, `user:${userId}`);
   });
+  sessionCacheOf(db).forget(`user:${userId}`);
 }

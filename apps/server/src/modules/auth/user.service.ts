@@ -4,6 +4,7 @@ import { encrypt } from '../../crypto.js';
 import type { Db } from '../../db/client.js';
 import { discordTokens, users } from '../../db/schema/index.js';
 import type { DiscordIdentity, DiscordTokens } from '../../platforms/discord/oauth.js';
+import { sessionsChanged } from './session-cache.js';
 
 export type Rank = 'Admin' | 'User';
 
@@ -31,6 +32,8 @@ export async function upsertUser(db: Db, identity: DiscordIdentity): Promise<voi
         lastLoginAt: now,
       },
     });
+  // Signed-in requests of this user read the new name and avatar.
+  await sessionsChanged(db, `user:${identity.id}`);
 }
 
 export async function storeDiscordTokens(

@@ -14,6 +14,8 @@ export async function healthRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
           503: z.object({ status: z.literal('unavailable') }),
         },
       },
+      // Probes call it often: no session lookup, rate limit or VRChat deadline.
+      config: { anonymous: true, platformCalls: false },
     },
     async (_req, reply) => {
       // Migrations ran before the server listened; this checks the database still answers.

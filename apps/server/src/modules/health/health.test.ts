@@ -44,6 +44,16 @@ describe('foundation HTTP conventions', () => {
     expect(cookie?.sameSite).toBe('Lax');
   });
 
+  it('mints the XSRF-TOKEN cookie once: a browser that sends it back is not given a new one', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/api/config' });
+    const minted = first.cookies.find((c) => c.name === 'XSRF-TOKEN')?.value;
+    expect(minted).toBeTruthy();
+    for (const url of ['/api/config', '/api/health', '/api/user']) {
+      const again = await t.app.inject({ method: 'GET', url, cookies: { 'XSRF-TOKEN': minted! } });
+      expect(again.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
   it('rejects a state-changing request without the XSRF header with 403', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { loginTokens, sessions } from '../../db/schema/index.js';
 import { badRequest, HttpError } from '../../http/errors.js';
 import { audit } from '../audit/audit.service.js';
+import { notifySessions, sessionCacheOf } from '../auth/session-cache.js';
 import { findLinkByDiscord } from '../links/links.service.js';
 import { ACCOUNT_ERASE_JOB, type ErasureRequest } from './account-erasure.js';
 import { USERNAME_MISMATCH } from './privacy.schemas.js';
@@ -39,6 +40,7 @@ export async function deleteMyAccount(
   }
   await ctx.db.transaction(async (tx) => {
     await tx.delete(sessions).where(eq(sessions.userId, user.id));
+    await notifySessions(tx, `user:${user.id}`);
     await tx.delete(loginTokens).where(eq(loginTokens.userId, user.id));
     await audit(tx, {
       action: 'account.deleted',
@@ -46,5 +48,6 @@ export async function deleteMyAccount(
       targetId: request.pseudonym,
     });
   });
+  sessionCacheOf(ctx.db).forget(`user:${user.id}`);
   return { status: 'Deleted' as const, message: ACCOUNT_DELETED };
 }

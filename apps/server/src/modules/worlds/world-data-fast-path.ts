@@ -41,7 +41,7 @@ export class WorldDataFastPath {
 
   constructor(private readonly cache: WorldDataCache) {}
 
-  /** The headers every answer carries (security-headers.ts); until then everything goes to Fastify. */
+  /** The headers world data answers carry (security-headers.ts); until then everything goes to Fastify. */
   useSecurityHeaders(headers: readonly (readonly [string, string])[]): void {
     this.security = headers.flat();
     this.prepared = new WeakMap();

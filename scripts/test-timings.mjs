@@ -1,0 +1,54 @@
+// Where CI's test time goes (printed at the end of .ci/run): reads the vitest JSON reports given as arguments
+// (`vitest run --reporter=json --outputFile=…`) and prints the time per project and the slowest files.
+// Usage: node scripts/test-timings.mjs <label>=<report.json> …
+import { existsSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+
+const TOP = Number(process.env.TIMINGS_TOP ?? 25);
+const projectOf = (file) =>
+  file.startsWith('apps/server/')
+    ? 'server'
+    : file.startsWith('apps/web/')
+      ? 'web'
+      : file.startsWith('apps/simulator/')
+        ? 'simulator'
+        : file.startsWith('e2e/')
+          ? 'e2e'
+          : 'other';
+
+const rows = [];
+for (const arg of process.argv.slice(2)) {
+  const [label, path] = arg.includes('=') ? arg.split('=') : [arg, arg];
+  if (!existsSync(path)) continue;
+  const report = JSON.parse(readFileSync(path, 'utf8'));
+  for (const r of report.testResults ?? []) {
+    const file = relative(process.cwd(), r.name);
+    rows.push({
+      label,
+      file,
+      project: projectOf(file),
+      seconds: (r.endTime - r.startTime) / 1000,
+      tests: r.assertionResults?.length ?? 0,
+    });
+  }
+}
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+console.log('\n== test time per pass and project (file seconds summed; files run two at a time) ==');
+const groups = new Map();
+for (const r of rows) {
+  const key = `${r.label} ${r.project}`;
+  groups.set(key, [...(groups.get(key) ?? []), r]);
+}
+for (const [key, rs] of [...groups].sort(
+  (a, b) => sum(b[1].map((r) => r.seconds)) - sum(a[1].map((r) => r.seconds)),
+))
+  console.log(
+    `${key.padEnd(28)}${sum(rs.map((r) => r.seconds))
+      .toFixed(0)
+      .padStart(
+        7,
+      )} s${String(rs.length).padStart(6)} files${String(sum(rs.map((r) => r.tests))).padStart(7)} tests`,
+  );
+console.log(`\n== the ${TOP} slowest files ==`);
+for (const r of [...rows].sort((a, b) => b.seconds - a.seconds).slice(0, TOP))
+  console.log(`${r.seconds.toFixed(1).padStart(8)} s  ${r.label.padEnd(10)} ${r.file} (${r.tests} tests)`);
