@@ -1,5 +1,5 @@
 import { Badge, Group } from '@mantine/core';
-import type { MemberSearchResult } from '../../server-settings/api/members';
+import type { MemberSearchResult } from '../../../lib/guild-access/api/members';
 
 /** Linked / Verified / 18+ at a glance: a badge for each state the member has, 'Not linked' otherwise. */
 export function MemberBadges({ member }: { member: MemberSearchResult }) {

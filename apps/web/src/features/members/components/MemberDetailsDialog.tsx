@@ -1,7 +1,7 @@
 import { Alert, Anchor, Avatar, Badge, Group, Loader, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { roleColor } from '../../../components/roleColor';
 import { TruncatedName } from '../../../components/TruncatedName';
-import type { MemberSearchResult } from '../../server-settings/api/members';
+import type { MemberSearchResult } from '../../../lib/guild-access/api/members';
 import { useMemberDetails } from '../api/memberDetails';
 import { MemberBadges } from './MemberBadges';
 import { vrchatProfileUrl } from './memberLabels';

@@ -1,6 +1,6 @@
 import { Avatar, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { TruncatedName } from '../../../components/TruncatedName';
-import type { MemberSearchResult } from '../../server-settings/api/members';
+import type { MemberSearchResult } from '../../../lib/guild-access/api/members';
 
 /** Avatar, username and Discord ID; the name opens Member Details. */
 export function MemberIdentity({ member, onOpen }: { member: MemberSearchResult; onOpen: () => void }) {

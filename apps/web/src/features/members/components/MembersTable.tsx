@@ -1,6 +1,6 @@
 import { Stack, Table, Text } from '@mantine/core';
 import { TruncatedName } from '../../../components/TruncatedName';
-import type { MemberSearchResult } from '../../server-settings/api/members';
+import type { MemberSearchResult } from '../../../lib/guild-access/api/members';
 import { MemberBadges } from './MemberBadges';
 import { MemberIdentity } from './MemberIdentity';
 import { lastLinkChange } from './memberLabels';

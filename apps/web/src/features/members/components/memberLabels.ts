@@ -1,4 +1,4 @@
-import type { MemberFilter, MemberSearchField } from '../../server-settings/api/members';
+import type { MemberFilter, MemberSearchField } from '../../../lib/guild-access/api/members';
 
 export type { MemberFilter };
 
