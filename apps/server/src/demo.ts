@@ -1,4 +1,4 @@
-import { demo, type RunningSimulator, startSimulator } from '@vrclink/simulator';
+import { demo, type RunningSimulator, type SimulatorOptions, startSimulator } from '@vrclink/simulator';
 import type { SimulatorEndpoints } from './config.js';
 
 const endpointsAt = (url: string): SimulatorEndpoints => ({
@@ -23,11 +23,12 @@ async function isSimulator(url: string): Promise<boolean> {
   }
 }
 
-/** A simulator of this process's own (tests use port 0 for a fresh one each). */
+/** A simulator of this process's own (tests use port 0 for a fresh one each, some with their own options). */
 export async function startOwnSimulator(
   port: number,
+  options: SimulatorOptions = {},
 ): Promise<{ sim: RunningSimulator; endpoints: SimulatorEndpoints }> {
-  const sim = await startSimulator({ port, host: '127.0.0.1' });
+  const sim = await startSimulator({ ...options, port, host: '127.0.0.1' });
   return { sim, endpoints: endpointsAt(sim.url) };
 }
 

@@ -1,4 +1,5 @@
 import type { FaultStore } from './faults.js';
+import type { VrchatRateConfig } from './vrchat/ratelimit.js';
 
 /** Shared by both platform simulators: where the simulator is reachable and the injected faults. */
 export interface SimContext {
@@ -11,8 +12,16 @@ export interface SimContext {
 export interface SimulatorOptions {
   port?: number;
   host?: string;
-  /** Token bucket for VRChat API calls: capacity and refill per second. */
-  vrchatRate?: { capacity: number; perSecond: number };
+  /**
+   * VRChat's per-account rate limit over the strict defaults (capacity 5, 1/s, 60 s blocks doubling per
+   * call while blocked up to 6 h, Retry-After on every other 429). Also `PATCH /control/vrchat/config`.
+   */
+  vrchatRate?: Partial<VrchatRateConfig>;
+  /**
+   * Runs the platforms' clocks N times faster (default 1): every rate-limit window, refill, block and
+   * Retry-After is N times shorter, so tests can meet the strict limits' shape without waiting for it.
+   */
+  timeScale?: number;
   /** Discord per-route bucket: requests per window, window in seconds. */
   discordRate?: { limit: number; windowSeconds: number };
   /** Heartbeat interval the gateway announces, ms. */
