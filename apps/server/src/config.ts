@@ -60,6 +60,8 @@ export interface AppConfig {
     webUrl: string;
     pipelineUrl: string;
     contact: string;
+    /** Test-only pacing speed-up (VRCHAT_TIME_SCALE; 1 in production). */
+    timeScale: number;
   };
   /** Upload limits of World Images (modules/world-images). */
   worldImages: { maxBytes: number; maxPixels: number; maxPerGuild: number };
@@ -177,6 +179,7 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
       webUrl: sim ? sim.url : env.VRCHAT_WEB_URL,
       pipelineUrl: sim ? `${sim.url.replace(/^http/, 'ws')}/vrchat/pipeline` : env.VRCHAT_PIPELINE_URL,
       contact: env.VRCHAT_CONTACT,
+      timeScale: env.VRCHAT_TIME_SCALE,
     },
     worldImages: {
       maxBytes: env.WORLD_IMAGE_MAX_BYTES,

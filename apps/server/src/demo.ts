@@ -23,7 +23,7 @@ async function isSimulator(url: string): Promise<boolean> {
   }
 }
 
-/** A simulator of this process's own (tests use port 0 for a fresh one each). */
+/** A simulator of this process's own (tests use port 0 for a fresh one each, some with their own options). */
 export async function startOwnSimulator(
   port: number,
   options: Omit<SimulatorOptions, 'port' | 'host'> = {},

@@ -87,6 +87,11 @@ export const envSchema = z.object({
   VRCHAT_WEB_URL: z.string().url().default('https://vrchat.com'),
   VRCHAT_PIPELINE_URL: z.string().default('wss://pipeline.vrchat.cloud'),
   VRCHAT_CONTACT: z.string().default('admin@vrclink.app'),
+  /**
+   * Test-only: runs the VRChat pacer N times faster, to match a simulator started with `timeScale: N`
+   * (rates N times higher; pauses, backoffs and login cooldowns N times shorter). Never set in production.
+   */
+  VRCHAT_TIME_SCALE: z.coerce.number().positive().max(10_000).default(1),
   WORLD_MIRROR_URL: optionalString.pipe(z.string().url().optional()),
   /** The git repository the world mirror pushes to (https URL with a token, an SSH address, or a path). */
   WORLD_MIRROR_REMOTE: optionalString,

@@ -1,3 +1,4 @@
+import type { SimulatorOptions } from '@vrclink/simulator';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
@@ -10,7 +11,7 @@ import { createJobQueue } from '../src/jobs/pg-boss-queue.js';
 import { createSession } from '../src/modules/auth/session.service.js';
 import { upsertUser } from '../src/modules/auth/user.service.js';
 import { type Platforms, startPlatforms } from '../src/platforms/start.js';
-import { callSimulatorControl } from '../src/platforms/testing.js';
+import { callSimulatorControl, LAX_SIMULATOR } from '../src/platforms/testing.js';
 import type { VrchatPacerSettings } from '../src/platforms/vrchat/transport.js';
 import { openTestDatabase } from './db.js';
 
@@ -45,6 +46,13 @@ export async function createTestApp(
      * intent off with `PATCH /control/discord/application`, or seeding members silently).
      */
     beforeStart?: (simulatorUrl: string) => Promise<void>;
+    /** The simulator's options (default LAX_SIMULATOR: a VRChat budget the fast test pacing cannot spend). */
+    simulatorOptions?: SimulatorOptions;
+    /**
+     * Strict VRChat at N times the speed: the simulator's default (strict) limits with `timeScale: N` and
+     * the product's own pacing with the same scale, instead of the lax simulator and fast test pacing.
+     */
+    vrchatTimeScale?: number;
     /** VRChat pacing over the fast test defaults (e.g. real rate-limit pauses). */
     vrchatPacer?: VrchatPacerSettings;
     /** The app's logger (default silent, or TEST_LOG_LEVEL); the HTTP bench logs at info like production. */
@@ -55,14 +63,24 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SECRET_KEY: 'x'.repeat(32), ...opts.env });
   const demo = opts.simulator
-    ? await (await import('../src/demo.js')).startOwnSimulator(0, opts.simulatorOptions)
+    ? await (await import('../src/demo.js')).startOwnSimulator(
+        0,
+        opts.simulatorOptions ?? (opts.vrchatTimeScale ? { timeScale: opts.vrchatTimeScale } : LAX_SIMULATOR),
+      )
     : undefined;
   if (demo && opts.beforeStart) await opts.beforeStart(demo.sim.url);
   const config = resolveConfig(env, demo?.endpoints);
   const database = await openTestDatabase();
   const log = opts.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const platforms = demo
-    ? await startPlatforms({ config, database, log, vrchatPacer: { ...fastPacer, ...opts.vrchatPacer } })
+    ? await startPlatforms({
+        config,
+        database,
+        log,
+        vrchatPacer: opts.vrchatTimeScale
+          ? { timeScale: opts.vrchatTimeScale, ...opts.vrchatPacer }
+          : { ...fastPacer, ...opts.vrchatPacer },
+      })
     : undefined;
   // pg-boss in the test database, when the test needs real jobs (sending only; tests start workers).
   const jobs = opts.jobs ? createJobQueue(database, log) : undefined;

@@ -5,7 +5,7 @@ import { startOwnSimulator } from '../src/demo.js';
 import { createSession } from '../src/modules/auth/session.service.js';
 import { SESSION_CACHE_TTL_MS } from '../src/modules/auth/session-cache.js';
 import { upsertUser } from '../src/modules/auth/user.service.js';
-import { callSimulatorControl, waitFor } from '../src/platforms/testing.js';
+import { callSimulatorControl, LAX_SIMULATOR, waitFor } from '../src/platforms/testing.js';
 import { createScratchDatabase } from './db.js';
 import { type ServerProcess, startServerProcess } from './server-process.js';
 
@@ -45,7 +45,8 @@ describe.skipIf(!adminUrl)('two server processes on one PostgreSQL database', ()
   };
 
   beforeAll(async () => {
-    sim = await startOwnSimulator(0);
+    // Two processes pacing VRChat at 1/s each: a lax budget, the strict limit is tested elsewhere.
+    sim = await startOwnSimulator(0, LAX_SIMULATOR);
     scratch = await createScratchDatabase(adminUrl as string);
     const env = {
       DATABASE_URL: scratch.url,

@@ -1,4 +1,5 @@
 import type { FaultStore } from './faults.js';
+import type { VrchatRateConfig } from './vrchat/ratelimit.js';
 
 /** Shared by both platform simulators: where the simulator is reachable and the injected faults. */
 export interface SimContext {
@@ -11,8 +12,11 @@ export interface SimContext {
 export interface SimulatorOptions {
   port?: number;
   host?: string;
-  /** Token bucket for VRChat API calls: capacity and refill per second. */
-  vrchatRate?: { capacity: number; perSecond: number };
+  /**
+   * VRChat's per-account rate limit over the strict defaults (capacity 5, 1/s, 60 s blocks doubling per
+   * call while blocked up to 6 h, Retry-After on every other 429). Also `PATCH /control/vrchat/config`.
+   */
+  vrchatRate?: Partial<VrchatRateConfig>;
   /**
    * One limit for every Discord per-route bucket (requests per window, window in seconds), for tests about
    * something else that must not wait on Discord's strict per-route buckets (route-buckets.ts) they get without it.
@@ -21,7 +25,7 @@ export interface SimulatorOptions {
   /**
    * Makes every platform window and reset N times shorter (default 1: the platforms' own pace), so a test
    * or bench can run a long job against the strict limits quickly. Discord: per-route buckets, the global
-   * limit, the invalid-request window and ban, op 8's interval.
+   * limit, the invalid-request window and ban, op 8's interval. VRChat: every refill, block and Retry-After.
    */
   timeScale?: number;
   /** Heartbeat interval the gateway announces, ms. */

@@ -2,4 +2,5 @@ export { type RunningSimulator, startSimulator } from './app.js';
 export type { SimulatorOptions } from './context.js';
 export * as demo from './demo.js';
 export { seedGuildIds, seedUserIds } from './discord/seed.js';
+export { LAX_VRCHAT_RATE } from './vrchat/ratelimit.js';
 export { vrchatSeed } from './vrchat/seed.js';

@@ -124,7 +124,7 @@ describe('POST /groups/{groupId}/invites', () => {
     expect(errorOf(member.body)).toBe('User Glimmer is already a member of this group.');
     const blocked = await invite(vrchatSeed.blockedHangoutUserId);
     expect(blocked.status).toBe(403);
-    expect(errorOf(blocked.body)).toBe("You can't invite that user.");
+    expect(errorOf(blocked.body)).toBe("You can't invite that user․");
   });
 
   it('needs group-invites-manage', async () => {

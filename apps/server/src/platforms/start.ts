@@ -66,7 +66,7 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
       databaseUrl: opts.database.url,
     }),
     log,
-    pacer: opts.vrchatPacer,
+    pacer: { timeScale: config.vrchat.timeScale, ...opts.vrchatPacer },
   });
 
   let closed = false;

@@ -1,3 +1,4 @@
+import { LAX_VRCHAT_RATE, type SimulatorOptions } from '@vrclink/simulator';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { type AppConfig, resolveConfig } from '../config.js';
@@ -14,8 +15,15 @@ export interface SimHarness {
   close(): Promise<void>;
 }
 
-export async function startSimHarness(): Promise<SimHarness> {
-  const demo = await startOwnSimulator(0);
+/**
+ * The simulator for tests about something other than VRChat's rate limit: they pace VRChat calls at 200/s
+ * (test/app.ts) to stay fast, which the strict default budget (about 1/s) would block for minutes.
+ * Tests about the limit start a strict simulator instead.
+ */
+export const LAX_SIMULATOR: SimulatorOptions = { vrchatRate: LAX_VRCHAT_RATE };
+
+export async function startSimHarness(options: SimulatorOptions = LAX_SIMULATOR): Promise<SimHarness> {
+  const demo = await startOwnSimulator(0, options);
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SECRET_KEY: 'x'.repeat(32) });
   return {
     url: demo.sim.url,

@@ -49,6 +49,10 @@ export function requireCaller(state: VrchatState, req: FastifyRequest, allowPend
   const user = session && state.users.get(session.userId);
   const account = session && state.accounts.get(session.userId);
   if (!session || !user || !account) throw missingCredentials();
+  const binding = state.config.sessionAddressBinding;
+  // Reports disagree whether a cookie used from another address fails with 401 or 403 (platforms.md A.4).
+  if (binding !== 'off' && session.address !== undefined && session.address !== req.ip)
+    throw vrcError(binding, '"Missing Credentials"');
   if (!session.twoFactorDone && !allowPending2fa) throw requiresTwoFactor();
   return { user, account, session };
 }
@@ -99,6 +103,7 @@ function basicLogin(state: VrchatState, base: string, req: FastifyRequest, reply
     createdAt: now,
     expiresAt: now + AUTH_COOKIE_MS,
     twoFactorDone: !account.totpSecret || rememberedDevice,
+    address: req.ip,
   };
   state.sessions.set(session.token, session);
   reply.header('set-cookie', cookie('auth', session.token, session.expiresAt));

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import type { VrchatCounters } from './counters.js';
 import { VrcApiError } from './errors.js';
 import {
   BIO_MAX,
@@ -59,9 +60,20 @@ const groupPatch = z
 
 const configPatch = z
   .object({
-    rate: z.object({ capacity: z.number().int().positive(), perSecond: z.number().positive() }),
+    rate: z
+      .object({
+        capacity: z.number().int().positive(),
+        perSecond: z.number().positive(),
+        blockSeconds: z.number().positive(),
+        maxBlockSeconds: z.number().positive(),
+        retryAfter: z.enum(['always', 'never', 'alternate']),
+      })
+      .partial()
+      .strict(),
     sessionLimit: z.object({ max: z.number().int().positive(), windowSeconds: z.number().int().positive() }),
     groupMemberListCap: z.number().int().positive(),
+    sessionAddressBinding: z.union([z.literal('off'), z.literal(401), z.literal(403)]),
+    maxGroupsPerUser: z.number().int().positive(),
   })
   .partial()
   .strict();
@@ -96,8 +108,9 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 export interface ControlHooks {
   /** Clears everything and seeds the world again. */
   reset(): void;
-  /** Empties the rate-limit buckets (done with the session counters). */
+  /** Empties the rate-limit buckets and ends every block (done with the session counters). */
   resetRate(): void;
+  counters: VrchatCounters;
 }
 
 export function registerVrchatControl(
@@ -262,10 +275,17 @@ export function registerVrchatControl(
   control.get('/config', async () => state.config);
 
   control.patch('/config', async (req) => {
-    const patch = parse(configPatch, req.body);
-    state.config = { ...state.config, ...patch };
+    const { rate, ...patch } = parse(configPatch, req.body);
+    state.config = { ...state.config, ...patch, rate: { ...state.config.rate, ...rate } };
     hooks.resetRate();
     return state.config;
+  });
+
+  control.get('/counters', async () => hooks.counters.snapshot());
+
+  control.delete('/counters', async (_req, reply) => {
+    hooks.counters.reset();
+    return reply.code(204).send();
   });
 
   control.post('/reset', async (_req, reply) => {

@@ -15,15 +15,26 @@ export const vrcError = (status: number, message: string) => new VrcApiError(sta
 export const errorBody = (status: number, message: string) => ({ error: { message, status_code: status } });
 
 // VRChat JSON-quotes some messages; the SDK JSON-parses them before comparing, so keep the quotes.
+// VRChat ends many messages with look-alikes (ǃ U+01C3, ․ U+2024) instead of ! and . — kept as written.
 export const missingCredentials = () => vrcError(401, '"Missing Credentials"');
 export const requiresTwoFactor = () => vrcError(401, '"Requires Two-Factor Authentication"');
-export const groupNotFound = () => vrcError(404, "Can't find group!");
+export const groupNotFound = () => vrcError(404, "Can't find groupǃ");
 export const userNotFound = () => vrcError(404, 'User not found');
-export const notAMember = () => vrcError(403, "You're not a member.");
+export const notAMember = () => vrcError(403, "You're not a member․");
+/** Accepting a join request for someone at the group limit (vrchatapi/specification#541). */
+export const tooManyGroups = (displayName: string) =>
+  vrcError(403, `${displayName} can't join right now because they're in too many groups․`);
+/** A role VRChat sells (requiresPurchase): only VRChat grants and takes it. The text is a guess. */
+export const purchasedRole = (roleName: string) =>
+  vrcError(403, `You can't manage the role "${roleName}" because it is granted by purchase․`);
 export const noPermission = () => vrcError(403, "You don't have permission to do that.");
 
-/** The general rate-limit answer: no Retry-After or X-RateLimit-* headers, like the real API. */
-export function writeVrchat429(reply: FastifyReply): FastifyReply {
+/**
+ * The general rate-limit answer, in VRChat's error envelope. Never X-RateLimit-* headers; `Retry-After`
+ * only when given (real 429s come both with and without it).
+ */
+export function writeVrchat429(reply: FastifyReply, retryAfterSeconds?: number): FastifyReply {
+  if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
   return reply.code(429).send(errorBody(429, 'Too many requests'));
 }
 

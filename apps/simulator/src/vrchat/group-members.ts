@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireCaller } from './auth.js';
-import { notAMember, vrcError } from './errors.js';
+import { purchasedRole, vrcError } from './errors.js';
 import {
   hasPermission,
   loadGroup,
@@ -35,6 +35,8 @@ export function registerGroupMemberRoutes(
     if (sort !== 'joinedAt:asc' && sort !== 'joinedAt:desc')
       throw vrcError(400, `sort must be one of joinedAt:asc, joinedAt:desc: '${sort}'`);
     const roleId = str(req.query, 'roleId');
+    // Only members may list a group's members (vrchatapi/specification#350, #489).
+    requireMember(state, group.id, user.id);
     const notes = hasPermission(state, group, user.id, 'group-members-manage');
     // Real VRChat lists all *other* members: never the caller (its own membership is the group's myMember).
     const members = state
@@ -53,6 +55,7 @@ export function registerGroupMemberRoutes(
     const paged = paging(req.query);
     const query = (str(req.query, 'query') ?? '').trim().toLowerCase();
     if ([...query].length < 3) throw vrcError(400, '"query" must be at least 3 characters long');
+    requireMember(state, group.id, user.id);
     const notes = hasPermission(state, group, user.id, 'group-members-manage');
     const hits = state
       .groupMemberships(group.id, 'member')
@@ -63,11 +66,13 @@ export function registerGroupMemberRoutes(
     return { results, total: results.length };
   });
 
-  api.get<MemberParams>('/groups/:groupId/members/:userId', async (req) => {
+  api.get<MemberParams>('/groups/:groupId/members/:userId', async (req, reply) => {
     const { user } = requireCaller(state, req);
     const group = loadGroup(state, req.params.groupId);
+    requireMember(state, group.id, user.id);
     const m = state.membership(group.id, req.params.userId);
-    if (!m) throw notAMember();
+    // VRChat answers 200 with a null body for someone who is not a member (vrchatapi/specification#536).
+    if (!m) return reply.code(200).type('application/json').send('null');
     const notes = hasPermission(state, group, user.id, 'group-members-manage');
     return toGroupMember(baseUrl(), state, m, notes);
   });
@@ -140,6 +145,7 @@ export function registerGroupMemberRoutes(
       if (!role || role.groupId !== group.id) throw vrcError(404, "Can't find role!");
       const target = state.member(group.id, req.params.userId);
       if (!target) throw vrcError(404, 'User is not a member of this group.');
+      if (role.requiresPurchase) throw purchasedRole(role.name);
       requireRoleBelowCaller(state, group, user.id, role);
       requireTargetBelowCaller(state, group, user.id, target.userId);
       const has = target.roleIds.includes(role.id);

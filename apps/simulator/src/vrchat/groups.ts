@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { requireCaller } from './auth.js';
 import { userNotFound, vrcError } from './errors.js';
-import { loadGroup, requirePermission, requireTargetBelowCaller } from './group-access.js';
+import { loadGroup, requireMember, requirePermission, requireTargetBelowCaller } from './group-access.js';
 import { memberLeaves } from './mutations.js';
 import { bool, csv, page, paging, str } from './query.js';
 import { toAuditEntry, toGroup, toGroupMember, toRole } from './serialize-groups.js';
@@ -17,8 +17,10 @@ export function registerGroupRoutes(api: FastifyInstance, state: VrchatState, ba
   });
 
   api.get<GroupParams>('/groups/:groupId/roles', async (req) => {
-    requireCaller(state, req);
+    const { user } = requireCaller(state, req);
     const group = loadGroup(state, req.params.groupId);
+    // Only members see a group's roles (vrchatapi/specification#350, #489).
+    requireMember(state, group.id, user.id);
     return state.groupRoles(group.id).map(toRole);
   });
 

@@ -6,6 +6,7 @@ import { applyFault } from '../faults.js';
 import { registerAuthRoutes, sessionOf } from './auth.js';
 import { useVrchatBodyParsers } from './body-parsers.js';
 import { registerVrchatControl } from './control.js';
+import { VrchatCounters } from './counters.js';
 import { errorBody, vrchatErrorHandler, writeVrchat429 } from './errors.js';
 import { registerGroupInviteRoutes } from './group-invites.js';
 import { registerGroupMemberRoutes } from './group-members.js';
@@ -13,9 +14,9 @@ import { registerGroupRoutes } from './groups.js';
 import { registerImageRoutes } from './images.js';
 import { registerPages } from './pages.js';
 import { registerPipeline } from './pipeline.js';
-import { DEFAULT_SESSION_LIMIT, DEFAULT_VRCHAT_RATE, TokenBuckets } from './ratelimit.js';
+import { DEFAULT_SESSION_LIMIT, DEFAULT_VRCHAT_RATE, VrchatRateLimiter } from './ratelimit.js';
 import { seedVrchat } from './seed.js';
-import { DEFAULT_GROUP_MEMBER_LIST_CAP, VrchatState } from './state.js';
+import { DEFAULT_GROUP_MEMBER_LIST_CAP, DEFAULT_MAX_GROUPS_PER_USER, VrchatState } from './state.js';
 import { registerUserRoutes } from './users.js';
 
 export { vrchatAccounts, vrchatGroupIds, vrchatRoleIds, vrchatSeed, vrchatUserIds } from './seed.js';
@@ -44,12 +45,15 @@ export async function registerVrchat(
   addSocket: (path: string) => WebSocketServer,
 ): Promise<void> {
   const state = new VrchatState({
-    rate: ctx.options.vrchatRate ?? DEFAULT_VRCHAT_RATE,
+    rate: { ...DEFAULT_VRCHAT_RATE, ...ctx.options.vrchatRate },
     sessionLimit: DEFAULT_SESSION_LIMIT,
     groupMemberListCap: DEFAULT_GROUP_MEMBER_LIST_CAP,
+    sessionAddressBinding: 'off',
+    maxGroupsPerUser: DEFAULT_MAX_GROUPS_PER_USER,
   });
   seedVrchat(state);
-  const buckets = new TokenBuckets(() => state.config.rate);
+  const limiter = new VrchatRateLimiter(() => state.config.rate, ctx.options.timeScale ?? 1);
+  const counters = new VrchatCounters();
   registerPipeline(addSocket('/vrchat/pipeline'), state);
 
   await app.register(
@@ -73,11 +77,13 @@ export async function registerVrchat(
         }
         if (await applyFault(ctx.faults, 'vrchat', req, reply, writeVrchat429)) return reply;
         const key = sessionOf(state, req)?.userId ?? `ip:${req.ip}`;
-        if (!buckets.take(key)) {
-          await writeVrchat429(reply);
+        const decision = limiter.take(key);
+        if (!decision.ok) {
+          await writeVrchat429(reply, decision.retryAfterSeconds);
           return reply;
         }
       });
+      api.addHook('onResponse', async (req, reply) => counters.record(req, reply));
       registerAuthRoutes(api, state, ctx.baseUrl);
       registerUserRoutes(api, state, ctx.baseUrl);
       registerGroupRoutes(api, state, ctx.baseUrl);
@@ -97,9 +103,11 @@ export async function registerVrchat(
         reset: () => {
           state.reset();
           seedVrchat(state);
-          buckets.reset();
+          limiter.reset();
+          counters.reset();
         },
-        resetRate: () => buckets.reset(),
+        resetRate: () => limiter.reset(),
+        counters,
       });
     },
     { prefix: '/control/vrchat' },

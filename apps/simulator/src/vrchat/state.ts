@@ -1,4 +1,5 @@
 import { newId } from './ids.js';
+import type { VrchatRateConfig } from './ratelimit.js';
 
 export type AgeVerificationStatus = '18+' | 'hidden' | 'verified';
 export type DeveloperType = 'none' | 'trusted' | 'internal' | 'moderator';
@@ -119,10 +120,12 @@ export interface VrcSession {
   expiresAt: number;
   /** False until the session passed 2FA (always true for accounts without 2FA). */
   twoFactorDone: boolean;
+  /** The client address the session was created from (see VrcConfig.sessionAddressBinding). */
+  address?: string;
 }
 
 export interface VrcConfig {
-  rate: { capacity: number; perSecond: number };
+  rate: VrchatRateConfig;
   /** Basic logins per account allowed within the window before 429 'Created too many sessions'. */
   sessionLimit: { max: number; windowSeconds: number };
   /**
@@ -131,7 +134,16 @@ export interface VrcConfig {
    * the search are not affected.
    */
   groupMemberListCap: number;
+  /**
+   * Whether an `auth` cookie works only from the address it was created from (reports disagree, see
+   * platforms.md A.4): 'off' (it works anywhere), or the status another address gets, 401 or 403.
+   */
+  sessionAddressBinding: 'off' | 401 | 403;
+  /** Groups one user may be in; accepting a join request past it answers 403 (VRChat's own limit is 100). */
+  maxGroupsPerUser: number;
 }
+
+export const DEFAULT_MAX_GROUPS_PER_USER = 100;
 
 export const DEFAULT_GROUP_MEMBER_LIST_CAP = 5100;
 

@@ -8,7 +8,8 @@ const RATE_LIMITED = /^VRChat is rate limiting requests\. Try again in \d+ secon
 
 /**
  * VRChat rate limiting us (issue #12): requests someone waits for give up at a deadline (10 s) with a 503
- * and Retry-After; jobs keep waiting. Real pauses here (2 s doubling, deterministic), not the fast test ones.
+ * and Retry-After; jobs keep waiting. Real pauses here (2.2 s tripling up to 4.4 s, deterministic), not the
+ * fast test ones. No request goes while a pause lasts: a probe inside VRChat's block would extend it.
  */
 describe('interactive VRChat calls under rate limits (against the simulators)', () => {
   let t: TestApp;
@@ -19,7 +20,7 @@ describe('interactive VRChat calls under rate limits (against the simulators)', 
   beforeAll(async () => {
     t = await createTestApp({
       simulator: true,
-      vrchatPacer: { rateLimitPauseMs: 2000, rateLimitPauseMaxMs: 120_000, random: () => 1 },
+      vrchatPacer: { rateLimitPauseMs: 2000, rateLimitPauseMaxMs: 4000, random: () => 1 },
     });
     mainRole = await discordRole(t, hangout.id);
     const guestRole = await discordRole(t, hangout.id);
@@ -67,9 +68,12 @@ describe('interactive VRChat calls under rate limits (against the simulators)', 
       expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(ms).toBeLessThan(20_000);
     }
-    // The pause has grown well past any deadline; once VRChat answers again, a probe ends it.
-    expect(t.platforms?.vrchat.state().status).toBe('rate_limited');
+    // No caller probes while the pause lasts; the first call after it is the probe, and its success ends it.
+    const state = t.platforms?.vrchat.state();
+    expect(state?.status).toBe('rate_limited');
     await t.control('DELETE', '/faults');
+    const until = Date.parse(state?.rateLimitedUntil ?? '');
+    await new Promise((r) => setTimeout(r, Math.max(0, until - Date.now())));
     const after = await timed(search);
     expect(after.value.statusCode).toBe(200);
     expect(after.ms).toBeLessThan(6_000);
@@ -113,7 +117,7 @@ describe('interactive VRChat calls under rate limits (against the simulators)', 
   }, 60_000);
 
   it('a call outside a request (a job) keeps waiting past the deadline and gets its answer', async () => {
-    // Three 429s in a row: pauses of 2, 4 and 8 s, longer together than the 10 s deadline.
+    // Three 429s in a row: pauses of 2.2, 4.4 and 4.4 s, longer together than the 10 s deadline.
     await storm({ count: 3 });
     const { value, ms } = await timed(() => t.ctx.vrchat.searchUsers('abc'));
     expect(Array.isArray(value)).toBe(true);

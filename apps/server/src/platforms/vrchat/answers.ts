@@ -50,6 +50,15 @@ export function describe(err: unknown): string {
   return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
 }
 
+/**
+ * Whether a 403 means the session is no longer valid rather than "not allowed". Reports say a cookie used
+ * from another address fails with 401 or with 403 (platforms.md A.4); permission refusals name what is
+ * refused ("You're not a member", "You can't invite that user"), never credentials, a login or a session.
+ */
+export function sessionRefused(message: string): boolean {
+  return /credentials|not logged in|log ?in again|session/i.test(message);
+}
+
 /** Updates the status and login gate from a final (not retried) answer; may replace what the SDK sees. */
 export async function observeAnswer(
   deps: ObserveDeps,
@@ -93,6 +102,15 @@ export async function observeAnswer(
     deps.status.set('needs_2fa', { lastError: message });
     // As an error the SDK stops here and reports it, instead of treating {verified:false} as data.
     return res.ok ? localError(401, message) : res;
+  }
+  if (res.status === 403) {
+    const message = messageOf(await bodyOf(res), 403);
+    if (sessionRefused(message)) {
+      // As a 401 the SDK logs in again (once, shared by every process: see shareLogins) and replays the call.
+      if (deps.status.get().status === 'ok')
+        deps.status.set('logged_out', { lastError: `VRChat refused the stored session: ${message}` });
+      return localError(401, '"Missing Credentials"');
+    }
   }
   if (res.ok) {
     const path = new URL(req.url).pathname;

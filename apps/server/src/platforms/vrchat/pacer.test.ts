@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LoginGate } from './login-gate.js';
-import { backoffDelay, Pacer, PacerClosedError, PacerDeadlineError } from './pacer.js';
+import {
+  backoffDelay,
+  Pacer,
+  PacerClosedError,
+  PacerDeadlineError,
+  rateLimitPause,
+  retryAfterMs,
+} from './pacer.js';
 
 /** Acquires `count` slots and records when (fake ms since start) each was granted. */
 function grants(pacer: Pacer, count: number, start: number): number[] {
@@ -24,7 +31,7 @@ describe('Pacer', () => {
     expect(at).toEqual([0, 0, 0, 500, 1000, 1500]);
   });
 
-  it('holds every queued request during a pause and restarts with an empty bucket', async () => {
+  it('holds every request during a pause, then sends one probe alone; its success resumes the steady rate', async () => {
     const pacer = new Pacer({ ratePerSecond: 10, burst: 5 });
     const start = Date.now();
     pacer.pause(1000);
@@ -32,9 +39,28 @@ describe('Pacer', () => {
     const at = grants(pacer, 3, start);
     await vi.advanceTimersByTimeAsync(999);
     expect(at).toEqual([]);
+    // The probe goes when the pause ends; nothing else until its answer, however long that takes.
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(at).toEqual([1000]);
+    pacer.recovered(start + 1000);
     await vi.advanceTimersByTimeAsync(1000);
-    expect(at).toEqual([1100, 1200, 1300]);
+    // The bucket restarted empty when the pause ended and refilled while the probe's answer was awaited.
+    expect(at).toEqual([1000, 5999, 5999]);
     expect(pacer.pausedUntilMs()).toBeUndefined();
+  });
+
+  it('pauses again, with no second request, when the probe is refused too', async () => {
+    const pacer = new Pacer({ ratePerSecond: 10, burst: 5 });
+    const start = Date.now();
+    pacer.pause(1000);
+    const at = grants(pacer, 2, start);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(at).toEqual([1000]);
+    pacer.pause(3000);
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(at).toEqual([1000]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(at).toEqual([1000, 4000]);
   });
 
   it('never shortens a pause that is already longer', async () => {
@@ -56,7 +82,7 @@ describe('Pacer', () => {
   });
 
   it('refuses a caller with a deadline at once when a pause outlasts it, and says when to retry', async () => {
-    const pacer = new Pacer({ probeIntervalMs: 5000 });
+    const pacer = new Pacer();
     const start = Date.now();
     pacer.pause(60_000);
     const err = await pacer.acquire({ deadlineAt: start + 1000 }).catch((e: unknown) => e);
@@ -66,8 +92,8 @@ describe('Pacer', () => {
     const at = grants(pacer, 1, start);
     await vi.advanceTimersByTimeAsync(59_999);
     expect(at).toEqual([]);
-    await vi.advanceTimersByTimeAsync(1001);
-    expect(at).toEqual([61_000]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(at).toEqual([60_000]);
   });
 
   it('gives up at the deadline when the queue is too long', async () => {
@@ -80,24 +106,33 @@ describe('Pacer', () => {
     expect(pacer.waiting).toBe(0);
   });
 
-  it('lets one interactive caller probe per interval during a long pause; its success ends the pause', async () => {
-    const pacer = new Pacer({ ratePerSecond: 10, burst: 5, probeIntervalMs: 5000 });
+  it('sends interactive callers first, but never past background work that has waited agingMs longer', async () => {
+    const pacer = new Pacer({ ratePerSecond: 1, burst: 1, agingMs: 5000 });
     const start = Date.now();
-    pacer.pause(120_000);
-    // 3 s into the pause, a caller with 10 s to go waits for the probe slot at 5 s and goes.
-    await vi.advanceTimersByTimeAsync(3000);
-    const probe = grants(pacer, 0, start);
-    void pacer.acquire({ deadlineAt: Date.now() + 10_000 }).then(() => probe.push(Date.now() - start));
-    // A second one in the same interval has no probe slot before its deadline: refused.
-    await vi.advanceTimersByTimeAsync(2000);
-    expect(probe).toEqual([5000]);
-    await expect(pacer.acquire({ deadlineAt: Date.now() + 1000 })).rejects.toBeInstanceOf(PacerDeadlineError);
-    // A patient caller still waits; the probe's success lifts the pause for it too.
-    const patient = grants(pacer, 1, start);
-    pacer.recovered(start + 5000);
-    await vi.advanceTimersByTimeAsync(200);
-    expect(patient).toEqual([5100]);
-    expect(pacer.pausedUntilMs()).toBeUndefined();
+    await pacer.acquire();
+    const order: string[] = [];
+    const take = (name: string, interactive: boolean) =>
+      void pacer
+        .acquire({ interactive, deadlineAt: interactive ? Date.now() + 600_000 : undefined })
+        .then(() => order.push(name));
+    take('sync-1', false);
+    take('sync-2', false);
+    await vi.advanceTimersByTimeAsync(100);
+    // A page asks while the sync waits: it goes first.
+    take('page-1', true);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(order).toEqual(['page-1']);
+    // Pages keep asking, one a second, for a minute: the sync still gets its turns.
+    for (let i = 2; i <= 60; i++) {
+      take(`page-${i}`, true);
+      await vi.advanceTimersByTimeAsync(1000);
+    }
+    expect(order).toContain('sync-1');
+    expect(order).toContain('sync-2');
+    // Each background request went within agingMs (plus the one ahead of it) of when it came.
+    expect(order.indexOf('sync-1')).toBeLessThanOrEqual(6);
+    expect(order.indexOf('sync-2')).toBeLessThanOrEqual(7);
+    expect(Date.now() - start).toBeGreaterThan(60_000);
   });
 
   it('does not end a pause for an answer to a request sent before it began', () => {
@@ -106,6 +141,24 @@ describe('Pacer', () => {
     pacer.pause(10_000);
     pacer.recovered(start - 1);
     expect(pacer.pausedUntilMs()).toBe(start + 10_000);
+  });
+});
+
+describe('rateLimitPause and retryAfterMs', () => {
+  it('never guesses a pause below the base, and triples it per 429 in a row up to the cap', () => {
+    expect([0, 1, 2, 3, 10].map((n) => rateLimitPause(n, 60_000, 3_600_000, () => 0))).toEqual([
+      60_000, 180_000, 540_000, 1_620_000, 3_600_000,
+    ]);
+    expect(rateLimitPause(0, 60_000, 3_600_000, () => 1)).toBe(66_000);
+  });
+
+  it('reads Retry-After as seconds (fractions too) or an HTTP date', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(retryAfterMs('60', now)).toBe(60_000);
+    expect(retryAfterMs('0.3', now)).toBe(300);
+    expect(retryAfterMs('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000);
+    expect(retryAfterMs(null, now)).toBeUndefined();
+    expect(retryAfterMs('soon', now)).toBeUndefined();
   });
 });
 

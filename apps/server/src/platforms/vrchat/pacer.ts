@@ -1,8 +1,10 @@
 /**
- * One queue for every VRChat request: a token bucket (steady rate with a small burst) and a global pause
- * that a 429 sets. VRChat publishes no limits and its 429 carries no headers, so we stay well below any
- * plausible limit and, once told off, stop everything for a while. Timers run only while someone waits,
- * never on a fixed clock.
+ * One queue for every VRChat request: a token bucket (steady rate with a small burst), a global pause that
+ * a 429 sets, and priorities. VRChat publishes no limits, and calls made while it blocks us extend the
+ * block, so once told off we stop everything: no request goes while a pause lasts, and when it ends one
+ * request goes alone (a probe) until its answer says whether the block has lifted. Interactive callers go
+ * before background work, but a background request that has waited `agingMs` longer goes first, so a busy
+ * page never starves the sync. Timers run only while someone waits, never on a fixed clock.
  */
 export interface PacerOptions {
   /** Sustained requests per second (default 1). */
@@ -10,23 +12,27 @@ export interface PacerOptions {
   /** Requests that may go at once after a quiet spell (default 3). */
   burst?: number;
   /**
-   * During a pause, how long after the last 429 (or probe) a caller with a deadline may send one request
-   * anyway to learn whether the limit has lifted (default 5 s). Callers without a deadline just wait.
+   * How much sooner an interactive request counts as queued than it was (default 30 s): it overtakes
+   * background requests that came less than this before it, and no more.
    */
-  probeIntervalMs?: number;
+  agingMs?: number;
   now?: () => number;
 }
 
-/** Options of one acquire: a caller with a deadline gives up instead of waiting past it. */
+/** Options of one acquire. */
 export interface AcquireOptions {
   /** Epoch ms after which the caller would rather fail than keep waiting (interactive requests). */
   deadlineAt?: number;
+  /** Someone waits for the answer (default: when there is a deadline); goes before background work. */
+  interactive?: boolean;
 }
 
 interface Waiter {
   resolve: () => void;
   reject: (err: Error) => void;
   deadlineAt?: number;
+  /** Queue order: when it came, less agingMs for interactive callers. */
+  rank: number;
   timer?: NodeJS.Timeout;
 }
 
@@ -49,48 +55,43 @@ export class PacerDeadlineError extends Error {
 export class Pacer {
   private readonly rate: number;
   private readonly burst: number;
+  private readonly agingMs: number;
   private readonly now: () => number;
   private tokens: number;
   private refilledAt: number;
   private pausedUntil = 0;
   private pausedAt = Number.NEGATIVE_INFINITY;
-  private probedAt = Number.NEGATIVE_INFINITY;
-  private readonly probeIntervalMs: number;
+  /** After a pause: a probe went and its answer is awaited (nothing else goes meanwhile). */
+  private probeOut = false;
+  /** After a pause, until an answer shows the block lifted: requests go one at a time. */
+  private probing = false;
   private readonly queue: Waiter[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private readonly sleepers = new Set<() => void>();
   private closed = false;
 
   constructor(opts: PacerOptions = {}) {
     this.rate = opts.ratePerSecond ?? 1;
     this.burst = Math.max(1, opts.burst ?? 3);
+    this.agingMs = opts.agingMs ?? 30_000;
     this.now = opts.now ?? Date.now;
-    this.probeIntervalMs = opts.probeIntervalMs ?? 5_000;
     this.tokens = this.burst;
     this.refilledAt = this.now();
   }
 
   /**
-   * Resolves when the caller may send one request (FIFO). With a deadline it rejects with
-   * PacerDeadlineError once the deadline passes, or at once when a pause outlasts it; then, at most once
-   * per probe interval, it lets the caller through as a probe instead, so the end of a storm is noticed.
+   * Resolves when the caller may send one request. A caller with a deadline is refused at once when a
+   * known pause outlasts it (PacerDeadlineError says when to retry), and when its deadline passes in the
+   * queue. No caller probes during a pause.
    */
   acquire(opts: AcquireOptions = {}): Promise<void> {
     if (this.closed) return Promise.reject(new PacerClosedError());
     const { deadlineAt } = opts;
     const now = this.now();
-    if (deadlineAt !== undefined && this.pausedUntil > Math.max(now, deadlineAt)) {
-      const probeAt = Math.max(this.pausedAt, this.probedAt) + this.probeIntervalMs;
-      if (probeAt <= now) {
-        this.probedAt = now;
-        return Promise.resolve();
-      }
-      // The next probe comes before the deadline: wait for it, then look again (the pause may be over).
-      if (probeAt <= deadlineAt) return this.sleep(probeAt - now).then(() => this.acquire(opts));
+    if (deadlineAt !== undefined && this.pausedUntil > Math.max(now, deadlineAt))
       return Promise.reject(new PacerDeadlineError(this.pausedUntil));
-    }
+    const interactive = opts.interactive ?? deadlineAt !== undefined;
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, deadlineAt };
+      const waiter: Waiter = { resolve, reject, deadlineAt, rank: now - (interactive ? this.agingMs : 0) };
       if (deadlineAt !== undefined)
         waiter.timer = setTimeout(
           () => {
@@ -107,8 +108,8 @@ export class Pacer {
   }
 
   /**
-   * Holds every queued and future request until `ms` from now; the bucket restarts empty afterwards.
-   * Queued callers whose deadline ends before the pause are looked at again (a probe, or a refusal).
+   * Holds every queued and future request until `ms` from now; afterwards one request goes alone as a
+   * probe. Queued callers whose deadline ends before the pause are refused now, not at their deadline.
    */
   pause(ms: number): void {
     const now = this.now();
@@ -116,23 +117,25 @@ export class Pacer {
     this.pausedAt = now;
     this.tokens = 0;
     this.refilledAt = this.pausedUntil;
+    this.probing = true;
+    this.probeOut = false;
     for (const w of [...this.queue]) {
       if (w.deadlineAt === undefined || w.deadlineAt >= this.pausedUntil) continue;
       this.queue.splice(this.queue.indexOf(w), 1);
       clearTimeout(w.timer);
-      this.acquire({ deadlineAt: w.deadlineAt }).then(w.resolve, w.reject);
+      w.reject(new PacerDeadlineError(this.pausedUntil));
     }
     this.reschedule();
   }
 
   /**
-   * VRChat answered a request sent at `sentAt` without a 429. If it was sent after the last pause began
-   * (a probe), the limit has lifted: the pause ends now and waiting requests go at the steady rate.
+   * VRChat answered a request sent at `sentAt` with something other than a 429 (or it failed on the way).
+   * If it was the probe after a pause, the block has lifted: requests go at the steady rate again.
    */
   recovered(sentAt: number): void {
-    if (this.pausedUntil <= this.now() || sentAt < this.pausedAt) return;
-    this.pausedUntil = 0;
-    this.refilledAt = this.now();
+    if (!this.probing || sentAt < this.pausedAt) return;
+    this.probing = false;
+    this.probeOut = false;
     this.reschedule();
   }
 
@@ -147,7 +150,6 @@ export class Pacer {
 
   close(): void {
     this.closed = true;
-    for (const wake of [...this.sleepers]) wake();
     clearTimeout(this.timer);
     this.timer = undefined;
     for (const w of this.queue.splice(0)) {
@@ -156,23 +158,17 @@ export class Pacer {
     }
   }
 
-  /** Waits `ms`; close() ends the wait early (the caller's next acquire then rejects). */
-  private sleep(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        this.sleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      this.sleepers.add(wake);
-    });
-  }
-
   private refill(now: number): void {
     if (now <= this.refilledAt) return;
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) / 1000) * this.rate);
     this.refilledAt = now;
+  }
+
+  /** The waiter to go next: the lowest rank (interactive ones count as having come agingMs sooner). */
+  private next(): Waiter | undefined {
+    let best: Waiter | undefined;
+    for (const w of this.queue) if (!best || w.rank < best.rank) best = w;
+    return best;
   }
 
   private drain(): void {
@@ -183,15 +179,21 @@ export class Pacer {
         this.wake(this.pausedUntil - now);
         return;
       }
+      // The probe's answer decides; recovered() or the next pause() drains again.
+      if (this.probeOut) return;
       this.refill(now);
-      if (this.tokens < 1) {
+      if (this.tokens < 1 && !this.probing) {
         this.wake(Math.ceil(((1 - this.tokens) / this.rate) * 1000));
         return;
       }
-      this.tokens -= 1;
-      const w = this.queue.shift();
-      clearTimeout(w?.timer);
-      w?.resolve();
+      // A probe goes as soon as the pause ends: the block is over by then, or VRChat said how long it is.
+      this.tokens = Math.max(0, this.tokens - 1);
+      if (this.probing) this.probeOut = true;
+      const w = this.next();
+      if (!w) return;
+      this.queue.splice(this.queue.indexOf(w), 1);
+      clearTimeout(w.timer);
+      w.resolve();
     }
   }
 
@@ -221,4 +223,29 @@ export function backoffDelay(
 ): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** attempt);
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+/**
+ * The pause after the `attempt`-th 429 in a row (0-based) when VRChat did not say how long: never shorter
+ * than `baseMs` (a shorter guess would probe inside the block and extend it), tripled per 429 in a row so
+ * it outgrows a block that doubles with each probe, plus up to 10% at random so processes do not line up.
+ */
+export function rateLimitPause(
+  attempt: number,
+  baseMs: number,
+  maxMs: number,
+  random: () => number = Math.random,
+): number {
+  return Math.round(Math.min(maxMs, baseMs * 3 ** attempt) * (1 + random() * 0.1));
+}
+
+/**
+ * Reads a 429's Retry-After: seconds (fractions allowed) or an HTTP date; undefined when absent or unreadable.
+ */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header.trim());
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

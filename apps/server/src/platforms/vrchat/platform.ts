@@ -11,7 +11,7 @@ import { Pacer } from './pacer.js';
 import { cookieHeaderOf, createSdk, type Outcome, outcomeOf } from './sdk.js';
 import type { SessionStore } from './session-store.js';
 import { StatusTracker, type VrchatState } from './status.js';
-import { createTransport, type VrchatPacerSettings } from './transport.js';
+import { createTransport, scaledSettings, type VrchatPacerSettings } from './transport.js';
 
 export interface VrchatPlatformOptions {
   config: AppConfig['vrchat'];
@@ -48,12 +48,15 @@ export interface VrchatCaller {
 export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatform {
   const { config, log } = opts;
   const status = new StatusTracker(log);
-  const gate = new LoginGate(opts.login);
-  const pacer = new Pacer({
-    ratePerSecond: opts.pacer?.ratePerSecond,
-    burst: opts.pacer?.burst,
-    probeIntervalMs: opts.pacer?.probeIntervalMs ?? opts.pacer?.rateLimitPauseMs,
+  const timeScale = opts.pacer?.timeScale ?? 1;
+  const gate = new LoginGate({
+    ...opts.login,
+    // The test-only time scale shortens the login cooldown too (the defaults are 60 s and 1 h).
+    cooldownMs: (opts.login?.cooldownMs ?? 60_000) / timeScale,
+    maxCooldownMs: (opts.login?.maxCooldownMs ?? 3_600_000) / timeScale,
   });
+  const paced = scaledSettings(opts.pacer);
+  const pacer = new Pacer({ ratePerSecond: paced.ratePerSecond, burst: paced.burst, agingMs: paced.agingMs });
   const cookieStore = new SessionKeyvStore(opts.sessionStore, log);
   const transport = createTransport({
     pacer,

@@ -3,7 +3,14 @@ import { bodyOf, classify, describe, type Kind, localError, observeAnswer } from
 import { messageOf } from './errors.js';
 import { isInteractive } from './interactive.js';
 import type { LoginGate } from './login-gate.js';
-import { backoffDelay, type Pacer, PacerClosedError, PacerDeadlineError } from './pacer.js';
+import {
+  backoffDelay,
+  type Pacer,
+  PacerClosedError,
+  PacerDeadlineError,
+  rateLimitPause,
+  retryAfterMs,
+} from './pacer.js';
 import type { StatusTracker } from './status.js';
 
 /** Retry and timing settings of the single VRChat request queue. */
@@ -17,9 +24,23 @@ export interface VrchatPacerSettings {
   /** First backoff after a 5xx or network error (default 1 s), doubled per retry up to backoffMaxMs. */
   backoffBaseMs?: number;
   backoffMaxMs?: number;
-  /** First global pause after a 429 (default 5 s), doubled per 429 in a row up to rateLimitPauseMaxMs (2 min). */
+  /**
+   * The global pause after a 429 that carries no Retry-After (default 60 s, VRChat's quoted "once per
+   * 60 s"), tripled per 429 in a row up to rateLimitPauseMaxMs (default 1 h). A Retry-After is obeyed as is.
+   */
   rateLimitPauseMs?: number;
   rateLimitPauseMaxMs?: number;
+  /**
+   * How much sooner an interactive request counts as queued (default 30 s): it goes before background
+   * requests that came less than this before it, never before older ones (no starvation).
+   */
+  agingMs?: number;
+  /**
+   * Test-only (env VRCHAT_TIME_SCALE): runs VRChat's pacing N times faster, to match a simulator started
+   * with the same `timeScale`: the rate is N times higher, every pause, backoff and login cooldown N times
+   * shorter. Retry-After is obeyed as sent. Default 1.
+   */
+  timeScale?: number;
   /** Per-request timeout (default 15 s). */
   requestTimeoutMs?: number;
   /**
@@ -28,8 +49,6 @@ export interface VrchatPacerSettings {
    * Jobs wait.
    */
   interactiveDeadlineMs?: number;
-  /** During a rate-limit pause, how often an interactive caller may probe VRChat anyway (default 5 s). */
-  probeIntervalMs?: number;
   random?: () => number;
 }
 
@@ -43,6 +62,25 @@ export interface TransportDeps {
   cookieHeader: () => Promise<string | undefined>;
   fetch?: typeof fetch;
   settings?: VrchatPacerSettings;
+}
+
+/** Added to a Retry-After: our clock and VRChat's round differently, and a probe 1 ms early extends the block. */
+const RETRY_AFTER_MARGIN_MS = 250;
+
+/** The settings with `timeScale` applied (rates up, durations down; the interactive deadline is a person's). */
+export function scaledSettings(settings: VrchatPacerSettings = {}): VrchatPacerSettings {
+  const k = settings.timeScale ?? 1;
+  if (k === 1) return settings;
+  const shorter = (ms: number | undefined, dflt: number) => (ms ?? dflt) / k;
+  return {
+    ...settings,
+    ratePerSecond: (settings.ratePerSecond ?? 1) * k,
+    backoffBaseMs: shorter(settings.backoffBaseMs, 1000),
+    backoffMaxMs: shorter(settings.backoffMaxMs, 30_000),
+    rateLimitPauseMs: shorter(settings.rateLimitPauseMs, 60_000),
+    rateLimitPauseMaxMs: shorter(settings.rateLimitPauseMaxMs, 3_600_000),
+    agingMs: shorter(settings.agingMs, 30_000),
+  };
 }
 
 /** The message of a VrchatError raised because an interactive caller's deadline passed first. */
@@ -60,7 +98,7 @@ class DeadlineReached extends Error {
  * network errors, and feeds the status. Logins pass the login gate; 2FA codes only go to the TOTP endpoint.
  */
 export function createTransport(deps: TransportDeps): { fetch: typeof fetch; close(): void } {
-  const s = deps.settings ?? {};
+  const s = scaledSettings(deps.settings);
   const maxRetries = s.maxRetries ?? 4;
   const timeoutMs = s.requestTimeoutMs ?? 15_000;
   const realFetch = deps.fetch ?? globalThis.fetch;
@@ -132,7 +170,12 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
         res = await send(kind, template.clone(), deadlineAt);
       } catch (err) {
         // The caller's deadline, not VRChat's failure: no retry, and the platform's status stays as it is.
-        if (err instanceof DeadlineReached) return localError(503, err.message);
+        if (err instanceof DeadlineReached) {
+          deps.pacer.recovered(sentAt);
+          return localError(503, err.message);
+        }
+        // Not a 429: a probe that failed on the way ends its turn (the next request probes again).
+        deps.pacer.recovered(sentAt);
         const message = closing.signal.aborted
           ? 'The VRChat client is closed.'
           : `VRChat is unreachable: ${describe(err)}`;
@@ -150,13 +193,17 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
       if (res.status === 429) {
         const message = messageOf(await bodyOf(res), 429);
         rateLimitsInARow += 1;
+        // VRChat's own word when it gives one; otherwise a guess long enough not to probe inside the block.
+        const told = retryAfterMs(res.headers.get('retry-after'));
         deps.pacer.pause(
-          backoffDelay(
-            rateLimitsInARow - 1,
-            s.rateLimitPauseMs ?? 5_000,
-            s.rateLimitPauseMaxMs ?? 120_000,
-            s.random,
-          ),
+          told !== undefined
+            ? told + RETRY_AFTER_MARGIN_MS / (deps.settings?.timeScale ?? 1)
+            : rateLimitPause(
+                rateLimitsInARow - 1,
+                s.rateLimitPauseMs ?? 60_000,
+                s.rateLimitPauseMaxMs ?? 3_600_000,
+                s.random,
+              ),
         );
         if (auth) deps.gate.fail(message);
         const until = Math.max(deps.pacer.pausedUntilMs() ?? 0, auth ? deps.gate.nextAttemptAt : 0);
