@@ -1,0 +1,158 @@
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { axeFindings, type Finding, settled, sidewaysOverflow } from './axe';
+import { ADMIN_DISCORD_ID } from './browser';
+import { signedInContext } from './linking';
+
+/**
+ * WCAG 2.2 AA through axe-core: every page and dialog as each demo persona, on a desktop (1280 px) and a
+ * phone (390 px): no critical and no serious finding, no page wider than the window, and focus back on
+ * the button that opened a dialog once it closes. One browser, one signed-in context per persona.
+ */
+const baseUrl = inject('baseUrl');
+const HANGOUT = '1300000000000000001';
+const DANCE_CLUB = '1300000000000000002';
+const PERSONAS = {
+  anonymous: null,
+  member: '1200000000000000008', // in the Hangout, manages no server
+  owner: '1200000000000000005', // owns the Furry Dance Club, not a platform admin
+  admin: ADMIN_DISCORD_ID, // platform admin, owns the Hangout
+} as const;
+type Persona = keyof typeof PERSONAS;
+const WIDTHS = [1280, 390] as const;
+
+interface Check {
+  path: string;
+  /** Opens a dialog: the button to press. Without it the page itself is checked. */
+  dialog?: (page: Page) => Locator;
+  /** Only at this width (the phone menu exists only on a phone). */
+  width?: number;
+}
+
+const button = (name: string | RegExp) => (page: Page) => page.getByRole('button', { name }).first();
+const tab = (server: string, name: string) => `/server-settings/${server}/${name}`;
+const serverChecks = (server: string): Check[] => [
+  { path: tab(server, 'discord') },
+  { path: tab(server, 'discord'), dialog: button('Setup') },
+  { path: tab(server, 'vrchat') },
+  { path: tab(server, 'members') },
+  { path: tab(server, 'members'), dialog: button(/^Details of /) },
+  { path: tab(server, 'management') },
+  { path: tab(server, 'management'), dialog: button('Configure Logging to Discord') },
+  { path: tab(server, 'management'), dialog: button(/Search Logs$/) },
+  { path: tab(server, 'worlds') },
+];
+const CHECKS: Record<Persona, Check[]> = {
+  anonymous: [
+    { path: '/' },
+    { path: '/', dialog: button('Open navigation'), width: 390 },
+    { path: '/tos' },
+    { path: '/privacy-policy' },
+    { path: '/vpm-listing' },
+    { path: '/profile' },
+    { path: '/discord_auth' },
+    { path: '/logout' },
+    { path: '/no-such-page' },
+  ],
+  member: [
+    { path: '/profile' },
+    { path: '/profile', dialog: button('Link Account') },
+    { path: '/profile', dialog: button('Delete my account') },
+    { path: '/profile', dialog: button('Open navigation'), width: 390 },
+    { path: '/server-settings' },
+    { path: '/sdk-oauth' },
+  ],
+  owner: [{ path: '/server-settings' }, ...serverChecks(DANCE_CLUB)],
+  admin: [{ path: '/admin' }, ...serverChecks(HANGOUT)],
+};
+
+let browser: Browser;
+const contexts = new Map<Persona, BrowserContext>();
+
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic'],
+  });
+  const anonymous = await browser.newContext({ baseURL: baseUrl });
+  contexts.set('anonymous', anonymous);
+  const starter = await anonymous.newPage();
+  for (const [persona, id] of Object.entries(PERSONAS)) {
+    if (id) contexts.set(persona as Persona, await signedInContext(starter, baseUrl, id));
+  }
+  await starter.close();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Outcome {
+  findings: Finding[];
+  overflow: string[];
+  focusLost: string[];
+}
+
+/** Opens the page at that width, checks it (and the dialog, if any), and closes it again. */
+async function run(context: BrowserContext, check: Check, width: number, outcome: Outcome) {
+  const where = `${check.path}${check.dialog ? ' (dialog)' : ''} at ${width} px`;
+  const page = await context.newPage();
+  try {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(check.path, { waitUntil: 'networkidle' });
+    await page.locator('[aria-label^="Loading"]').first().waitFor({ state: 'detached' });
+    const overflow = await sidewaysOverflow(page);
+    if (overflow > 0) outcome.overflow.push(`${where}: ${overflow} px too wide`);
+    if (!check.dialog) {
+      outcome.findings.push(...(await axeFindings(page, where)));
+      return;
+    }
+    // The element itself, not the locator: the phone menu's button changes its name once open.
+    const opener = await check.dialog(page).elementHandle();
+    await opener?.click();
+    const dialog = page.getByRole('dialog');
+    await dialog.first().waitFor();
+    outcome.findings.push(...(await axeFindings(page, where)));
+    await page.keyboard.press('Escape');
+    await dialog
+      .first()
+      .waitFor({ state: 'detached' })
+      .catch(() => dialog.first().waitFor({ state: 'hidden' }));
+    await settled(page);
+    const back = await page
+      .waitForFunction((el) => document.activeElement === el, opener, { timeout: 2000 })
+      .then(() => true)
+      .catch(() => false);
+    if (!back) outcome.focusLost.push(where);
+  } catch (error) {
+    outcome.findings.push({ where, rule: 'could not check', impact: 'critical', targets: [String(error)] });
+  } finally {
+    await page.close();
+  }
+}
+
+describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
+  it.each(Object.keys(PERSONAS) as Persona[])(
+    'as %s: no critical or serious finding on any page or dialog, none wider than the window',
+    async (persona) => {
+      const outcome: Outcome = { findings: [], overflow: [], focusLost: [] };
+      const context = contexts.get(persona)!;
+      const runs = CHECKS[persona].flatMap((check) =>
+        WIDTHS.filter((w) => !check.width || check.width === w).map(
+          (width) => () => run(context, check, width, outcome),
+        ),
+      );
+      // Two pages at a time: the machine has two cores, shared with the server.
+      const queue = [...runs];
+      await Promise.all(
+        [0, 1].map(async () => {
+          for (let next = queue.shift(); next; next = queue.shift()) await next();
+        }),
+      );
+      expect(outcome.findings).toEqual([]);
+      expect(outcome.focusLost, 'dialogs that did not give focus back to their button').toEqual([]);
+      expect(outcome.overflow, 'pages that scroll sideways').toEqual([]);
+    },
+    // Up to 21 pages and dialogs each; a loaded 2-core machine needs minutes.
+    600_000,
+  );
+});

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+// axe-core's own build (the npm package), evaluated in the page through the DevTools protocol: an inline
+// <script> would trip the app's Content-Security-Policy.
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The WCAG 2.0–2.2 A and AA rules; best practices (landmarks, one banner) too. */
+const RULE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+
+/** One failed rule on one page, short enough to read in a test failure. */
+export interface Finding {
+  where: string;
+  rule: string;
+  impact: string;
+  targets: string[];
+}
+
+/** Waits until CSS transitions and animations (a dialog fading in, a drawer sliding) have finished. */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
+}
+
+/** Runs axe-core on the page as it is now; answers its critical and serious findings. */
+export async function axeFindings(page: Page, where: string): Promise<Finding[]> {
+  await settled(page);
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async (tags) => {
+    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    return result.violations.map((v) => ({
+      rule: v.id,
+      impact: v.impact ?? 'unknown',
+      targets: v.nodes
+        .slice(0, 5)
+        .map((n) => `${n.target.join(' ')} ${n.failureSummary?.split('\n')[1] ?? ''}`),
+    }));
+  }, RULE_TAGS);
+  return violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map((v) => ({ where, ...v }));
+}
+
+/** The page's width beyond the window's, in pixels (0 when nothing scrolls sideways). */
+export function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth));
+}
