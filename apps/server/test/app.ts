@@ -37,8 +37,6 @@ const fastPacer = { ratePerSecond: 200, burst: 50, backoffBaseMs: 5, backoffMaxM
 export async function createTestApp(
   opts: {
     simulator?: boolean;
-    /** The simulator's options (e.g. `timeScale` for a long job against the strict limits). */
-    simulatorOptions?: Parameters<typeof import('../src/demo.js').startOwnSimulator>[1];
     env?: Record<string, string>;
     jobs?: boolean;
     /**
@@ -46,7 +44,10 @@ export async function createTestApp(
      * intent off with `PATCH /control/discord/application`, or seeding members silently).
      */
     beforeStart?: (simulatorUrl: string) => Promise<void>;
-    /** The simulator's options (default LAX_SIMULATOR: a VRChat budget the fast test pacing cannot spend). */
+    /**
+     * The simulator's options (default LAX_SIMULATOR: a VRChat budget the fast test pacing cannot spend;
+     * e.g. `timeScale` for a long job against the strict limits).
+     */
     simulatorOptions?: SimulatorOptions;
     /**
      * Strict VRChat at N times the speed: the simulator's default (strict) limits with `timeScale: N` and
