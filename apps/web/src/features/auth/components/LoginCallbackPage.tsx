@@ -3,7 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../api/errors';
 import { currentUserKey } from '../api/currentUser';
 import { completeLogin } from '../api/login';
-import { isSafeReturnPath, type LoginErrorCode, loginErrorPath } from '../loginReturn';
+import { isSafeReturnPath, type LoginErrorCode, loginErrorPath, loginFailurePath } from '../loginReturn';
 import { RedirectingNotice } from './RedirectingNotice';
 import { useRunOnce } from './useRunOnce';
 
@@ -37,7 +37,7 @@ export function LoginCallbackPage() {
       })
       .catch((error: unknown) => {
         console.debug('Login failed', error);
-        navigate(loginErrorPath(refusalReason(error)), { replace: true });
+        navigate(loginFailurePath(error, refusalReason(error)), { replace: true });
       });
   });
   return <RedirectingNotice message="Signing you in…" />;

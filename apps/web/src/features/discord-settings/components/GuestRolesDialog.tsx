@@ -17,6 +17,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../../api/errors';
 import { notify } from '../../../components/toasts';
+import { failureSentence } from '../../../lib/failure-sentence';
 import { changePreviewQuery, type ProposedChange } from '../../vrchat-settings/api/changePreview';
 import { ChangePreviewPanel } from '../../vrchat-settings/components/ChangePreviewPanel';
 import {
@@ -65,7 +66,8 @@ export function GuestRolesDialog({ guildId, roles, canEdit, onClose }: Props) {
     if (p.entry)
       update.mutate(p.entry, {
         onSuccess: () => notify({ type: 'success', message: 'Guest role updated successfully.' }),
-        onError: () => notify({ type: 'error', message: 'Failed to update guest role.' }),
+        onError: (err) =>
+          notify({ type: 'error', message: failureSentence('Failed to update guest role.', err) }),
         onSettled: done,
       });
     else

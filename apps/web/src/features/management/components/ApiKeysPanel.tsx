@@ -3,6 +3,7 @@ import { IconKey, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notify } from '../../../components/toasts';
+import { failureSentence } from '../../../lib/failure-sentence';
 import { ApiLogPanel } from '../../api-log';
 import { type ApiKey, useApiKeys, useDeleteApiKey } from '../api/apiKeys';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
@@ -20,7 +21,7 @@ export function ApiKeysPanel({ guildId }: { guildId: string }) {
     deleting &&
     remove.mutate(deleting.id, {
       onSuccess: () => notify({ type: 'success', message: 'API key deleted.' }),
-      onError: () => notify({ type: 'error', message: 'Failed to delete API key.' }),
+      onError: (err) => notify({ type: 'error', message: failureSentence('Failed to delete API key.', err) }),
       onSettled: () => setDeleting(null),
     });
 

@@ -1,6 +1,7 @@
 import { Alert, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { notify } from '../../../components/toasts';
+import { failureSentence } from '../../../lib/failure-sentence';
 import type { GuildPermission } from '../../server-settings/api/guilds';
 import { guildPermissions, permissionLabel } from '../../server-settings/permissions';
 import type { PermissionEntry } from '../api/permissions';
@@ -37,7 +38,8 @@ export function PermissionEditor({ guildId, entry, onClose }: Props) {
           notify({ type: 'success', message: 'Permissions updated.' });
           onClose();
         },
-        onError: () => notify({ type: 'error', message: 'Failed to update permissions.' }),
+        onError: (err) =>
+          notify({ type: 'error', message: failureSentence('Failed to update permissions.', err) }),
       },
     );
   };
