@@ -315,7 +315,10 @@ describe('Discord tab', () => {
 
   it("says why a guest-role change failed, in the server's sentence", async () => {
     setup({
-      'PUT /api/guilds/900/guest_roles': { status: 400, body: { message: 'Main and guest role must differ.' } },
+      'PUT /api/guilds/900/guest_roles': {
+        status: 400,
+        body: { message: 'Main and guest role must differ.' },
+      },
       ...noEffect,
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Setup' }));
