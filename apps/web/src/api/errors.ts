@@ -16,6 +16,8 @@ export class ApiError extends Error {
     message: string,
     readonly status?: number,
     readonly body?: unknown,
+    /** Seconds to wait, from a 429's or 503's `Retry-After` header (a number of seconds or an HTTP date). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -38,7 +40,14 @@ function bodyMessage(body: unknown): string | undefined {
 /** Builds the error for a non-2xx answer, keeping the server's `message` when it sent one. */
 export function responseError(response: Response, body: unknown): ApiError {
   const kind = kindForStatus(response.status);
-  return new ApiError(kind, bodyMessage(body) ?? defaultMessages[kind], response.status, body);
+  const retryAfter = retryAfterSeconds(response.headers.get('Retry-After'));
+  return new ApiError(kind, bodyMessage(body) ?? defaultMessages[kind], response.status, body, retryAfter);
+}
+
+function retryAfterSeconds(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = /^\d+$/.test(header.trim()) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
+  return Number.isFinite(seconds) ? Math.max(1, Math.ceil(seconds)) : undefined;
 }
 
 /** Classifies what fetch threw: time-out, abort, or a network failure. */

@@ -5,7 +5,7 @@ import { Providers } from '../app/Providers';
 import { createQueryClient } from '../app/queryClient';
 import { routes } from '../app/routes';
 
-type Answer = { status?: number; body?: unknown };
+type Answer = { status?: number; body?: unknown; headers?: Record<string, string> };
 /** Stubbed answers keyed by `METHOD /path`. */
 export type Answers = Record<string, Answer>;
 
@@ -30,7 +30,7 @@ export function stubApi(answers: Answers) {
     if (status === 204) return new Response(null, { status });
     return new Response(JSON.stringify(answer.body ?? {}), {
       status,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...answer.headers },
     });
   });
   vi.stubGlobal('fetch', fetchMock);

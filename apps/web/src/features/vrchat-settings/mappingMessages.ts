@@ -1,4 +1,5 @@
 import { ApiError } from '../../api/errors';
+import { failureSentence } from '../../lib/failure-sentence';
 
 export const DELETE_FAILED = 'Failed to delete group role';
 
@@ -7,4 +8,4 @@ export const deleteFailureMatters = (err: unknown) =>
   !(err instanceof ApiError && (err.status === 404 || err.status === 400));
 
 /** The server's sentence says which role and why. */
-export const updateFailed = (err: Error) => `Failed to update role mapping: ${err.message}`;
+export const updateFailed = (err: Error) => failureSentence('Failed to update role mapping.', err);

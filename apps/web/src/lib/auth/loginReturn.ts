@@ -1,3 +1,5 @@
+import { ApiError } from '../../api/errors';
+
 /**
  * A same-origin place to land after login: a relative path starting with a single '/'. Never '//host' or
  * '/\host' (browsers read both as another site), a scheme, a backslash or a control character.
@@ -19,22 +21,34 @@ export function loginPath(returnTo?: string): string {
 }
 
 /** Why a login failed, as the home page's `?loginError=` names it. */
-export type LoginErrorCode = 'cancelled' | 'expired' | 'rejected' | 'failed';
+export type LoginErrorCode = 'cancelled' | 'expired' | 'rejected' | 'failed' | 'too-many';
 
 const loginErrorMessages: Record<LoginErrorCode, string> = {
   cancelled: 'Login was cancelled in Discord.',
   expired: 'The login took too long or was started in another browser. Try again.',
   rejected: 'The login link expired or was already used. Try again.',
   failed: 'Login failed: the server could not be reached or did not answer. Try again in a moment.',
+  'too-many': 'Too many sign-in attempts from this address. Try again in a minute.',
 };
 
 /** The sentence for a `?loginError=` code; an unknown code still says that the login failed. */
-export function loginErrorMessage(code: string): string {
+export function loginErrorMessage(code: string, retryAfter?: string | null): string {
+  const seconds = Number(retryAfter);
+  if (code === 'too-many' && Number.isInteger(seconds) && seconds > 0)
+    return `Too many sign-in attempts from this address. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
   return code in loginErrorMessages ? loginErrorMessages[code as LoginErrorCode] : 'Login failed. Try again.';
 }
 
-/** Where a failed login lands: home, naming the reason. */
-export const loginErrorPath = (code: LoginErrorCode) => `/?loginError=${code}`;
+/** Where a failed login lands: home, naming the reason (and, after a 429, how long to wait). */
+export const loginErrorPath = (code: LoginErrorCode, retryAfterSeconds?: number) =>
+  `/?loginError=${code}${retryAfterSeconds ? `&retryAfter=${retryAfterSeconds}` : ''}`;
+
+/** Where a login that failed with this error lands: a 429 says there were too many attempts and when to retry. */
+export function loginFailurePath(error: unknown, otherwise: LoginErrorCode = 'failed'): string {
+  if (error instanceof ApiError && error.status === 429)
+    return loginErrorPath('too-many', error.retryAfterSeconds);
+  return loginErrorPath(otherwise);
+}
 
 const LOGGED_OUT_KEY = 'vrclink.loggedOut';
 

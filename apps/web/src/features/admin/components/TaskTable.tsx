@@ -2,6 +2,7 @@ import { Button, Checkbox, Table, Text, Tooltip } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { errorMessage } from '../../../api/errors';
 import { notify } from '../../../components/toasts';
+import { failureSentence } from '../../../lib/failure-sentence';
 import { type ScheduledTask, useRunTask, useToggleTask } from '../api/scheduledTasks';
 import { formatRelative } from '../relativeTime';
 
@@ -10,7 +11,8 @@ function TaskRow({ task, now }: { task: ScheduledTask; now: number }) {
   const run = useRunTask();
   const onToggle = () =>
     toggle.mutate(task, {
-      onError: () => notify({ type: 'error', message: 'Failed to toggle task state.' }),
+      onError: (err) =>
+        notify({ type: 'error', message: failureSentence('Failed to toggle task state.', err) }),
     });
   const onRun = () =>
     run.mutate(task, {

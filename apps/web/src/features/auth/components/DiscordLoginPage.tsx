@@ -1,5 +1,5 @@
 import { useNavigate, useSearchParams } from 'react-router';
-import { isSafeReturnPath, loginErrorPath, takeLogout } from '../../../lib/auth/loginReturn';
+import { isSafeReturnPath, loginFailurePath, takeLogout } from '../../../lib/auth/loginReturn';
 import { fetchLoginRedirect } from '../api/login';
 import { RedirectingNotice } from './RedirectingNotice';
 import { useRunOnce } from './useRunOnce';
@@ -14,7 +14,7 @@ export function DiscordLoginPage() {
       .then((redirectUri) => window.location.assign(redirectUri))
       .catch((error: unknown) => {
         console.debug('Login redirect failed', error);
-        navigate(loginErrorPath('failed'), { replace: true });
+        navigate(loginFailurePath(error), { replace: true });
       });
   });
   return <RedirectingNotice message="Redirecting to Discord…" />;

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../api/errors';
 import { currentUserKey } from '../../../lib/auth/api/currentUser';
-import { isSafeReturnPath, type LoginErrorCode, loginErrorPath } from '../../../lib/auth/loginReturn';
+import { isSafeReturnPath, type LoginErrorCode, loginErrorPath, loginFailurePath } from '../../../lib/auth/loginReturn';
 import { completeLogin } from '../api/login';
 import { RedirectingNotice } from './RedirectingNotice';
 import { useRunOnce } from './useRunOnce';
@@ -37,7 +37,7 @@ export function LoginCallbackPage() {
       })
       .catch((error: unknown) => {
         console.debug('Login failed', error);
-        navigate(loginErrorPath(refusalReason(error)), { replace: true });
+        navigate(loginFailurePath(error, refusalReason(error)), { replace: true });
       });
   });
   return <RedirectingNotice message="Signing you in…" />;

@@ -313,6 +313,23 @@ describe('Discord tab', () => {
     expect(screen.queryByRole('region', { name: 'Change preview' })).toBeNull();
   });
 
+  it("says why a guest-role change failed, in the server's sentence", async () => {
+    setup({
+      'PUT /api/guilds/900/guest_roles': {
+        status: 400,
+        body: { message: 'Main and guest role must differ.' },
+      },
+      ...noEffect,
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Setup' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Guest Users' }));
+    const row = within(await dialog.findByRole('row', { name: 'Guest role 1' }));
+    fireEvent.change(row.getByLabelText('Count') as HTMLSelectElement, { target: { value: '5' } });
+    await waitFor(() =>
+      expect(toastTexts()).toContain('Failed to update guest role. Main and guest role must differ.'),
+    );
+  });
+
   it('shows what a guest-role change would take from existing guests, and saves only on Save', async () => {
     const fetchMock = setup({
       'PUT /api/guilds/900/guest_roles': { body: { ...entry, count: 1 } },

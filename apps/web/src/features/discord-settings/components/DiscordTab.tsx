@@ -1,6 +1,5 @@
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { errorMessage } from '../../../api/errors';
 import { EntityHeader } from '../../../components/EntityHeader';
 import { StatCard } from '../../../components/StatCard';
 import { notify } from '../../../components/toasts';
@@ -12,6 +11,7 @@ import { ChangePreviewPanel } from '../../../lib/sync/components/ChangePreviewPa
 import { HeldRemovalsAlert } from '../../../lib/sync/components/HeldRemovalsAlert';
 import { SyncNowRow } from '../../../lib/sync/components/SyncNow';
 import { SyncWarnings } from '../../../lib/sync/components/SyncWarnings';
+import { failureSentence } from '../../../lib/failure-sentence';
 import { type AutoAssignRoles, useGuildSettings, useUpdateAutoAssignRoles } from '../api/guildSettings';
 import { AutoRoleSelect } from './AutoRoleSelect';
 import { GuestRolesDialog } from './GuestRolesDialog';
@@ -29,12 +29,6 @@ function MembersIntentNote() {
       </Text>
     </Alert>
   );
-}
-
-/** The spec's failure text, followed by the server's sentence when it sent one. */
-function failureText(prefix: string, error: unknown): string {
-  const detail = errorMessage(error, '');
-  return detail ? `${prefix} ${detail}` : prefix;
 }
 
 type AutoRoleKey = 'ageVerifiedPlus18RoleId' | 'linkedRoleId';
@@ -66,7 +60,7 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
     update.mutate(change, {
       onSuccess: () => notify({ type: 'success', message: 'Auto assign roles updated successfully.' }),
       onError: (error) =>
-        notify({ type: 'error', message: failureText('Failed to update auto assign roles.', error) }),
+        notify({ type: 'error', message: failureSentence('Failed to update auto assign roles.', error) }),
       onSettled: () => setPending(null),
     });
   const roleName = (id: string | null) =>

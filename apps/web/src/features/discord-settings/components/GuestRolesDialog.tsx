@@ -19,6 +19,7 @@ import { ApiError } from '../../../api/errors';
 import { notify } from '../../../components/toasts';
 import { changePreviewQuery, type ProposedChange } from '../../../lib/sync/api/changePreview';
 import { ChangePreviewPanel } from '../../../lib/sync/components/ChangePreviewPanel';
+import { failureSentence } from '../../../lib/failure-sentence';
 import {
   type GuestRoleEntry,
   useCreateGuestRole,
@@ -65,7 +66,8 @@ export function GuestRolesDialog({ guildId, roles, canEdit, onClose }: Props) {
     if (p.entry)
       update.mutate(p.entry, {
         onSuccess: () => notify({ type: 'success', message: 'Guest role updated successfully.' }),
-        onError: () => notify({ type: 'error', message: 'Failed to update guest role.' }),
+        onError: (err) =>
+          notify({ type: 'error', message: failureSentence('Failed to update guest role.', err) }),
         onSettled: done,
       });
     else

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notify } from '../../../components/toasts';
 import { ApiLogPanel } from '../../../lib/api-log';
+import { failureSentence } from '../../../lib/failure-sentence';
 import { type ApiKey, useApiKeys, useDeleteApiKey } from '../api/apiKeys';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
 import { PermissionBadge } from './PermissionBadge';
@@ -20,7 +21,7 @@ export function ApiKeysPanel({ guildId }: { guildId: string }) {
     deleting &&
     remove.mutate(deleting.id, {
       onSuccess: () => notify({ type: 'success', message: 'API key deleted.' }),
-      onError: () => notify({ type: 'error', message: 'Failed to delete API key.' }),
+      onError: (err) => notify({ type: 'error', message: failureSentence('Failed to delete API key.', err) }),
       onSettled: () => setDeleting(null),
     });
 

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { notify } from '../../../components/toasts';
 import type { GuildPermission } from '../../../lib/guild-access/api/guilds';
 import { guildPermissions, permissionLabel } from '../../../lib/guild-access/permissions';
+import { failureSentence } from '../../../lib/failure-sentence';
 import type { PermissionEntry } from '../api/permissions';
 import { useSavePermissions } from '../api/savePermissions';
 import { MemberPicker } from './MemberPicker';
@@ -37,7 +38,8 @@ export function PermissionEditor({ guildId, entry, onClose }: Props) {
           notify({ type: 'success', message: 'Permissions updated.' });
           onClose();
         },
-        onError: () => notify({ type: 'error', message: 'Failed to update permissions.' }),
+        onError: (err) =>
+          notify({ type: 'error', message: failureSentence('Failed to update permissions.', err) }),
       },
     );
   };

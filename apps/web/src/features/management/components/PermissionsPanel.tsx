@@ -16,6 +16,7 @@ import { IconPencil, IconUserPlus, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notify } from '../../../components/toasts';
+import { failureSentence } from '../../../lib/failure-sentence';
 import { useDeletePermissions } from '../api/deletePermissions';
 import { type PermissionEntry, usePermissions } from '../api/permissions';
 import { PermissionBadge } from './PermissionBadge';
@@ -33,7 +34,8 @@ export function PermissionsPanel({ guildId }: { guildId: string }) {
     if (!deleting) return;
     remove.mutate(deleting.userId, {
       onSuccess: () => notify({ type: 'success', message: 'Permissions removed.' }),
-      onError: () => notify({ type: 'error', message: 'Failed to delete user permissions.' }),
+      onError: (err) =>
+        notify({ type: 'error', message: failureSentence('Failed to delete user permissions.', err) }),
       onSettled: () => setDeleting(null),
     });
   };

@@ -4,6 +4,7 @@ import type { UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notify } from '../../../components/toasts';
+import { failureSentence } from '../../../lib/failure-sentence';
 import { useRefreshLink } from '../api/refreshLink';
 import { useResetGroupInvites } from '../api/resetGroupInvites';
 import { useUnlinkAccount } from '../api/unlinkAccount';
@@ -57,7 +58,7 @@ export function ProfileActions({ linked, onLinkAccount }: { linked: boolean; onL
     setAsking(null);
     mutations[asking].mutate(undefined, {
       onSuccess: () => notify({ type: 'success', message: action.success }),
-      onError: () => notify({ type: 'error', message: action.failure }),
+      onError: (err) => notify({ type: 'error', message: failureSentence(action.failure, err) }),
     });
   };
 

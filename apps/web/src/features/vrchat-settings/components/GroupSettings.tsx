@@ -2,6 +2,7 @@ import { Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core'
 import { useState } from 'react';
 import { notify } from '../../../components/toasts';
 import { ChangePreviewPanel } from '../../../lib/sync/components/ChangePreviewPanel';
+import { failureSentence } from '../../../lib/failure-sentence';
 import type { LinkedGroup } from '../api/linkedGroup';
 import { type GroupSettingsChange, useUpdateGroupSettings } from '../api/updateGroupSettings';
 import { discordToGroup, groupToDiscord } from '../mappingDirections';
@@ -52,7 +53,7 @@ export function GroupSettings({ guildId, group, canEdit }: Props) {
   const save = (change: GroupSettingsChange) =>
     update.mutate(change, {
       onError: (error) =>
-        notify({ type: 'error', message: `Failed to update group settings: ${error.message}` }),
+        notify({ type: 'error', message: failureSentence('Failed to update group settings.', error) }),
       onSettled: () => setPending(null),
     });
   const shown = (key: SwitchKey) => (pending?.key === key ? pending.on : group[key]);

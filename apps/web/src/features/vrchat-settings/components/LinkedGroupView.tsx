@@ -7,6 +7,7 @@ import { ExternalLinkButton } from '../../../components/ExternalLinkButton';
 import { StatCard } from '../../../components/StatCard';
 import { notify } from '../../../components/toasts';
 import { AuditLogDialog } from '../../../lib/audit-log';
+import { failureSentence } from '../../../lib/failure-sentence';
 import type { LinkedGroup } from '../api/linkedGroup';
 import { useUnlinkGroup } from '../api/unlinkGroup';
 import { groupPageUrl } from '../groupId';
@@ -27,7 +28,8 @@ export function LinkedGroupView({ guildId, group, canEdit }: Props) {
   const doUnlink = () =>
     unlink.mutate(undefined, {
       onSuccess: () => setConfirming(false),
-      onError: (error) => notify({ type: 'error', message: `Failed to unlink the group: ${error.message}` }),
+      onError: (error) =>
+        notify({ type: 'error', message: failureSentence('Failed to unlink the group.', error) }),
     });
 
   return (

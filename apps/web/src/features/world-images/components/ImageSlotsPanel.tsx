@@ -3,9 +3,9 @@ import { arrayMove, rectSortingStrategy, SortableContext } from '@dnd-kit/sortab
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { errorMessage } from '../../../api/errors';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notify } from '../../../components/toasts';
+import { failureSentence } from '../../../lib/failure-sentence';
 import { useCreateSlot } from '../api/createSlot';
 import { useDeleteSlot } from '../api/deleteSlot';
 import { byOrder, type ImageSlot } from '../api/imageSlots';
@@ -24,8 +24,6 @@ interface Props {
 }
 
 /** The spec's text, then the server's sentence when it sent one. */
-const withReason = (text: string, error: unknown) => `${text} ${errorMessage(error, '')}`.trim();
-
 /** The world's image slots in drag order; dragging renumbers them from 0 and stores the order as one batch. */
 export function ImageSlotsPanel({ guildId, worldId, slots, images, canManage }: Props) {
   const sensors = useSlotSensors();
@@ -43,7 +41,7 @@ export function ImageSlotsPanel({ guildId, worldId, slots, images, canManage }: 
     const ids = ordered.map((slot) => slot.id);
     const moved = arrayMove(ordered, ids.indexOf(String(active.id)), ids.indexOf(String(over.id)));
     reorder.mutate(renumber(moved), {
-      onError: (err) => notify({ type: 'error', message: withReason('Failed to reorder slots.', err) }),
+      onError: (err) => notify({ type: 'error', message: failureSentence('Failed to reorder slots.', err) }),
     });
   };
 
@@ -54,8 +52,8 @@ export function ImageSlotsPanel({ guildId, worldId, slots, images, canManage }: 
         type: 'error',
         message:
           'imageId' in change
-            ? withReason('Failed to update slot image.', err)
-            : withReason('Failed to update slot.', err),
+            ? failureSentence('Failed to update slot image.', err)
+            : failureSentence('Failed to update slot.', err),
       }),
     );
 
@@ -64,7 +62,7 @@ export function ImageSlotsPanel({ guildId, worldId, slots, images, canManage }: 
     setConfirming(false);
     if (slot)
       remove.mutate(slot, {
-        onError: (err) => notify({ type: 'error', message: withReason('Failed to delete slot.', err) }),
+        onError: (err) => notify({ type: 'error', message: failureSentence('Failed to delete slot.', err) }),
       });
   };
 
@@ -88,7 +86,7 @@ export function ImageSlotsPanel({ guildId, worldId, slots, images, canManage }: 
               onClick={() =>
                 create.mutate(undefined, {
                   onError: (err) =>
-                    notify({ type: 'error', message: withReason('Failed to add slot.', err) }),
+                    notify({ type: 'error', message: failureSentence('Failed to add slot.', err) }),
                 })
               }
             >

@@ -1,9 +1,9 @@
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { errorMessage } from '../../../api/errors';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notify } from '../../../components/toasts';
+import { failureSentence } from '../../../lib/failure-sentence';
 import { useDeleteImages } from '../api/deleteImage';
 import type { WorldImage } from '../api/serverImages';
 import { ImageEditDialog } from './ImageEditDialog';
@@ -18,8 +18,6 @@ interface Props {
 }
 
 /** The spec's text, then the server's sentence when it sent one. */
-const withReason = (text: string, error: unknown) => `${text} ${errorMessage(error, '')}`.trim();
-
 /** The server's images: select (checkbox or double click), edit, delete one or the selection, upload. */
 export function ServerImagesPanel({ guildId, images, canManage, onUpload }: Props) {
   const remove = useDeleteImages(guildId);
@@ -53,7 +51,7 @@ export function ServerImagesPanel({ guildId, images, canManage, onUpload }: Prop
       onError: (err) =>
         notify({
           type: 'error',
-          message: withReason(
+          message: failureSentence(
             selection ? 'Failed to delete selected images.' : 'Failed to delete image.',
             err,
           ),

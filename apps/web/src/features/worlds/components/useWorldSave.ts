@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { errorMessage } from '../../../api/errors';
-import { notify } from '../../../components/toasts';
 import { type RoleListKey, useSetWorldRoles } from '../api/setWorldRoles';
 import { useUpdateWorld, type WorldChange } from '../api/updateWorld';
 import type { WorldRoleEntry } from '../api/worlds';
@@ -8,8 +7,9 @@ import type { WorldRoleEntry } from '../api/worlds';
 export const SAVE_FAILED = 'Failed to update world settings';
 
 /**
- * Saves one world's settings and role lists. A failure raises a toast and keeps the server's reason for the
- * card's alert until the next successful save. Each call answers whether it was saved.
+ * Saves one world's settings and role lists. A failure keeps the server's reason for the card's alert (titled
+ * SAVE_FAILED) until the next successful save: the one place it is said, no toast besides. Each call answers
+ * whether it was saved.
  */
 export function useWorldSave(guildId: string, worldId: string) {
   const update = useUpdateWorld(guildId);
@@ -23,7 +23,6 @@ export function useWorldSave(guildId: string, worldId: string) {
       return true;
     } catch (err) {
       setError(errorMessage(err, 'Please try again.'));
-      notify({ type: 'error', message: SAVE_FAILED });
       return false;
     }
   }

@@ -21,13 +21,14 @@ export function LoginErrorAlert() {
             (current) => {
               const next = new URLSearchParams(current);
               next.delete('loginError');
+              next.delete('retryAfter');
               return next;
             },
             { replace: true },
           )
         }
       >
-        {loginErrorMessage(code)}
+        {loginErrorMessage(code, params.get('retryAfter'))}
       </Alert>
     </Container>
   );

@@ -107,6 +107,29 @@ describe('login failures say why on the home page', () => {
     expect(await screen.findByText(sentence)).toBeTruthy();
   });
 
+  it.each([
+    ['the callback', '/discord/login/callback?code=c&state=s', 'POST /api/login/callback'],
+    ['the login start', '/discord/login', 'GET /api/login'],
+  ])(
+    'too many sign-in attempts at %s: says so and when to try again (Retry-After)',
+    async (_, start, route) => {
+      stubApi({
+        ...loggedOut,
+        ...config,
+        [route]: {
+          status: 429,
+          body: { message: 'Too many requests: wait 42 seconds and try again.' },
+          headers: { 'Retry-After': '42' },
+        },
+      });
+      const { router } = renderApp(start);
+      await waitFor(() => expect(where(router)).toBe('/?loginError=too-many&retryAfter=42'));
+      expect(
+        await screen.findByText('Too many sign-in attempts from this address. Try again in 42 seconds.'),
+      ).toBeTruthy();
+    },
+  );
+
   it('the server cannot be reached', async () => {
     stubApi({ ...loggedOut, ...config });
     const realFetch = globalThis.fetch;

@@ -4,6 +4,7 @@ import { IconCrown, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { notify } from '../../../components/toasts';
+import { failureSentence } from '../../../lib/failure-sentence';
 import { guestInfoQuery } from '../api/guestInfo';
 import { freeSlots, slotsLabel } from '../freeSlots';
 import { AddGuestPanel } from './AddGuestPanel';
@@ -15,8 +16,9 @@ function GuestSetup({ guildId }: { guildId: string }) {
   const [adding, setAdding] = useState(false);
 
   useEffect(() => {
-    if (info.isError) notify({ type: 'error', message: 'Failed to load guests' });
-  }, [info.isError]);
+    if (info.isError)
+      notify({ type: 'error', message: failureSentence('Failed to load guests', info.error) });
+  }, [info.isError, info.error]);
 
   if (info.isPending) {
     return (
