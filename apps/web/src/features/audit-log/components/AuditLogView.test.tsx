@@ -76,7 +76,9 @@ describe('AuditLogView', () => {
     const show = within(rows[1]).getByRole('button', { name: 'Show data' });
     expect(show.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(show);
-    expect(within(rows[1]).getByRole('button', { name: 'Hide data' }).getAttribute('aria-expanded')).toBe('true');
+    expect(within(rows[1]).getByRole('button', { name: 'Hide data' }).getAttribute('aria-expanded')).toBe(
+      'true',
+    );
     expect(within(rows[1]).getByText(/"name": "World 1"/)).toBeTruthy();
     expect(within(rows[2]).queryByRole('button', { name: 'Show data' })).toBeNull();
     expect(screen.getByText('Total: 60')).toBeTruthy();
