@@ -30,8 +30,11 @@ function TaskRow({ task, now }: { task: ScheduledTask; now: number }) {
           </Text>
         )}
       </Table.Td>
-      <Table.Td>{task.runRequested ? 'requested' : formatRelative(task.nextRun, now)}</Table.Td>
-      <Table.Td>{formatRelative(task.lastRun, now)}</Table.Td>
+      {/* Relative times change every second: kept on one line so the rows do not jump. */}
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        {task.runRequested ? 'requested' : formatRelative(task.nextRun, now)}
+      </Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRelative(task.lastRun, now)}</Table.Td>
       <Table.Td>{task.timer}</Table.Td>
       <Table.Td>
         <Checkbox

@@ -1,19 +1,47 @@
-import { Code, Table, Text, UnstyledButton } from '@mantine/core';
-import { useState } from 'react';
+import { Button, Code, Collapse, Table, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { TruncatedName } from '../../../components/TruncatedName';
 import type { AuditLogEntry } from '../api/auditLog';
 
-/** The details JSON: one compact line, the whole document on click. */
+/** The details JSON behind a 'Show data' expander, wrapped so it never widens the page. */
 function DataCell({ data }: { data: AuditLogEntry['data'] }) {
-  const [open, setOpen] = useState(false);
+  const [open, { toggle }] = useDisclosure(false);
   if (!data) return null;
-  if (open) return <Code block>{JSON.stringify(data, null, 2)}</Code>;
-  const compact = JSON.stringify(data);
   return (
-    <UnstyledButton onClick={() => setOpen(true)} title="Show all" maw={320}>
-      <Code style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', display: 'block' }}>
-        {compact}
-      </Code>
-    </UnstyledButton>
+    <>
+      <Button size="compact-xs" variant="subtle" onClick={toggle} aria-expanded={open}>
+        {open ? 'Hide data' : 'Show data'}
+      </Button>
+      <Collapse expanded={open}>
+        <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {JSON.stringify(data, null, 2)}
+        </Code>
+      </Collapse>
+    </>
+  );
+}
+
+const targetKinds: Record<NonNullable<AuditLogEntry['target']>['kind'], string> = {
+  member: 'Member',
+  vrchatAccount: 'VRChat account',
+  role: 'Role',
+  world: 'World',
+  group: 'Group',
+  apiKey: 'API key',
+  image: 'Image',
+};
+
+/** The target by name with its kind, the id below; the id alone when it names nothing known now. */
+function TargetCell({ entry }: { entry: AuditLogEntry }) {
+  if (!entry.target) return <TruncatedName name={entry.targetId ?? ''} size="sm" />;
+  return (
+    <>
+      <TruncatedName name={entry.target.name} size="sm" />
+      <Text size="xs" c="dimmed">
+        {targetKinds[entry.target.kind]}
+      </Text>
+      <TruncatedName name={entry.targetId ?? ''} size="xs" c="dimmed" />
+    </>
   );
 }
 
@@ -21,7 +49,7 @@ export function AuditLogTable({ entries }: { entries: AuditLogEntry[] }) {
   if (entries.length === 0) return <Text c="dimmed">No audit logs found.</Text>;
   return (
     <Table.ScrollContainer minWidth={900}>
-      <Table striped verticalSpacing="xs">
+      <Table striped verticalSpacing="xs" layout="fixed">
         <Table.Thead>
           <Table.Tr>
             {['Date', 'Actor', 'Event Type', 'Target', 'Description', 'Data'].map((h) => (
@@ -34,16 +62,16 @@ export function AuditLogTable({ entries }: { entries: AuditLogEntry[] }) {
             <Table.Tr key={e.id}>
               <Table.Td>{new Date(e.createdAt).toLocaleString()}</Table.Td>
               <Table.Td>
-                <Text size="sm">{e.actorDisplayname ?? e.actorId ?? 'Unknown'}</Text>
-                {e.actorId && (
-                  <Text size="xs" c="dimmed">
-                    {e.actorId}
-                  </Text>
-                )}
+                <TruncatedName name={e.actorDisplayname ?? e.actorId ?? 'Unknown'} size="sm" />
+                {e.actorId && <TruncatedName name={e.actorId} size="xs" c="dimmed" />}
               </Table.Td>
-              <Table.Td>{e.eventType}</Table.Td>
-              <Table.Td>{e.targetId}</Table.Td>
               <Table.Td>
+                <Text size="sm">{e.eventLabel}</Text>
+              </Table.Td>
+              <Table.Td>
+                <TargetCell entry={e} />
+              </Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>
                 <Text size="sm">{e.description}</Text>
                 {typeof e.data?.summary === 'string' && (
                   <Text size="xs" c="dimmed">

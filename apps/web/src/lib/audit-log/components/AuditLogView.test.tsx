@@ -12,13 +12,20 @@ const entry = (n: number, extra = {}) => ({
   actorId: '1300000000000000007',
   actorDisplayname: 'neon',
   eventType: 'world.update',
+  eventLabel: 'Updated world settings',
   targetId: `world-${n}`,
+  target: n === 1 ? { kind: 'world', name: 'Moonlit Lounge' } : null,
   description: 'Updated world settings',
   data: { name: `World ${n}` },
   ...extra,
 });
 const answer = (auditLogs: object[], totalCount = auditLogs.length) => ({
-  body: { auditLogs, totalCount, eventTypes: ['permissions.set', 'world.update'] },
+  body: {
+    auditLogs,
+    totalCount,
+    eventTypes: ['permissions.set', 'world.update'],
+    eventLabels: { 'permissions.set': 'Granted permissions', 'world.update': 'Updated world settings' },
+  },
 });
 
 function setup(extra: Answers = {}) {
@@ -61,8 +68,19 @@ describe('AuditLogView', () => {
     expect(within(rows[1]).getByText('neon')).toBeTruthy();
     expect(within(rows[1]).getByText('1300000000000000007')).toBeTruthy();
     expect(within(rows[2]).getAllByText('apikey:abc')).toHaveLength(2);
-    fireEvent.click(within(rows[1]).getByText('{"name":"World 1"}'));
+    // The event in words, the target by name and kind, the JSON behind an expander.
+    expect(within(rows[1]).getAllByText('Updated world settings').length).toBeGreaterThan(0);
+    expect(within(rows[1]).queryByText('world.update')).toBeNull();
+    expect(within(rows[1]).getByText('Moonlit Lounge')).toBeTruthy();
+    expect(within(rows[1]).getByText('World')).toBeTruthy();
+    const show = within(rows[1]).getByRole('button', { name: 'Show data' });
+    expect(show.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(show);
+    expect(within(rows[1]).getByRole('button', { name: 'Hide data' }).getAttribute('aria-expanded')).toBe(
+      'true',
+    );
     expect(within(rows[1]).getByText(/"name": "World 1"/)).toBeTruthy();
+    expect(within(rows[2]).queryByRole('button', { name: 'Show data' })).toBeNull();
     expect(screen.getByText('Total: 60')).toBeTruthy();
     expect(screen.getByText('Page 1 / 3')).toBeTruthy();
   });
@@ -103,7 +121,7 @@ describe('AuditLogView', () => {
     type('To', '2026-11-20');
     type('Description/Data', 'lounge');
     type('Target ID', 'world-1');
-    await choose('Event Type', 'world.update');
+    await choose('Event Type', 'Updated world settings');
     await choose('Sort By', 'Actor Name');
     await choose('Sort Order', 'Ascending');
     expect(queries(fetchMock)).toHaveLength(1);

@@ -16,6 +16,7 @@ export function AuditLogView({ guildId }: { guildId: string }) {
     <>
       <AuditLogFilters
         eventTypes={log.data?.eventTypes ?? []}
+        eventLabels={log.data?.eventLabels}
         onSearch={(next) => {
           setFilters(next);
           setPage(1);
