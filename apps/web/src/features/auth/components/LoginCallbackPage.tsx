@@ -2,7 +2,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../api/errors';
 import { currentUserKey } from '../../../lib/auth/api/currentUser';
-import { isSafeReturnPath, type LoginErrorCode, loginErrorPath, loginFailurePath } from '../../../lib/auth/loginReturn';
+import {
+  isSafeReturnPath,
+  type LoginErrorCode,
+  loginErrorPath,
+  loginFailurePath,
+} from '../../../lib/auth/loginReturn';
 import { completeLogin } from '../api/login';
 import { RedirectingNotice } from './RedirectingNotice';
 import { useRunOnce } from './useRunOnce';

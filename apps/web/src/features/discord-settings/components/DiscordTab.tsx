@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { EntityHeader } from '../../../components/EntityHeader';
 import { StatCard } from '../../../components/StatCard';
 import { notify } from '../../../components/toasts';
+import { failureSentence } from '../../../lib/failure-sentence';
 import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
 import { NoAccess } from '../../../lib/guild-access/components/NoAccess';
 import { can } from '../../../lib/guild-access/tabs';
@@ -11,7 +12,6 @@ import { ChangePreviewPanel } from '../../../lib/sync/components/ChangePreviewPa
 import { HeldRemovalsAlert } from '../../../lib/sync/components/HeldRemovalsAlert';
 import { SyncNowRow } from '../../../lib/sync/components/SyncNow';
 import { SyncWarnings } from '../../../lib/sync/components/SyncWarnings';
-import { failureSentence } from '../../../lib/failure-sentence';
 import { type AutoAssignRoles, useGuildSettings, useUpdateAutoAssignRoles } from '../api/guildSettings';
 import { AutoRoleSelect } from './AutoRoleSelect';
 import { GuestRolesDialog } from './GuestRolesDialog';

@@ -17,9 +17,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../../api/errors';
 import { notify } from '../../../components/toasts';
+import { failureSentence } from '../../../lib/failure-sentence';
 import { changePreviewQuery, type ProposedChange } from '../../../lib/sync/api/changePreview';
 import { ChangePreviewPanel } from '../../../lib/sync/components/ChangePreviewPanel';
-import { failureSentence } from '../../../lib/failure-sentence';
 import {
   type GuestRoleEntry,
   useCreateGuestRole,

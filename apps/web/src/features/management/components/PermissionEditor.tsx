@@ -1,9 +1,9 @@
 import { Alert, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { notify } from '../../../components/toasts';
+import { failureSentence } from '../../../lib/failure-sentence';
 import type { GuildPermission } from '../../../lib/guild-access/api/guilds';
 import { guildPermissions, permissionLabel } from '../../../lib/guild-access/permissions';
-import { failureSentence } from '../../../lib/failure-sentence';
 import type { PermissionEntry } from '../api/permissions';
 import { useSavePermissions } from '../api/savePermissions';
 import { MemberPicker } from './MemberPicker';

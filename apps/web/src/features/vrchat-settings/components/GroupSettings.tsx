@@ -1,8 +1,8 @@
 import { Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { notify } from '../../../components/toasts';
-import { ChangePreviewPanel } from '../../../lib/sync/components/ChangePreviewPanel';
 import { failureSentence } from '../../../lib/failure-sentence';
+import { ChangePreviewPanel } from '../../../lib/sync/components/ChangePreviewPanel';
 import type { LinkedGroup } from '../api/linkedGroup';
 import { type GroupSettingsChange, useUpdateGroupSettings } from '../api/updateGroupSettings';
 import { discordToGroup, groupToDiscord } from '../mappingDirections';
