@@ -3,7 +3,7 @@ import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { discordGroupMappings } from '../../db/schema/index.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { invalid, missing } from '../../errors.js';
 import { audit } from '../audit/audit.service.js';
 import {
   MAPPING_NOT_FOUND,
@@ -109,7 +109,7 @@ async function findRow(ctx: AppContext, guildId: string, id: string): Promise<Ro
     .select()
     .from(discordGroupMappings)
     .where(and(eq(discordGroupMappings.guildId, guildId), eq(discordGroupMappings.id, id)));
-  if (!row) throw notFound(MAPPING_NOT_FOUND);
+  if (!row) throw missing(MAPPING_NOT_FOUND);
   return row;
 }
 
@@ -122,20 +122,20 @@ async function nextState(scope: MappingScope, row: Row, change: DiscordGroupMapp
   // Only Grant and Revoke name a group role; the others keep none.
   const groupRoleId = groupRoleActions.includes(action) ? wantedGroupRole : null;
   if (isEveryone) {
-    if (discordRoleId !== row.discordRoleId) throw badRequest(EVERYONE_ROLE_FIXED);
-    if (!everyoneActions.includes(action)) throw badRequest(EVERYONE_ACTIONS);
+    if (discordRoleId !== row.discordRoleId) throw invalid(EVERYONE_ROLE_FIXED);
+    if (!everyoneActions.includes(action)) throw invalid(EVERYONE_ACTIONS);
   } else if (discordRoleId && discordRoleId !== row.discordRoleId) {
     const problem = discordRoleProblem(scope.guild, discordRoleId);
-    if (problem) throw badRequest(problem);
+    if (problem) throw invalid(problem);
   }
   if (groupRoleId && groupRoleId !== row.groupRoleId) {
     const roles = await scope.groupRoles();
     const problem = groupRoleProblem(roles, groupRoleId);
-    if (problem) throw badRequest(problem);
+    if (problem) throw invalid(problem);
     // The bot gives or takes this group role, so it must rank above it (as the Discord side checks).
     const bot = await scope.botInGroup();
     const rank = bot && groupRoleRankProblem(roles, bot, groupRoleId);
-    if (rank) throw badRequest(rank);
+    if (rank) throw invalid(rank);
   }
   return { action, discordRoleId, groupRoleId };
 }
@@ -168,8 +168,8 @@ export async function deleteDiscordToGroup(ctx: AppContext, actor: Actor, guildI
       .from(discordGroupMappings)
       .where(and(eq(discordGroupMappings.guildId, guildId), eq(discordGroupMappings.id, id)))
       .for('update');
-    if (!row) throw notFound(MAPPING_NOT_FOUND);
-    if (row.discordRoleId === guildId) throw badRequest(EVERYONE_NOT_DELETABLE);
+    if (!row) throw missing(MAPPING_NOT_FOUND);
+    if (row.discordRoleId === guildId) throw invalid(EVERYONE_NOT_DELETABLE);
     await tx.delete(discordGroupMappings).where(eq(discordGroupMappings.id, id));
     await audit(tx, {
       action: 'mapping.deleted',

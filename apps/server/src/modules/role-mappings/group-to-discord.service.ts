@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { groupDiscordMappings } from '../../db/schema/index.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { invalid, missing } from '../../errors.js';
 import { audit } from '../audit/audit.service.js';
 import { assignableRoleProblem } from '../guild-settings/assignable-role.js';
 import {
@@ -80,13 +80,13 @@ async function nextState(ctx: AppContext, scope: MappingScope, row: Row, change:
   const discordRoleId = discordRoleActions.includes(action) ? wantedDiscordRole : null;
   if (groupRoleId && groupRoleId !== row.groupRoleId) {
     const problem = groupRoleProblem(await scope.groupRoles(), groupRoleId);
-    if (problem) throw badRequest(problem);
+    if (problem) throw invalid(problem);
   }
   if (discordRoleId && discordRoleId !== row.discordRoleId) {
     // The bot gives this role, so it must be able to (below its highest role, not an integration's).
     const bot = await ctx.discord.botMember(scope.guild.id);
     const problem = assignableRoleProblem(scope.guild, bot?.roles ?? [], discordRoleId);
-    if (problem) throw badRequest(problem);
+    if (problem) throw invalid(problem);
   }
   return { action, discordRoleId, groupRoleId };
 }
@@ -103,7 +103,7 @@ export async function updateGroupToDiscord(
     .select()
     .from(groupDiscordMappings)
     .where(and(eq(groupDiscordMappings.guildId, guildId), eq(groupDiscordMappings.id, change.id)));
-  if (!row) throw notFound(MAPPING_NOT_FOUND);
+  if (!row) throw missing(MAPPING_NOT_FOUND);
   const next = await nextState(ctx, scope, row, change);
   return saveMappingUpdate(ctx, actor, guildId, {
     table: groupDiscordMappings,
@@ -122,7 +122,7 @@ export async function deleteGroupToDiscord(ctx: AppContext, actor: Actor, guildI
       .delete(groupDiscordMappings)
       .where(and(eq(groupDiscordMappings.guildId, guildId), eq(groupDiscordMappings.id, id)))
       .returning();
-    if (!row) throw notFound(MAPPING_NOT_FOUND);
+    if (!row) throw missing(MAPPING_NOT_FOUND);
     await audit(tx, {
       action: 'mapping.deleted',
       actor,
