@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Actor, apiKeyActor, userActor } from '../actor.js';
 import type { Db } from '../db/client.js';
+import { notSignedIn, refused } from '../errors.js';
 import { API_KEY_PREFIX } from '../modules/api-keys/api-key-actor.js';
 import { type ActiveApiKey, findApiKey } from '../modules/api-keys/api-key-lookup.js';
 import { type ActiveSession, findSession } from '../modules/auth/session.service.js';
 import { SESSION_COOKIE, setCookie, XSRF_COOKIE, XSRF_HEADER } from './cookies.js';
-import { forbidden, unauthorized } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -85,7 +85,7 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
     const stateChanging = !SAFE_METHODS.has(req.method) || routeConfig?.stateChanging === true;
     if (stateChanging && !bearer && !routeConfig?.xsrfExempt) {
       const header = req.headers[XSRF_HEADER];
-      if (!xsrfCookie || header !== xsrfCookie) throw forbidden('Invalid or missing XSRF token.');
+      if (!xsrfCookie || header !== xsrfCookie) throw refused('Invalid or missing XSRF token.');
     }
     if (bearer?.startsWith(API_KEY_PREFIX)) {
       req.apiKey = await findApiKey(db, bearer);
@@ -93,7 +93,7 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
     }
     const token = bearer ?? req.cookies[SESSION_COOKIE];
     if (token) req.auth = await findSession(db, token);
-    if (req.auth?.kind === 'sdk' && !sdkTokenAllowed(req)) throw forbidden(SDK_TOKEN_REFUSED);
+    if (req.auth?.kind === 'sdk' && !sdkTokenAllowed(req)) throw refused(SDK_TOKEN_REFUSED);
   });
 }
 
@@ -104,12 +104,12 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
 export function requireActor(req: FastifyRequest): Actor {
   if (req.auth) return userActor(req.auth.user.id);
   if (req.apiKey) return apiKeyActor(req.apiKey.id);
-  throw unauthorized();
+  throw notSignedIn();
 }
 
 /** The signed-in caller, or 401. */
 export function requireUser(req: FastifyRequest): ActiveSession {
-  if (!req.auth) throw unauthorized();
+  if (!req.auth) throw notSignedIn();
   return req.auth;
 }
 

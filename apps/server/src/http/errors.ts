@@ -2,25 +2,32 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isConnectionLost } from '../db/connection-lost.js';
+import { AppError, type ErrorDetail, type ErrorKind } from '../errors.js';
 import { DiscordError, DiscordPermissionError } from '../platforms/discord/errors.js';
 import { VrchatError } from '../platforms/vrchat/errors.js';
 import { describeValidation, type ValidationIssue } from './describeValidation.js';
 
-/** A failure whose message is safe to show the user; mapped to its status by the error handler. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export const badRequest = (message: string) => new HttpError(400, message);
-export const unauthorized = (message = 'You must be logged in to do this.') => new HttpError(401, message);
-export const forbidden = (message = 'You do not have permission to do this.') => new HttpError(403, message);
-export const notFound = (message = 'Not found.') => new HttpError(404, message);
-export const conflict = (message: string) => new HttpError(409, message);
+/**
+ * The one table from a failure's kind to its HTTP status. A detail refines it where HTTP has a closer
+ * word (an expired request is 410, a file too large 413).
+ */
+const statusOfKind: Record<ErrorKind, number> = {
+  invalid: 400,
+  refused: 403,
+  missing: 404,
+  conflict: 409,
+  limited: 429,
+  unavailable: 503,
+};
+const statusOfDetail: Record<ErrorDetail, number> = {
+  'not-signed-in': 401,
+  expired: 410,
+  'too-large': 413,
+  'unsupported-type': 415,
+  unreadable: 422,
+};
+export const statusOf = (err: AppError): number =>
+  (err.detail && statusOfDetail[err.detail]) || statusOfKind[err.kind];
 
 /** A platform call failed: its own refusal (4xx) is a 502 with its reason, anything else a 503. */
 function platformFailure(platform: 'Discord' | 'VRChat', err: DiscordError | VrchatError) {
@@ -55,7 +62,7 @@ function clientErrorSentence(err: FastifyError): string {
 /** One place that turns errors into answers: 4xx with a message, 5xx without internals. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err instanceof HttpError) return reply.code(err.statusCode).send({ message: err.message });
+    if (err instanceof AppError) return reply.code(statusOf(err)).send({ message: err.message });
     // The bot may not manage a role: the message tells a server admin what to change.
     if (err instanceof DiscordPermissionError) return reply.code(403).send({ message: err.message });
     // VRChat or Discord is rate limiting us: the message says so, Retry-After says when.

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppConfig } from '../config.js';
 import type { Db } from '../db/client.js';
 import { rateLimits } from '../db/schema/index.js';
-import { HttpError } from './errors.js';
+import { limited } from '../errors.js';
 
 /**
  * A signed-in user's rate-limit key: a keyed digest of their id (SECRET_KEY), so the shared counters name no
@@ -248,8 +248,7 @@ export function registerRateLimit(
     setHeaders(reply, limit, limit - hits, resetSeconds, config.windowMs);
     if (hits > limit) {
       reply.header('Retry-After', String(resetSeconds));
-      throw new HttpError(
-        429,
+      throw limited(
         `Too many requests: wait ${resetSeconds} second${resetSeconds === 1 ? '' : 's'} and try again.`,
       );
     }

@@ -78,7 +78,7 @@ describe(`job leases and outcomes (${process.env.DATABASE_URL ? 'PostgreSQL' : '
   it('records a completion that failed once (connection dropped) on the next try, without an unhandled rejection', async () => {
     await startWorker();
     failCompletions = 1;
-    const id = (await queue.send('test.lease', { tag: 'once' })) as string;
+    const id = (await queue.send(work, { tag: 'once' })) as string;
     await waitFor(async () => (await stateOf(id)) === 'completed', 10_000);
     expect(runs.filter((t) => t === 'once')).toHaveLength(1);
     expect(failCompletions).toBe(0);
@@ -88,7 +88,7 @@ describe(`job leases and outcomes (${process.env.DATABASE_URL ? 'PostgreSQL' : '
   it('logs a completion it cannot record at all, and the job runs again once its lease runs out', async () => {
     await startWorker();
     failCompletions = 3;
-    const id = (await queue.send('test.lease', { tag: 'unrecorded' })) as string;
+    const id = (await queue.send(work, { tag: 'unrecorded' })) as string;
     await waitFor(async () => (await stateOf(id)) === 'completed', 15_000);
     expect(runs.filter((t) => t === 'unrecorded')).toHaveLength(2);
     expect(unhandled).toEqual([]);
@@ -96,7 +96,7 @@ describe(`job leases and outcomes (${process.env.DATABASE_URL ? 'PostgreSQL' : '
 
   it('keeps a job running longer than its lease (renewed), and runs it once', async () => {
     await startWorker();
-    const id = (await queue.send('test.lease', { tag: 'hold-long' })) as string;
+    const id = (await queue.send(work, { tag: 'hold-long' })) as string;
     await waitFor(() => holds.has('hold-long'), 5000);
     // Three leases long: without renewal it would expire and run a second time.
     await new Promise((r) => setTimeout(r, LEASE * 3 * 1000));
@@ -108,12 +108,12 @@ describe(`job leases and outcomes (${process.env.DATABASE_URL ? 'PostgreSQL' : '
 
   it("takes a dead worker's job over within its lease, and other keys run meanwhile", async () => {
     // A worker took the job (as pg-boss fetches) and died: nobody renews its lease.
-    const dead = (await queue.send('test.lease', { tag: 'dead' }, { singletonKey: 'k' })) as string;
+    const dead = (await queue.send(work, { tag: 'dead' }, { singletonKey: 'k' })) as string;
     const [taken] = await queue.boss.fetch('test.lease');
     expect(taken?.id).toBe(dead);
     // A follow-up for the same key waits; another key's job must not wait behind it.
-    const follow = (await queue.send('test.lease', { tag: 'follow' }, { singletonKey: 'k' })) as string;
-    const other = (await queue.send('test.lease', { tag: 'other' }, { singletonKey: 'l' })) as string;
+    const follow = (await queue.send(work, { tag: 'follow' }, { singletonKey: 'k' })) as string;
+    const other = (await queue.send(work, { tag: 'other' }, { singletonKey: 'l' })) as string;
     await startWorker();
     await waitFor(async () => (await stateOf(other)) === 'completed', 5000);
     // Done while the dead worker's lease still runs: it did not wait behind the busy key.

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { openTestDatabase } from '../../test/db.js';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
-import { notFound } from '../http/errors.js';
+import { missing } from '../errors.js';
 import { bossDb } from './boss-db.js';
 import { defineJob, type JobDefinition } from './define.js';
 import { createJobQueue, type PgBossJobQueue } from './pg-boss-queue.js';
@@ -56,7 +56,7 @@ describe(`job queue on pg-boss (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGl
   });
 
   it('runs a sent job on the worker with its validated payload', async () => {
-    const id = await queue.send('test.echo', { n: 7 });
+    const id = await queue.send(echo, { n: 7 });
     expect(id).toEqual(expect.any(String));
     await waitUntil(() => seen.includes(7));
     await waitUntil(
@@ -66,8 +66,8 @@ describe(`job queue on pg-boss (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGl
 
   it('collapses jobs with the same singleton key while one is waiting', async () => {
     await stopWorker();
-    const first = await queue.send('test.echo', { n: 1 }, { singletonKey: 'same' });
-    const second = await queue.send('test.echo', { n: 2 }, { singletonKey: 'same' });
+    const first = await queue.send(echo, { n: 1 }, { singletonKey: 'same' });
+    const second = await queue.send(echo, { n: 2 }, { singletonKey: 'same' });
     expect(first).toEqual(expect.any(String));
     expect(second).toBeNull();
     const waiting = await rows(`select count(*)::int as n from pgboss.job where singleton_key = 'same'`);
@@ -75,8 +75,8 @@ describe(`job queue on pg-boss (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGl
   });
 
   it('refuses unknown jobs and payloads that do not match the schema when sending', async () => {
-    await expect(queue.send('nope', {})).rejects.toThrow('Unknown job nope');
-    await expect(queue.send('test.echo', { n: 'x' })).rejects.toThrow();
+    await expect(queue.send({ ...echo, name: 'nope' }, { n: 1 })).rejects.toThrow('Unknown job nope');
+    await expect(queue.send(echo, { n: 'x' } as never)).rejects.toThrow();
   });
 
   it('checks the payload again when the job is taken, and gives up (no retry) on a refusal', async () => {
@@ -84,7 +84,7 @@ describe(`job queue on pg-boss (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGl
     await expect(runJob(ctx, echo as JobDefinition, { id: 'j1', data: { n: 'bad' } })).rejects.toThrow(
       'Job test.echo (j1) has an invalid payload',
     );
-    const refusing = { ...echo, run: async () => Promise.reject(notFound('World not found.')) };
+    const refusing = { ...echo, run: async () => Promise.reject(missing('World not found.')) };
     await expect(runJob(ctx, refusing as JobDefinition, { id: 'j2', data: { n: 1 } })).resolves.toEqual({
       gaveUp: 'World not found.',
     });

@@ -3,6 +3,7 @@ import PgBoss from 'pg-boss';
 import type { Database } from '../db/client.js';
 import { type BossDb, bossDb } from './boss-db.js';
 import { jobsOfKeySql } from './boss-sql.js';
+import type { JobPayload, JobType } from './catalog.js';
 import type { JobDefinition } from './define.js';
 import { type QueuedJob, startJobLoop } from './job-loop.js';
 import type { JobQueue, KeyedJobState, SendJobOptions } from './queue.js';
@@ -70,18 +71,22 @@ export class PgBossJobQueue implements JobQueue {
     }
   }
 
-  async send(name: string, payload: unknown, opts: SendJobOptions = {}): Promise<string | null> {
-    const def = this.registry.find((job) => job.name === name);
-    if (!def) throw new Error(`Unknown job ${name}: declare it in jobs/registry.ts`);
+  async send<T extends JobType>(
+    job: T,
+    payload: JobPayload<T>,
+    opts: SendJobOptions = {},
+  ): Promise<string | null> {
+    const def = this.registry.find((known) => known.name === job.name);
+    if (!def) throw new Error(`Unknown job ${job.name}: bind it in jobs/registry.ts`);
     const data = def.payload.parse(payload) as object;
-    return this.boss.send(name, data, {
+    return this.boss.send(job.name, data, {
       singletonKey: opts.singletonKey,
       startAfter: opts.startAfterSeconds,
     });
   }
 
-  async jobsOfKey(name: string, singletonKey: string): Promise<KeyedJobState> {
-    const { rows } = await this.db.executeSql(jobsOfKeySql, [name, singletonKey]);
+  async jobsOfKey(job: JobType, singletonKey: string): Promise<KeyedJobState> {
+    const { rows } = await this.db.executeSql(jobsOfKeySql, [job.name, singletonKey]);
     const waiting = rows
       .filter((r) => r.state !== 'active')
       .map((r) => new Date(r.startAfter as string | Date).getTime());

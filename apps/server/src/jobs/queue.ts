@@ -1,7 +1,9 @@
+import type { JobPayload, JobType } from './catalog.js';
+
 /**
  * Durable work: a job survives a crash of the process that queued it and runs on some `worker` process.
  * The implementation is pg-boss on the product's own database (PGlite or PostgreSQL); each job type is
- * declared once in ./registry.ts.
+ * declared once in ./catalog.ts and bound to its handler in ./registry.ts.
  */
 export interface SendJobOptions {
   /** Jobs with the same key that are queued or active at once collapse into one. */
@@ -18,15 +20,15 @@ export interface KeyedJobState {
 }
 
 export interface JobQueue {
-  /** Queues a job; answers its id, or null when an identical singleton is already waiting. */
-  send(name: string, payload: unknown, opts?: SendJobOptions): Promise<string | null>;
+  /** Queues a job of a catalog type; answers its id, or null when an identical singleton is already waiting. */
+  send<T extends JobType>(job: T, payload: JobPayload<T>, opts?: SendJobOptions): Promise<string | null>;
   /** Where the jobs of one singleton key stand (queues that can tell). */
-  jobsOfKey?(name: string, singletonKey: string): Promise<KeyedJobState>;
+  jobsOfKey?(job: JobType, singletonKey: string): Promise<KeyedJobState>;
 }
 
 /** A queue that refuses work, for contexts built without a database-backed queue (OpenAPI export). */
 export const noJobQueue: JobQueue = {
-  async send(name) {
-    throw new Error(`No job queue in this process (job ${name})`);
+  async send(job) {
+    throw new Error(`No job queue in this process (job ${job.name})`);
   },
 };

@@ -1,37 +1,37 @@
 import type { JobDefinition } from './define.js';
-import { accountEraseJob } from './handlers/account-erase.js';
-import { discordLogDeliverJob } from './handlers/discord-log-deliver.js';
-import { groupsFollowJob } from './handlers/groups-follow.js';
-import { guestsReconcileJob } from './handlers/guests-reconcile.js';
-import { linkEventsJob } from './handlers/link-events.js';
-import { linkedRolesUpdateJob } from './handlers/linked-roles-update.js';
-import { linksRefreshJob } from './handlers/links-refresh.js';
-import { membersReconcileJob } from './handlers/members-reconcile.js';
-import { retentionPurgeJob } from './handlers/retention-purge.js';
-import { syncAllJob } from './handlers/sync-all.js';
-import { syncGuildJob } from './handlers/sync-guild.js';
-import { worldsAtlasJob } from './handlers/worlds-atlas.js';
-import { worldsAtlasRefreshJob } from './handlers/worlds-atlas-refresh.js';
-import { worldsMirrorJob } from './handlers/worlds-mirror.js';
-import { worldsRebuildJob } from './handlers/worlds-rebuild.js';
+import { accountEraseHandler } from './handlers/account-erase.js';
+import { discordLogDeliverHandler } from './handlers/discord-log-deliver.js';
+import { groupsFollowHandler } from './handlers/groups-follow.js';
+import { guestsReconcileHandler } from './handlers/guests-reconcile.js';
+import { linkEventsHandler } from './handlers/link-events.js';
+import { linkedRolesUpdateHandler } from './handlers/linked-roles-update.js';
+import { linksRefreshHandler } from './handlers/links-refresh.js';
+import { membersReconcileHandler } from './handlers/members-reconcile.js';
+import { retentionPurgeHandler } from './handlers/retention-purge.js';
+import { syncAllHandler } from './handlers/sync-all.js';
+import { syncGuildHandler } from './handlers/sync-guild.js';
+import { worldsAtlasHandler } from './handlers/worlds-atlas.js';
+import { worldsAtlasRefreshHandler } from './handlers/worlds-atlas-refresh.js';
+import { worldsMirrorHandler } from './handlers/worlds-mirror.js';
+import { worldsRebuildHandler } from './handlers/worlds-rebuild.js';
 
-/** Every job type the product runs. */
+/** Every job type the product runs, bound to its handler: the one place handlers are bound. */
 export const jobRegistry: readonly JobDefinition[] = [
-  retentionPurgeJob,
-  linksRefreshJob,
-  worldsRebuildJob,
-  worldsMirrorJob,
-  membersReconcileJob,
-  linkEventsJob,
-  syncGuildJob,
-  syncAllJob,
-  groupsFollowJob,
-  guestsReconcileJob,
-  discordLogDeliverJob,
-  worldsAtlasJob,
-  worldsAtlasRefreshJob,
-  linkedRolesUpdateJob,
-  accountEraseJob,
+  retentionPurgeHandler,
+  linksRefreshHandler,
+  worldsRebuildHandler,
+  worldsMirrorHandler,
+  membersReconcileHandler,
+  linkEventsHandler,
+  syncGuildHandler,
+  syncAllHandler,
+  groupsFollowHandler,
+  guestsReconcileHandler,
+  discordLogDeliverHandler,
+  worldsAtlasHandler,
+  worldsAtlasRefreshHandler,
+  linkedRolesUpdateHandler,
+  accountEraseHandler,
 ] as JobDefinition[];
 
 export function findJob(name: string): JobDefinition | undefined {

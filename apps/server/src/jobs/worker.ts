@@ -1,12 +1,12 @@
 import type { AppContext } from '../context.js';
-import { HttpError } from '../http/errors.js';
+import { AppError, isFinal } from '../errors.js';
 import type { JobDefinition } from './define.js';
 import { PgBossJobQueue, type QueuedJob } from './pg-boss-queue.js';
 import { jobRegistry } from './registry.js';
 
 /**
- * Runs one job: the payload is checked as it leaves the queue. A refusal (4xx: not found, forbidden,
- * conflict) will not change on a retry, so the job gives up and says why; anything else (a platform
+ * Runs one job: the payload is checked as it leaves the queue. A failure whose kind a retry cannot fix
+ * (refused, missing, conflict, invalid) gives up and says why; anything else (limited, unavailable, a platform
  * unreachable, a database hiccup) fails and pg-boss retries it as the registry says.
  */
 export async function runJob(ctx: AppContext, def: JobDefinition, job: QueuedJob): Promise<unknown> {
@@ -19,7 +19,7 @@ export async function runJob(ctx: AppContext, def: JobDefinition, job: QueuedJob
     ctx.log.debug({ job: def.name, id: job.id, ms: Date.now() - started }, 'job done');
     return { ms: Date.now() - started };
   } catch (err) {
-    if (err instanceof HttpError && err.statusCode < 500 && err.statusCode !== 429) {
+    if (err instanceof AppError && isFinal(err.kind)) {
       ctx.log.warn({ err, job: def.name, id: job.id }, 'job refused; not retrying');
       return { gaveUp: err.message };
     }

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { HttpError } from '../../http/errors.js';
+import { AppError } from '../../errors.js';
 import { DiscordError, DiscordPermissionError } from '../../platforms/discord/errors.js';
 import { inertText } from '../../platforms/discord/inert-text.js';
 import { VrchatError } from '../../platforms/vrchat/errors.js';
@@ -14,7 +14,7 @@ export const VRCHAT_TOO_SLOW = 'VRChat did not answer in time. Try again in a mi
  */
 export function commandErrorMessage(err: unknown, log: FastifyBaseLogger, context: object): string {
   // Refusals may carry names (a role, a channel) or a platform's own words: inert.
-  if (err instanceof HttpError || err instanceof DiscordPermissionError) return inertText(err.message);
+  if (err instanceof AppError || err instanceof DiscordPermissionError) return inertText(err.message);
   if (err instanceof VrchatError && err.retryAfterSeconds !== undefined) return inertText(err.message);
   if (err instanceof VrchatError && err.message === VRCHAT_DEADLINE_MESSAGE) {
     log.warn({ err, ...context }, 'Command: VRChat did not answer before the deadline');

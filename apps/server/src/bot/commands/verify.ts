@@ -1,4 +1,4 @@
-import { HttpError } from '../../http/errors.js';
+import { isAppError } from '../../errors.js';
 import { findLinkByDiscord, NO_LINK, refreshLink, verifyAccount } from '../../modules/links/links.service.js';
 import { inertText } from '../../platforms/discord/inert-text.js';
 import { inServers, type SlashCommand } from './command.js';
@@ -25,7 +25,7 @@ export const verifyCommand: SlashCommand = {
       try {
         await verifyAccount(ctx, userId, before.vrcUserId);
       } catch (err) {
-        if (!(err instanceof HttpError) || err.statusCode !== 400) throw err;
+        if (!isAppError(err, 'invalid')) throw err;
         ownership = `Ownership is not verified yet: put the code from ${ctx.config.publicUrl}/profile in your VRChat bio, then run /verify again.`;
       }
     }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { rows, updateVrchatUser, vrchatLink, vrchatUser } from '../../../test/factories.js';
 import { linkRefreshBatchSize } from './link-refresh-batch.js';
-import { linksRefreshJob } from './links-refresh.js';
+import { linksRefreshHandler } from './links-refresh.js';
 
 describe('linkRefreshBatchSize', () => {
   it('takes enough links per run that every link comes round within a day', () => {
@@ -51,7 +51,7 @@ describe('links.refresh job', () => {
     });
     await updateVrchatUser(t, fresh.id, { displayName: 'Renamed Too' });
 
-    await linksRefreshJob.run(t.ctx, {});
+    await linksRefreshHandler.run(t.ctx, {});
 
     const links = await rows(t, 'vrchat_links', "discord_user_id like '13000000000000007%'");
     expect(links.map((l) => [l.discord_user_id, l.vrchat_name, l.age_verification])).toEqual([
@@ -66,8 +66,8 @@ describe('links.refresh job', () => {
 
   it('only moves the refresh time when nothing changed, so a second run is harmless', async () => {
     await age('1300000000000000701', 30);
-    await linksRefreshJob.run(t.ctx, {});
-    await linksRefreshJob.run(t.ctx, {});
+    await linksRefreshHandler.run(t.ctx, {});
+    await linksRefreshHandler.run(t.ctx, {});
     expect(await rows(t, 'audit_log', "action = 'link.refreshed'")).toHaveLength(1);
     const [link] = await rows(t, 'vrchat_links', "discord_user_id = '1300000000000000701'");
     expect(Date.now() - new Date(link.refreshed_at as string).getTime()).toBeLessThan(60_000);

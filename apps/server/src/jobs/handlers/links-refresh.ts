@@ -1,45 +1,37 @@
 import { asc, count, lt } from 'drizzle-orm';
-import { z } from 'zod';
 import { jobActor } from '../../actor.js';
 import { vrchatLinks } from '../../db/schema/index.js';
 import { refreshLinkInBackground } from '../../modules/links/links.service.js';
 import { VrchatError } from '../../platforms/vrchat/errors.js';
-import { defineJob } from '../define.js';
+import { linksRefreshJob } from '../catalog.js';
+import { handleJob } from '../define.js';
 import { linkRefreshBatchSize } from './link-refresh-batch.js';
 
 /** An account refreshed (by its owner or by this job) within this time is left alone. */
 export const LINK_REFRESH_MIN_AGE_MS = 6 * 60 * 60 * 1000;
-const TIMER_SECONDS = 15 * 60;
 
 /**
  * Re-reads linked VRChat accounts (display name, age status), spread over the day: each run takes the
  * links refreshed longest ago, just enough that every link comes round once in 24 hours.
  */
-export const linksRefreshJob = defineJob({
-  name: 'links.refresh',
-  payload: z.object({}),
-  retry: { limit: 2, delaySeconds: 60, backoff: true },
-  expireInSeconds: 14 * 60,
-  schedule: { timerSeconds: TIMER_SECONDS, method: 'refreshStaleLinks' },
-  async run(ctx) {
-    const [{ total }] = await ctx.db.select({ total: count() }).from(vrchatLinks);
-    const due = await ctx.db
-      .select()
-      .from(vrchatLinks)
-      .where(lt(vrchatLinks.refreshedAt, new Date(Date.now() - LINK_REFRESH_MIN_AGE_MS)))
-      .orderBy(asc(vrchatLinks.refreshedAt))
-      .limit(linkRefreshBatchSize(total, TIMER_SECONDS));
-    const outcome = { changed: 0, unchanged: 0, gone: 0 };
-    const actor = jobActor('links.refresh');
-    for (const link of due) {
-      try {
-        outcome[await refreshLinkInBackground(ctx, link, actor)] += 1;
-      } catch (err) {
-        // VRChat down or out of breath: stop here; the same links come first next time.
-        if (err instanceof VrchatError) throw err;
-        ctx.log.warn({ err, discordUserId: link.discordUserId }, 'links.refresh: one link failed');
-      }
+export const linksRefreshHandler = handleJob(linksRefreshJob, async (ctx) => {
+  const [{ total }] = await ctx.db.select({ total: count() }).from(vrchatLinks);
+  const due = await ctx.db
+    .select()
+    .from(vrchatLinks)
+    .where(lt(vrchatLinks.refreshedAt, new Date(Date.now() - LINK_REFRESH_MIN_AGE_MS)))
+    .orderBy(asc(vrchatLinks.refreshedAt))
+    .limit(linkRefreshBatchSize(total, linksRefreshJob.schedule!.timerSeconds));
+  const outcome = { changed: 0, unchanged: 0, gone: 0 };
+  const actor = jobActor(linksRefreshJob.name);
+  for (const link of due) {
+    try {
+      outcome[await refreshLinkInBackground(ctx, link, actor)] += 1;
+    } catch (err) {
+      // VRChat down or out of breath: stop here; the same links come first next time.
+      if (err instanceof VrchatError) throw err;
+      ctx.log.warn({ err, discordUserId: link.discordUserId }, `${linksRefreshJob.name}: one link failed`);
     }
-    ctx.log.info({ due: due.length, ...outcome }, 'links.refresh: done');
-  },
+  }
+  ctx.log.info({ due: due.length, ...outcome }, `${linksRefreshJob.name}: done`);
 });

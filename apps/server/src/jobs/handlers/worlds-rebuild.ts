@@ -1,9 +1,9 @@
 import { eq, inArray, or } from 'drizzle-orm';
-import { z } from 'zod';
 import { worlds } from '../../db/schema/index.js';
 import { rebuildWorldData } from '../../modules/worlds/world-data.service.js';
 import { recentlyRequestedWorldIds } from '../../modules/worlds/world-requests.js';
-import { defineJob } from '../define.js';
+import { worldsRebuildJob } from '../catalog.js';
+import { handleJob } from '../define.js';
 
 /**
  * Keeps world data fresh: every world downloaded within the last hour or so (the request counts) and every
@@ -12,30 +12,22 @@ import { defineJob } from '../define.js';
  * (platform down) is logged and the others still build; the last good body keeps being served. A world
  * whose server the bot left stops being served.
  */
-export const worldsRebuildJob = defineJob({
-  name: 'worlds.rebuild',
-  payload: z.object({}),
-  // The next run is a minute away: retrying sooner only piles up builds.
-  retry: { limit: 0, delaySeconds: 0, backoff: false },
-  expireInSeconds: 5 * 60,
-  schedule: { timerSeconds: 60, method: 'rebuildEnabledWorlds' },
-  async run(ctx) {
-    const requested = await recentlyRequestedWorldIds(ctx.db);
-    const due = await ctx.db
-      .select()
-      .from(worlds)
-      .where(
-        requested.length
-          ? or(eq(worlds.enabled, true), inArray(worlds.id, requested))
-          : eq(worlds.enabled, true),
-      );
-    let failed = 0;
-    for (const world of due) {
-      await rebuildWorldData(ctx, world).catch((err) => {
-        failed += 1;
-        ctx.log.warn({ err, worldId: world.id }, 'worlds.rebuild: world data not rebuilt');
-      });
-    }
-    ctx.log.debug({ worlds: due.length, failed }, 'worlds.rebuild: done');
-  },
+export const worldsRebuildHandler = handleJob(worldsRebuildJob, async (ctx) => {
+  const requested = await recentlyRequestedWorldIds(ctx.db);
+  const due = await ctx.db
+    .select()
+    .from(worlds)
+    .where(
+      requested.length
+        ? or(eq(worlds.enabled, true), inArray(worlds.id, requested))
+        : eq(worlds.enabled, true),
+    );
+  let failed = 0;
+  for (const world of due) {
+    await rebuildWorldData(ctx, world).catch((err) => {
+      failed += 1;
+      ctx.log.warn({ err, worldId: world.id }, 'worlds.rebuild: world data not rebuilt');
+    });
+  }
+  ctx.log.debug({ worlds: due.length, failed }, 'worlds.rebuild: done');
 });

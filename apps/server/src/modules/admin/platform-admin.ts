@@ -1,10 +1,10 @@
 import type { AppContext } from '../../context.js';
-import { forbidden } from '../../http/errors.js';
+import { refused } from '../../errors.js';
 import { rankOf } from '../auth/user.service.js';
 
 export const PLATFORM_ADMIN_ONLY = 'Only platform admins can do this.';
 
 /** Platform admins are rank Admin (ADMIN_DISCORD_IDS); nobody else reaches /admin's calls. */
 export function requirePlatformAdmin(ctx: AppContext, userId: string): void {
-  if (rankOf(ctx.config, userId) !== 'Admin') throw forbidden(PLATFORM_ADMIN_ONLY);
+  if (rankOf(ctx.config, userId) !== 'Admin') throw refused(PLATFORM_ADMIN_ONLY);
 }

@@ -1,6 +1,6 @@
 import { userActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import { notFound } from '../../http/errors.js';
+import { missing } from '../../errors.js';
 import { findScheduledJob } from '../../jobs/registry.js';
 import { audit } from '../audit/audit.service.js';
 import {
@@ -30,7 +30,7 @@ export function toScheduledTask(row: TaskRow) {
 }
 
 const unknownTask = (k: TaskKey) =>
-  notFound(`No running process ${k.container} of ${k.api} has a scheduled task named ${k.taskName}.`);
+  missing(`No running process ${k.container} of ${k.api} has a scheduled task named ${k.taskName}.`);
 const target = (k: TaskKey) => `${k.api}/${k.container}/${k.taskName}`;
 
 /** Tasks of live processes, grouped by api and container (ordered so). */

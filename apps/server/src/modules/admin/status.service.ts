@@ -1,6 +1,6 @@
 import { userActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import { HttpError } from '../../http/errors.js';
+import { unavailable } from '../../errors.js';
 import { jobRegistry } from '../../jobs/registry.js';
 import { audit } from '../audit/audit.service.js';
 import { processStatus, writeHeartbeat } from '../scheduled-tasks/heartbeat.js';
@@ -80,7 +80,7 @@ export async function adminStatus(ctx: AppContext, userId: string) {
  */
 export async function retryVrchatLogin(ctx: AppContext, userId: string) {
   requirePlatformAdmin(ctx, userId);
-  if (!ctx.platforms) throw new HttpError(503, 'VRChat is not started in this process.');
+  if (!ctx.platforms) throw unavailable('VRChat is not started in this process.');
   const state = await ctx.platforms.vrchat.start();
   await audit(ctx.db, {
     action: 'vrchat.login_retried',

@@ -3,7 +3,7 @@ import { type Actor, actorId } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { randomToken, sha256 } from '../../crypto.js';
 import { apiKeys } from '../../db/schema/index.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { conflict, invalid, missing } from '../../errors.js';
 import { audit } from '../audit/audit.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import type { GuildPermission } from '../permissions/guild-permissions.js';
@@ -46,15 +46,14 @@ export async function createApiKey(
 ) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const name = input.name.trim();
-  if (!name) throw badRequest(NAME_REQUIRED);
+  if (!name) throw invalid(NAME_REQUIRED);
   const permissions = [...new Set(input.permissions)];
-  if (permissions.length === 0) throw badRequest(PERMISSION_REQUIRED);
+  if (permissions.length === 0) throw invalid(PERMISSION_REQUIRED);
   if (permissions.includes('Admin'))
-    throw badRequest('An API key cannot be given the Administrator permission.');
+    throw invalid('An API key cannot be given the Administrator permission.');
   const days = (input.validUntil.getTime() - Date.now()) / 86_400_000;
-  if (days <= 0) throw badRequest('The expiry date must be in the future.');
-  if (days > MAX_API_KEY_DAYS)
-    throw badRequest(`An API key can be valid for at most ${MAX_API_KEY_DAYS} days.`);
+  if (days <= 0) throw invalid('The expiry date must be in the future.');
+  if (days > MAX_API_KEY_DAYS) throw invalid(`An API key can be valid for at most ${MAX_API_KEY_DAYS} days.`);
   const token = `${API_KEY_PREFIX}${randomToken()}`;
   const row = await ctx.db.transaction(async (tx) => {
     const [{ n }] = await tx.select({ n: count() }).from(apiKeys).where(eq(apiKeys.guildId, guildId));
@@ -90,7 +89,7 @@ export async function deleteApiKey(ctx: AppContext, actor: Actor, guildId: strin
       .delete(apiKeys)
       .where(and(eq(apiKeys.guildId, guildId), eq(apiKeys.id, keyId)))
       .returning();
-    if (!removed) throw notFound(KEY_NOT_FOUND);
+    if (!removed) throw missing(KEY_NOT_FOUND);
     await audit(tx, {
       action: 'api_key.delete',
       actor,

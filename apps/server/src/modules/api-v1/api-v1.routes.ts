@@ -3,8 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
+import { notSignedIn } from '../../errors.js';
 import { requireActor } from '../../http/auth.js';
-import { errorBody, unauthorized } from '../../http/errors.js';
+import { errorBody } from '../../http/errors.js';
 import { snowflake } from '../../http/params.js';
 import type { ZodApp } from '../../http/types.js';
 import { createApiLogWriter } from './api-log.writer.js';
@@ -28,7 +29,7 @@ const guildParams = z.object({ guildId: snowflake.describe('The Discord server i
 
 /** An API key (the intended caller) or a signed-in user, with the same permission checks; else 401. */
 function v1Actor(req: FastifyRequest): Actor {
-  if (!req.auth && !req.apiKey) throw unauthorized(V1_UNAUTHORIZED);
+  if (!req.auth && !req.apiKey) throw notSignedIn(V1_UNAUTHORIZED);
   return requireActor(req);
 }
 

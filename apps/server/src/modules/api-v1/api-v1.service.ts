@@ -1,6 +1,6 @@
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import { notFound } from '../../http/errors.js';
+import { missing } from '../../errors.js';
 import { mirrorDeps } from '../members/member-mirror.events.js';
 import { ensureFilled } from '../members/member-mirror.fill.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
@@ -66,6 +66,6 @@ export async function linkedMemberBy(
 ) {
   await readyToRead(ctx, actor, guildId);
   const [row] = await linkedMemberPage(ctx.db, guildId, by, { limit: 1 });
-  if (!row) throw notFound(MEMBER_NOT_LINKED);
+  if (!row) throw missing(MEMBER_NOT_LINKED);
   return toV1Member(row);
 }

@@ -1,4 +1,4 @@
-import { badRequest } from '../../http/errors.js';
+import { invalid } from '../../errors.js';
 
 export const BAD_CURSOR = 'cursor is not valid: pass the nextCursor of the previous page.';
 
@@ -14,6 +14,6 @@ export function encodeCursor(kind: string, key: string): string {
 export function decodeCursor(kind: string, cursor: string, valid: RegExp): string {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const key = text.startsWith(`${kind}:`) ? text.slice(kind.length + 1) : '';
-  if (!valid.test(key)) throw badRequest(BAD_CURSOR);
+  if (!valid.test(key)) throw invalid(BAD_CURSOR);
   return key;
 }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { badRequest } from '../../http/errors.js';
+import { invalid } from '../../errors.js';
 import { linkOf } from '../groups/groups.service.js';
 
 /** How long one listing of a group role's members is reused (paging through a list re-reads none). */
@@ -21,7 +21,7 @@ export async function groupRoleHolders(
   roleIds: string[],
 ): Promise<Set<string>> {
   const link = await linkOf(ctx.db, guildId);
-  if (!link) throw badRequest(NO_GROUP_FOR_ROLES);
+  if (!link) throw invalid(NO_GROUP_FOR_ROLES);
   const cache: Cache = caches.get(ctx) ?? new Map();
   caches.set(ctx, cache);
   const holders = new Set<string>();

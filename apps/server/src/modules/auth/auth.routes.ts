@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { userActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { randomToken } from '../../crypto.js';
+import { invalid, missing } from '../../errors.js';
 import { requireUser } from '../../http/auth.js';
 import { SESSION_COOKIE, setCookie } from '../../http/cookies.js';
-import { badRequest, errorBody, notFound } from '../../http/errors.js';
+import { errorBody } from '../../http/errors.js';
 import { originOf } from '../../http/origin.js';
 import type { ZodApp } from '../../http/types.js';
 import { DiscordGrantError, type DiscordIdentity } from '../../platforms/discord/oauth.js';
@@ -156,7 +157,7 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
     },
     async (req) => {
       const identity = await peekLoginToken(ctx.db, req.query.token);
-      if (!identity) throw notFound(await invalidLoginLinkMessage(ctx.db, req.query.token));
+      if (!identity) throw missing(await invalidLoginLinkMessage(ctx.db, req.query.token));
       return {
         username: identity.username,
         avatar: ctx.discordOAuth.avatarUrl(identity.id, identity.avatar),
@@ -180,7 +181,7 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
     },
     async (req, reply) => {
       const identity = await redeemLoginToken(ctx.db, req.query.token);
-      if (!identity) throw badRequest(await invalidLoginLinkMessage(ctx.db, req.query.token));
+      if (!identity) throw invalid(await invalidLoginLinkMessage(ctx.db, req.query.token));
       return startSession(req, reply, identity, 'token');
     },
   );

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedGuildIds } from '../../../../simulator/src/discord/seed.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { signInHangoutOwner } from '../../../test/factories.js';
-import { discordLogDeliverJob } from '../../jobs/handlers/discord-log-deliver.js';
+import { discordLogDeliverHandler } from '../../jobs/handlers/discord-log-deliver.js';
 import { findJob } from '../../jobs/registry.js';
 import { waitFor } from '../../platforms/testing.js';
 
@@ -16,7 +16,7 @@ describe('the discordLog.deliver job (pg-boss, against the simulated Discord)', 
   afterAll(() => t?.close());
 
   it('is registered, queued by the write instead of posting in the request, and posts when run', async () => {
-    expect(findJob('discordLog.deliver')).toBe(discordLogDeliverJob);
+    expect(findJob('discordLog.deliver')).toBe(discordLogDeliverHandler);
     const owner = await signInHangoutOwner(t);
     const channel = (await t.control('POST', `/discord/guilds/${hangout.id}/channels`, { name: 'job-log' }))
       .body.id as string;
@@ -36,7 +36,7 @@ describe('the discordLog.deliver job (pg-boss, against the simulated Discord)', 
     });
     expect(queued).toEqual([{ state: 'created' }]);
     expect((await t.control('GET', `/discord/channels/${channel}/messages`)).body).toEqual([]);
-    await discordLogDeliverJob.run(t.ctx, {});
+    await discordLogDeliverHandler.run(t.ctx, {});
     const messages = (await t.control('GET', `/discord/channels/${channel}/messages`)).body as {
       embeds: { title: string }[];
     }[];

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { discordLogConfig } from '../../db/schema/index.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { invalid, missing } from '../../errors.js';
 import type { DiscordChannelInfo, DiscordGuildInfo } from '../../platforms/ports.js';
 import { audit } from '../audit/audit.service.js';
 import { BOT_NOT_IN_GUILD, requireGuildPermission } from '../permissions/access.service.js';
@@ -25,7 +25,7 @@ export async function channelsWithAccess(
     ctx.discord.botMember(guild.id),
     ctx.discord.listTextChannels(guild.id),
   ]);
-  if (!bot) throw notFound(BOT_NOT_IN_GUILD);
+  if (!bot) throw missing(BOT_NOT_IN_GUILD);
   const me = { userId: bot.userId, roleIds: bot.roles };
   return channels.map((channel) => ({ channel, problem: channelPostProblem(guild, me, channel) }));
 }
@@ -83,8 +83,8 @@ export async function updateLoggingConfig(
   let channelName: string | null = null;
   if (change.channelId) {
     const found = (await channelsWithAccess(ctx, guild)).find((c) => c.channel.id === change.channelId);
-    if (!found) throw badRequest(unknownChannel(change.channelId));
-    if (found.problem) throw badRequest(found.problem);
+    if (!found) throw invalid(unknownChannel(change.channelId));
+    if (found.problem) throw invalid(found.problem);
     channelName = found.channel.name;
   }
   const row = await ctx.db.transaction(async (tx) => {

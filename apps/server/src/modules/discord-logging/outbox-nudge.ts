@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { discordLogDeliverJob } from '../../jobs/catalog.js';
 import { onDiscordLogQueued } from './outbox.js';
 
 /** The write may still be inside its transaction: the job starts a second later, after the commit. */
@@ -12,9 +13,9 @@ export function watchDiscordLogOutbox(ctx: AppContext): () => void {
   return onDiscordLogQueued(() => {
     void ctx.jobs
       .send(
-        'discordLog.deliver',
+        discordLogDeliverJob,
         {},
-        { singletonKey: 'discordLog.deliver', startAfterSeconds: START_AFTER_SECONDS },
+        { singletonKey: discordLogDeliverJob.name, startAfterSeconds: START_AFTER_SECONDS },
       )
       .catch((err) => ctx.log.debug({ err }, 'discordLog.deliver not queued; its timer posts the log'));
   });

@@ -3,7 +3,7 @@ import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { guildGroups } from '../../db/schema/index.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict, missing } from '../../errors.js';
 import type { VrchatGroup, VrchatJoinOutcome } from '../../platforms/ports.js';
 import { audit } from '../audit/audit.service.js';
 import { bioHasCode } from '../links/code.js';
@@ -18,7 +18,7 @@ export const GROUP_LINKED_ELSEWHERE = 'This VRChat group is already linked to an
 
 async function requireGroup(ctx: AppContext, groupId: string): Promise<VrchatGroup> {
   const group = await ctx.vrchat.getGroup(groupId);
-  if (!group) throw notFound(GROUP_NOT_FOUND);
+  if (!group) throw missing(GROUP_NOT_FOUND);
   return group;
 }
 

@@ -3,7 +3,7 @@ import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { groupLinkCodes, guildGroups } from '../../db/schema/index.js';
-import { notFound } from '../../http/errors.js';
+import { missing } from '../../errors.js';
 import { audit } from '../audit/audit.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import { requestGuildSync } from '../sync/sync-trigger.js';
@@ -22,7 +22,7 @@ export async function linkOf(db: Queryable, guildId: string, forUpdate = false) 
 
 async function requireLink(db: Queryable, guildId: string, forUpdate = false) {
   const row = await linkOf(db, guildId, forUpdate);
-  if (!row) throw notFound(NO_LINKED_GROUP);
+  if (!row) throw missing(NO_LINKED_GROUP);
   return row;
 }
 

@@ -6,7 +6,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { guestRoles, guests } from '../../db/schema/index.js';
-import { notFound } from '../../http/errors.js';
+import { missing } from '../../errors.js';
 import { notRemoving } from './guests.service.js';
 import { type GuestRoleEntry, hostExcessGuests } from './slots.js';
 
@@ -24,7 +24,7 @@ const byName = (a: string, b: string) => a.localeCompare(b);
 /** The entries after the change; throws 404 for an entry not of this server. */
 function entriesAfter(entries: GuestRoleEntry[], change: GuestRoleChange): GuestRoleEntry[] {
   const target = entries.find((e) => e.id === change.id);
-  if (!target) throw notFound('Guest role not found.');
+  if (!target) throw missing('Guest role not found.');
   const next = change.entry;
   if (!next) return entries.filter((e) => e !== target);
   const pick = <T>(v: T | undefined, now: T) => (v === undefined ? now : v);

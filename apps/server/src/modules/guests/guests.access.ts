@@ -2,8 +2,8 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { guests } from '../../db/schema/index.js';
+import { missing, refused } from '../../errors.js';
 import { requireUser } from '../../http/auth.js';
-import { forbidden, notFound } from '../../http/errors.js';
 import { BOT_NOT_IN_GUILD } from '../permissions/access.service.js';
 
 export const NOT_YOUR_GUEST = 'That guest was added by another host.';
@@ -14,7 +14,7 @@ export const NOT_YOUR_GUEST = 'That guest was added by another host.';
  */
 export async function guestHost(ctx: AppContext, req: FastifyRequest, guildId: string): Promise<string> {
   const userId = requireUser(req).user.id;
-  if (!(await ctx.discord.getGuild(guildId))) throw notFound(BOT_NOT_IN_GUILD);
+  if (!(await ctx.discord.getGuild(guildId))) throw missing(BOT_NOT_IN_GUILD);
   return userId;
 }
 
@@ -26,5 +26,5 @@ export async function refuseOthersGuest(ctx: AppContext, guildId: string, hostId
     // A guest being removed is gone already: the unassign answers 404.
     .where(and(eq(guests.id, guestId), eq(guests.guildId, guildId), ne(guests.state, 'removing')))
     .limit(1);
-  if (row && row.hostUserId !== hostId) throw forbidden(NOT_YOUR_GUEST);
+  if (row && row.hostUserId !== hostId) throw refused(NOT_YOUR_GUEST);
 }

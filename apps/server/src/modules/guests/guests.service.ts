@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { releaseCooldown, takeCooldown } from '../../db/cooldown.js';
 import { guestRoles, guests, vrchatLinks } from '../../db/schema/index.js';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../../http/errors.js';
+import { conflict, invalid, limited, missing, refused } from '../../errors.js';
 import { DiscordError } from '../../platforms/discord/errors.js';
 import type { DiscordMemberInfo } from '../../platforms/ports.js';
 import { audit } from '../audit/audit.service.js';
@@ -49,10 +49,10 @@ async function hostContext(
   hostMember?: DiscordMemberInfo | null,
 ) {
   const member = hostMember === undefined ? await ctx.discord.getMember(guildId, hostId) : hostMember;
-  if (!member) throw forbidden(NOT_A_HOST);
+  if (!member) throw refused(NOT_A_HOST);
   const all = await db.select().from(guestRoles).where(eq(guestRoles.guildId, guildId));
   const held = heldEntries(all, member.roles);
-  if (held.length === 0) throw forbidden(NOT_A_HOST);
+  if (held.length === 0) throw refused(NOT_A_HOST);
   // PGlite has one connection: inside a transaction every read must use the transaction.
   const mine = await hostGuests(db, guildId, hostId);
   return { member, held, guests: mine, slots: slotsCount(held) };
@@ -120,8 +120,7 @@ export async function searchGuests(
   // Kept in the database so the limit holds across every server process.
   const cooldownKey = `vrchat-guest-search:${hostId}`;
   const wait = await takeCooldown(ctx.db, cooldownKey, VRCHAT_SEARCH_COOLDOWN_MS);
-  if (wait > 0)
-    throw new HttpError(429, `Please wait ${Math.ceil(wait / 1000)}s before searching VRChat again.`);
+  if (wait > 0) throw limited(`Please wait ${Math.ceil(wait / 1000)}s before searching VRChat again.`);
   // A search VRChat did not answer (rate limited, unreachable) does not spend the cooldown.
   const users = await ctx.vrchat.searchUsers(query, { n: 20 }).catch(async (err: unknown) => {
     await releaseCooldown(ctx.db, cooldownKey);
@@ -150,13 +149,13 @@ type HostState = Awaited<ReturnType<typeof hostContext>>;
 
 /** The guest-role entry the new guest takes a slot of; throws what the host did wrong. */
 function entryFor(host: HostState, hostId: string, input: AssignInput) {
-  if (freeSlots(host.slots, host.guests.length) <= 0) throw badRequest(NO_FREE_SLOTS);
+  if (freeSlots(host.slots, host.guests.length) <= 0) throw invalid(NO_FREE_SLOTS);
   const byRole = new Map<string, number>();
   for (const g of host.guests) byRole.set(g.guestRoleId, (byRole.get(g.guestRoleId) ?? 0) + 1);
   const entry = entryWithRoom(host.held, byRole);
-  if (!entry) throw badRequest(NO_FREE_SLOTS);
+  if (!entry) throw invalid(NO_FREE_SLOTS);
   if ('discordId' in input) {
-    if (input.discordId === hostId) throw badRequest('You cannot add yourself as a guest.');
+    if (input.discordId === hostId) throw invalid('You cannot add yourself as a guest.');
     if (host.guests.some((g) => g.guestDiscordId === input.discordId))
       throw conflict('That user is already your guest.');
   } else if (host.guests.some((g) => g.guestVrcId === input.vrcId)) {
@@ -172,9 +171,9 @@ export async function assignGuest(ctx: AppContext, guildId: string, hostId: stri
   entryFor(await hostContext(ctx, guildId, hostId, ctx.db, hostMember), hostId, input);
   const guestMember = 'discordId' in input ? await ctx.discord.getMember(guildId, input.discordId) : null;
   if ('discordId' in input && !guestMember)
-    throw notFound('That Discord user is not a member of this server.');
+    throw missing('That Discord user is not a member of this server.');
   const vrcUser = 'vrcId' in input ? await ctx.vrchat.getUser(input.vrcId) : null;
-  if ('vrcId' in input && !vrcUser) throw notFound('VRChat user not found.');
+  if ('vrcId' in input && !vrcUser) throw missing('VRChat user not found.');
 
   // Serialise assignments per host so two quick clicks cannot overrun the slot limit.
   const created = await ctx.db.transaction(async (tx) => {
@@ -207,7 +206,7 @@ export async function assignGuest(ctx: AppContext, guildId: string, hostId: stri
         guestProfilePicUrl: vrcUser.thumbnailUrl,
       };
     } else {
-      throw notFound('VRChat user not found.');
+      throw missing('VRChat user not found.');
     }
     const [inserted] = await tx.insert(guests).values(row).returning();
     await audit(tx, {
@@ -273,7 +272,7 @@ export async function unassignGuest(ctx: AppContext, guildId: string, hostId: st
         and(eq(guests.id, guestId), eq(guests.guildId, guildId), eq(guests.hostUserId, hostId), notRemoving),
       )
       .limit(1);
-    if (!rows[0]) throw notFound('Guest not found.');
+    if (!rows[0]) throw missing('Guest not found.');
     return markRemoving(tx, guildId, rows, userActor(hostId), 'guest.unassigned', roleName);
   });
   await finishRemoval(ctx, guildId, removed);

@@ -3,7 +3,7 @@ import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { guestRoles } from '../../db/schema/index.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { conflict, invalid, missing } from '../../errors.js';
 import type { DiscordGuildInfo } from '../../platforms/ports.js';
 import { audit } from '../audit/audit.service.js';
 import { reconcileGuildGuests } from '../guests/guests.service.js';
@@ -36,7 +36,7 @@ async function findEntry(ctx: AppContext, guildId: string, id: string): Promise<
     .select()
     .from(guestRoles)
     .where(and(eq(guestRoles.guildId, guildId), eq(guestRoles.id, id)));
-  if (!row) throw notFound(GUEST_ROLE_NOT_FOUND);
+  if (!row) throw missing(GUEST_ROLE_NOT_FOUND);
   return row;
 }
 
@@ -95,15 +95,15 @@ async function checkRoles(
   const mainChanged = next.mainRoleId !== row.mainRoleId;
   const guestChanged = next.guestRoleId !== row.guestRoleId;
   const main = mainChanged && next.mainRoleId ? roleChoiceProblem(guild, next.mainRoleId) : null;
-  if (main) throw badRequest(main);
+  if (main) throw invalid(main);
   if (guestChanged && next.guestRoleId) {
     // The bot gives the guest role to every guest, so it must be able to.
     const bot = await ctx.discord.botMember(guild.id);
     const problem = assignableRoleProblem(guild, bot?.roles ?? [], next.guestRoleId);
-    if (problem) throw badRequest(problem);
+    if (problem) throw invalid(problem);
   }
   if ((mainChanged || guestChanged) && next.mainRoleId && next.mainRoleId === next.guestRoleId)
-    throw badRequest(SAME_MAIN_AND_GUEST_ROLE);
+    throw invalid(SAME_MAIN_AND_GUEST_ROLE);
 }
 
 /** Changes an entry's main role, guest role or count (Admin); hosts who lose slots lose their newest guests. */
@@ -122,7 +122,7 @@ export async function updateGuestRole(
   await checkRoles(ctx, guild, row, next);
   const { before, updated } = await ctx.db.transaction(async (tx) => {
     const [current] = await tx.select().from(guestRoles).where(eq(guestRoles.id, row.id)).for('update');
-    if (!current) throw notFound(GUEST_ROLE_NOT_FOUND);
+    if (!current) throw missing(GUEST_ROLE_NOT_FOUND);
     const [result] = await tx
       .update(guestRoles)
       .set({ ...next, count: change.count ?? current.count })
@@ -155,7 +155,7 @@ export async function deleteGuestRole(ctx: AppContext, actor: Actor, guildId: st
       .delete(guestRoles)
       .where(and(eq(guestRoles.guildId, guildId), eq(guestRoles.id, id)))
       .returning();
-    if (!row) throw notFound(GUEST_ROLE_NOT_FOUND);
+    if (!row) throw missing(GUEST_ROLE_NOT_FOUND);
     await audit(tx, {
       action: 'guest_role.delete',
       actor,

@@ -4,7 +4,7 @@ import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { guildSettings } from '../../db/schema/index.js';
-import { badRequest } from '../../http/errors.js';
+import { invalid } from '../../errors.js';
 import type { DiscordGuildInfo } from '../../platforms/ports.js';
 import { audit } from '../audit/audit.service.js';
 import { guildMemberCounts } from '../members/member-mirror.reads.js';
@@ -83,7 +83,7 @@ async function checkAutoAssign(
   const bot = await ctx.discord.botMember(guild.id);
   for (const id of chosen) {
     const problem = assignableRoleProblem(guild, bot?.roles ?? [], id);
-    if (problem) throw badRequest(problem);
+    if (problem) throw invalid(problem);
   }
 }
 
@@ -120,7 +120,7 @@ export async function updateAutoAssignRoles(
 export async function setContactEmail(ctx: AppContext, actor: Actor, guildId: string, email: string) {
   await requireGuildPermission(ctx, actor, guildId, 'ManageImages');
   const parsed = z.email().safeParse(email.trim());
-  if (!parsed.success) throw badRequest(INVALID_EMAIL);
+  if (!parsed.success) throw invalid(INVALID_EMAIL);
   const contactEmail = parsed.data;
   await ctx.db.transaction(async (tx) => {
     const before = (await settingsOf(tx, guildId, true))?.contactEmail ?? null;

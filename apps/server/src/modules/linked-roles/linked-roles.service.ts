@@ -1,5 +1,6 @@
 import { type Actor, botActor, jobActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
+import { linkedRolesUpdateJob } from '../../jobs/catalog.js';
 import { DiscordGrantError } from '../../platforms/discord/oauth.js';
 import { DiscordRoleConnections } from '../../platforms/discord/role-connections.js';
 import { audit } from '../audit/audit.service.js';
@@ -8,7 +9,6 @@ import { findLinkByDiscord } from '../links/links.service.js';
 import { roleConnectionMetadata, roleConnectionOf, sameMetadata } from './role-connection.js';
 
 export const ROLE_CONNECTIONS_SCOPE = 'role_connections.write';
-export const LINKED_ROLES_JOB = 'linkedRoles.update';
 
 function roleConnections(ctx: AppContext): DiscordRoleConnections {
   if (!ctx.platforms) throw new Error('Linked Roles need the started Discord adapter');
@@ -41,7 +41,7 @@ export type RoleConnectionOutcome = 'updated' | 'disabled' | 'no-token' | 'no-sc
 export async function updateRoleConnection(
   ctx: AppContext,
   userId: string,
-  actor: Actor = jobActor(LINKED_ROLES_JOB),
+  actor: Actor = jobActor(linkedRolesUpdateJob.name),
 ): Promise<RoleConnectionOutcome> {
   if (!ctx.config.discord.linkedRolesEnabled) return 'disabled';
   let token = await userAccessToken(ctx, userId);
@@ -78,7 +78,7 @@ export async function requestRoleConnectionUpdates(
   if (!ctx.config.discord.linkedRolesEnabled) return;
   for (const userId of userIds) {
     try {
-      await ctx.jobs.send(LINKED_ROLES_JOB, { userId }, { singletonKey: userId });
+      await ctx.jobs.send(linkedRolesUpdateJob, { userId }, { singletonKey: userId });
     } catch (err) {
       ctx.log.warn({ err, userId }, 'linked roles: update not queued');
     }

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { rows, updateVrchatUser, vrchatLink, vrchatUser } from '../../../test/factories.js';
-import { linkEventsJob } from '../../jobs/handlers/link-events.js';
-import { linkedRolesUpdateJob } from '../../jobs/handlers/linked-roles-update.js';
-import { linksRefreshJob } from '../../jobs/handlers/links-refresh.js';
+import { linkEventsHandler } from '../../jobs/handlers/link-events.js';
+import { linkedRolesUpdateHandler } from '../../jobs/handlers/linked-roles-update.js';
+import { linksRefreshHandler } from '../../jobs/handlers/links-refresh.js';
 import { startJobWorker } from '../../jobs/worker.js';
 import { waitFor } from '../../platforms/testing.js';
 import { registerRoleConnectionMetadata, updateRoleConnection } from './linked-roles.service.js';
@@ -20,7 +20,7 @@ describe('Discord Linked Roles (against the simulated Discord)', () => {
   beforeAll(async () => {
     // Demo mode (the simulator) turns Linked Roles on by default.
     t = await createTestApp({ simulator: true, jobs: true });
-    stopWorker = await startJobWorker(t.ctx, [linkEventsJob, linkedRolesUpdateJob]);
+    stopWorker = await startJobWorker(t.ctx, [linkEventsHandler, linkedRolesUpdateHandler]);
   });
   afterAll(async () => {
     await stopWorker?.();
@@ -125,7 +125,7 @@ describe('Discord Linked Roles (against the simulated Discord)', () => {
       `update vrchat_links set refreshed_at = now() - interval '7 hours' where discord_user_id = $1`,
       [userId],
     );
-    await linksRefreshJob.run(t.ctx, {});
+    await linksRefreshHandler.run(t.ctx, {});
     expect(await connectionBecomes(userId, (c) => c.metadata.age_verified === '0')).toMatchObject({
       metadata: { linked: '1', ownership_verified: '1' },
     });

@@ -3,7 +3,7 @@ import { type Actor, userActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { groupInvites, linkEvents, verificationCodes, vrchatLinks } from '../../db/schema/index.js';
-import { conflict, HttpError, notFound } from '../../http/errors.js';
+import { conflict, invalid, missing } from '../../errors.js';
 import type { VrchatUserSummary } from '../../platforms/ports.js';
 import { audit } from '../audit/audit.service.js';
 import { memberLinked } from '../members/member-mirror.events.js';
@@ -81,7 +81,7 @@ export async function checkLink(ctx: AppContext, discordUserId: string, vrcUserI
 
 async function requireVrchatUser(ctx: AppContext, vrcUserId: string) {
   const user = await ctx.vrchat.getUser(vrcUserId);
-  if (!user) throw notFound(VRCHAT_USER_NOT_FOUND);
+  if (!user) throw missing(VRCHAT_USER_NOT_FOUND);
   return user;
 }
 
@@ -186,7 +186,7 @@ export async function verifyAccount(ctx: AppContext, discordUserId: string, vrcU
     // Already verified by this user (code consumed): verifying again is a no-op success.
     const mine = await findLinkByDiscord(ctx.db, discordUserId);
     if (mine?.vrcUserId === vrc.id && mine.isVerified) return { status: 'SuccessVerified' as const };
-    throw new HttpError(400, VERIFY_FAILED);
+    throw invalid(VERIFY_FAILED);
   }
   await writeLink(ctx, discordUserId, vrc, true);
   memberLinked(ctx, discordUserId);
@@ -196,9 +196,9 @@ export async function verifyAccount(ctx: AppContext, discordUserId: string, vrcU
 
 export async function refreshLink(ctx: AppContext, discordUserId: string) {
   const link = await findLinkByDiscord(ctx.db, discordUserId);
-  if (!link) throw notFound(NO_LINK);
+  if (!link) throw missing(NO_LINK);
   const vrc = await ctx.vrchat.getUser(link.vrcUserId);
-  if (!vrc) throw notFound(VRCHAT_USER_NOT_FOUND);
+  if (!vrc) throw missing(VRCHAT_USER_NOT_FOUND);
   await writeRefresh(ctx, link, vrc, userActor(discordUserId));
   return { status: 'Success' as const };
 }
@@ -259,7 +259,7 @@ export async function refreshLinkInBackground(
 export async function unlinkAccount(ctx: AppContext, discordUserId: string) {
   await ctx.db.transaction(async (tx) => {
     const link = await findLinkByDiscord(tx, discordUserId);
-    if (!link) throw notFound(NO_LINK);
+    if (!link) throw missing(NO_LINK);
     await tx.delete(vrchatLinks).where(eq(vrchatLinks.discordUserId, discordUserId));
     await tx.insert(linkEvents).values({ discordUserId, vrcUserId: link.vrcUserId, kind: 'unlinked' });
     await audit(tx, { action: 'link.removed', actor: userActor(discordUserId), targetId: link.vrcUserId });
@@ -270,7 +270,7 @@ export async function unlinkAccount(ctx: AppContext, discordUserId: string) {
 
 export async function resetGroupInvites(ctx: AppContext, discordUserId: string) {
   const link = await findLinkByDiscord(ctx.db, discordUserId);
-  if (!link) throw notFound(NO_LINK);
+  if (!link) throw missing(NO_LINK);
   await ctx.db.transaction(async (tx) => {
     const removed = await tx
       .delete(groupInvites)

@@ -3,7 +3,7 @@ import { and, count, eq, inArray, max, or } from 'drizzle-orm';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { linkEvents } from '../../db/schema/index.js';
-import { notFound } from '../../http/errors.js';
+import { missing } from '../../errors.js';
 import { DiscordError } from '../../platforms/discord/errors.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import { mirrorDeps } from './member-mirror.events.js';
@@ -105,7 +105,7 @@ export async function searchMembers(
 export async function memberDetails(ctx: AppContext, actor: Actor, guildId: string, memberId: string) {
   const { guild } = await requireGuildPermission(ctx, actor, guildId, 'ViewGuild');
   const member = await ctx.discord.getMember(guildId, memberId);
-  if (!member) throw notFound(MEMBER_NOT_FOUND);
+  if (!member) throw missing(MEMBER_NOT_FOUND);
   return {
     id: member.userId,
     discordRoles: guild.roles

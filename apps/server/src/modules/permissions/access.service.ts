@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { type Actor, isSystemActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { guildPermissions } from '../../db/schema/index.js';
-import { forbidden, notFound } from '../../http/errors.js';
+import { missing, refused } from '../../errors.js';
 import type { DiscordGuildInfo } from '../../platforms/ports.js';
 import { findApiKeyById } from '../api-keys/api-key-lookup.js';
 import { expandPermissions, type GuildPermission, isDiscordManager } from './guild-permissions.js';
@@ -26,9 +26,9 @@ export async function guildAccess(ctx: AppContext, actor: Actor, guildId: string
   if (isSystemActor(actor)) return systemAccess(ctx, guildId);
   const { userId } = actor;
   const guild = await ctx.discord.getGuild(guildId);
-  if (!guild) throw notFound(BOT_NOT_IN_GUILD);
+  if (!guild) throw missing(BOT_NOT_IN_GUILD);
   const member = await ctx.discord.getMember(guildId, userId);
-  if (!member) throw forbidden(NOT_A_MEMBER);
+  if (!member) throw refused(NOT_A_MEMBER);
   const [grant] = await ctx.db
     .select({ permissions: guildPermissions.permissions })
     .from(guildPermissions)
@@ -40,9 +40,9 @@ export async function guildAccess(ctx: AppContext, actor: Actor, guildId: string
 /** An API key acts only in the server it was made for, with only the permissions it was given. */
 async function apiKeyAccess(ctx: AppContext, keyId: string, guildId: string): Promise<GuildAccess> {
   const key = await findApiKeyById(ctx.db, keyId);
-  if (!key || key.guildId !== guildId) throw forbidden(KEY_NOT_FOR_GUILD);
+  if (!key || key.guildId !== guildId) throw refused(KEY_NOT_FOR_GUILD);
   const guild = await ctx.discord.getGuild(guildId);
-  if (!guild) throw notFound(BOT_NOT_IN_GUILD);
+  if (!guild) throw missing(BOT_NOT_IN_GUILD);
   return { guild, permissions: expandPermissions(key.permissions.filter((p) => p !== 'Admin')) };
 }
 
@@ -52,7 +52,7 @@ async function apiKeyAccess(ctx: AppContext, keyId: string, guildId: string): Pr
  */
 async function systemAccess(ctx: AppContext, guildId: string): Promise<GuildAccess> {
   const guild = await ctx.discord.getGuild(guildId);
-  if (!guild) throw notFound(BOT_NOT_IN_GUILD);
+  if (!guild) throw missing(BOT_NOT_IN_GUILD);
   return { guild, permissions: expandPermissions(['Admin']) };
 }
 
@@ -65,6 +65,6 @@ export async function requireGuildPermission(
 ): Promise<GuildAccess> {
   const access = await guildAccess(ctx, actor, guildId);
   if (!access.permissions.includes(needed))
-    throw forbidden(`You need the ${needed} permission in this server.`);
+    throw refused(`You need the ${needed} permission in this server.`);
   return access;
 }

@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { type Actor, actorId, botActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { guildPermissions } from '../../db/schema/index.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { invalid, missing } from '../../errors.js';
 import { audit } from '../audit/audit.service.js';
 import { membersWithAnyRole } from '../members/member-mirror.reads.js';
 import { requireGuildPermission } from './access.service.js';
@@ -78,9 +78,9 @@ export async function setPermissions(
 ) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const wanted = [...new Set(permissions)];
-  if (wanted.length === 0) throw badRequest(NO_PERMISSION_SELECTED);
+  if (wanted.length === 0) throw invalid(NO_PERMISSION_SELECTED);
   const member = await ctx.discord.getMember(guildId, userId);
-  if (!member) throw notFound(TARGET_NOT_A_MEMBER);
+  if (!member) throw missing(TARGET_NOT_A_MEMBER);
   const targetName = member.displayName || member.username;
   await ctx.db.transaction(async (tx) => {
     const [before] = await tx
@@ -117,7 +117,7 @@ export async function deletePermissions(ctx: AppContext, actor: Actor, guildId: 
       .delete(guildPermissions)
       .where(and(eq(guildPermissions.guildId, guildId), eq(guildPermissions.userId, userId)))
       .returning();
-    if (!removed) throw notFound(NO_PERMISSION_ENTRY);
+    if (!removed) throw missing(NO_PERMISSION_ENTRY);
     await audit(tx, {
       action: 'permissions.delete',
       actor,

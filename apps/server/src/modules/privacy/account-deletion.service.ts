@@ -2,11 +2,12 @@ import { eq } from 'drizzle-orm';
 import { userActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { loginTokens, sessions } from '../../db/schema/index.js';
-import { badRequest, HttpError } from '../../http/errors.js';
+import { invalid, unavailable } from '../../errors.js';
+import { accountEraseJob } from '../../jobs/catalog.js';
 import { audit } from '../audit/audit.service.js';
 import { notifySessions, sessionCacheOf } from '../auth/session-cache.js';
 import { findLinkByDiscord } from '../links/links.service.js';
-import { ACCOUNT_ERASE_JOB, type ErasureRequest } from './account-erasure.js';
+import type { ErasureRequest } from './account-erasure.js';
 import { USERNAME_MISMATCH } from './privacy.schemas.js';
 import { newPseudonym } from './pseudonym.js';
 
@@ -25,7 +26,7 @@ export async function deleteMyAccount(
   user: { id: string; username: string },
   typedUsername: string,
 ) {
-  if (typedUsername.trim() !== user.username) throw badRequest(USERNAME_MISMATCH);
+  if (typedUsername.trim() !== user.username) throw invalid(USERNAME_MISMATCH);
   const link = await findLinkByDiscord(ctx.db, user.id);
   const request: ErasureRequest = {
     userId: user.id,
@@ -33,10 +34,10 @@ export async function deleteMyAccount(
     vrcUserId: link?.vrcUserId ?? null,
   };
   try {
-    await ctx.jobs.send(ACCOUNT_ERASE_JOB, request, { singletonKey: `${ACCOUNT_ERASE_JOB}:${user.id}` });
+    await ctx.jobs.send(accountEraseJob, request, { singletonKey: `${accountEraseJob.name}:${user.id}` });
   } catch (err) {
     ctx.log.error({ err }, 'account deletion: erasure not queued');
-    throw new HttpError(503, DELETION_NOT_QUEUED);
+    throw unavailable(DELETION_NOT_QUEUED);
   }
   await ctx.db.transaction(async (tx) => {
     await tx.delete(sessions).where(eq(sessions.userId, user.id));

@@ -3,13 +3,12 @@ import { type Actor, jobActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { groupInvites, guildMembers, verificationCodes, vrchatLinks } from '../../db/schema/index.js';
 import { userRateKey } from '../../http/rate-limit.js';
+import { accountEraseJob } from '../../jobs/catalog.js';
 import { removeGuestsOfUser } from '../guests/guests.service.js';
 import { updateRoleConnection } from '../linked-roles/linked-roles.service.js';
 import { runGuildSync } from '../sync/sync.service.js';
 import { forgetFinishedJobsOf } from './forget-erasures.js';
 import { NAME_KEYS } from './pseudonym.js';
-
-export const ACCOUNT_ERASE_JOB = 'account.erase';
 
 export interface ErasureRequest {
   userId: string;
@@ -27,7 +26,7 @@ export interface ErasureRequest {
  * that stay. Platform calls happen between transactions, never inside one.
  */
 export async function eraseAccount(ctx: AppContext, req: ErasureRequest): Promise<void> {
-  const actor: Actor = jobActor(ACCOUNT_ERASE_JOB);
+  const actor: Actor = jobActor(accountEraseJob.name);
   const { userId } = req;
   await ctx.db.transaction(async (tx) => {
     await tx.delete(vrchatLinks).where(eq(vrchatLinks.discordUserId, userId));

@@ -1,5 +1,5 @@
 import type { ExecuteSql } from '../../db/client.js';
-import { ACCOUNT_ERASE_JOB } from './account-erasure.js';
+import { accountEraseJob } from '../../jobs/catalog.js';
 
 /**
  * The job queue's copy of finished erasures: pg-boss keeps a completed job (its payload names the deleted
@@ -9,8 +9,10 @@ import { ACCOUNT_ERASE_JOB } from './account-erasure.js';
 export async function forgetFinishedErasures(executeSql: ExecuteSql): Promise<void> {
   const { rows } = await executeSql(`select to_regclass('pgboss.job') is not null as present`);
   if (!rows[0]?.present) return;
-  await executeSql(`delete from pgboss.job where name = $1 and state = 'completed'`, [ACCOUNT_ERASE_JOB]);
-  await executeSql(`delete from pgboss.archive where name = $1 and state = 'completed'`, [ACCOUNT_ERASE_JOB]);
+  await executeSql(`delete from pgboss.job where name = $1 and state = 'completed'`, [accountEraseJob.name]);
+  await executeSql(`delete from pgboss.archive where name = $1 and state = 'completed'`, [
+    accountEraseJob.name,
+  ]);
 }
 
 /**
@@ -25,7 +27,7 @@ export async function forgetFinishedJobsOf(executeSql: ExecuteSql, userId: strin
       `delete from ${table} where state in ('completed', 'cancelled', 'failed') and name <> $2
          and (strpos(coalesce(data::text, ''), $1) > 0 or strpos(coalesce(singleton_key, ''), $1) > 0
            or strpos(coalesce(output::text, ''), $1) > 0)`,
-      [userId, ACCOUNT_ERASE_JOB],
+      [userId, accountEraseJob.name],
     );
   }
 }

@@ -18,7 +18,7 @@ import {
   vrchatLinks,
   worldImages,
 } from '../../db/schema/index.js';
-import { notFound } from '../../http/errors.js';
+import { missing } from '../../errors.js';
 import { audit } from '../audit/audit.service.js';
 
 const iso = (d: Date) => d.toISOString();
@@ -28,7 +28,7 @@ const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 export async function exportMyData(ctx: AppContext, userId: string) {
   const db = ctx.db;
   const [account] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
-  if (!account) throw notFound('Your account was not found.');
+  if (!account) throw missing('Your account was not found.');
   const [link] = await db.select().from(vrchatLinks).where(eq(vrchatLinks.discordUserId, userId)).limit(1);
   const [token] = await db
     .select({ scope: discordTokens.scope, expiresAt: discordTokens.expiresAt })

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
+import { AppError } from '../../errors.js';
 import { requireUser } from '../../http/auth.js';
 import { SESSION_COOKIE } from '../../http/cookies.js';
-import { errorBody, HttpError } from '../../http/errors.js';
+import { errorBody } from '../../http/errors.js';
 import type { ZodApp } from '../../http/types.js';
 import { DELETION_NOT_QUEUED, deleteMyAccount } from './account-deletion.service.js';
 import { accountDeleted, deleteAccountBody, myDataExport } from './privacy.schemas.js';
@@ -49,8 +50,7 @@ export async function privacyRoutes(app: ZodApp, ctx: AppContext): Promise<void>
         reply.clearCookie(SESSION_COOKIE, { path: '/' });
         return result;
       } catch (err) {
-        if (err instanceof HttpError && err.message === DELETION_NOT_QUEUED)
-          reply.header('retry-after', '60');
+        if (err instanceof AppError && err.message === DELETION_NOT_QUEUED) reply.header('retry-after', '60');
         throw err;
       }
     },

@@ -12,9 +12,9 @@ import {
   vrchatUser,
 } from '../../../test/factories.js';
 import { apiKeys, apiLog, guests } from '../../db/schema/index.js';
-import { accountEraseJob } from '../../jobs/handlers/account-erase.js';
-import { linkEventsJob } from '../../jobs/handlers/link-events.js';
-import { linkedRolesUpdateJob } from '../../jobs/handlers/linked-roles-update.js';
+import { accountEraseHandler } from '../../jobs/handlers/account-erase.js';
+import { linkEventsHandler } from '../../jobs/handlers/link-events.js';
+import { linkedRolesUpdateHandler } from '../../jobs/handlers/linked-roles-update.js';
 import { startJobWorker } from '../../jobs/worker.js';
 import { waitFor } from '../../platforms/testing.js';
 import { createSession } from '../auth/session.service.js';
@@ -47,7 +47,11 @@ describe('privacy self-service: download my data, delete my account (against the
   beforeAll(async () => {
     // Demo mode (the simulator) turns Linked Roles on.
     t = await createTestApp({ simulator: true, jobs: true });
-    stopWorker = await startJobWorker(t.ctx, [linkEventsJob, linkedRolesUpdateJob, accountEraseJob]);
+    stopWorker = await startJobWorker(t.ctx, [
+      linkEventsHandler,
+      linkedRolesUpdateHandler,
+      accountEraseHandler,
+    ]);
     owner = await signInHangoutOwner(t);
     linkedRole = await discordRole(t, hangout.id, 'Linked');
     guestRole = await discordRole(t, hangout.id, 'Guest');

@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { discordGroupMappings } from '../../db/schema/index.js';
-import { badRequest } from '../../http/errors.js';
+import { invalid } from '../../errors.js';
 import { type MappingScope, requireMappingScope } from './mapping-access.js';
 import { type MappingRow, type MappingSpec, mappingRows, toMappingEntry } from './mapping-entries.js';
 import {
@@ -65,20 +65,20 @@ async function nextState(scope: MappingScope, row: MappingRow, change: DiscordGr
   // Only Grant and Revoke name a group role; the others keep none.
   const groupRoleId = groupRoleActions.includes(action) ? wantedGroupRole : null;
   if (isEveryone) {
-    if (discordRoleId !== row.discordRoleId) throw badRequest(EVERYONE_ROLE_FIXED);
-    if (!everyoneActions.includes(action)) throw badRequest(EVERYONE_ACTIONS);
+    if (discordRoleId !== row.discordRoleId) throw invalid(EVERYONE_ROLE_FIXED);
+    if (!everyoneActions.includes(action)) throw invalid(EVERYONE_ACTIONS);
   } else if (discordRoleId && discordRoleId !== row.discordRoleId) {
     const problem = discordRoleProblem(scope.guild, discordRoleId);
-    if (problem) throw badRequest(problem);
+    if (problem) throw invalid(problem);
   }
   if (groupRoleId && groupRoleId !== row.groupRoleId) {
     const roles = await scope.groupRoles();
     const problem = groupRoleProblem(roles, groupRoleId);
-    if (problem) throw badRequest(problem);
+    if (problem) throw invalid(problem);
     // The bot gives or takes this group role, so it must rank above it (as the Discord side checks).
     const bot = await scope.botInGroup();
     const rank = bot && groupRoleRankProblem(roles, bot, groupRoleId);
-    if (rank) throw badRequest(rank);
+    if (rank) throw invalid(rank);
   }
   return { action, discordRoleId, groupRoleId };
 }

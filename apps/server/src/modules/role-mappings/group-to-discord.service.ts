@@ -1,7 +1,7 @@
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { groupDiscordMappings } from '../../db/schema/index.js';
-import { badRequest } from '../../http/errors.js';
+import { invalid } from '../../errors.js';
 import { assignableRoleProblem } from '../guild-settings/assignable-role.js';
 import { type MappingScope, requireMappingScope } from './mapping-access.js';
 import { type MappingRow, type MappingSpec, mappingRows, toMappingEntry } from './mapping-entries.js';
@@ -39,13 +39,13 @@ async function nextState(
   const discordRoleId = discordRoleActions.includes(action) ? wantedDiscordRole : null;
   if (groupRoleId && groupRoleId !== row.groupRoleId) {
     const problem = groupRoleProblem(await scope.groupRoles(), groupRoleId);
-    if (problem) throw badRequest(problem);
+    if (problem) throw invalid(problem);
   }
   if (discordRoleId && discordRoleId !== row.discordRoleId) {
     // The bot gives this role, so it must be able to (below its highest role, not an integration's).
     const bot = await ctx.discord.botMember(scope.guild.id);
     const problem = assignableRoleProblem(scope.guild, bot?.roles ?? [], discordRoleId);
-    if (problem) throw badRequest(problem);
+    if (problem) throw invalid(problem);
   }
   return { action, discordRoleId, groupRoleId };
 }

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { discordGroupMappings, groupDiscordMappings } from '../../db/schema/index.js';
-import { notFound } from '../../http/errors.js';
+import { missing } from '../../errors.js';
 import type { DiscordGuildInfo, VrchatGroupRole } from '../../platforms/ports.js';
 import { audit } from '../audit/audit.service.js';
 import { linkOf, NO_LINKED_GROUP } from '../groups/groups.service.js';
@@ -28,7 +28,7 @@ export async function requireMappingScope(
 ): Promise<MappingScope> {
   const { guild } = await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const link = await linkOf(ctx.db, guildId);
-  if (!link) throw notFound(NO_LINKED_GROUP);
+  if (!link) throw missing(NO_LINKED_GROUP);
   let roles: Promise<VrchatGroupRole[]> | undefined;
   return {
     guild,
@@ -129,7 +129,7 @@ export async function saveMappingUpdate<Row extends MappingRow, Entry>(
   const table = mapping.table as typeof discordGroupMappings;
   const updated = await ctx.db.transaction(async (tx) => {
     const [current] = await tx.select().from(table).where(eq(table.id, mapping.id)).for('update');
-    if (!current) throw notFound(MAPPING_NOT_FOUND);
+    if (!current) throw missing(MAPPING_NOT_FOUND);
     const [result] = await tx
       .update(table)
       .set(mapping.next as Partial<typeof discordGroupMappings.$inferInsert>)

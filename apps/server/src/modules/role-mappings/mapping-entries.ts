@@ -3,7 +3,7 @@ import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import type { discordGroupMappings, groupDiscordMappings } from '../../db/schema/index.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { invalid, missing } from '../../errors.js';
 import { audit } from '../audit/audit.service.js';
 import {
   MAPPING_NOT_FOUND,
@@ -110,7 +110,7 @@ export async function updateMapping<E, U extends { id: string }>(
     .select()
     .from(table)
     .where(and(eq(table.guildId, guildId), eq(table.id, change.id)));
-  if (!row) throw notFound(MAPPING_NOT_FOUND);
+  if (!row) throw missing(MAPPING_NOT_FOUND);
   const next = await spec.nextState(ctx, scope, row, change);
   return saveMappingUpdate(ctx, actor, guildId, {
     table: spec.table,
@@ -138,9 +138,9 @@ export async function deleteMapping<E, U extends { id: string }>(
       .from(table)
       .where(and(eq(table.guildId, guildId), eq(table.id, id)))
       .for('update');
-    if (!row) throw notFound(MAPPING_NOT_FOUND);
+    if (!row) throw missing(MAPPING_NOT_FOUND);
     const refused = spec.undeletable?.(row, guildId);
-    if (refused) throw badRequest(refused);
+    if (refused) throw invalid(refused);
     await tx.delete(table).where(eq(table.id, id));
     await audit(tx, {
       action: 'mapping.deleted',

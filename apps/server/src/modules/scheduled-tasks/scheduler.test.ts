@@ -25,8 +25,8 @@ const registry = [
 function recordingQueue() {
   const sent: { name: string; singletonKey?: string }[] = [];
   const queue: JobQueue = {
-    async send(name, _payload, opts) {
-      sent.push({ name, singletonKey: opts?.singletonKey });
+    async send(job, _payload, opts) {
+      sent.push({ name: job.name, singletonKey: opts?.singletonKey });
       return String(sent.length);
     },
   };

@@ -42,7 +42,7 @@ export async function startScheduler(
       try {
         const job = findScheduledJob(task.taskName, registry);
         if (!job) throw new Error(`No job runs the scheduled task ${task.taskName}`);
-        await ctx.jobs.send(job.name, {}, { singletonKey: job.name });
+        await ctx.jobs.send(job, {}, { singletonKey: job.name });
       } catch (err) {
         ctx.log.warn({ err, task: task.taskName }, 'scheduled task: job not queued');
         await recordFireFailure(

@@ -3,7 +3,7 @@ import { userActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { randomToken, sha256 } from '../../crypto.js';
 import { sdkLoginRequests } from '../../db/schema/index.js';
-import { HttpError, notFound } from '../../http/errors.js';
+import { conflict, missing } from '../../errors.js';
 import { audit } from '../audit/audit.service.js';
 import { toCurrentUser } from '../auth/auth.routes.js';
 import { createSession } from '../auth/session.service.js';
@@ -31,11 +31,11 @@ async function findRequest(ctx: AppContext, token: string) {
 /** The signed-in user allows the editor that showed this token to act as them. */
 export async function approveSdkLogin(ctx: AppContext, userId: string, token: string): Promise<void> {
   const request = await findRequest(ctx, token);
-  if (!request) throw notFound('This sign-in request was not found.');
+  if (!request) throw missing('This sign-in request was not found.');
   if (request.expiresAt < new Date())
-    throw new HttpError(410, 'This sign-in request has expired. Start again from the SDK.');
+    throw missing('This sign-in request has expired. Start again from the SDK.', 'expired');
   if (request.redeemedAt || (request.approvedBy && request.approvedBy !== userId)) {
-    throw new HttpError(409, 'This sign-in request was already used.');
+    throw conflict('This sign-in request was already used.');
   }
   await ctx.db
     .update(sdkLoginRequests)
@@ -50,13 +50,13 @@ export async function approveSdkLogin(ctx: AppContext, userId: string, token: st
  */
 export async function denySdkLogin(ctx: AppContext, userId: string, token: string): Promise<void> {
   const request = await findRequest(ctx, token);
-  if (!request) throw notFound('This sign-in request was not found.');
+  if (!request) throw missing('This sign-in request was not found.');
   if (request.expiresAt < new Date())
-    throw new HttpError(410, 'This sign-in request has expired. Start again from the SDK.');
+    throw missing('This sign-in request has expired. Start again from the SDK.', 'expired');
   // Refusing twice is fine; refusing what another user approved, or what was already used, is not.
   if (request.redeemedAt && !request.approvedBy) return;
   if (request.redeemedAt || (request.approvedBy && request.approvedBy !== userId)) {
-    throw new HttpError(409, 'This sign-in request was already used.');
+    throw conflict('This sign-in request was already used.');
   }
   const refused = await ctx.db
     .update(sdkLoginRequests)
@@ -64,7 +64,7 @@ export async function denySdkLogin(ctx: AppContext, userId: string, token: strin
     .where(and(eq(sdkLoginRequests.tokenHash, request.tokenHash), isNull(sdkLoginRequests.redeemedAt)))
     .returning();
   // The editor's poll got there first with this user's approval: the token is out, deny came too late.
-  if (refused.length === 0) throw new HttpError(409, 'This sign-in request was already used.');
+  if (refused.length === 0) throw conflict('This sign-in request was already used.');
   await audit(ctx.db, { action: 'sdk.denied', actor: userActor(userId), targetId: userId });
 }
 

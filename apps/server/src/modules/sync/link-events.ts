@@ -1,6 +1,7 @@
 import { and, asc, inArray, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { guildMembers, linkEvents } from '../../db/schema/index.js';
+import { linkEventsJob } from '../../jobs/catalog.js';
 import { requestRoleConnectionUpdates } from '../linked-roles/linked-roles.service.js';
 import { requestGuildSync } from './sync-trigger.js';
 
@@ -8,7 +9,7 @@ const BATCH = 500;
 
 /** Call after committing a link change: the link events job turns it into syncs within seconds. */
 export function linkEventsWritten(ctx: AppContext): void {
-  void ctx.jobs.send('links.events', {}, { singletonKey: 'links.events' }).catch((err) => {
+  void ctx.jobs.send(linkEventsJob, {}, { singletonKey: linkEventsJob.name }).catch((err) => {
     ctx.log.warn({ err }, 'links.events not queued; its timer picks the change up');
   });
 }

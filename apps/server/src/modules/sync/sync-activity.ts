@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { syncGuildJob } from '../../jobs/catalog.js';
 import { listLiveTasks } from '../scheduled-tasks/task-store.js';
 import type { SyncActionKind } from './sync-plan.js';
 
@@ -12,9 +13,9 @@ export async function syncActivityOf(
   if (!ready) return null;
   const { rows } = await exec(
     `select state, coalesce(started_on, created_on) as since from pgboss.job
-     where name = 'sync.guild' and data->>'guildId' = $1 and state in ('created', 'retry', 'active')
+     where name = $2 and data->>'guildId' = $1 and state in ('created', 'retry', 'active')
      order by (state = 'active') desc, created_on limit 1`,
-    [guildId],
+    [guildId, syncGuildJob.name],
   );
   if (rows.length === 0) return null;
   return {

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { syncGuildJob } from '../../jobs/catalog.js';
 
 /** Why a server's sync was asked for (kept in the job's payload and in the logs). */
 export type SyncReason =
@@ -21,7 +22,7 @@ export type SyncReason =
  */
 export async function requestGuildSync(ctx: AppContext, guildId: string, reason: SyncReason): Promise<void> {
   try {
-    await ctx.jobs.send('sync.guild', { guildId, reason }, { singletonKey: guildId, startAfterSeconds: 2 });
+    await ctx.jobs.send(syncGuildJob, { guildId, reason }, { singletonKey: guildId, startAfterSeconds: 2 });
   } catch (err) {
     ctx.log.warn({ err, guildId, reason }, 'sync request not queued; the scheduled sync will catch up');
   }

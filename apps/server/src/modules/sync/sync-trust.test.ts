@@ -16,7 +16,7 @@ import {
   vrchatUser,
 } from '../../../test/factories.js';
 import { discordGroupMappings, groupDiscordMappings, guildSettings } from '../../db/schema/index.js';
-import { linksRefreshJob } from '../../jobs/handlers/links-refresh.js';
+import { linksRefreshHandler } from '../../jobs/handlers/links-refresh.js';
 import { runGuildSync } from './sync.service.js';
 
 const { hangout } = seedGuildIds;
@@ -119,7 +119,7 @@ describe('only proven links receive, and temporary grants end with their cause',
     await t.ctx.database.executeSql(
       `update vrchat_links set refreshed_at = now() - interval '7 hours' where discord_user_id = '${member.id}'`,
     );
-    await linksRefreshJob.run(t.ctx, {});
+    await linksRefreshHandler.run(t.ctx, {});
     await runGuildSync(t.ctx, hangout.id);
     expect(await simulatorRoles(t, hangout.id, member.id)).toEqual([]);
     expect(

@@ -2,7 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import { type Actor, botActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { guildSyncState } from '../../db/schema/index.js';
-import { badRequest, HttpError } from '../../http/errors.js';
+import { invalid, unavailable } from '../../errors.js';
+import { syncGuildJob } from '../../jobs/catalog.js';
 import { audit } from '../audit/audit.service.js';
 import { linkOf } from '../groups/groups.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
@@ -266,15 +267,15 @@ export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: stri
 export async function requestSyncNow(ctx: AppContext, actor: Actor, guildId: string) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const id = await ctx.jobs
-    .send('sync.guild', { guildId, reason: 'manual' }, { singletonKey: guildId })
+    .send(syncGuildJob, { guildId, reason: 'manual' }, { singletonKey: guildId })
     .catch((err) => {
       ctx.log.error({ err, guildId }, 'sync: could not queue');
-      throw new HttpError(503, SYNC_NOT_QUEUED);
+      throw unavailable(SYNC_NOT_QUEUED);
     });
   await audit(ctx.db, { action: 'sync.requested', actor, guildId, details: { queued: id !== null } });
   // When the server syncs: a sync already running (or one whose worker died, until its lease runs out)
   // delays the waiting one; an answer without it is still a queued sync.
-  const where = await ctx.jobs.jobsOfKey?.('sync.guild', guildId).catch((err) => {
+  const where = await ctx.jobs.jobsOfKey?.(syncGuildJob, guildId).catch((err) => {
     ctx.log.warn({ err, guildId }, 'sync: could not read when the sync starts');
     return undefined;
   });
@@ -299,19 +300,19 @@ export async function decideHeldRemovals(
   const held = (((await stateOf(ctx, guildId))?.heldRemovals ?? []) as HeldRemoval[]).filter(
     (h) => !h.approved,
   );
-  if (held.length === 0) throw badRequest(NOTHING_HELD);
+  if (held.length === 0) throw invalid(NOTHING_HELD);
   if (decision === 'apply') {
     // Queued before the list is cleared, so a failure loses nothing. The removals run in a sync job,
     // re-checked against the group then, never blindly.
     await ctx.jobs
       .send(
-        'sync.guild',
+        syncGuildJob,
         { guildId, reason: 'held', approvedRemovals: held.map(keyOfHeld) },
         { singletonKey: `${guildId}:held` },
       )
       .catch((err) => {
         ctx.log.error({ err, guildId }, 'sync: approved removals not queued');
-        throw new HttpError(503, SYNC_NOT_QUEUED);
+        throw unavailable(SYNC_NOT_QUEUED);
       });
   }
   await ctx.db.transaction(async (tx) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { errorBody, notFound } from '../../http/errors.js';
+import { missing } from '../../errors.js';
+import { errorBody } from '../../http/errors.js';
 import { originOf } from '../../http/origin.js';
 import type { ZodApp } from '../../http/types.js';
 import { vpmListing, worldSdkPackage } from './vpm.service.js';
@@ -43,7 +44,7 @@ export async function vpmRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
     },
     async (req, reply) => {
       const pkg = worldSdkPackage();
-      if (req.params.file !== pkg.fileName) throw notFound('Package not found.');
+      if (req.params.file !== pkg.fileName) throw missing('Package not found.');
       return reply.type('application/zip').header('cache-control', 'public, max-age=3600').send(pkg.zip);
     },
   );

@@ -2,12 +2,11 @@ import { and, eq, isNotNull, max } from 'drizzle-orm';
 import { jobActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { worldAtlasState, worldImageSlots, worlds } from '../../db/schema/index.js';
-import { HttpError } from '../../http/errors.js';
+import { isAppError } from '../../errors.js';
+import { worldsAtlasRefreshJob } from '../../jobs/catalog.js';
 import { atlasOutOfDate, claimAndQueue } from './world-atlas.service.js';
 
-export const ATLAS_REFRESH_JOB = 'worlds.atlasRefresh';
 /** How often the scheduled regeneration looks (its task's default timer). */
-export const ATLAS_REFRESH_SECONDS = 300;
 /**
  * Debounce: a world whose slots changed this recently waits for a later run, so a manager changing several
  * slots gets one generation when they are done, not one per change.
@@ -45,11 +44,13 @@ export async function regenerateOutOfDateAtlases(
       continue;
     }
     try {
-      await claimAndQueue(ctx, jobActor(ATLAS_REFRESH_JOB), guildId, state.worldId, { reason: 'outOfDate' });
+      await claimAndQueue(ctx, jobActor(worldsAtlasRefreshJob.name), guildId, state.worldId, {
+        reason: 'outOfDate',
+      });
       queued += 1;
     } catch (err) {
       // Someone pressed Generate meanwhile (409): that run makes them current.
-      if (err instanceof HttpError && err.statusCode === 409) continue;
+      if (isAppError(err, 'conflict')) continue;
       ctx.log.warn({ err, worldId: state.worldId }, 'world atlas: scheduled regeneration not queued');
     }
   }

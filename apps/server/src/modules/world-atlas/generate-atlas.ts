@@ -4,13 +4,14 @@ import sharp from 'sharp';
 import { jobActor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { worldAtlases, worldAtlasState, worlds } from '../../db/schema/index.js';
+import { worldsAtlasJob } from '../../jobs/catalog.js';
 import { audit } from '../audit/audit.service.js';
 import { blobBytes } from '../world-images/image-store.js';
 import { slotSize } from '../world-images/slot-size.js';
 import { atlasInputsStamp, slotsWithImages } from './atlas-inputs.js';
 import { type AtlasInput, type AtlasRect, packAtlas } from './pack-atlas.js';
 import { atlasStateOf } from './world-atlas.reads.js';
-import { ATLAS_JOB, currentRun } from './world-atlas.service.js';
+import { currentRun } from './world-atlas.service.js';
 
 /** A failure the manager can act on; its message is shown as 'Error generating atlas'. */
 class AtlasFailure extends Error {}
@@ -131,7 +132,7 @@ export async function runGeneration(ctx: AppContext, worldId: string, requestedA
     });
     await audit(ctx.db, {
       action: 'world.atlas.generated',
-      actor: jobActor(ATLAS_JOB),
+      actor: jobActor(worldsAtlasJob.name),
       guildId: world.guildId,
       targetId: worldId,
       details: { variation, atlases: pngs.length, slots: packed.rects.length },
@@ -149,7 +150,7 @@ export async function runGeneration(ctx: AppContext, worldId: string, requestedA
     if (failed.length === 0) return;
     await audit(ctx.db, {
       action: 'world.atlas.failed',
-      actor: jobActor(ATLAS_JOB),
+      actor: jobActor(worldsAtlasJob.name),
       guildId: world.guildId,
       targetId: worldId,
       details: { error },

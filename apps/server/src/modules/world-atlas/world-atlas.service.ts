@@ -3,7 +3,8 @@ import { type Actor, actorId } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { worldAtlasState, worlds } from '../../db/schema/index.js';
-import { conflict, HttpError, notFound } from '../../http/errors.js';
+import { conflict, missing, unavailable } from '../../errors.js';
+import { ATLAS_STALE_MS, worldsAtlasJob } from '../../jobs/catalog.js';
 import { audit } from '../audit/audit.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import { WORLD_NOT_FOUND } from '../worlds/worlds.service.js';
@@ -11,7 +12,6 @@ import { atlasInputsStamp, slotsWithImages } from './atlas-inputs.js';
 import { type AtlasStateRow, atlasesOf, atlasImageOf, atlasStateOf } from './world-atlas.reads.js';
 import type { AtlasStatus } from './world-atlas.schemas.js';
 
-export const ATLAS_JOB = 'worlds.atlas';
 export const ATLAS_IN_PROGRESS = 'An atlas is already being generated for this world.';
 export const ATLAS_NOT_QUEUED = 'The atlas generation could not be queued right now. Try again in a minute.';
 export const ATLAS_NOT_FOUND = 'Atlas not found.';
@@ -20,7 +20,6 @@ export const ATLAS_RUN_STOPPED = 'The atlas generation stopped before it finishe
  * A generation queued or running for longer than this is taken as dead (its process stopped): it no longer
  * blocks a new one. The job itself expires sooner, so a live run never overlaps the one replacing it.
  */
-export const ATLAS_STALE_MS = 10 * 60_000;
 
 const isStale = (state: AtlasStateRow, now = Date.now()) =>
   (state.status === 'queued' || state.status === 'running') &&
@@ -64,7 +63,7 @@ type AtlasRowSize = { atlasIndex: number; width: number; height: number };
 
 async function worldOf(ctx: AppContext, worldId: string) {
   const [world] = await ctx.db.select().from(worlds).where(eq(worlds.id, worldId));
-  if (!world) throw notFound(WORLD_NOT_FOUND);
+  if (!world) throw missing(WORLD_NOT_FOUND);
   return world;
 }
 
@@ -92,7 +91,7 @@ export async function getAtlasImage(
   const world = await worldOf(ctx, worldId);
   await requireGuildPermission(ctx, actor, world.guildId, 'ViewImages');
   const image = await atlasImageOf(ctx.db, worldId, variation, atlasIndex);
-  if (!image) throw notFound(ATLAS_NOT_FOUND);
+  if (!image) throw missing(ATLAS_NOT_FOUND);
   return image;
 }
 
@@ -111,7 +110,7 @@ export async function requestAtlasGeneration(
     .select({ id: worlds.id })
     .from(worlds)
     .where(and(eq(worlds.guildId, guildId), eq(worlds.id, worldId)));
-  if (!world) throw notFound(WORLD_NOT_FOUND);
+  if (!world) throw missing(WORLD_NOT_FOUND);
   await claimAndQueue(ctx, actor, guildId, worldId);
   return viewOf(ctx, worldId);
 }
@@ -147,14 +146,14 @@ export async function claimAndQueue(
   try {
     // Per world: pg-boss keeps one waiting job per key. Collapsed into one still waiting is fine, as the job
     // runs whatever request the world has queued when it starts.
-    await ctx.jobs.send(ATLAS_JOB, { worldId }, { singletonKey: worldId });
+    await ctx.jobs.send(worldsAtlasJob, { worldId }, { singletonKey: worldId });
   } catch (err) {
     ctx.log.error({ err, worldId }, 'world atlas: could not queue');
     await ctx.db
       .update(worldAtlasState)
       .set({ status: 'failed', error: ATLAS_NOT_QUEUED })
       .where(and(eq(worldAtlasState.worldId, worldId), eq(worldAtlasState.requestedAt, requestedAt)));
-    throw new HttpError(503, ATLAS_NOT_QUEUED);
+    throw unavailable(ATLAS_NOT_QUEUED);
   }
   await audit(ctx.db, { action: 'world.atlas.requested', actor, guildId, targetId: worldId, details });
 }

@@ -6,19 +6,15 @@ import { seedGuildIds } from '../../../../simulator/src/discord/seed.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { rows, signInHangoutOwner, signInMember } from '../../../test/factories.js';
 import { imageBlobs, worldAtlasState, worldImageSlots, worldImages } from '../../db/schema/index.js';
-import { worldsAtlasJob } from '../../jobs/handlers/worlds-atlas.js';
+import { ATLAS_STALE_MS } from '../../jobs/catalog.js';
+import { worldsAtlasHandler } from '../../jobs/handlers/worlds-atlas.js';
 import { noJobQueue } from '../../jobs/queue.js';
 import { startJobWorker } from '../../jobs/worker.js';
 import { multipartFile, solidImage } from '../world-images/testing.js';
 import { decodeWorldBody } from '../worlds/codec/lzw.js';
 import { ATLAS_REFRESH_QUIET_MS, regenerateOutOfDateAtlases } from './atlas-refresh.js';
 import { runGeneration } from './generate-atlas.js';
-import {
-  ATLAS_IN_PROGRESS,
-  ATLAS_NOT_QUEUED,
-  ATLAS_RUN_STOPPED,
-  ATLAS_STALE_MS,
-} from './world-atlas.service.js';
+import { ATLAS_IN_PROGRESS, ATLAS_NOT_QUEUED, ATLAS_RUN_STOPPED } from './world-atlas.service.js';
 
 const { hangout } = seedGuildIds;
 type Rgb = { r: number; g: number; b: number };
@@ -116,7 +112,7 @@ describe('world atlases (against the simulators)', () => {
     t.app.inject({ method: 'GET', url: `/data/atlas/${path}`, headers });
   /** The queued job, run as the worker would (its payload through the job's schema). */
   const runQueuedJob = async (worldId: string) => {
-    await worldsAtlasJob.run(t.ctx, worldsAtlasJob.payload.parse({ worldId }));
+    await worldsAtlasHandler.run(t.ctx, worldsAtlasHandler.payload.parse({ worldId }));
   };
   const generateNow = async (worldId: string) => {
     const res = await generate(worldId);
@@ -235,7 +231,7 @@ describe('world atlases (against the simulators)', () => {
       await addSlot(worldId, 1, { width: 50, height: 50, color: { r: 7, g: 7, b: 7 } });
       expect((await generate(worldId)).statusCode).toBe(200);
     }
-    const stop = await startJobWorker(t.ctx, [worldsAtlasJob]);
+    const stop = await startJobWorker(t.ctx, [worldsAtlasHandler]);
     try {
       for (const worldId of worlds) {
         await expect

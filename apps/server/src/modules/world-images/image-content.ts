@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type FileHandle, open } from 'node:fs/promises';
 import sharp, { type Metadata, type Sharp } from 'sharp';
-import { HttpError } from '../../http/errors.js';
+import { AppError, invalid } from '../../errors.js';
 import { withImageSlot } from './image-work.js';
 import { slotSize } from './slot-size.js';
 
@@ -113,17 +113,18 @@ export function readUpload(path: string, limits: UploadLimits): Promise<StoredIm
 
 async function readUploadNow(path: string, limits: UploadLimits): Promise<StoredImage> {
   const { format, animatedPng } = await readFileStart(path);
-  if (!format) throw new HttpError(415, NOT_AN_IMAGE);
+  if (!format) throw invalid(NOT_AN_IMAGE, 'unsupported-type');
   let meta: Metadata;
   try {
     // Reads the header only: the declared size is known before any pixel is decoded.
     meta = await sharp(path, { limitInputPixels: false, pages: 1 }).metadata();
   } catch {
-    throw new HttpError(415, NOT_AN_IMAGE);
+    throw invalid(NOT_AN_IMAGE, 'unsupported-type');
   }
-  if (meta.format !== format || !meta.width || !meta.height) throw new HttpError(415, NOT_AN_IMAGE);
+  if (meta.format !== format || !meta.width || !meta.height) throw invalid(NOT_AN_IMAGE, 'unsupported-type');
   const frameHeight = meta.pageHeight ?? meta.height;
-  if (meta.width * frameHeight > limits.maxPixels) throw new HttpError(413, tooManyPixels(limits.maxPixels));
+  if (meta.width * frameHeight > limits.maxPixels)
+    throw invalid(tooManyPixels(limits.maxPixels), 'too-large');
 
   try {
     // An animation (GIF, animated WebP or PNG) keeps only its first frame, as a PNG: a poster does not move.
@@ -152,8 +153,8 @@ async function readUploadNow(path: string, limits: UploadLimits): Promise<Stored
       preview,
     };
   } catch (err) {
-    if (err instanceof HttpError) throw err;
-    throw new HttpError(422, DAMAGED_IMAGE);
+    if (err instanceof AppError) throw err;
+    throw invalid(DAMAGED_IMAGE, 'unreadable');
   }
 }
 

@@ -3,7 +3,7 @@ import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { worldImageSlots, worldImages, worlds } from '../../db/schema/index.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { conflict, invalid, missing } from '../../errors.js';
 import { audit } from '../audit/audit.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import { WORLD_NOT_FOUND } from '../worlds/worlds.service.js';
@@ -46,7 +46,7 @@ async function requireWorld(ctx: AppContext, guildId: string, worldId: string): 
     .select({ id: worlds.id })
     .from(worlds)
     .where(and(eq(worlds.guildId, guildId), eq(worlds.id, worldId)));
-  if (!row) throw notFound(WORLD_NOT_FOUND);
+  if (!row) throw missing(WORLD_NOT_FOUND);
 }
 
 const slotColumns = {
@@ -75,7 +75,7 @@ async function findSlot(db: Queryable, worldId: string, slotId: number) {
     .from(worldImageSlots)
     .leftJoin(worldImages, eq(worldImages.id, worldImageSlots.imageId))
     .where(and(eq(worldImageSlots.worldId, worldId), eq(worldImageSlots.slotId, slotId)));
-  if (!row) throw notFound(SLOT_NOT_FOUND);
+  if (!row) throw missing(SLOT_NOT_FOUND);
   return row;
 }
 
@@ -127,7 +127,7 @@ export async function updateSlot(
   change: ImageSlotUpdate,
 ) {
   await requireGuildPermission(ctx, actor, guildId, 'ManageImages');
-  if (change.slotId !== slotId) throw badRequest(SLOT_ID_MISMATCH);
+  if (change.slotId !== slotId) throw invalid(SLOT_ID_MISMATCH);
   await requireWorld(ctx, guildId, worldId);
   const before = (await findSlot(ctx.db, worldId, slotId)).slot;
   if (change.imageId) {
@@ -135,7 +135,7 @@ export async function updateSlot(
       .select({ id: worldImages.id })
       .from(worldImages)
       .where(and(eq(worldImages.guildId, guildId), eq(worldImages.id, change.imageId)));
-    if (!image) throw notFound(IMAGE_NOT_FOUND);
+    if (!image) throw missing(IMAGE_NOT_FOUND);
   }
   const set = {
     ...(change.imageId !== undefined && { imageId: change.imageId }),
@@ -168,7 +168,7 @@ export async function updateSlot(
     });
   } catch (err) {
     // The image was deleted since it was checked.
-    if (isForeignKeyViolation(err)) throw notFound(IMAGE_NOT_FOUND);
+    if (isForeignKeyViolation(err)) throw missing(IMAGE_NOT_FOUND);
     throw err;
   }
 }
@@ -187,7 +187,7 @@ export async function deleteSlot(
       .delete(worldImageSlots)
       .where(and(eq(worldImageSlots.worldId, worldId), eq(worldImageSlots.slotId, slotId)))
       .returning();
-    if (!row) throw notFound(SLOT_NOT_FOUND);
+    if (!row) throw missing(SLOT_NOT_FOUND);
     await audit(tx, {
       action: 'world_image_slot.delete',
       actor,
@@ -209,14 +209,14 @@ export async function reorderSlots(
   await requireGuildPermission(ctx, actor, guildId, 'ManageImages');
   await requireWorld(ctx, guildId, worldId);
   const ids = entries.map((e) => e.id);
-  if (new Set(ids).size !== ids.length) throw badRequest(SLOT_LISTED_TWICE);
+  if (new Set(ids).size !== ids.length) throw invalid(SLOT_LISTED_TWICE);
   if (ids.length === 0) return slotsOf(ctx.db, worldId);
   await ctx.db.transaction(async (tx) => {
     const found = await tx
       .select({ id: worldImageSlots.id })
       .from(worldImageSlots)
       .where(and(eq(worldImageSlots.worldId, worldId), inArray(worldImageSlots.id, ids)));
-    if (found.length !== ids.length) throw notFound(SLOT_NOT_FOUND);
+    if (found.length !== ids.length) throw missing(SLOT_NOT_FOUND);
     for (const entry of entries) {
       await tx
         .update(worldImageSlots)
@@ -246,7 +246,7 @@ export async function slotImage(
   await requireGuildPermission(ctx, actor, guildId, 'ViewImages');
   await requireWorld(ctx, guildId, worldId);
   const { slot, image } = await findSlot(ctx.db, worldId, slotId);
-  if (!image) throw notFound(SLOT_HAS_NO_IMAGE);
+  if (!image) throw missing(SLOT_HAS_NO_IMAGE);
   const limit = preview ? Math.min(PREVIEW_SIZE, slot.maxDimension) : slot.maxDimension;
   const answer = scaledAnswer(
     ctx,

@@ -4,7 +4,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest, HttpError } from '../../http/errors.js';
+import { AppError, invalid } from '../../errors.js';
 import { tooManyBytes } from './image-content.js';
 
 export const NOT_MULTIPART = 'Send the image as multipart/form-data in the field "file".';
@@ -35,7 +35,7 @@ export async function withUploadedFile<T>(
   dir: string,
   use: (file: UploadedFile) => Promise<T>,
 ): Promise<T> {
-  if (!req.isMultipart()) throw badRequest(NOT_MULTIPART);
+  if (!req.isMultipart()) throw invalid(NOT_MULTIPART);
   await mkdir(dir, { recursive: true });
   const path = join(dir, `${randomUUID()}.upload`);
   try {
@@ -52,21 +52,21 @@ async function receiveFilePart(req: FastifyRequest, reply: FastifyReply, maxByte
     const part = await req.file({
       limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
     });
-    if (part?.fieldname !== 'file') throw badRequest(NOT_MULTIPART);
+    if (part?.fieldname !== 'file') throw invalid(NOT_MULTIPART);
     // busboy stops passing bytes at the limit but would read the rest of the body before ending the part:
     // failing the stream here answers 413 while the client is still sending. The rest of the body is never
     // read, so the connection closes after the answer (else it would wait for the client for good).
     part.file.once('limit', () => {
       reply.header('connection', 'close');
-      part.file.destroy(new HttpError(413, tooManyBytes(maxBytes)));
+      part.file.destroy(invalid(tooManyBytes(maxBytes), 'too-large'));
     });
     await pipeline(part.file, createWriteStream(path, { flags: 'wx' }));
-    if (part.file.truncated) throw new HttpError(413, tooManyBytes(maxBytes));
+    if (part.file.truncated) throw invalid(tooManyBytes(maxBytes), 'too-large');
     return part.filename;
   } catch (err) {
-    if (err instanceof HttpError) throw err;
+    if (err instanceof AppError) throw err;
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new HttpError(413, tooManyBytes(maxBytes));
-    throw badRequest(UNREADABLE_UPLOAD);
+      throw invalid(tooManyBytes(maxBytes), 'too-large');
+    throw invalid(UNREADABLE_UPLOAD);
   }
 }

@@ -2,7 +2,7 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { type Actor, actorId } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { guildSettings, imageBlobs, worldImages } from '../../db/schema/index.js';
-import { conflict, HttpError, notFound } from '../../http/errors.js';
+import { conflict, missing } from '../../errors.js';
 import { audit } from '../audit/audit.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import { PREVIEW_SIZE, readUpload, rotateQuarter } from './image-content.js';
@@ -48,7 +48,7 @@ async function findImage(ctx: AppContext, guildId: string, imageId: string): Pro
     .select()
     .from(worldImages)
     .where(and(eq(worldImages.guildId, guildId), eq(worldImages.id, imageId)));
-  if (!row) throw notFound(IMAGE_NOT_FOUND);
+  if (!row) throw missing(IMAGE_NOT_FOUND);
   return row;
 }
 
@@ -150,7 +150,7 @@ export async function rotateImage(
     .from(imageBlobs)
     .where(eq(imageBlobs.hash, row.imageHash));
   const bytes = await blobBytes(ctx.db, fileDir, row.imageHash);
-  if (!blob || !bytes) throw notFound(IMAGE_NOT_FOUND);
+  if (!blob || !bytes) throw missing(IMAGE_NOT_FOUND);
   const turned = await withImageSlot(() => rotateQuarter(bytes, blob.contentType, direction));
   await prepareBlobBytes(fileDir, turned);
   const updated = await ctx.db.transaction(async (tx) => {
@@ -161,7 +161,7 @@ export async function rotateImage(
       .where(and(eq(worldImages.id, imageId), eq(worldImages.imageHash, row.imageHash)))
       .returning();
     // Another turn or a delete came first: this one was made from bytes that are no longer the image's.
-    if (!after) throw new HttpError(409, IMAGE_CHANGED);
+    if (!after) throw conflict(IMAGE_CHANGED);
     await dropBlobIfUnused(tx, row.imageHash);
     await audit(tx, {
       action: 'world_image.rotate',
@@ -184,7 +184,7 @@ export async function deleteImage(ctx: AppContext, actor: Actor, guildId: string
       .delete(worldImages)
       .where(and(eq(worldImages.guildId, guildId), eq(worldImages.id, imageId)))
       .returning();
-    if (!row) throw notFound(IMAGE_NOT_FOUND);
+    if (!row) throw missing(IMAGE_NOT_FOUND);
     await dropBlobIfUnused(tx, row.imageHash);
     await audit(tx, {
       action: 'world_image.delete',
@@ -220,14 +220,14 @@ export async function imageFile(
     .select({ contentType: imageBlobs.contentType })
     .from(imageBlobs)
     .where(eq(imageBlobs.hash, row.imageHash));
-  if (!blob) throw notFound(IMAGE_NOT_FOUND);
+  if (!blob) throw missing(IMAGE_NOT_FOUND);
   return {
     etag: `"${row.imageHash}"`,
     version: row.imageHash,
     contentType: blob.contentType,
     bytes: async () => {
       const bytes = await blobBytes(ctx.db, ctx.database.fileDir, row.imageHash);
-      if (!bytes) throw notFound(IMAGE_NOT_FOUND);
+      if (!bytes) throw missing(IMAGE_NOT_FOUND);
       return bytes;
     },
   };
@@ -258,7 +258,7 @@ export function scaledAnswer(
     contentType: 'image/png',
     bytes: async () => {
       const bytes = await scaledImage(ctx.db, ctx.database.fileDir, blob, maxDimension);
-      if (!bytes) throw notFound(IMAGE_NOT_FOUND);
+      if (!bytes) throw missing(IMAGE_NOT_FOUND);
       return bytes;
     },
   };

@@ -7,7 +7,7 @@ import { seedGuildIds } from '../../../../simulator/src/discord/seed.js';
 import { createTestApp, signIn, type TestApp } from '../../../test/app.js';
 import { signInHangoutOwner } from '../../../test/factories.js';
 import type { JobDefinition } from '../../jobs/define.js';
-import { worldsMirrorJob } from '../../jobs/handlers/worlds-mirror.js';
+import { worldsMirrorHandler } from '../../jobs/handlers/worlds-mirror.js';
 import { createJobQueue } from '../../jobs/pg-boss-queue.js';
 import { startJobWorker } from '../../jobs/worker.js';
 import { readMirroredWorld } from './mirror-serve.js';
@@ -147,13 +147,13 @@ describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () =>
     const before = sh('rev-parse', 'refs/heads/main');
 
     // The real job on pg-boss, retried after a second instead of 30 s.
-    const registry = [{ ...worldsMirrorJob, retry: { limit: 5, delaySeconds: 1, backoff: false } }];
+    const registry = [{ ...worldsMirrorHandler, retry: { limit: 5, delaySeconds: 1, backoff: false } }];
     const queue = createJobQueue(t.ctx.database, t.ctx.log, registry as JobDefinition[]);
     await queue.start();
     const ctx = { ...t.ctx, jobs: queue };
     const stopWorker = await startJobWorker(ctx, registry as JobDefinition[]);
     try {
-      await queue.send(worldsMirrorJob.name, {}, { singletonKey: worldsMirrorJob.name });
+      await queue.send(worldsMirrorHandler, {}, { singletonKey: worldsMirrorHandler.name });
       await expect
         .poll(async () => (await status()).json().consecutiveFailures, { timeout: 20_000 })
         .toBeGreaterThanOrEqual(2);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.js';
-import { HttpError } from '../../http/errors.js';
+import { isAppError } from '../../errors.js';
 import { listenWorldData, notifyWorldData, type WorldDataListener } from './world-data-notify.js';
 import {
   deleteStoredBody,
@@ -278,5 +278,5 @@ export class WorldDataCache {
 
 /** The build's answer that the world cannot be served at all: the bot is not in its server any more. */
 function isGone(err: unknown): boolean {
-  return err instanceof HttpError && err.statusCode === 404;
+  return isAppError(err, 'missing');
 }

@@ -3,7 +3,7 @@ import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { guests, worlds } from '../../db/schema/index.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { invalid, missing } from '../../errors.js';
 import { linkedMembersOf } from '../members/member-mirror.reads.js';
 import { BOT_NOT_IN_GUILD, requireGuildPermission } from '../permissions/access.service.js';
 import { atlasDetailOf } from '../world-atlas/world-atlas.reads.js';
@@ -16,7 +16,7 @@ import { WORLD_NOT_FOUND, type WorldRow } from './worlds.service.js';
 /** Everything a world's document is built from, read from Discord, VRChat and the database. */
 async function gatherSources(ctx: AppContext, world: WorldRow): Promise<WorldDataSources> {
   const guild = await ctx.discord.getGuild(world.guildId);
-  if (!guild) throw notFound(BOT_NOT_IN_GUILD);
+  if (!guild) throw missing(BOT_NOT_IN_GUILD);
   // Only ownership-verified links: worlds trust display names, and an unproven link could name anyone.
   const members = await linkedMembersOf(ctx, world.guildId, { verifiedOnly: true });
   const vrchatGuests = await ctx.db
@@ -68,7 +68,7 @@ export async function worldDocument(ctx: AppContext, world: WorldRow): Promise<R
   try {
     return buildWorldData(world, sources);
   } catch (err) {
-    if (err instanceof WorldDataError) throw badRequest(err.message);
+    if (err instanceof WorldDataError) throw invalid(err.message);
     throw err;
   }
 }
@@ -79,7 +79,7 @@ export async function previewWorldData(ctx: AppContext, actor: Actor, guildId: s
     .select()
     .from(worlds)
     .where(and(eq(worlds.guildId, guildId), eq(worlds.id, worldId)));
-  if (!world) throw notFound(WORLD_NOT_FOUND);
+  if (!world) throw missing(WORLD_NOT_FOUND);
   return worldDocument(ctx, world);
 }
 
@@ -103,7 +103,7 @@ export function worldDataCacheOf(ctx: AppContext): WorldDataCache {
  */
 export async function worldDataBody(ctx: AppContext, worldId: string): Promise<string> {
   const body = await worldDataCacheOf(ctx).serve(worldId);
-  if (!body) throw notFound(WORLD_NOT_FOUND);
+  if (!body) throw missing(WORLD_NOT_FOUND);
   return body.text;
 }
 

@@ -13,7 +13,7 @@ import {
   vrchatUser,
 } from '../../../test/factories.js';
 import { worlds } from '../../db/schema/index.js';
-import { worldsRebuildJob } from '../../jobs/handlers/worlds-rebuild.js';
+import { worldsRebuildHandler } from '../../jobs/handlers/worlds-rebuild.js';
 import { waitFor } from '../../platforms/testing.js';
 import { decodeWorldBody } from './codec/lzw.js';
 import { worldDataCacheOf } from './world-data.service.js';
@@ -387,7 +387,7 @@ describe('world data (against the simulators)', () => {
     expect(first.status).toBe(200);
     await worldDataCacheOf(t.ctx).flush();
     await new Promise((r) => setTimeout(r, 5));
-    await worldsRebuildJob.run(t.ctx, {});
+    await worldsRebuildHandler.run(t.ctx, {});
     const after = await fetchData(`/data/v2/${downloaded}`);
     // Rebuilt (a new LastUpdated) and swapped in memory: served without a request waiting on a build.
     expect(after.headers.get('etag')).not.toBe(first.headers.get('etag'));

@@ -2,7 +2,7 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { worlds } from '../../db/schema/index.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { conflict, invalid, missing } from '../../errors.js';
 import { audit } from '../audit/audit.service.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import { type RoleContext, roleContext } from './role-context.js';
@@ -68,7 +68,7 @@ async function findWorld(ctx: AppContext, guildId: string, worldId: string): Pro
     .select()
     .from(worlds)
     .where(and(eq(worlds.guildId, guildId), eq(worlds.id, worldId)));
-  if (!row) throw notFound(WORLD_NOT_FOUND);
+  if (!row) throw missing(WORLD_NOT_FOUND);
   return row;
 }
 
@@ -131,14 +131,14 @@ export async function createWorld(
 }
 
 function checkUpdate(row: WorldRow, change: WorldUpdate) {
-  if (row.compression && change.compression === false) throw badRequest(COMPRESSION_IS_PERMANENT);
+  if (row.compression && change.compression === false) throw invalid(COMPRESSION_IS_PERMANENT);
   const jsonMode = change.jsonMode ?? row.jsonMode;
   const customData = change.customData ?? row.customData;
   if (jsonMode && customData.trim()) {
     try {
       JSON.parse(customData);
     } catch {
-      throw badRequest(CUSTOM_DATA_NOT_JSON);
+      throw invalid(CUSTOM_DATA_NOT_JSON);
     }
   }
 }
@@ -186,10 +186,10 @@ export async function setWorldRoles(
   const known = key.startsWith('discord')
     ? roles.discordRoles.map((r) => r.id)
     : (roles.groupRoles ?? []).map((r) => r.id);
-  if (key.startsWith('group') && roles.groupId === null) throw badRequest('Link a VRChat group first.');
+  if (key.startsWith('group') && roles.groupId === null) throw invalid('Link a VRChat group first.');
   // Keep roles picked before (even if deleted since) so saving another change never fails on them.
   const unknown = ids.filter((id) => !known.includes(id) && !row[key].includes(id));
-  if (unknown.length) throw badRequest(`Unknown role: ${unknown.join(', ')}`);
+  if (unknown.length) throw invalid(`Unknown role: ${unknown.join(', ')}`);
   const [updated] = await ctx.db
     .update(worlds)
     .set({ [key]: ids, updatedAt: new Date() })
