@@ -9,9 +9,9 @@ import '../apps/server/src/polyfills.js';
 import { performance } from 'node:perf_hooks';
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { sql } from 'drizzle-orm';
-import { fillGuild, type MirrorDeps } from '../apps/server/src/modules/members/member-mirror.fill.js';
-import { getSync } from '../apps/server/src/modules/members/member-mirror.store.js';
 import { callSimulatorControl } from '../apps/server/src/platforms/testing.js';
+import { fillGuild, type MirrorDeps } from '../apps/server/src/wings/access/members/member-mirror.fill.js';
+import { getSync } from '../apps/server/src/wings/access/members/member-mirror.store.js';
 import { createTestApp, signIn, type TestApp } from '../apps/server/test/app.js';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);

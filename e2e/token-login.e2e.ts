@@ -2,12 +2,12 @@ import '../apps/server/src/polyfills.js';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../apps/server/src/app.js';
-import { resolveConfig } from '../apps/server/src/config.js';
-import { createContext } from '../apps/server/src/context.js';
 import { openDatabase } from '../apps/server/src/db/client.js';
 import { parseEnv } from '../apps/server/src/env.js';
 import type { ZodApp } from '../apps/server/src/http/types.js';
-import { issueLoginToken } from '../apps/server/src/modules/auth/login-token.service.js';
+import { resolveConfig } from '../apps/server/src/kernel/config.js';
+import { createContext } from '../apps/server/src/kernel/context.js';
+import { issueLoginToken } from '../apps/server/src/wings/identity/auth/login-token.service.js';
 import { useBrowser } from './browser';
 
 const browser = useBrowser();

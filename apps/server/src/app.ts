@@ -12,8 +12,6 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { AppConfig } from './config.js';
-import type { AppContext } from './context.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/errors.js';
 import { withRetryAfterHeaders } from './http/openapi-headers.js';
@@ -23,44 +21,46 @@ import { frameworkErrors, registerRouteResponses } from './http/route-responses.
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { compiledSerializerCompiler } from './http/serializer.js';
 import type { ZodApp } from './http/types.js';
-import { adminRoutes } from './modules/admin/admin.routes.js';
-import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
-import { apiLogRoutes } from './modules/api-v1/api-log.routes.js';
-import { apiV1Routes } from './modules/api-v1/api-v1.routes.js';
-import { auditLogRoutes } from './modules/audit-log/audit-log.routes.js';
-import { authRoutes } from './modules/auth/auth.routes.js';
-import { startSessionInvalidation } from './modules/auth/session-cache.js';
-import { discordLoggingRoutes } from './modules/discord-logging/discord-logging.routes.js';
-import { groupsRoutes } from './modules/groups/groups.routes.js';
-import { guestsRoutes } from './modules/guests/guests.routes.js';
-import { guildSettingsRoutes } from './modules/guild-settings/guild-settings.routes.js';
-import { guildsRoutes } from './modules/guilds/guilds.routes.js';
-import { healthRoutes } from './modules/health/health.routes.js';
-import { linksRoutes } from './modules/links/links.routes.js';
-import { membersRoutes } from './modules/members/members.routes.js';
-import { metaRoutes } from './modules/meta/meta.routes.js';
-import { permissionsRoutes } from './modules/permissions/permissions.routes.js';
-import { privacyRoutes } from './modules/privacy/privacy.routes.js';
-import { profileRoutes } from './modules/profile/profile.routes.js';
-import { roleMappingsRoutes } from './modules/role-mappings/role-mappings.routes.js';
-import { sdkRoutes } from './modules/sdk/sdk.routes.js';
-import { setupDoctorRoutes } from './modules/setup-doctor/setup-doctor.routes.js';
-import { syncRoutes } from './modules/sync/sync.routes.js';
-import { vpmRoutes } from './modules/vpm/vpm.routes.js';
-import { atlasDataRoutes } from './modules/world-atlas/atlas-data.routes.js';
-import { worldAtlasRoutes } from './modules/world-atlas/world-atlas.routes.js';
-import { worldImagesRoutes } from './modules/world-images/world-images.routes.js';
+import type { AppConfig } from './kernel/config.js';
+import type { AppContext } from './kernel/context.js';
+import { runInteractive } from './platforms/vrchat/interactive.js';
+import { serverDir } from './server-dir.js';
+import { apiKeysRoutes } from './wings/access/api-keys/api-keys.routes.js';
+import { guildsRoutes } from './wings/access/guilds/guilds.routes.js';
+import { membersRoutes } from './wings/access/members/members.routes.js';
+import { permissionsRoutes } from './wings/access/permissions/permissions.routes.js';
+import { adminRoutes } from './wings/admin/admin/admin.routes.js';
+import { apiLogRoutes } from './wings/admin/api-v1/api-log.routes.js';
+import { apiV1Routes } from './wings/admin/api-v1/api-v1.routes.js';
+import { auditLogRoutes } from './wings/admin/audit-log/audit-log.routes.js';
+import { discordLoggingRoutes } from './wings/admin/discord-logging/discord-logging.routes.js';
+import { healthRoutes } from './wings/admin/health/health.routes.js';
+import { metaRoutes } from './wings/admin/meta/meta.routes.js';
+import { setupDoctorRoutes } from './wings/admin/setup-doctor/setup-doctor.routes.js';
+import { guestsRoutes } from './wings/community/guests/guests.routes.js';
+import { guildSettingsRoutes } from './wings/community/guild-settings/guild-settings.routes.js';
+import { profileRoutes } from './wings/community/profile/profile.routes.js';
+import { groupsRoutes } from './wings/group-sync/groups/groups.routes.js';
+import { roleMappingsRoutes } from './wings/group-sync/role-mappings/role-mappings.routes.js';
+import { syncRoutes } from './wings/group-sync/sync/sync.routes.js';
+import { authRoutes } from './wings/identity/auth/auth.routes.js';
+import { startSessionInvalidation } from './wings/identity/auth/session-cache.js';
+import { linksRoutes } from './wings/identity/links/links.routes.js';
+import { privacyRoutes } from './wings/identity/privacy/privacy.routes.js';
+import { sdkRoutes } from './wings/identity/sdk/sdk.routes.js';
+import { vpmRoutes } from './wings/worlds/vpm/vpm.routes.js';
+import { atlasDataRoutes } from './wings/worlds/world-atlas/atlas-data.routes.js';
+import { worldAtlasRoutes } from './wings/worlds/world-atlas/world-atlas.routes.js';
+import { worldImagesRoutes } from './wings/worlds/world-images/world-images.routes.js';
 import {
   worldMirrorAdminRoutes,
   worldMirrorServeRoutes,
-} from './modules/world-mirror/world-mirror.routes.js';
-import { DATA_NOT_FOUND, worldDataRoutes } from './modules/worlds/world-data.routes.js';
-import { worldDataCacheOf } from './modules/worlds/world-data.service.js';
-import { WORLD_DATA_CONTENT_TYPE, WorldDataFastPath } from './modules/worlds/world-data-fast-path.js';
-import { worldRequestsRoutes } from './modules/worlds/world-requests.routes.js';
-import { worldsRoutes } from './modules/worlds/worlds.routes.js';
-import { runInteractive } from './platforms/vrchat/interactive.js';
-import { serverDir } from './server-dir.js';
+} from './wings/worlds/world-mirror/world-mirror.routes.js';
+import { DATA_NOT_FOUND, worldDataRoutes } from './wings/worlds/worlds/world-data.routes.js';
+import { worldDataCacheOf } from './wings/worlds/worlds/world-data.service.js';
+import { WORLD_DATA_CONTENT_TYPE, WorldDataFastPath } from './wings/worlds/worlds/world-data-fast-path.js';
+import { worldRequestsRoutes } from './wings/worlds/worlds/world-requests.routes.js';
+import { worldsRoutes } from './wings/worlds/worlds/worlds.routes.js';
 
 const defaultWebDist = join(serverDir, '../web/dist');
 

@@ -1,5 +1,5 @@
 import { demo, type RunningSimulator, type SimulatorOptions, startSimulator } from '@vrclink/simulator';
-import type { SimulatorEndpoints } from './config.js';
+import type { SimulatorEndpoints } from './kernel/config.js';
 
 const endpointsAt = (url: string): SimulatorEndpoints => ({
   url,

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { listeningUrl, resolveConfig } from './config.js';
 import { isDemoMode, listenHost, parseEnv } from './env.js';
+import { listeningUrl, resolveConfig } from './kernel/config.js';
 
 const real = {
   DISCORD_CLIENT_ID: '123',

@@ -1,17 +1,17 @@
 import './polyfills.js';
 import { buildApp } from './app.js';
 import { startBot } from './bot/start-bot.js';
-import { listeningUrl, resolveConfig } from './config.js';
-import { createContext } from './context.js';
 import { openDatabase } from './db/client.js';
 import { isDemoMode, listenHost, parseEnv } from './env.js';
 import { isAddressInUse, portInUseSentence, portIsFree } from './http/listen-port.js';
 import { createJobQueue } from './jobs/pg-boss-queue.js';
 import { startJobWorker } from './jobs/worker.js';
+import { listeningUrl, resolveConfig } from './kernel/config.js';
+import { createContext } from './kernel/context.js';
 import { createLogger } from './logger.js';
-import { startHeartbeat } from './modules/scheduled-tasks/heartbeat.js';
-import { startScheduler } from './modules/scheduled-tasks/scheduler.js';
 import { startPlatforms } from './platforms/start.js';
+import { startHeartbeat } from './wings/admin/scheduled-tasks/heartbeat.js';
+import { startScheduler } from './wings/admin/scheduled-tasks/scheduler.js';
 
 /**
  * The composition root: reads the process roles (PROCESS_ROLES: api, bot, worker), builds the context

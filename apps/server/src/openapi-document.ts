@@ -1,9 +1,9 @@
 import pino from 'pino';
 import { buildApp } from './app.js';
-import { resolveConfig } from './config.js';
-import { createContext } from './context.js';
 import { openDatabase } from './db/client.js';
 import { parseEnv } from './env.js';
+import { resolveConfig } from './kernel/config.js';
+import { createContext } from './kernel/context.js';
 
 /** The OpenAPI document as the server generates it, without listening (used to export and drift-check it). */
 export async function generateOpenApiDocument(): Promise<string> {

@@ -3,16 +3,16 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
 import { startBot } from '../src/bot/start-bot.js';
-import { resolveConfig } from '../src/config.js';
-import { type AppContext, createContext } from '../src/context.js';
 import { parseEnv } from '../src/env.js';
 import type { ZodApp } from '../src/http/types.js';
 import { createJobQueue } from '../src/jobs/pg-boss-queue.js';
-import { createSession } from '../src/modules/auth/session.service.js';
-import { upsertUser } from '../src/modules/auth/user.service.js';
+import { resolveConfig } from '../src/kernel/config.js';
+import { type AppContext, createContext } from '../src/kernel/context.js';
 import { type Platforms, startPlatforms } from '../src/platforms/start.js';
 import { callSimulatorControl, LAX_SIMULATOR } from '../src/platforms/testing.js';
 import type { VrchatPacerSettings } from '../src/platforms/vrchat/transport.js';
+import { createSession } from '../src/wings/identity/auth/session.service.js';
+import { upsertUser } from '../src/wings/identity/auth/user.service.js';
 import { openTestDatabase } from './db.js';
 
 export interface TestApp {

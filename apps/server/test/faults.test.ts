@@ -3,9 +3,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.js';
 import { startOwnSimulator } from '../src/demo.js';
-import { createSession } from '../src/modules/auth/session.service.js';
-import { upsertUser } from '../src/modules/auth/user.service.js';
 import { callSimulatorControl, LAX_SIMULATOR } from '../src/platforms/testing.js';
+import { createSession } from '../src/wings/identity/auth/session.service.js';
+import { upsertUser } from '../src/wings/identity/auth/user.service.js';
 import { createScratchDatabase } from './db.js';
 import { type ServerProcess, startServerProcess } from './server-process.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedGuildIds } from '../../simulator/src/discord/seed.js';
 import { SDK_TOKEN_REFUSED } from '../src/http/auth.js';
-import { createSession } from '../src/modules/auth/session.service.js';
+import { createSession } from '../src/wings/identity/auth/session.service.js';
 import { createTestApp, type TestApp } from './app.js';
 import { signInHangoutOwner } from './factories.js';
 
@@ -116,7 +116,7 @@ const protectedRoutes: [method: string, url: string, bearerStatus: number, paylo
   ['PUT', `/api/groups/${guild}/group_roles`, 404, { id: world, action: 'None' }],
   ['DELETE', `/api/groups/${guild}/group_roles/${world}`, 404],
 ];
-/** Platform admins only (rank Admin): 401 anonymous here, 403 for other users in modules/admin. */
+/** Platform admins only (rank Admin): 401 anonymous here, 403 for other users in wings/admin/admin. */
 const platformAdminRoutes: [method: string, url: string][] = [
   ['GET', '/api/admin/scheduled-tasks/get_tasks'],
   ['POST', '/api/admin/scheduled-tasks/toggle/vrclink/box/purgeExpired'],

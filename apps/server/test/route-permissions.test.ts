@@ -5,8 +5,8 @@ import {
   expandPermissions,
   type GuildPermission,
   guildPermissionValues,
-} from '../src/modules/permissions/guild-permissions.js';
-import { multipartFile, solidImage } from '../src/modules/world-images/testing.js';
+} from '../src/wings/access/permissions/guild-permissions.js';
+import { multipartFile, solidImage } from '../src/wings/worlds/world-images/testing.js';
 import { createTestApp, type TestApp } from './app.js';
 import { guildGroup, signInHangoutOwner, signInMember } from './factories.js';
 

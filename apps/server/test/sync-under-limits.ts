@@ -2,8 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { seedGuildIds } from '@vrclink/simulator';
 import { and, count, eq, isNull } from 'drizzle-orm';
 import { guildMembers } from '../src/db/schema/index.js';
-import { runGuildSync, type SyncRunResult } from '../src/modules/sync/sync.service.js';
 import { waitFor } from '../src/platforms/testing.js';
+import { runGuildSync, type SyncRunResult } from '../src/wings/group-sync/sync/sync.service.js';
 import { createTestApp, type TestApp } from './app.js';
 import { discordRole, signInHangoutOwner, vrchatLink } from './factories.js';
 

@@ -2,10 +2,10 @@ import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/client.js';
 import { startOwnSimulator } from '../src/demo.js';
-import { createSession } from '../src/modules/auth/session.service.js';
-import { SESSION_CACHE_TTL_MS } from '../src/modules/auth/session-cache.js';
-import { upsertUser } from '../src/modules/auth/user.service.js';
 import { callSimulatorControl, LAX_SIMULATOR, waitFor } from '../src/platforms/testing.js';
+import { createSession } from '../src/wings/identity/auth/session.service.js';
+import { SESSION_CACHE_TTL_MS } from '../src/wings/identity/auth/session-cache.js';
+import { upsertUser } from '../src/wings/identity/auth/user.service.js';
 import { createScratchDatabase } from './db.js';
 import { type ServerProcess, startServerProcess } from './server-process.js';
 

@@ -1,5 +1,5 @@
-import type { AppContext } from '../context.js';
-import { registerRoleConnectionMetadata } from '../modules/linked-roles/linked-roles.service.js';
+import type { AppContext } from '../kernel/context.js';
+import { registerRoleConnectionMetadata } from '../wings/identity/linked-roles/linked-roles.service.js';
 import { slashCommands } from './commands/index.js';
 import { registerCommands } from './commands/register.js';
 

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { wakeableSleep } from '../wakeable-sleep.js';
 import { registerBotEvents } from './events/index.js';
 import { acquireGatewayLock, type GatewayLock } from './gateway-lock.js';

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Actor, apiKeyActor, userActor } from '../actor.js';
 import type { Db } from '../db/client.js';
-import { notSignedIn, refused } from '../errors.js';
-import { API_KEY_PREFIX } from '../modules/api-keys/api-key-actor.js';
-import { type ActiveApiKey, findApiKey } from '../modules/api-keys/api-key-lookup.js';
-import { type ActiveSession, findSession } from '../modules/auth/session.service.js';
+import { type Actor, apiKeyActor, userActor } from '../kernel/actor.js';
+import { notSignedIn, refused } from '../kernel/errors.js';
+import { API_KEY_PREFIX } from '../wings/access/api-keys/api-key-actor.js';
+import { type ActiveApiKey, findApiKey } from '../wings/access/api-keys/api-key-lookup.js';
+import { type ActiveSession, findSession } from '../wings/identity/auth/session.service.js';
 import { SESSION_COOKIE, setCookie, XSRF_COOKIE, XSRF_HEADER } from './cookies.js';
 
 declare module 'fastify' {

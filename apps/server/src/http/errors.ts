@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isConnectionLost } from '../db/connection-lost.js';
-import { AppError, type ErrorDetail, type ErrorKind } from '../errors.js';
+import { AppError, type ErrorDetail, type ErrorKind } from '../kernel/errors.js';
 import { DiscordError, DiscordPermissionError } from '../platforms/discord/errors.js';
 import { VrchatError } from '../platforms/vrchat/errors.js';
 import { describeValidation, type ValidationIssue } from './describeValidation.js';

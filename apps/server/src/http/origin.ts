@@ -1,4 +1,4 @@
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../kernel/config.js';
 
 /**
  * The address users reach the product at: PUBLIC_URL (required in real mode), in demo mode the address the

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AppConfig } from '../config.js';
 import type { Db } from '../db/client.js';
 import { rateLimits } from '../db/schema/index.js';
-import { limited } from '../errors.js';
+import type { AppConfig } from '../kernel/config.js';
+import { limited } from '../kernel/errors.js';
 
 /**
  * A signed-in user's rate-limit key: a keyed digest of their id (SECRET_KEY), so the shared counters name no

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../kernel/config.js';
 
 /** A request slower than this is logged even when per-request logging is off. */
 export const SLOW_REQUEST_MS = 1000;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { buildApp } from '../app.js';
-import { resolveConfig } from '../config.js';
 import { parseEnv } from '../env.js';
+import { resolveConfig } from '../kernel/config.js';
 import { contentSecurityPolicy } from './security-headers.js';
 import type { ZodApp } from './types.js';
 

@@ -1,6 +1,6 @@
 import fastifyHelmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../kernel/config.js';
 
 /** Real VRChat image addresses (api.vrchat.cloud/…/file/…) redirect to its file and asset hosts. */
 const VRCHAT_IMAGE_HOSTS = ['https://*.vrchat.cloud', 'https://*.vrchat.com'];

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { AppContext } from '../context.js';
-import type { JobType } from './catalog.js';
+import type { AppContext } from '../kernel/context.js';
+import type { JobType } from '../kernel/job-catalog.js';
 
 /** A job type with what it does: bound once, in jobs/registry.ts. */
 export interface JobDefinition<P extends z.ZodType = z.ZodType> extends JobType<P> {

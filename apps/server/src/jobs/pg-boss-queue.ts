@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client.js';
+import type { JobPayload, JobType } from '../kernel/job-catalog.js';
 import { type BossDb, bossDb } from './boss-db.js';
 import { jobsOfKeySql } from './boss-sql.js';
-import type { JobPayload, JobType } from './catalog.js';
 import type { JobDefinition } from './define.js';
 import { type QueuedJob, startJobLoop } from './job-loop.js';
 import type { JobQueue, KeyedJobState, SendJobOptions } from './queue.js';

@@ -1,4 +1,4 @@
-import type { JobPayload, JobType } from './catalog.js';
+import type { JobPayload, JobType } from '../kernel/job-catalog.js';
 
 /**
  * Durable work: a job survives a crash of the process that queued it and runs on some `worker` process.

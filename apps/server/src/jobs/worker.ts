@@ -1,5 +1,5 @@
-import type { AppContext } from '../context.js';
-import { AppError, isFinal } from '../errors.js';
+import type { AppContext } from '../kernel/context.js';
+import { AppError, isFinal } from '../kernel/errors.js';
 import type { JobDefinition } from './define.js';
 import { PgBossJobQueue, type QueuedJob } from './pg-boss-queue.js';
 import { jobRegistry } from './registry.js';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppConfig } from '../config.js';
 import type { Database } from '../db/client.js';
+import type { AppConfig } from '../kernel/config.js';
 import { createDiscordBot, type DiscordBot } from './discord/bot.js';
 import { guardDiscord } from './discord/guard.js';
 import type { DiscordPort } from './ports.js';

@@ -1,9 +1,9 @@
 import { LAX_VRCHAT_RATE, type SimulatorOptions } from '@vrclink/simulator';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
-import { type AppConfig, resolveConfig } from '../config.js';
 import { startOwnSimulator } from '../demo.js';
 import { parseEnv } from '../env.js';
+import { type AppConfig, resolveConfig } from '../kernel/config.js';
 
 /** Test support for the adapter tests: a fresh simulator with the demo credentials (not used by product code). */
 export interface SimHarness {

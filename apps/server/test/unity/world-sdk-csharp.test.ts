@@ -6,12 +6,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { encodeWorldBody, lzwCompress, toTransportText } from '../../src/modules/worlds/codec/lzw.js';
+import { encodeWorldBody, lzwCompress, toTransportText } from '../../src/wings/worlds/worlds/codec/lzw.js';
 import {
   buildWorldData,
   type WorldDataSettings,
   type WorldDataSources,
-} from '../../src/modules/worlds/world-data/build-world-data.js';
+} from '../../src/wings/worlds/worlds/world-data/build-world-data.js';
 import { compileCSharp, monoStatus, packageDir } from './mono.js';
 
 const ADMIN = '1100000000000000000';

@@ -4,7 +4,7 @@ import {
   InteractionContextType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../kernel/context.js';
 
 /** A command used in a server (the interaction carries its guild id). */
 export type GuildCommandInteraction = ChatInputCommandInteraction<'cached' | 'raw'>;

@@ -9,10 +9,10 @@ import {
   vrchatLink,
   vrchatUser,
 } from '../../../test/factories.js';
-import { userActor } from '../../actor.js';
 import { guildPermissions } from '../../db/schema/index.js';
-import { previewGuildSync } from '../../modules/sync/sync.service.js';
+import { userActor } from '../../kernel/actor.js';
 import { waitFor } from '../../platforms/testing.js';
+import { previewGuildSync } from '../../wings/group-sync/sync/sync.service.js';
 import { slashCommands } from './index.js';
 import { registerCommands } from './register.js';
 

@@ -1,5 +1,5 @@
 import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../kernel/context.js';
 import { runInteractive } from '../../platforms/vrchat/interactive.js';
 import type { SlashCommand } from './command.js';
 import { commandErrorMessage } from './errors.js';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError } from '../../errors.js';
+import { AppError } from '../../kernel/errors.js';
 import { DiscordError, DiscordPermissionError } from '../../platforms/discord/errors.js';
 import { inertText } from '../../platforms/discord/inert-text.js';
 import { VrchatError } from '../../platforms/vrchat/errors.js';

@@ -1,5 +1,5 @@
-import { findLinkByDiscord, profileUrl } from '../../modules/links/links.service.js';
 import { inertText } from '../../platforms/discord/inert-text.js';
+import { findLinkByDiscord, profileUrl } from '../../wings/identity/links/links.service.js';
 import { inServers, type SlashCommand } from './command.js';
 import { describeAge } from './describe.js';
 

@@ -1,6 +1,6 @@
-import { userActor } from '../../actor.js';
-import { audit } from '../../modules/audit/audit.service.js';
-import { issueLoginToken, LOGIN_TOKEN_TTL_MS } from '../../modules/auth/login-token.service.js';
+import { userActor } from '../../kernel/actor.js';
+import { audit } from '../../kernel/audit.js';
+import { issueLoginToken, LOGIN_TOKEN_TTL_MS } from '../../wings/identity/auth/login-token.service.js';
 import { inServers, type SlashCommand } from './command.js';
 
 /** `/login`: a one-time link that signs the member in on the website (the spec's token login). */

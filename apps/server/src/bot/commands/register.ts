@@ -1,7 +1,7 @@
 import { type APIApplicationCommand, type REST, Routes } from 'discord.js';
-import { botActor } from '../../actor.js';
-import type { AppContext } from '../../context.js';
-import { audit } from '../../modules/audit/audit.service.js';
+import { botActor } from '../../kernel/actor.js';
+import { audit } from '../../kernel/audit.js';
+import type { AppContext } from '../../kernel/context.js';
 import type { SlashCommand } from './command.js';
 import { sameCommands } from './same-commands.js';
 

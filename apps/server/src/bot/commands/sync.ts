@@ -1,6 +1,6 @@
-import { userActor } from '../../actor.js';
-import { previewGuildSync, requestSyncNow } from '../../modules/sync/sync.service.js';
-import type { SyncActionKind } from '../../modules/sync/sync-plan.js';
+import { userActor } from '../../kernel/actor.js';
+import { previewGuildSync, requestSyncNow } from '../../wings/group-sync/sync/sync.service.js';
+import type { SyncActionKind } from '../../wings/group-sync/sync/sync-plan.js';
 import { inServers, type SlashCommand } from './command.js';
 
 /** Each kind of sync action in words: one, and more than one. */

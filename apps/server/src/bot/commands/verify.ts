@@ -1,6 +1,11 @@
-import { isAppError } from '../../errors.js';
-import { findLinkByDiscord, NO_LINK, refreshLink, verifyAccount } from '../../modules/links/links.service.js';
+import { isAppError } from '../../kernel/errors.js';
 import { inertText } from '../../platforms/discord/inert-text.js';
+import {
+  findLinkByDiscord,
+  NO_LINK,
+  refreshLink,
+  verifyAccount,
+} from '../../wings/identity/links/links.service.js';
 import { inServers, type SlashCommand } from './command.js';
 import { describeAge } from './describe.js';
 

@@ -1,9 +1,9 @@
 import { ApplicationCommandOptionType } from 'discord.js';
-import { userActor } from '../../actor.js';
-import { findLinkByDiscord, profileUrl } from '../../modules/links/links.service.js';
-import { MEMBER_NOT_FOUND } from '../../modules/members/members.service.js';
-import { requireGuildPermission } from '../../modules/permissions/access.service.js';
+import { userActor } from '../../kernel/actor.js';
 import { inertText } from '../../platforms/discord/inert-text.js';
+import { MEMBER_NOT_FOUND } from '../../wings/access/members/members.service.js';
+import { requireGuildPermission } from '../../wings/access/permissions/access.service.js';
+import { findLinkByDiscord, profileUrl } from '../../wings/identity/links/links.service.js';
 import { inServers, type SlashCommand } from './command.js';
 import { describeAge } from './describe.js';
 

@@ -1,5 +1,5 @@
 import type { Client, GatewayGuildBanAddDispatchData } from 'discord.js';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../kernel/context.js';
 import { memberDeparted } from './guildMemberRemove.js';
 import { onDispatch } from './raw.js';
 

@@ -1,6 +1,6 @@
 import type { Client, GatewayGuildDeleteDispatchData } from 'discord.js';
-import type { AppContext } from '../../context.js';
-import { guildGone } from '../../modules/members/member-mirror.events.js';
+import type { AppContext } from '../../kernel/context.js';
+import { guildGone } from '../../wings/access/members/member-mirror.events.js';
 import { onDispatch } from './raw.js';
 
 /** The bot left a server (or it was deleted): its members go from the mirror. An outage keeps them. */

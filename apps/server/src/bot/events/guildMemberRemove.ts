@@ -1,9 +1,9 @@
 import type { Client, GatewayGuildMemberRemoveDispatchData } from 'discord.js';
-import type { AppContext } from '../../context.js';
-import { forgetDepartedGuest, reconcileHostGuests } from '../../modules/guests/guests.service.js';
-import { memberLeft } from '../../modules/members/member-mirror.events.js';
-import { endGrantOfDepartedMember } from '../../modules/permissions/permissions.service.js';
-import { requestGuildSync } from '../../modules/sync/sync-trigger.js';
+import type { AppContext } from '../../kernel/context.js';
+import { memberLeft } from '../../wings/access/members/member-mirror.events.js';
+import { endGrantOfDepartedMember } from '../../wings/access/permissions/permissions.service.js';
+import { forgetDepartedGuest, reconcileHostGuests } from '../../wings/community/guests/guests.service.js';
+import { requestGuildSync } from '../../wings/group-sync/sync/sync-trigger.js';
 import { onDispatch } from './raw.js';
 
 /**

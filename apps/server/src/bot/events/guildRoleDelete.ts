@@ -1,6 +1,6 @@
 import type { Client, GatewayGuildRoleDeleteDispatchData } from 'discord.js';
-import type { AppContext } from '../../context.js';
-import { roleDeleted } from '../../modules/members/member-mirror.events.js';
+import type { AppContext } from '../../kernel/context.js';
+import { roleDeleted } from '../../wings/access/members/member-mirror.events.js';
 import { onDispatch } from './raw.js';
 
 /** A role was deleted: Discord sends no member updates for it, so the mirror takes it off everyone. */

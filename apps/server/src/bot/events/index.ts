@@ -1,5 +1,5 @@
 import type { Client } from 'discord.js';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../kernel/context.js';
 import { onGuildBanAdd } from './guildBanAdd.js';
 import { onGuildDelete } from './guildDelete.js';
 import { onGuildMemberAdd } from './guildMemberAdd.js';

@@ -1,5 +1,5 @@
 import { type Client, Events, type Interaction } from 'discord.js';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../kernel/context.js';
 import { dispatchCommand } from '../commands/dispatch.js';
 import { slashCommands } from '../commands/index.js';
 

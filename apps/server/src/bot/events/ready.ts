@@ -1,8 +1,8 @@
 import { type Client, Events, type Guild } from 'discord.js';
-import type { AppContext } from '../../context.js';
-import { reconcileGuildGuests } from '../../modules/guests/guests.service.js';
-import { fillGuilds } from '../../modules/members/member-mirror.reconcile.js';
-import { endGrantsOfDepartedMembers } from '../../modules/permissions/permissions.service.js';
+import type { AppContext } from '../../kernel/context.js';
+import { fillGuilds } from '../../wings/access/members/member-mirror.reconcile.js';
+import { endGrantsOfDepartedMembers } from '../../wings/access/permissions/permissions.service.js';
+import { reconcileGuildGuests } from '../../wings/community/guests/guests.service.js';
 
 /**
  * Whenever the bot (re)joins the gateway (a new session, or a resume after a drop), and for a server it

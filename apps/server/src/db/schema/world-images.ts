@@ -24,7 +24,7 @@ export const imageBlobs = pgTable('image_blobs', {
   height: integer('height').notNull(),
   /**
    * The bytes, on PostgreSQL. Null on the embedded database: there they are a file under DATA_DIR/files
-   * (modules/world-images/image-files.ts), out of PGlite's heap.
+   * (wings/worlds/world-images/image-files.ts), out of PGlite's heap.
    */
   bytes: bytea('bytes'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,5 +1,5 @@
-import { eraseAccount } from '../../modules/privacy/account-erasure.js';
-import { accountEraseJob } from '../catalog.js';
+import { accountEraseJob } from '../../kernel/job-catalog.js';
+import { eraseAccount } from '../../wings/identity/privacy/account-erasure.js';
 import { handleJob } from '../define.js';
 
 /**

@@ -1,5 +1,5 @@
-import { deliverDiscordLogs } from '../../modules/discord-logging/delivery.js';
-import { discordLogDeliverJob } from '../catalog.js';
+import { discordLogDeliverJob } from '../../kernel/job-catalog.js';
+import { deliverDiscordLogs } from '../../wings/admin/discord-logging/delivery.js';
 import { handleJob } from '../define.js';
 
 /**

@@ -1,5 +1,5 @@
-import { followGroupAuditLogs } from '../../modules/sync/group-audit-follow.js';
-import { groupsFollowJob } from '../catalog.js';
+import { groupsFollowJob } from '../../kernel/job-catalog.js';
+import { followGroupAuditLogs } from '../../wings/group-sync/sync/group-audit-follow.js';
 import { handleJob } from '../define.js';
 
 /** Follows joins, leaves, removals, join requests and hand-made role changes in linked groups (audit log). */

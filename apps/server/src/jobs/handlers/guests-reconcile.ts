@@ -1,5 +1,5 @@
-import { reconcileAllGuildGuests } from '../../modules/guests/guests.service.js';
-import { guestsReconcileJob } from '../catalog.js';
+import { guestsReconcileJob } from '../../kernel/job-catalog.js';
+import { reconcileAllGuildGuests } from '../../wings/community/guests/guests.service.js';
 import { handleJob } from '../define.js';
 
 /**

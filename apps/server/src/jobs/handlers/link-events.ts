@@ -1,5 +1,5 @@
-import { dispatchLinkEvents } from '../../modules/sync/link-events.js';
-import { linkEventsJob } from '../catalog.js';
+import { linkEventsJob } from '../../kernel/job-catalog.js';
+import { dispatchLinkEvents } from '../../wings/group-sync/sync/link-events.js';
 import { handleJob } from '../define.js';
 
 /**

@@ -1,5 +1,5 @@
-import { updateRoleConnection } from '../../modules/linked-roles/linked-roles.service.js';
-import { linkedRolesUpdateJob } from '../catalog.js';
+import { linkedRolesUpdateJob } from '../../kernel/job-catalog.js';
+import { updateRoleConnection } from '../../wings/identity/linked-roles/linked-roles.service.js';
 import { handleJob } from '../define.js';
 
 /**

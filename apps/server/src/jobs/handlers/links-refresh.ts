@@ -1,9 +1,9 @@
 import { asc, count, lt } from 'drizzle-orm';
-import { jobActor } from '../../actor.js';
 import { vrchatLinks } from '../../db/schema/index.js';
-import { refreshLinkInBackground } from '../../modules/links/links.service.js';
+import { jobActor } from '../../kernel/actor.js';
+import { linksRefreshJob } from '../../kernel/job-catalog.js';
 import { VrchatError } from '../../platforms/vrchat/errors.js';
-import { linksRefreshJob } from '../catalog.js';
+import { refreshLinkInBackground } from '../../wings/identity/links/links.service.js';
 import { handleJob } from '../define.js';
 import { linkRefreshBatchSize } from './link-refresh-batch.js';
 

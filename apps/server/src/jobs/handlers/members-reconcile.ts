@@ -1,5 +1,5 @@
-import { reconcileAllGuildMembers } from '../../modules/members/member-mirror.reconcile.js';
-import { membersReconcileJob } from '../catalog.js';
+import { membersReconcileJob } from '../../kernel/job-catalog.js';
+import { reconcileAllGuildMembers } from '../../wings/access/members/member-mirror.reconcile.js';
 import { handleJob } from '../define.js';
 
 /** Full reconciliation of the member mirror with Discord (the gateway keeps it current in between). */

@@ -1,6 +1,6 @@
-import { purgeExpired } from '../../modules/auth/retention.js';
-import { forgetFinishedErasures } from '../../modules/privacy/forget-erasures.js';
-import { retentionPurgeJob } from '../catalog.js';
+import { retentionPurgeJob } from '../../kernel/job-catalog.js';
+import { purgeExpired } from '../../wings/identity/auth/retention.js';
+import { forgetFinishedErasures } from '../../wings/identity/privacy/forget-erasures.js';
 import { handleJob } from '../define.js';
 
 /** The privacy policy's 72 hours: expired sessions, tokens and cooldowns (idempotent). */

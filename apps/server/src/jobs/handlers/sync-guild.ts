@@ -1,5 +1,5 @@
-import { runGuildSync } from '../../modules/sync/sync.service.js';
-import { syncGuildJob } from '../catalog.js';
+import { syncGuildJob } from '../../kernel/job-catalog.js';
+import { runGuildSync } from '../../wings/group-sync/sync/sync.service.js';
 import { handleJob } from '../define.js';
 
 /**

@@ -1,5 +1,5 @@
-import { regenerateOutOfDateAtlases } from '../../modules/world-atlas/atlas-refresh.js';
-import { worldsAtlasRefreshJob } from '../catalog.js';
+import { worldsAtlasRefreshJob } from '../../kernel/job-catalog.js';
+import { regenerateOutOfDateAtlases } from '../../wings/worlds/world-atlas/atlas-refresh.js';
 import { handleJob } from '../define.js';
 
 /** Regenerates atlases whose slots changed since they were made (see atlas-refresh.ts), debounced. */

@@ -1,5 +1,5 @@
-import { generateQueuedAtlas } from '../../modules/world-atlas/generate-atlas.js';
-import { worldsAtlasJob } from '../catalog.js';
+import { worldsAtlasJob } from '../../kernel/job-catalog.js';
+import { generateQueuedAtlas } from '../../wings/worlds/world-atlas/generate-atlas.js';
 import { handleJob } from '../define.js';
 
 /**

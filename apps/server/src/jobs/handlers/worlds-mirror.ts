@@ -1,5 +1,5 @@
-import { runWorldMirror } from '../../modules/world-mirror/world-mirror.service.js';
-import { worldsMirrorJob } from '../catalog.js';
+import { worldsMirrorJob } from '../../kernel/job-catalog.js';
+import { runWorldMirror } from '../../wings/worlds/world-mirror/world-mirror.service.js';
 import { handleJob } from '../define.js';
 
 /**

@@ -1,8 +1,8 @@
 import { eq, inArray, or } from 'drizzle-orm';
 import { worlds } from '../../db/schema/index.js';
-import { rebuildWorldData } from '../../modules/worlds/world-data.service.js';
-import { recentlyRequestedWorldIds } from '../../modules/worlds/world-requests.js';
-import { worldsRebuildJob } from '../catalog.js';
+import { worldsRebuildJob } from '../../kernel/job-catalog.js';
+import { rebuildWorldData } from '../../wings/worlds/worlds/world-data.service.js';
+import { recentlyRequestedWorldIds } from '../../wings/worlds/worlds/world-requests.js';
 import { handleJob } from '../define.js';
 
 /**

@@ -10,7 +10,7 @@ import {
   Status,
 } from 'discord.js';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppConfig } from '../../config.js';
+import type { AppConfig } from '../../kernel/config.js';
 import type { DiscordMemberSource, DiscordPort } from '../ports.js';
 import { channelMethods } from './channels.js';
 import { guildMethods } from './guilds.js';

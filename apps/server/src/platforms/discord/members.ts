@@ -33,7 +33,7 @@ export function cachedGuild(client: Client, guildId: string): Guild | undefined 
 
 /**
  * Member reads straight from Discord over REST. discord.js keeps no member list (Discord sends none at
- * connect); product code reads members through the member mirror (modules/members), which falls back
+ * connect); product code reads members through the member mirror (wings/access/members), which falls back
  * to these.
  */
 export function memberMethods(client: Client): MemberMethods {

@@ -1,6 +1,6 @@
 import type { RESTGetAPIUserResult, RESTPostOAuth2AccessTokenResult } from 'discord.js';
 import { DiscordAPIError, REST, Routes } from 'discord.js';
-import type { AppConfig } from '../../config.js';
+import type { AppConfig } from '../../kernel/config.js';
 
 export interface DiscordIdentity {
   id: string;

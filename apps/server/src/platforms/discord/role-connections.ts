@@ -6,7 +6,7 @@ import {
   type RESTPutAPICurrentUserApplicationRoleConnectionJSONBody,
   Routes,
 } from 'discord.js';
-import type { AppConfig } from '../../config.js';
+import type { AppConfig } from '../../kernel/config.js';
 import { DiscordGrantError } from './oauth.js';
 
 /**

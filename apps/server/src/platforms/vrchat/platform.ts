@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { VRChat } from 'vrchat';
-import type { AppConfig } from '../../config.js';
+import type { AppConfig } from '../../kernel/config.js';
 import type { VrchatPort } from '../ports.js';
 import { SessionKeyvStore } from './cookie-store.js';
 import { VrchatError } from './errors.js';

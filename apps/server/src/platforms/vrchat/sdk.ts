@@ -2,7 +2,7 @@ import '../../polyfills.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VRChat, VRChatError } from 'vrchat';
-import type { AppConfig } from '../../config.js';
+import type { AppConfig } from '../../kernel/config.js';
 import { serverDir } from '../../server-dir.js';
 import type { SessionKeyvStore } from './cookie-store.js';
 import { messageOf } from './errors.js';

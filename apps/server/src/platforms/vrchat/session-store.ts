@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
-import { decrypt, encrypt } from '../../crypto.js';
 import type { Db } from '../../db/client.js';
 import { platformLoginPauses, platformSessions } from '../../db/schema/index.js';
+import { decrypt, encrypt } from '../../kernel/crypto.js';
 import type { LoginPause } from './login-gate.js';
 
 /** Where the VRChat cookie jar lives between restarts; one opaque string. */

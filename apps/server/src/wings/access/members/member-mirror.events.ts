@@ -1,0 +1,83 @@
+import type { Db } from '../../../db/client.js';
+import type { AppContext } from '../../../kernel/context.js';
+import { type ApiMemberLike, recordFromApi } from '../../../platforms/discord/member-source.js';
+import { type MirrorDeps, refreshLinkedUser } from './member-mirror.fill.js';
+import {
+  adjustMemberCount,
+  dropGuild,
+  markLeft,
+  readMember,
+  removeRoleEverywhere,
+  upsertMembers,
+} from './member-mirror.store.js';
+
+/** The mirror's dependencies from the app context. */
+export const mirrorDeps = (ctx: AppContext): MirrorDeps => ({
+  db: ctx.db,
+  log: ctx.log,
+  source: ctx.platforms?.bot.members,
+});
+
+/** Gateway events of one guild are written one after another, in the order they arrived. */
+const queues = new WeakMap<Db, Map<string, Promise<unknown>>>();
+
+function inOrder<T>(db: Db, guildId: string, write: () => Promise<T>): Promise<T> {
+  const byGuild = queues.get(db) ?? new Map<string, Promise<unknown>>();
+  queues.set(db, byGuild);
+  const previous = byGuild.get(guildId) ?? Promise.resolve();
+  const next = previous.catch(() => {}).then(write);
+  byGuild.set(guildId, next);
+  void next.finally(() => {
+    if (byGuild.get(guildId) === next) byGuild.delete(guildId);
+  });
+  return next;
+}
+
+/**
+ * GUILD_MEMBER_ADD / UPDATE: answers the member's role ids before the change (null: not known before).
+ * The guild's member count follows (so the Members tab lists everyone without counting rows).
+ */
+export function memberChanged(
+  ctx: AppContext,
+  guildId: string,
+  member: ApiMemberLike,
+): Promise<string[] | null> {
+  const seenAt = new Date();
+  return inOrder(ctx.db, guildId, async () => {
+    const before = (await readMember(ctx.db, guildId, member.user.id)).member;
+    const wasCurrent = before !== undefined && before.leftAt === null;
+    await upsertMembers(ctx.db, guildId, [recordFromApi(member)], seenAt);
+    if (!wasCurrent) await adjustMemberCount(ctx.db, guildId, 1);
+    return wasCurrent ? before.roleIds : null;
+  });
+}
+
+/** GUILD_MEMBER_REMOVE. */
+export function memberLeft(ctx: AppContext, guildId: string, userId: string): Promise<void> {
+  const at = new Date();
+  return inOrder(ctx.db, guildId, async () => {
+    if (await markLeft(ctx.db, guildId, userId, at)) await adjustMemberCount(ctx.db, guildId, -1);
+  });
+}
+
+/** GUILD_ROLE_DELETE. */
+export function roleDeleted(ctx: AppContext, guildId: string, roleId: string): Promise<void> {
+  return inOrder(ctx.db, guildId, () => removeRoleEverywhere(ctx.db, guildId, roleId));
+}
+
+/** GUILD_DELETE (not an outage): the bot left or the server is gone. */
+export function guildGone(ctx: AppContext, guildId: string): Promise<void> {
+  return inOrder(ctx.db, guildId, () => dropGuild(ctx.db, guildId));
+}
+
+/**
+ * Someone linked a VRChat account: where the mirror keeps linked members only (no Server Members
+ * intent), their memberships are fetched now, in the background, so the Members tab lists them at once.
+ */
+export function memberLinked(ctx: AppContext, userId: string): void {
+  if (!ctx.platforms) return;
+  void (async () => {
+    const guildIds = await ctx.discord.botGuildIds();
+    await refreshLinkedUser(mirrorDeps(ctx), guildIds, userId);
+  })().catch((err) => ctx.log.warn({ err, userId }, 'Members: could not fetch a newly linked member'));
+}

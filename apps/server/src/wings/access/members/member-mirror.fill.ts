@@ -1,0 +1,199 @@
+import { RESTJSONErrorCodes } from 'discord.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../../db/client.js';
+import { discordCode } from '../../../platforms/discord/errors.js';
+import type { DiscordMemberSource } from '../../../platforms/ports.js';
+import {
+  countCurrent,
+  deleteUnconfirmed,
+  getSync,
+  linkedMembers,
+  linkedUserIds,
+  markLeft,
+  type SyncRow,
+  saveSync,
+  upsertMembers,
+} from './member-mirror.store.js';
+
+/** What the mirror needs: the database, a logger and (where platforms run) Discord's member source. */
+export interface MirrorDeps {
+  db: Db;
+  log: FastifyBaseLogger;
+  /** Absent where no platforms were started: the mirror is then read as it is. */
+  source?: DiscordMemberSource;
+}
+
+/** Linked members fetched one by one at once (REST; discord.js queues behind Discord's limits). */
+const LINKED_CONCURRENCY = 4;
+
+interface FillSlot {
+  running: Promise<void>;
+  queued?: Promise<void>;
+}
+/** Fills in flight per database (several test apps may share a process) and guild. */
+const inFlight = new WeakMap<Db, Map<string, FillSlot>>();
+
+/**
+ * Brings one guild's mirror in line with Discord: every member (Guild Members intent), or the linked
+ * members one by one without it. One fill per guild at a time; asking during a fill queues exactly one
+ * more (so changes made while the first ran are seen), and further asks join that one.
+ */
+export function fillGuild(deps: MirrorDeps, guildId: string): Promise<void> {
+  const fills = inFlight.get(deps.db) ?? new Map<string, FillSlot>();
+  inFlight.set(deps.db, fills);
+  const slot = fills.get(guildId);
+  if (!slot) return startFill(fills, deps, guildId);
+  slot.queued ??= slot.running.catch(() => {}).then(() => startFill(fills, deps, guildId));
+  return slot.queued;
+}
+
+function startFill(fills: Map<string, FillSlot>, deps: MirrorDeps, guildId: string): Promise<void> {
+  const slot: FillSlot = { running: Promise.resolve() };
+  slot.running = runFill(deps, guildId).finally(() => {
+    if (fills.get(guildId) === slot) fills.delete(guildId);
+  });
+  fills.set(guildId, slot);
+  return slot.running;
+}
+
+/** The guild's sync state once it has been filled at least once (filling it now if it never was). */
+export async function ensureFilled(deps: MirrorDeps, guildId: string): Promise<SyncRow | undefined> {
+  const sync = await getSync(deps.db, guildId);
+  if (sync?.filledAt || !deps.source) return sync;
+  await fillGuild(deps, guildId);
+  return getSync(deps.db, guildId);
+}
+
+async function runFill(deps: MirrorDeps, guildId: string): Promise<void> {
+  const source = deps.source;
+  if (!source) return;
+  const started = Date.now();
+  const full = await wantsFullMode(source);
+  const count = full ? await fillAll(deps, source, guildId) : await fillLinked(deps, source, guildId);
+  if (count !== null)
+    deps.log.info(
+      { guildId, mode: full ? 'full' : 'linked', members: count, ms: Date.now() - started },
+      'Members: mirror filled',
+    );
+}
+
+/**
+ * Full mode needs member events, so it follows the gateway's intents where this process holds the
+ * gateway, and Discord's application flags elsewhere (the bot process identifies by the same flags).
+ */
+async function wantsFullMode(source: DiscordMemberSource): Promise<boolean> {
+  if (source.gatewayHasMembersIntent()) return true;
+  return source.membersIntentAvailable();
+}
+
+/** Every member: op 8 chunks over the gateway, or REST pages when the gateway cannot answer now. */
+async function fillAll(
+  deps: MirrorDeps,
+  source: DiscordMemberSource,
+  guildId: string,
+): Promise<number | null> {
+  const seenAt = new Date();
+  let count = 0;
+  const write = async (members: Parameters<typeof upsertMembers>[2]) => {
+    await upsertMembers(deps.db, guildId, members, seenAt);
+    count += members.length;
+  };
+  try {
+    if (!source.gatewayHasMembersIntent()) throw new Error('no gateway with the Guild Members intent here');
+    await source.streamAllMembers(guildId, write);
+  } catch (err) {
+    // Rate limited (once per guild per 30 s), disconnected, or no gateway here: REST has no such rule.
+    deps.log.debug({ err, guildId }, 'Members: filling over REST instead of the gateway');
+    count = 0;
+    try {
+      await source.pageAllMembers(guildId, write);
+    } catch (restErr) {
+      // The intent was switched off meanwhile: keep the linked members instead.
+      if (discordCode(restErr) === RESTJSONErrorCodes.MissingAccess) return fillLinked(deps, source, guildId);
+      throw restErr;
+    }
+  }
+  await deleteUnconfirmed(deps.db, guildId, seenAt);
+  // Counted, not the chunks' total: joins and leaves seen during the fill are in the rows already.
+  const memberCount = await countCurrent(deps.db, guildId);
+  await saveSync(deps.db, guildId, { mode: 'full', memberCount, filledAt: new Date() });
+  return count;
+}
+
+/** Without the Guild Members intent: every linked user, asked for one by one (no privileged intent). */
+async function fillLinked(
+  deps: MirrorDeps,
+  source: DiscordMemberSource,
+  guildId: string,
+): Promise<number | null> {
+  const seenAt = new Date();
+  const ids = await linkedUserIds(deps.db);
+  let found = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const userId = ids[next++];
+      const member = await source.fetchMember(guildId, userId);
+      if (member) {
+        await upsertMembers(deps.db, guildId, [member], seenAt);
+        found++;
+      } else await markLeft(deps.db, guildId, userId, seenAt);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LINKED_CONCURRENCY, ids.length) }, worker));
+  await deleteUnconfirmed(deps.db, guildId, seenAt);
+  const memberCount = (await source.memberCount(guildId)) ?? found;
+  await saveSync(deps.db, guildId, { mode: 'linked', memberCount, filledAt: new Date() });
+  return found;
+}
+
+/** A linked user's memberships where the mirror keeps linked members only (after linking, say). */
+export async function refreshLinkedUser(deps: MirrorDeps, guildIds: string[], userId: string): Promise<void> {
+  const source = deps.source;
+  if (!source) return;
+  for (const guildId of guildIds) {
+    const sync = await getSync(deps.db, guildId);
+    if (sync?.mode !== 'linked') continue;
+    const seenAt = new Date();
+    const member = await source.fetchMember(guildId, userId);
+    if (member) await upsertMembers(deps.db, guildId, [member], seenAt);
+    else await markLeft(deps.db, guildId, userId, seenAt);
+  }
+}
+
+/** Linked members re-read at once before a sync (REST; discord.js queues them behind Discord's limits). */
+const SYNC_REFRESH_CONCURRENCY = 4;
+
+/**
+ * Before a sync where the mirror keeps linked members only (no Server Members intent, so no member events):
+ * when the intent is on again, the mirror is filled in full now (`reconnect` first lets this process's
+ * gateway identify with it, if it holds one); otherwise the linked members' current roles are read from
+ * Discord one by one, so a role change reaches the group at this sync rather than at the 6-hourly fill.
+ */
+export async function freshenLinkedMirror(
+  deps: MirrorDeps,
+  guildId: string,
+  reconnect?: () => Promise<unknown>,
+): Promise<void> {
+  const source = deps.source;
+  if (!source) return;
+  const sync = await getSync(deps.db, guildId);
+  if (sync?.mode !== 'linked') return;
+  if (await source.membersIntentAvailable()) {
+    await reconnect?.();
+    await fillGuild(deps, guildId);
+    return;
+  }
+  const ids = (await linkedMembers(deps.db, guildId)).map((r) => r.member.userId);
+  const seenAt = new Date();
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const userId = ids[next++];
+      const member = await source.fetchMember(guildId, userId);
+      if (member) await upsertMembers(deps.db, guildId, [member], seenAt);
+      else await markLeft(deps.db, guildId, userId, seenAt);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SYNC_REFRESH_CONCURRENCY, ids.length) }, worker));
+}

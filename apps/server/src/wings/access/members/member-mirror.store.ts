@@ -1,0 +1,233 @@
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { guildMemberSync, guildMembers, vrchatLinks } from '../../../db/schema/index.js';
+import type { DiscordMemberRecord } from '../../../platforms/ports.js';
+
+/**
+ * Reads and writes of the member mirror (guild_members, guild_member_sync); this module owns the tables.
+ * Every write carries the time Discord's answer was asked for (`seenAt`), and a row only changes for a
+ * newer one: a gateway event that arrived while a fill was running is never overwritten by the fill's
+ * older snapshot, whatever order the writes reach the database in.
+ */
+
+export type MemberRow = typeof guildMembers.$inferSelect;
+export type SyncRow = typeof guildMemberSync.$inferSelect;
+export type MirrorMode = SyncRow['mode'];
+
+/** Rows per insert statement (one statement of unnest arrays, not one insert per member). */
+const BATCH = 1000;
+
+const textArray = (values: (string | null)[]) => sql`${sql.param(values)}::text[]`;
+
+/** Inserts or refreshes members (they are current members: `left_at` is cleared). */
+export async function upsertMembers(
+  db: Db,
+  guildId: string,
+  members: DiscordMemberRecord[],
+  seenAt: Date,
+): Promise<void> {
+  // One row per user per statement (ON CONFLICT cannot touch a row twice).
+  const unique = [...new Map(members.map((m) => [m.userId, m])).values()];
+  for (let i = 0; i < unique.length; i += BATCH) {
+    const batch = unique.slice(i, i + BATCH);
+    await db.execute(sql`
+      insert into guild_members as g
+        (guild_id, user_id, username, global_name, nickname, avatar, guild_avatar, bot, role_ids,
+         joined_at, left_at, seen_at)
+      select ${guildId}, u.user_id, u.username, u.global_name, u.nickname, u.avatar, u.guild_avatar::boolean,
+        u.bot::boolean, coalesce(string_to_array(nullif(u.role_ids, ''), ','), '{}'::text[]),
+        u.joined_at::timestamptz, null, ${seenAt.toISOString()}::timestamptz
+      from unnest(
+        ${textArray(batch.map((m) => m.userId))}, ${textArray(batch.map((m) => m.username))},
+        ${textArray(batch.map((m) => m.globalName))}, ${textArray(batch.map((m) => m.nickname))},
+        ${textArray(batch.map((m) => m.avatar))}, ${textArray(batch.map((m) => (m.guildAvatar ? 't' : 'f')))},
+        ${textArray(batch.map((m) => (m.bot ? 't' : 'f')))}, ${textArray(batch.map((m) => m.roleIds.join(',')))},
+        ${textArray(batch.map((m) => m.joinedAt?.toISOString() ?? null))}
+      ) as u(user_id, username, global_name, nickname, avatar, guild_avatar, bot, role_ids, joined_at)
+      on conflict (guild_id, user_id) do update set
+        username = excluded.username, global_name = excluded.global_name, nickname = excluded.nickname,
+        avatar = excluded.avatar, guild_avatar = excluded.guild_avatar, bot = excluded.bot,
+        role_ids = excluded.role_ids, joined_at = excluded.joined_at, left_at = null, seen_at = excluded.seen_at
+      where g.seen_at <= excluded.seen_at`);
+  }
+}
+
+/** The member left (the row stays, marked, until the next complete fill deletes it). True if they were current. */
+export async function markLeft(db: Db, guildId: string, userId: string, at: Date): Promise<boolean> {
+  const updated = await db
+    .update(guildMembers)
+    .set({ leftAt: at, seenAt: at })
+    .where(
+      and(
+        eq(guildMembers.guildId, guildId),
+        eq(guildMembers.userId, userId),
+        isNull(guildMembers.leftAt),
+        sql`${guildMembers.seenAt} <= ${at.toISOString()}::timestamptz`,
+      ),
+    )
+    .returning({ userId: guildMembers.userId });
+  return updated.length > 0;
+}
+
+/** A role was deleted: nobody holds it any more. */
+export async function removeRoleEverywhere(db: Db, guildId: string, roleId: string): Promise<void> {
+  await db
+    .update(guildMembers)
+    .set({ roleIds: sql`array_remove(${guildMembers.roleIds}, ${roleId})` })
+    .where(and(eq(guildMembers.guildId, guildId), sql`${roleId} = any(${guildMembers.roleIds})`));
+}
+
+/** After a complete fill: rows it did not confirm (and members marked as left) go. Answers how many. */
+export async function deleteUnconfirmed(db: Db, guildId: string, before: Date): Promise<number> {
+  const gone = await db
+    .delete(guildMembers)
+    .where(and(eq(guildMembers.guildId, guildId), lt(guildMembers.seenAt, before)))
+    .returning({ userId: guildMembers.userId });
+  return gone.length;
+}
+
+/** The bot left the server (or the server was deleted). */
+export async function dropGuild(db: Db, guildId: string): Promise<void> {
+  await db.delete(guildMembers).where(eq(guildMembers.guildId, guildId));
+  await db.delete(guildMemberSync).where(eq(guildMemberSync.guildId, guildId));
+}
+
+export async function getSync(db: Db, guildId: string): Promise<SyncRow | undefined> {
+  const [row] = await db.select().from(guildMemberSync).where(eq(guildMemberSync.guildId, guildId));
+  return row;
+}
+
+export async function saveSync(
+  db: Db,
+  guildId: string,
+  values: { mode: MirrorMode; memberCount?: number; filledAt?: Date | null },
+): Promise<void> {
+  const now = new Date();
+  await db
+    .insert(guildMemberSync)
+    .values({ guildId, memberCount: 0, ...values, updatedAt: now })
+    .onConflictDoUpdate({ target: guildMemberSync.guildId, set: { ...values, updatedAt: now } });
+}
+
+/** A join or a leave seen on the gateway moves Discord's count. */
+export async function adjustMemberCount(db: Db, guildId: string, delta: number): Promise<void> {
+  await db
+    .update(guildMemberSync)
+    .set({ memberCount: sql`greatest(${guildMemberSync.memberCount} + ${delta}, 0)`, updatedAt: new Date() })
+    .where(eq(guildMemberSync.guildId, guildId));
+}
+
+/** The guild's sync state and the member's row (left or not); two reads side by side. */
+export async function readMember(
+  db: Db,
+  guildId: string,
+  userId: string,
+): Promise<{ sync: SyncRow | undefined; member: MemberRow | undefined }> {
+  const [sync, member] = await Promise.all([
+    getSync(db, guildId),
+    db
+      .select()
+      .from(guildMembers)
+      .where(and(eq(guildMembers.guildId, guildId), eq(guildMembers.userId, userId)))
+      .then((rows) => rows[0]),
+  ]);
+  return { sync, member };
+}
+
+/** Every current member the mirror holds for the guild. */
+export async function currentMembers(db: Db, guildId: string): Promise<MemberRow[]> {
+  return db
+    .select()
+    .from(guildMembers)
+    .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt)));
+}
+
+/** Current human (not bot) members holding any of `roleIds`. */
+export async function currentMembersWithAnyRole(
+  db: Db,
+  guildId: string,
+  roleIds: string[],
+): Promise<MemberRow[]> {
+  if (roleIds.length === 0) return [];
+  return db
+    .select()
+    .from(guildMembers)
+    .where(
+      and(
+        eq(guildMembers.guildId, guildId),
+        isNull(guildMembers.leftAt),
+        eq(guildMembers.bot, false),
+        sql`${guildMembers.roleIds} && ${textArray(roleIds)}`,
+      ),
+    )
+    .orderBy(sql`length(${guildMembers.userId})`, guildMembers.userId);
+}
+
+/** `%`, `_` and `\` taken literally in a LIKE pattern. */
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Discord's member search: a case-insensitive prefix of the username, global name or nickname. */
+export async function prefixSearch(
+  db: Db,
+  guildId: string,
+  query: string,
+  limit: number,
+): Promise<MemberRow[]> {
+  const pattern = `${escapeLike(query.toLowerCase())}%`;
+  return db
+    .select()
+    .from(guildMembers)
+    .where(
+      and(
+        eq(guildMembers.guildId, guildId),
+        isNull(guildMembers.leftAt),
+        sql`(lower(${guildMembers.username}) like ${pattern} or lower(${guildMembers.globalName}) like ${pattern}
+          or lower(${guildMembers.nickname}) like ${pattern})`,
+      ),
+    )
+    .orderBy(sql`length(${guildMembers.userId})`, guildMembers.userId)
+    .limit(limit);
+}
+
+/** Current members with a VRChat link (ownership-verified only, if asked), with the link. */
+export async function linkedMembers(db: Db, guildId: string, opts: { verifiedOnly?: boolean } = {}) {
+  return db
+    .select({ member: guildMembers, link: vrchatLinks })
+    .from(guildMembers)
+    .innerJoin(vrchatLinks, eq(vrchatLinks.discordUserId, guildMembers.userId))
+    .where(
+      and(
+        eq(guildMembers.guildId, guildId),
+        isNull(guildMembers.leftAt),
+        opts.verifiedOnly ? eq(vrchatLinks.isVerified, true) : undefined,
+      ),
+    );
+}
+
+/** How many current members the mirror holds for the guild. */
+export async function countCurrent(db: Db, guildId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(guildMembers)
+    .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt)));
+  return Number(row?.n ?? 0);
+}
+
+/** How many current members the mirror holds, and how many of them have a VRChat link. */
+export async function countMembers(db: Db, guildId: string): Promise<{ members: number; linked: number }> {
+  const [row] = await db
+    .select({
+      members: sql<number>`count(*)::int`,
+      linked: sql<number>`count(${vrchatLinks.discordUserId})::int`,
+    })
+    .from(guildMembers)
+    .leftJoin(vrchatLinks, eq(vrchatLinks.discordUserId, guildMembers.userId))
+    .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt)));
+  return { members: row?.members ?? 0, linked: row?.linked ?? 0 };
+}
+
+/** Discord ids of everyone with a VRChat link (the members 'linked' mode keeps). */
+export async function linkedUserIds(db: Db): Promise<string[]> {
+  const rows = await db.select({ id: vrchatLinks.discordUserId }).from(vrchatLinks);
+  return rows.map((r) => r.id);
+}

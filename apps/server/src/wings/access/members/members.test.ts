@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedGuildIds, seedUserIds } from '../../../../../simulator/src/discord/seed.js';
+import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { signInHangoutOwner, signInMember, vrchatLink } from '../../../../test/factories.js';
+
+const { hangout } = seedGuildIds;
+const base = `/api/members/${hangout.id}`;
+
+describe('member search (against the simulators)', () => {
+  let t: TestApp;
+  let owner: { id: string; session: string };
+  let linked: { id: string; session: string; username: string };
+  beforeAll(async () => {
+    t = await createTestApp({ simulator: true });
+    owner = await signInHangoutOwner(t);
+    linked = await signInMember(t, hangout.id, {
+      username: 'zz_linked_member',
+      roles: [hangout.roles.Verified],
+    });
+    await vrchatLink(t, {
+      discordUserId: linked.id,
+      vrcUserId: 'usr_0000feed',
+      vrchatName: 'Feedback Loop',
+      plus18: true,
+    });
+  });
+  afterAll(() => t?.close());
+
+  const search = (query: string, user = owner) =>
+    t.inject({ method: 'GET', url: `${base}?${query}`, session: user.session });
+
+  it('pages through every member 25 at a time, ordered by username', async () => {
+    const first = (await search('page=1')).json();
+    expect(first.results).toHaveLength(25);
+    expect(first.totalCount).toBeGreaterThan(40);
+    expect(first.totalPages).toBe(Math.ceil(first.totalCount / 25));
+    const names = first.results.map((r: { username: string }) => r.username);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    const last = (await search(`page=${first.totalPages}`)).json();
+    expect(last.results.length).toBe(first.totalCount - 25 * (first.totalPages - 1));
+  });
+
+  it('finds a member by Discord name, Discord id, VRChat name and VRChat id, with their link state', async () => {
+    const expected = {
+      id: linked.id,
+      username: 'zz_linked_member',
+      vrcName: 'Feedback Loop',
+      vrcId: 'usr_0000feed',
+      isVerified: true,
+      ageVerified: 'Plus18',
+      linkCount: 1,
+    };
+    for (const query of [
+      'searchBy=DiscordName&search=zz_linked',
+      `searchBy=DiscordId&search=${linked.id}`,
+      'searchBy=VrcName&search=feedback',
+      'searchBy=VrcId&search=usr_0000feed',
+    ]) {
+      const res = (await search(query)).json();
+      expect(res.totalCount, query).toBe(1);
+      expect(res.results[0]).toMatchObject(expected);
+      expect(Date.parse(res.results[0].linkLastChanged)).toBeGreaterThan(0);
+    }
+  });
+
+  it('filters to linked, unlinked and linked-but-unverified members, counting only those', async () => {
+    const all = (await search('page=1')).json();
+    const linkedOnes = (await search('filter=linked')).json();
+    expect(linkedOnes.results.map((r: { id: string }) => r.id)).toContain(linked.id);
+    expect(linkedOnes.results.every((r: { vrcId: string | null }) => r.vrcId !== null)).toBe(true);
+    const unlinked = (await search('filter=unlinked')).json();
+    expect(unlinked.results.every((r: { vrcId: string | null }) => r.vrcId === null)).toBe(true);
+    expect(linkedOnes.totalCount + unlinked.totalCount).toBe(all.totalCount);
+    const unverified = (await search('filter=unverified&searchBy=DiscordName&search=zz_linked')).json();
+    expect(unverified.totalCount).toBe(0);
+    expect((await search('filter=linked&searchBy=DiscordName&search=zz_linked')).json().totalCount).toBe(1);
+    expect((await search('filter=everyone')).statusCode).toBe(400);
+  });
+
+  it('treats search text literally (no SQL wildcards) and answers an empty page for no match', async () => {
+    const res = (await search('searchBy=VrcName&search=%25')).json();
+    expect(res).toEqual({ results: [], totalCount: 0, totalPages: 1, linkedOnly: false });
+  });
+
+  it('shows a member’s Discord roles', async () => {
+    const res = await t.inject({
+      method: 'GET',
+      url: `${base}/${linked.id}?includeRoles=true`,
+      session: owner.session,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      id: linked.id,
+      discordRoles: [expect.objectContaining({ id: hangout.roles.Verified, name: 'Verified' })],
+    });
+    const gone = await t.inject({
+      method: 'GET',
+      url: `${base}/${seedUserIds.unaffiliated[0]}`,
+      session: owner.session,
+    });
+    expect(gone.statusCode).toBe(404);
+  });
+
+  it('needs ViewGuild', async () => {
+    const member = await signInMember(t, hangout.id);
+    const res = await search('page=1', member);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe('You need the ViewGuild permission in this server.');
+    expect(
+      (await t.inject({ method: 'GET', url: `${base}/${linked.id}`, session: member.session })).statusCode,
+    ).toBe(403);
+    await t.inject({
+      method: 'POST',
+      url: `/api/guilds/permissions/${hangout.id}/${member.id}`,
+      session: owner.session,
+      payload: { permissions: ['ViewGuild'] },
+    });
+    expect((await search('page=1', member)).statusCode).toBe(200);
+  });
+
+  it('answers 400 for an unknown search field or page', async () => {
+    expect((await search('searchBy=Email')).statusCode).toBe(400);
+    expect((await search('page=0')).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,44 @@
+import { and, desc, eq, lt } from 'drizzle-orm';
+import { apiKeys, apiLog, users } from '../../../db/schema/index.js';
+import type { Actor } from '../../../kernel/actor.js';
+import type { AppContext } from '../../../kernel/context.js';
+import { requireGuildPermission } from '../../access/permissions/access.service.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+
+/** How long API log rows are kept (the privacy policy's month); the retention task deletes older ones. */
+export const API_LOG_RETENTION_DAYS = 30;
+export const API_LOG_PAGE_SIZE = 50;
+const CURSOR_KIND = 'apilog';
+
+/** The server's API log, newest first, for its Admins; keyset pages by row id. */
+export async function listApiLog(ctx: AppContext, actor: Actor, guildId: string, cursor?: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
+  const beforeId = cursor ? Number(decodeCursor(CURSOR_KIND, cursor, /^\d{1,15}$/)) : undefined;
+  const rows = await ctx.db
+    .select({ entry: apiLog, keyName: apiKeys.name, username: users.username })
+    .from(apiLog)
+    .leftJoin(apiKeys, eq(apiKeys.id, apiLog.apiKeyId))
+    .leftJoin(users, eq(users.id, apiLog.userId))
+    .where(and(eq(apiLog.guildId, guildId), beforeId ? lt(apiLog.id, beforeId) : undefined))
+    .orderBy(desc(apiLog.id))
+    .limit(API_LOG_PAGE_SIZE + 1);
+  const page = rows.slice(0, API_LOG_PAGE_SIZE);
+  const last = page.at(-1);
+  return {
+    entries: page.map(({ entry, keyName, username }) => ({
+      id: String(entry.id),
+      time: entry.createdAt.toISOString(),
+      apiKeyId: entry.apiKeyId,
+      /** Null when the key has been deleted since. */
+      apiKeyName: keyName,
+      userId: entry.userId,
+      username,
+      method: entry.method,
+      path: entry.path,
+      status: entry.status,
+      durationMs: entry.durationMs,
+    })),
+    nextCursor:
+      rows.length > API_LOG_PAGE_SIZE && last ? encodeCursor(CURSOR_KIND, String(last.entry.id)) : null,
+  };
+}

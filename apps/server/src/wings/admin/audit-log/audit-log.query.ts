@@ -1,0 +1,105 @@
+import { and, asc, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { apiKeys, auditLog, users } from '../../../db/schema/index.js';
+import { API_KEY_ACTOR } from '../../access/api-keys/api-key-actor.js';
+import { auditDescriptions, namedSyncActions } from './describeAuditEntry.js';
+import { LATEST_AUDIT_TIME, parseAuditDate } from './parseAuditDate.js';
+
+export const auditSortFields = [
+  'CreatedAt',
+  'EventType',
+  'ActorDisplayname',
+  'TargetId',
+  'Description',
+] as const;
+export const auditSortOrders = ['Ascending', 'Descending'] as const;
+
+export interface AuditLogQuery {
+  page: number;
+  pageSize: number;
+  eventTypes?: string[];
+  actorIds?: string[];
+  targetIds?: string[];
+  actorNames?: string[];
+  startDate?: string;
+  endDate?: string;
+  sortBy: (typeof auditSortFields)[number];
+  sortOrder: (typeof auditSortOrders)[number];
+  fullTextSearch?: string;
+}
+
+/**
+ * A user's name, an API key's name ('API key' once deleted), 'bot' for the bot, 'job <name>' for a job
+ * (see actor.ts); null for an unknown actor.
+ */
+export const actorDisplaynameSql = sql<
+  string | null
+>`case when ${auditLog.actorId} like ${`${API_KEY_ACTOR}%`}
+  then coalesce(${apiKeys.name}, 'API key')
+  when ${auditLog.actorId} = 'bot' then 'bot'
+  when ${auditLog.actorId} like 'job:%' then 'job ' || substr(${auditLog.actorId}, 5)
+  else ${users.username} end`;
+
+/** The same sentence as `describeAuditEntry`, in SQL, so sorting and searching match what is shown. */
+const baseDescriptionSql = sql`case ${auditLog.action} ${sql.join(
+  Object.entries(auditDescriptions).map(([action, text]) => sql`when ${action} then ${text}`),
+  sql` `,
+)} else ${auditLog.action} end`;
+const detailSql = (key: string, label: string) =>
+  sql`coalesce(${label}::text || nullif(${auditLog.details}->>${key}, ''), '')`;
+export const descriptionSql = sql<string>`(${baseDescriptionSql} || case when ${auditLog.action} in (${sql.join(
+  namedSyncActions.map((a) => sql`${a}`),
+  sql`, `,
+)}) then ${detailSql('roleName', ' · role ')} || ${detailSql('vrchatName', ' · VRChat ')} else '' end)`;
+
+const literal = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The WHERE clause: this server's rows, narrowed by every filter given. */
+export function auditWhere(guildId: string, q: AuditLogQuery): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [eq(auditLog.guildId, guildId)];
+  if (q.eventTypes?.length) conditions.push(inArray(auditLog.action, q.eventTypes));
+  if (q.actorIds?.length) conditions.push(inArray(auditLog.actorId, q.actorIds));
+  if (q.targetIds?.length) conditions.push(inArray(auditLog.targetId, q.targetIds));
+  if (q.actorNames?.length) {
+    const names = q.actorNames.map((n) => n.toLowerCase());
+    conditions.push(
+      sql`lower(${actorDisplaynameSql}) in (${sql.join(
+        names.map((n) => sql`${n}`),
+        sql`, `,
+      )})`,
+    );
+  }
+  const start = q.startDate ? parseAuditDate(q.startDate) : null;
+  if (start) conditions.push(gte(auditLog.createdAt, new Date(start.time)));
+  const end = q.endDate ? parseAuditDate(q.endDate) : null;
+  if (end) {
+    // A date without a time means the whole of that day; a time, the whole of that millisecond (PostgreSQL
+    // keeps microseconds, the answers show milliseconds, so an entry's own time must still include it).
+    const before = end.time + (end.dateOnly ? 86_400_000 : 1);
+    // Past 9999-12-31 everything is before the end (and year 10000 is not a date PostgreSQL reads).
+    if (before <= LATEST_AUDIT_TIME) conditions.push(lt(auditLog.createdAt, new Date(before)));
+  }
+  const text = q.fullTextSearch?.trim();
+  if (text) {
+    conditions.push(
+      or(
+        ilike(descriptionSql, literal(text)),
+        ilike(sql`coalesce(${auditLog.details}::text, '')`, literal(text)),
+      ),
+    );
+  }
+  return and(...conditions);
+}
+
+const sortColumns = {
+  CreatedAt: auditLog.createdAt,
+  EventType: auditLog.action,
+  ActorDisplayname: actorDisplaynameSql,
+  TargetId: auditLog.targetId,
+  Description: descriptionSql,
+} as const;
+
+/** ORDER BY the chosen field, then by id in the same direction so pages never overlap. */
+export function auditOrder(q: AuditLogQuery): SQL[] {
+  const dir = q.sortOrder === 'Ascending' ? asc : desc;
+  return [dir(sortColumns[q.sortBy]), dir(auditLog.id)];
+}

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
+import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { signInHangoutOwner } from '../../../../test/factories.js';
+import { discordLogDeliverHandler } from '../../../jobs/handlers/discord-log-deliver.js';
+import { findJob } from '../../../jobs/registry.js';
+import { waitFor } from '../../../platforms/testing.js';
+
+const { hangout } = seedGuildIds;
+
+describe('the discordLog.deliver job (pg-boss, against the simulated Discord)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ simulator: true, jobs: true });
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('is registered, queued by the write instead of posting in the request, and posts when run', async () => {
+    expect(findJob('discordLog.deliver')).toBe(discordLogDeliverHandler);
+    const owner = await signInHangoutOwner(t);
+    const channel = (await t.control('POST', `/discord/guilds/${hangout.id}/channels`, { name: 'job-log' }))
+      .body.id as string;
+    const res = await t.inject({
+      method: 'PATCH',
+      url: `/api/guilds/logging/${hangout.id}/config`,
+      payload: { channelId: channel, eventTypes: ['settings'] },
+      session: owner.session,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // The request wrote the post to the outbox and queued the job; it posted nothing itself.
+    const queued = await waitFor(async () => {
+      const jobs = await t.ctx.database.executeSql(
+        `select state from pgboss.job where name = 'discordLog.deliver'`,
+      );
+      return jobs.rows.length > 0 ? jobs.rows : null;
+    });
+    expect(queued).toEqual([{ state: 'created' }]);
+    expect((await t.control('GET', `/discord/channels/${channel}/messages`)).body).toEqual([]);
+    await discordLogDeliverHandler.run(t.ctx, {});
+    const messages = (await t.control('GET', `/discord/channels/${channel}/messages`)).body as {
+      embeds: { title: string }[];
+    }[];
+    expect(messages.map((m) => m.embeds[0]?.title)).toEqual(['Settings changes']);
+  });
+});

@@ -1,0 +1,89 @@
+import type { JobDefinition } from '../../../jobs/define.js';
+import { findScheduledJob, jobRegistry, scheduledJobs } from '../../../jobs/registry.js';
+import type { AppContext } from '../../../kernel/context.js';
+import { claimDueTasks, recordFireFailure, registerTasks, type TaskOwner } from './task-store.js';
+
+export const SCHEDULER_TICK_MS = 1_000;
+/** A task whose job could not be queued is tried again after this long. */
+const FIRE_RETRY_MS = 30_000;
+
+export interface TaskScheduler {
+  owner: TaskOwner;
+  /** Fires what is due or asked for now (the loop calls it every tick; Run now calls it at once). */
+  runDue(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The scheduler of one process (worker role): registers the process's scheduled tasks under its owner
+ * (named by their method) and, every ~second, fires those that are due or were asked to run now, by
+ * queueing their job. The job runs on any worker; the singleton key collapses a job already waiting.
+ */
+export async function startScheduler(
+  ctx: AppContext,
+  opts: { owner?: TaskOwner; registry?: readonly JobDefinition[]; tickMs?: number } = {},
+): Promise<TaskScheduler> {
+  const owner = opts.owner ?? { api: ctx.config.process.api, container: ctx.config.process.container };
+  const registry = opts.registry ?? jobRegistry;
+  const tasks = scheduledJobs(registry);
+  await registerTasks(
+    ctx.db,
+    owner,
+    tasks.map((t) => ({
+      taskName: t.schedule.method,
+      timerSeconds: t.schedule.timerSeconds,
+      runAtStart: t.schedule.runAtStart ?? false,
+    })),
+  );
+
+  const fire = async () => {
+    const claimed = await claimDueTasks(ctx.db, owner);
+    for (const task of claimed) {
+      try {
+        const job = findScheduledJob(task.taskName, registry);
+        if (!job) throw new Error(`No job runs the scheduled task ${task.taskName}`);
+        await ctx.jobs.send(job, {}, { singletonKey: job.name });
+      } catch (err) {
+        ctx.log.warn({ err, task: task.taskName }, 'scheduled task: job not queued');
+        await recordFireFailure(
+          ctx.db,
+          { ...owner, taskName: task.taskName },
+          (err as Error).message,
+          new Date(Date.now() + FIRE_RETRY_MS),
+        );
+      }
+    }
+  };
+  // One pass at a time; a Run now arriving during a pass waits for it and then fires.
+  let running: Promise<void> = Promise.resolve();
+  const runDue = () => {
+    running = running.then(fire, fire);
+    return running;
+  };
+
+  const tickMs = opts.tickMs ?? SCHEDULER_TICK_MS;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const loop = () => {
+    if (stopped) return;
+    timer = setTimeout(
+      () => {
+        runDue()
+          .catch((err) => ctx.log.warn({ err }, 'scheduler tick failed'))
+          .finally(loop);
+      },
+      tickMs * (0.8 + Math.random() * 0.4),
+    );
+    timer.unref();
+  };
+  loop();
+  return {
+    owner,
+    runDue,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running.catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import type { VrchatGroup, VrchatGroupMember, VrchatGroupRole } from '../../../platforms/ports.js';
+import { groupRoleRankProblem } from '../../group-sync/role-mappings/mapping-roles.js';
+import { failed, passed, type SetupCheck } from './setup-checks.js';
+
+/** What the server asks of the group: from the role mappings and the group settings. */
+export interface GroupNeeds {
+  /** Enable Groups feature: the Discord-to-group mappings act. */
+  enabled: boolean;
+  autoKick: boolean;
+  /** Discord-to-group actions in use (None left out). */
+  actions: ReadonlySet<string>;
+  /** Group roles the Discord-to-group mappings grant or revoke. */
+  mappedGroupRoleIds: ReadonlySet<string>;
+}
+
+const permissionLabels = {
+  'group-roles-assign': 'Assign Group Roles',
+  'group-invites-manage': 'Manage Group Invites',
+  'group-members-remove': 'Remove Group Members',
+} as const;
+type GroupPermission = keyof typeof permissionLabels;
+
+/** Which permissions the settings need, and for what (in the words of the VRChat tab). */
+export function neededPermissions(needs: GroupNeeds): Map<GroupPermission, string> {
+  const needed = new Map<GroupPermission, string>();
+  if (!needs.enabled) return needed;
+  const { actions } = needs;
+  if (actions.has('GrantRolePermanent') || actions.has('GrantRoleTemporary') || actions.has('RevokeRole'))
+    needed.set('group-roles-assign', 'the role mappings that grant or revoke group roles');
+  if (actions.has('Membership')) needed.set('group-invites-manage', 'the Membership mappings (invites)');
+  if (needs.autoKick || actions.has('NoMembership'))
+    needed.set('group-members-remove', 'Auto Remove Members without membership');
+  return needed;
+}
+
+/** The group, the bot's membership and permissions in it, and whether its join state fits the settings. */
+export function vrchatGroupChecks(
+  group: (VrchatGroup & { roles: VrchatGroupRole[] }) | null,
+  botId: string,
+  botMember: VrchatGroupMember | null,
+  needs: GroupNeeds,
+): SetupCheck[] {
+  if (!group)
+    return [
+      failed(
+        'vrchat',
+        'vrchat.group',
+        'Linked group',
+        'VRChat no longer finds the linked group.',
+        'Unlink it on the VRChat tab and link the group again.',
+      ),
+    ];
+  const checks: SetupCheck[] = [passed('vrchat', 'vrchat.group', 'Linked group')];
+  const owner = group.ownerId === botId;
+  if (!owner && botMember?.membershipStatus !== 'member') {
+    checks.push(
+      failed(
+        'vrchat',
+        'vrchat.botInGroup',
+        "The bot's group membership",
+        "The bot's VRChat account is not a member of the linked group.",
+        "Invite the bot's VRChat account to the group (or accept its join request), then check again.",
+      ),
+    );
+    return checks;
+  }
+  checks.push(passed('vrchat', 'vrchat.botInGroup', "The bot's group membership"));
+  const held = group.roles.filter((r) => botMember?.roleIds.includes(r.id));
+  const perms = new Set(held.flatMap((r) => r.permissions));
+  for (const [permission, usedBy] of neededPermissions(needs)) {
+    const label = permissionLabels[permission];
+    const id = `vrchat.permission.${permission}`;
+    checks.push(
+      owner || perms.has('*') || perms.has(permission)
+        ? passed('vrchat', id, label)
+        : failed(
+            'vrchat',
+            id,
+            label,
+            `The bot's role in the group lacks ${label} (${permission}), which ${usedBy} needs.`,
+            `In the group's settings on VRChat, give the bot's role the ${label} permission.`,
+          ),
+    );
+  }
+  for (const roleId of needs.mappedGroupRoleIds)
+    checks.push(mappedRoleCheck(group.roles, { isOwner: owner, roleIds: botMember?.roleIds ?? [] }, roleId));
+  checks.push(joinStateCheck(group.joinState, needs));
+  return checks;
+}
+
+/** A group role a mapping gives or takes: it must exist and rank below the bot's role (the save refuses it too). */
+function mappedRoleCheck(
+  roles: readonly VrchatGroupRole[],
+  bot: { isOwner: boolean; roleIds: readonly string[] },
+  roleId: string,
+): SetupCheck {
+  const id = `vrchat.groupRole.${roleId}`;
+  const role = roles.find((r) => r.id === roleId);
+  if (!role)
+    return failed(
+      'vrchat',
+      id,
+      `Group role ${roleId}`,
+      'A role mapping gives or takes a group role that no longer exists.',
+      'Choose another group role for that mapping on the VRChat tab.',
+    );
+  const title = `Group role ${role.name}`;
+  const problem = groupRoleRankProblem(roles, bot, roleId);
+  return problem
+    ? failed(
+        'vrchat',
+        id,
+        title,
+        problem,
+        `In the group's settings on VRChat, move the bot's role above ${role.name}, or map a lower role.`,
+      )
+    : passed('vrchat', id, title);
+}
+
+function joinStateCheck(joinState: VrchatGroup['joinState'], needs: GroupNeeds): SetupCheck {
+  const id = 'vrchat.joinState';
+  const title = 'Join state';
+  const invites = needs.enabled && needs.actions.has('Membership');
+  const removes = needs.enabled && (needs.autoKick || needs.actions.has('NoMembership'));
+  if (invites && joinState === 'closed')
+    return failed(
+      'vrchat',
+      id,
+      title,
+      'The group is closed, so members the bot invites cannot join it.',
+      "Set the group's join state to Invite Only or Request to Join on VRChat.",
+    );
+  if (removes && joinState === 'open')
+    return failed(
+      'vrchat',
+      id,
+      title,
+      'The group is open to anyone, so members the bot removes can join again at once.',
+      "Set the group's join state to Request to Join or Invite Only on VRChat.",
+    );
+  return passed('vrchat', id, title);
+}

@@ -1,0 +1,139 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Queryable } from '../../../db/client.js';
+import { guildSettings } from '../../../db/schema/index.js';
+import type { Actor } from '../../../kernel/actor.js';
+import { audit } from '../../../kernel/audit.js';
+import type { AppContext } from '../../../kernel/context.js';
+import { invalid } from '../../../kernel/errors.js';
+import type { DiscordGuildInfo } from '../../../platforms/ports.js';
+import { guildMemberCounts } from '../../access/members/member-mirror.reads.js';
+import { requireGuildPermission } from '../../access/permissions/access.service.js';
+import { requestGuildSync } from '../../group-sync/sync/sync-trigger.js';
+import { assignableRoleProblem } from './assignable-role.js';
+import type { AutoAssignRoles, AutoAssignRolesUpdate } from './guild-settings.schemas.js';
+
+export const INVALID_EMAIL = 'Please enter a valid email address.';
+
+type SettingsRow = typeof guildSettings.$inferSelect;
+
+const autoAssignKeys = ['ageVerifiedRoleId', 'ageVerifiedPlus18RoleId', 'linkedRoleId'] as const;
+
+async function settingsOf(db: Queryable, guildId: string, forUpdate = false) {
+  const query = db.select().from(guildSettings).where(eq(guildSettings.guildId, guildId));
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row as SettingsRow | undefined;
+}
+
+/** The auto roles as the Discord tab labels them, for the audit entry's summary. */
+const autoAssignLabels: Record<(typeof autoAssignKeys)[number], string> = {
+  ageVerifiedRoleId: 'Age Verified Role',
+  ageVerifiedPlus18RoleId: '18+ Verified Role',
+  linkedRoleId: 'Linked Users Role',
+};
+
+/** 'Linked Users Role: Verified → Event Host' for each role that changed ('none' for no role). */
+export function autoAssignSummary(guild: DiscordGuildInfo, before: AutoAssignRoles, after: AutoAssignRoles) {
+  const name = (id: string | null) =>
+    id === null ? 'none' : (guild.roles.find((r) => r.id === id)?.name ?? `deleted role ${id}`);
+  return autoAssignKeys
+    .filter((key) => before[key] !== after[key])
+    .map((key) => `${autoAssignLabels[key]}: ${name(before[key])} → ${name(after[key])}`)
+    .join('; ');
+}
+
+const autoAssignOf = (row: SettingsRow | undefined): AutoAssignRoles => ({
+  ageVerifiedRoleId: row?.ageVerifiedRoleId ?? null,
+  ageVerifiedPlus18RoleId: row?.ageVerifiedPlus18RoleId ?? null,
+  linkedRoleId: row?.linkedRoleId ?? null,
+});
+
+async function describeGuild(ctx: AppContext, guild: DiscordGuildInfo) {
+  const [counts, row] = await Promise.all([guildMemberCounts(ctx, guild.id), settingsOf(ctx.db, guild.id)]);
+  return {
+    id: guild.id,
+    name: guild.name,
+    icon: guild.iconUrl,
+    ...counts,
+    roles: guild.roles
+      .filter((r) => r.id !== guild.id)
+      .map(({ id, name, color, position }) => ({ id, name, color, position })),
+    autoAssignRoles: autoAssignOf(row),
+    contactEmail: row?.contactEmail ?? null,
+  };
+}
+
+/** The Discord tab: the server, its counts and roles, and its settings. */
+export async function getGuildSettings(ctx: AppContext, actor: Actor, guildId: string) {
+  const { guild } = await requireGuildPermission(ctx, actor, guildId, 'ViewGuild');
+  return describeGuild(ctx, guild);
+}
+
+/** Throws 400 naming the first role the bot could not give; roles already saved are not checked again. */
+async function checkAutoAssign(
+  ctx: AppContext,
+  guild: DiscordGuildInfo,
+  before: AutoAssignRoles,
+  change: AutoAssignRolesUpdate,
+) {
+  const chosen = autoAssignKeys
+    .map((key) => change[key])
+    .filter((id, i): id is string => typeof id === 'string' && id !== before[autoAssignKeys[i]]);
+  if (chosen.length === 0) return;
+  const bot = await ctx.discord.botMember(guild.id);
+  for (const id of chosen) {
+    const problem = assignableRoleProblem(guild, bot?.roles ?? [], id);
+    if (problem) throw invalid(problem);
+  }
+}
+
+/** Sets or clears the roles the bot assigns (18+ verified, age verified, linked); Admin only. */
+export async function updateAutoAssignRoles(
+  ctx: AppContext,
+  actor: Actor,
+  guildId: string,
+  change: AutoAssignRolesUpdate,
+) {
+  const { guild } = await requireGuildPermission(ctx, actor, guildId, 'Admin');
+  await checkAutoAssign(ctx, guild, autoAssignOf(await settingsOf(ctx.db, guildId)), change);
+  await ctx.db.transaction(async (tx) => {
+    // Merged onto the row as it is now, so a simultaneous change of another role is kept.
+    const before = autoAssignOf(await settingsOf(tx, guildId, true));
+    const after = { ...before, ...change };
+    await tx
+      .insert(guildSettings)
+      .values({ guildId, ...after })
+      .onConflictDoUpdate({ target: guildSettings.guildId, set: { ...after, updatedAt: new Date() } });
+    const summary = autoAssignSummary(guild, before, after) || 'No role changed';
+    await audit(tx, {
+      action: 'guild.auto_assign_roles',
+      actor,
+      guildId,
+      details: { summary, before, after },
+    });
+  });
+  await requestGuildSync(ctx, guildId, 'settings');
+  return describeGuild(ctx, guild);
+}
+
+/** Stores the contact e-mail World Images requires; ManageImages (Admin implies it). */
+export async function setContactEmail(ctx: AppContext, actor: Actor, guildId: string, email: string) {
+  await requireGuildPermission(ctx, actor, guildId, 'ManageImages');
+  const parsed = z.email().safeParse(email.trim());
+  if (!parsed.success) throw invalid(INVALID_EMAIL);
+  const contactEmail = parsed.data;
+  await ctx.db.transaction(async (tx) => {
+    const before = (await settingsOf(tx, guildId, true))?.contactEmail ?? null;
+    await tx
+      .insert(guildSettings)
+      .values({ guildId, contactEmail })
+      .onConflictDoUpdate({ target: guildSettings.guildId, set: { contactEmail, updatedAt: new Date() } });
+    await audit(tx, {
+      action: 'guild.contact_email',
+      actor,
+      guildId,
+      details: { before, after: contactEmail },
+    });
+  });
+  return { contactEmail };
+}

@@ -1,0 +1,138 @@
+import { eq, inArray, ne, or } from 'drizzle-orm';
+import type { Queryable } from '../../../db/client.js';
+import { groupDiscordMappings, guildGroups, guildSyncState } from '../../../db/schema/index.js';
+import type { AppContext } from '../../../kernel/context.js';
+import { VrchatError } from '../../../platforms/vrchat/errors.js';
+import { requestGuildSync } from './sync-trigger.js';
+
+/**
+ * What happens in a group that the sync must answer: someone joined (Auto Remove, mapped roles), left or was
+ * removed (a Membership invite again), asked to join (accept), had roles changed by hand (group-to-Discord), or
+ * a role's permissions changed (the bot may now do what it could not).
+ * VRChat has no member event stream for admins, so the group's audit log is polled with a cursor.
+ */
+export const FOLLOWED_GROUP_EVENTS = [
+  'group.member.join',
+  'group.member.leave',
+  'group.member.remove',
+  'group.request.create',
+  'group.request.accept',
+  'group.member.role.assign',
+  'group.member.role.unassign',
+  'group.user.ban',
+  'group.user.unban',
+  // A role's permissions changed: granting the bot's role a missing permission is the fix for a sync warning.
+  'group.role.update',
+];
+const PAGE = 100;
+/** After a failure a group is polled again after 1, 2, 4… minutes, at most an hour apart. */
+const BACKOFF_BASE_SECONDS = 60;
+const BACKOFF_MAX_SECONDS = 60 * 60;
+
+export const backoffSeconds = (failures: number) =>
+  Math.min(BACKOFF_MAX_SECONDS, BACKOFF_BASE_SECONDS * 2 ** Math.max(0, failures - 1));
+
+/** The sentence the sync warnings and the doctor show for a failed follow. */
+export function followErrorMessage(err: unknown): string {
+  const status = err instanceof VrchatError ? err.status : null;
+  if (status === 403)
+    return "The bot's role in the VRChat group lacks the permission group-audit-view, so changes made in the group by hand reach Discord only at the next scheduled sync.";
+  if (status === 404) return 'VRChat no longer finds the linked group, so its changes are not followed.';
+  return "VRChat did not answer while the bot read the group's audit log; it tries again shortly.";
+}
+
+/**
+ * For every linked group the sync reads (groups feature on, or a group-to-Discord mapping), reads the audit log
+ * entries newer than the server's cursor and asks for a sync when any came from someone other than the bot.
+ * Each group is followed on its own: one that fails (the bot lacks group-audit-view, VRChat answers 5xx) is
+ * recorded for its server and retried on a backoff, and the others go on. The first run only sets the cursor
+ * (a full sync runs on its own timer anyway). Answers how many syncs it asked.
+ */
+export async function followGroupAuditLogs(ctx: AppContext): Promise<number> {
+  const mapped = ctx.db
+    .select({ guildId: groupDiscordMappings.guildId })
+    .from(groupDiscordMappings)
+    .where(ne(groupDiscordMappings.action, 'None'));
+  const followed = await ctx.db
+    .select({ guildId: guildGroups.guildId, groupId: guildGroups.groupId, state: guildSyncState })
+    .from(guildGroups)
+    .leftJoin(guildSyncState, eq(guildSyncState.guildId, guildGroups.guildId))
+    .where(or(eq(guildGroups.enabled, true), inArray(guildGroups.guildId, mapped)));
+  if (followed.length === 0) return 0;
+  const botId = await ctx.vrchat.currentUserId();
+  let asked = 0;
+  const now = new Date();
+  for (const { guildId, groupId, state } of followed) {
+    if (state?.followRetryAt && state.followRetryAt > now) continue;
+    try {
+      if (await followOne(ctx, guildId, groupId, botId, state?.groupAuditCursor ?? null)) asked++;
+    } catch (err) {
+      // Rate limiting stops the whole poll (every group shares the pacer); anything else stops this group only.
+      if (err instanceof VrchatError && err.status === 429) throw err;
+      await recordFailure(ctx, guildId, (state?.followFailures ?? 0) + 1, followErrorMessage(err));
+      ctx.log.warn(
+        { err, guildId, groupId },
+        'groups.follow: could not follow a group; retrying on a backoff',
+      );
+    }
+  }
+  return asked;
+}
+
+/** Reads one group's new audit entries and moves its cursor; answers whether a sync was asked. */
+async function followOne(
+  ctx: AppContext,
+  guildId: string,
+  groupId: string,
+  botId: string,
+  cursor: Date | null,
+): Promise<boolean> {
+  let newest = cursor ?? new Date();
+  let fresh = 0;
+  if (cursor) {
+    // Newest first; pages until the cursor (entries at the cursor itself were seen last time).
+    for (let offset = 0; ; offset += PAGE) {
+      const page = await ctx.vrchat.getGroupAuditLogs(groupId, {
+        startDate: cursor,
+        eventTypes: FOLLOWED_GROUP_EVENTS,
+        n: PAGE,
+        offset,
+      });
+      for (const entry of page.entries) {
+        const at = entry.createdAt ? new Date(entry.createdAt) : null;
+        if (!at || at <= cursor) continue;
+        if (at > newest) newest = at;
+        if (entry.actorId !== botId) fresh++;
+      }
+      if (!page.hasNext || page.entries.length < PAGE) break;
+    }
+  }
+  if (fresh > 0) await requestGuildSync(ctx, guildId, 'group');
+  const set = { groupAuditCursor: newest, followFailures: 0, followError: null, followRetryAt: null };
+  await ctx.db
+    .insert(guildSyncState)
+    .values({ guildId, ...set })
+    .onConflictDoUpdate({ target: guildSyncState.guildId, set });
+  return fresh > 0;
+}
+
+async function recordFailure(ctx: AppContext, guildId: string, failures: number, message: string) {
+  const set = {
+    followFailures: failures,
+    followError: message,
+    followRetryAt: new Date(Date.now() + backoffSeconds(failures) * 1000),
+  };
+  await ctx.db
+    .insert(guildSyncState)
+    .values({ guildId, ...set })
+    .onConflictDoUpdate({ target: guildSyncState.guildId, set });
+}
+
+/** Why following this server's group fails (a sentence), or null while it works. */
+export async function followProblemOf(db: Queryable, guildId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ error: guildSyncState.followError })
+    .from(guildSyncState)
+    .where(eq(guildSyncState.guildId, guildId));
+  return row?.error ?? null;
+}

@@ -1,0 +1,51 @@
+import { and, asc, inArray, isNull } from 'drizzle-orm';
+import { guildMembers, linkEvents } from '../../../db/schema/index.js';
+import type { AppContext } from '../../../kernel/context.js';
+import { linkEventsJob } from '../../../kernel/job-catalog.js';
+import { requestRoleConnectionUpdates } from '../../identity/linked-roles/linked-roles.service.js';
+import { requestGuildSync } from './sync-trigger.js';
+
+const BATCH = 500;
+
+/** Call after committing a link change: the link events job turns it into syncs within seconds. */
+export function linkEventsWritten(ctx: AppContext): void {
+  void ctx.jobs.send(linkEventsJob, {}, { singletonKey: linkEventsJob.name }).catch((err) => {
+    ctx.log.warn({ err }, 'links.events not queued; its timer picks the change up');
+  });
+}
+
+/**
+ * Reads link events nobody handled yet, asks for a sync of every server their member is in (and an update of
+ * their role connection), then marks them handled. A crash before the mark repeats the requests, which collapse into the same sync.
+ */
+export async function dispatchLinkEvents(ctx: AppContext): Promise<number> {
+  let handled = 0;
+  for (;;) {
+    const events = await ctx.db
+      .select({ id: linkEvents.id, discordUserId: linkEvents.discordUserId })
+      .from(linkEvents)
+      .where(isNull(linkEvents.processedAt))
+      .orderBy(asc(linkEvents.id))
+      .limit(BATCH);
+    if (events.length === 0) return handled;
+    const userIds = [...new Set(events.map((e) => e.discordUserId))];
+    const memberships = await ctx.db
+      .selectDistinct({ guildId: guildMembers.guildId })
+      .from(guildMembers)
+      .where(and(inArray(guildMembers.userId, userIds), isNull(guildMembers.leftAt)));
+    for (const { guildId } of memberships) await requestGuildSync(ctx, guildId, 'link');
+    // Discord's Linked Roles read the role connection: it follows every link change too.
+    await requestRoleConnectionUpdates(ctx, userIds);
+    await ctx.db
+      .update(linkEvents)
+      .set({ processedAt: new Date() })
+      .where(
+        inArray(
+          linkEvents.id,
+          events.map((e) => e.id),
+        ),
+      );
+    handled += events.length;
+    if (events.length < BATCH) return handled;
+  }
+}

@@ -1,0 +1,216 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db, Queryable } from '../../../db/client.js';
+import { groupInvites, guildMembers, syncIntents } from '../../../db/schema/index.js';
+import { botActor } from '../../../kernel/actor.js';
+import { audit } from '../../../kernel/audit.js';
+import type { AppContext } from '../../../kernel/context.js';
+import { DiscordPermissionError } from '../../../platforms/discord/errors.js';
+import { VrchatError } from '../../../platforms/vrchat/errors.js';
+import { actionInPlace } from './action-in-place.js';
+import type { SyncAction, SyncPlanInput } from './sync-plan.js';
+import { recordGrantChange } from './temporary-grants.js';
+
+/** A problem met while applying (VRChat or Discord refused): shown on the tabs until a sync runs without it. */
+export interface ApplyWarning {
+  kind: 'discordRole' | 'groupAction';
+  subject: string;
+  message: string;
+}
+
+export interface ApplyResult {
+  applied: number;
+  failed: number;
+  /** Platform writes made (one per action tried). */
+  writes: number;
+  warnings: ApplyWarning[];
+}
+
+/** The audit event type of an action: the spec's types for group work, the rule's name for Discord roles. */
+export function auditTypeOf(a: SyncAction): string {
+  if (a.reason === 'AutoRemove') return 'NoMembership';
+  if (a.reason === 'LinkedRole' || a.reason === 'Plus18Role' || a.reason === 'AgeVerifiedRole')
+    return a.kind === 'addDiscordRole' ? 'role.auto.add' : 'role.auto.remove';
+  return a.reason;
+}
+
+/** Errors worth retrying later (VRChat rate limiting, outages, time-outs): the job fails and pg-boss retries. */
+function isTransient(err: unknown): boolean {
+  if (err instanceof DiscordPermissionError) return false;
+  const status = err instanceof VrchatError ? err.status : (err as { status?: number }).status;
+  return typeof status === 'number' && (status === 429 || status >= 500);
+}
+
+/**
+ * Carries out the plan's actions one after another through the platform adapters (which pace themselves
+ * below the platforms' limits). Each write is recorded as an intent first and audit-logged (actor 'bot') in
+ * the transaction that deletes the intent, once its result is known: a crash or a lost answer in between
+ * leaves the intent for the next run's settleIntents. A transient failure stops the run and is thrown, so
+ * the job is retried with backoff; the retry observes again and so does only what is still missing.
+ * Refusals (hierarchy, a permission) are recorded as warnings and skipped.
+ */
+export async function applyActions(
+  ctx: AppContext,
+  guildId: string,
+  groupId: string | null,
+  actions: readonly SyncAction[],
+  describe: (a: SyncAction) => Record<string, unknown>,
+): Promise<ApplyResult> {
+  const result: ApplyResult = { applied: 0, failed: 0, writes: 0, warnings: [] };
+  for (const action of actions) {
+    result.writes++;
+    const described = describe(action);
+    const [intent] = await ctx.db
+      .insert(syncIntents)
+      .values({ guildId, action: { ...action }, details: described })
+      .returning({ id: syncIntents.id });
+    let outcome: Record<string, unknown>;
+    try {
+      outcome = await applyOne(ctx, guildId, groupId, action);
+    } catch (err) {
+      // Transient: the write may have landed with its answer lost, so the intent stays for the next run.
+      if (isTransient(err)) throw err;
+      result.failed++;
+      const message = (err as Error).message;
+      const subject = 'roleId' in action ? action.roleId : action.kind;
+      const kind =
+        action.kind === 'addDiscordRole' || action.kind === 'removeDiscordRole'
+          ? 'discordRole'
+          : 'groupAction';
+      result.warnings.push({ kind, subject, message });
+      ctx.log.warn({ err, guildId, action }, 'sync: action refused');
+      await ctx.db.transaction(async (tx) => {
+        await tx.delete(syncIntents).where(eq(syncIntents.id, intent.id));
+        await audit(tx, {
+          action: 'sync.failed',
+          actor: botActor,
+          guildId,
+          targetId: targetOf(action),
+          details: { ...described, error: message },
+        });
+      });
+      continue;
+    }
+    await recordDone(ctx.db, guildId, groupId, intent.id, action, { ...described, ...outcome });
+    result.applied++;
+  }
+  return result;
+}
+
+const targetOf = (a: SyncAction) => ('vrcUserId' in a ? a.vrcUserId : a.discordUserId);
+
+/** Records a write that landed, in one transaction: the invite sent, the mirror's role, the audit entry. */
+async function recordDone(
+  db: Db,
+  guildId: string,
+  groupId: string | null,
+  intentId: string,
+  action: SyncAction,
+  details: Record<string, unknown>,
+) {
+  await db.transaction(async (tx) => {
+    await tx.delete(syncIntents).where(eq(syncIntents.id, intentId));
+    if (action.kind === 'invite' && action.discordUserId && groupId) {
+      await tx
+        .insert(groupInvites)
+        .values({ discordUserId: action.discordUserId, groupId, vrcUserId: action.vrcUserId })
+        .onConflictDoNothing();
+    }
+    if (action.kind === 'addDiscordRole' || action.kind === 'removeDiscordRole') {
+      await mirrorRoleChange(
+        tx,
+        guildId,
+        action.discordUserId,
+        action.roleId,
+        action.kind === 'addDiscordRole',
+      );
+    }
+    await recordGrantChange(tx, guildId, action);
+    await audit(tx, {
+      action: auditTypeOf(action),
+      actor: botActor,
+      guildId,
+      targetId: targetOf(action),
+      details,
+    });
+  });
+}
+
+/**
+ * The intents an earlier run of this server left behind (it stopped, or an answer was lost, between a write and
+ * its record). With the platforms just observed: a write that is in place is recorded as done now (audit-logged
+ * once, marked `recovered`); one that is not is dropped, and the plan does it again if it is still wanted.
+ * Runs inside the server's sync job, which never runs twice at once for one server.
+ */
+export async function settleIntents(
+  ctx: AppContext,
+  guildId: string,
+  input: SyncPlanInput,
+  groupId: string | null,
+): Promise<{ recovered: number; dropped: number }> {
+  const left = await ctx.db.select().from(syncIntents).where(eq(syncIntents.guildId, guildId));
+  let recovered = 0;
+  for (const row of left) {
+    const action = row.action as unknown as SyncAction;
+    if (actionInPlace(input, action)) {
+      await recordDone(ctx.db, guildId, groupId, row.id, action, { ...row.details, recovered: true });
+      recovered++;
+    } else {
+      await ctx.db.delete(syncIntents).where(eq(syncIntents.id, row.id));
+    }
+  }
+  if (left.length > 0)
+    ctx.log.info({ guildId, recovered, dropped: left.length - recovered }, 'sync: settled intents');
+  return { recovered, dropped: left.length - recovered };
+}
+
+async function applyOne(
+  ctx: AppContext,
+  guildId: string,
+  groupId: string | null,
+  a: SyncAction,
+): Promise<Record<string, unknown>> {
+  const reason = `VRCLink sync: ${a.reason}`;
+  switch (a.kind) {
+    case 'addDiscordRole':
+      await ctx.discord.addRole(guildId, a.discordUserId, a.roleId, reason);
+      return {};
+    case 'removeDiscordRole':
+      await ctx.discord.removeRole(guildId, a.discordUserId, a.roleId, reason);
+      return {};
+  }
+  if (!groupId) throw new Error('No VRChat group is linked to this server.');
+  switch (a.kind) {
+    case 'invite':
+      return { outcome: await ctx.vrchat.inviteToGroup(groupId, a.vrcUserId) };
+    case 'acceptRequest':
+      await ctx.vrchat.respondJoinRequest(groupId, a.vrcUserId, 'accept');
+      return {};
+    case 'remove':
+      return { wasMember: await ctx.vrchat.kickGroupMember(groupId, a.vrcUserId) };
+    case 'addGroupRole':
+      await ctx.vrchat.addGroupMemberRole(groupId, a.vrcUserId, a.roleId);
+      return {};
+    case 'removeGroupRole':
+      await ctx.vrchat.removeGroupMemberRole(groupId, a.vrcUserId, a.roleId);
+      return {};
+  }
+}
+
+/**
+ * Tells the member mirror (what the next sync observes) about the bot's own role change at once: without
+ * the Server Members intent no member event ever does, and with it a retry may observe before the event
+ * arrives. Either way the next run would give or take the same role again. The event, when it comes, agrees.
+ */
+async function mirrorRoleChange(
+  db: Queryable,
+  guildId: string,
+  userId: string,
+  roleId: string,
+  add: boolean,
+) {
+  const without = sql`array_remove(${guildMembers.roleIds}, ${roleId})`;
+  await db
+    .update(guildMembers)
+    .set({ roleIds: add ? sql`array_append(${without}, ${roleId})` : without })
+    .where(and(eq(guildMembers.guildId, guildId), eq(guildMembers.userId, userId)));
+}

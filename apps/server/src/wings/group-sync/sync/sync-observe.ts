@@ -1,0 +1,244 @@
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import {
+  discordGroupMappings,
+  groupDiscordMappings,
+  groupInvites,
+  guildMembers,
+  guildSettings,
+  vrchatLinks,
+} from '../../../db/schema/index.js';
+import type { AppContext } from '../../../kernel/context.js';
+import type { DiscordGuildInfo, VrchatGroup, VrchatGroupRole } from '../../../platforms/ports.js';
+import { mirrorDeps } from '../../access/members/member-mirror.events.js';
+import { ensureFilled, freshenLinkedMirror } from '../../access/members/member-mirror.fill.js';
+import { neededPermissions } from '../../admin/setup-doctor/vrchat-checks.js';
+import { assignableRoleProblem } from '../../community/guild-settings/assignable-role.js';
+import { linkOf } from '../groups/groups.service.js';
+import type { PlanGroup, PlanMember, SyncPlanInput } from './sync-plan.js';
+import { readTemporaryGrants } from './temporary-grants.js';
+
+/** A problem found while looking, before any plan (the bot is not in the group, lacks a permission…). */
+export interface ObserveWarning {
+  kind: 'groupMissing' | 'botNotInGroup' | 'groupPermission' | 'discordPermission' | 'botNotInServer';
+  subject: string;
+}
+
+export interface Observation {
+  input: SyncPlanInput;
+  warnings: ObserveWarning[];
+  guild: DiscordGuildInfo;
+  /** The linked group, as VRChat shows it (roles included); null when none is linked or it is gone. */
+  group: (VrchatGroup & { roles: VrchatGroupRole[] }) | null;
+  /** False when VRChat stopped listing the group early: Auto Remove then sees only the members listed. */
+  groupListComplete: boolean;
+  /** Names for messages: Discord user ids and VRChat user ids. */
+  names: Map<string, string>;
+  /** Platform reads made to observe (the benchmark reports them). */
+  reads: number;
+}
+
+const PERMISSIONS = {
+  invite: 'group-invites-manage',
+  remove: 'group-members-remove',
+  assignRoles: 'group-roles-assign',
+} as const;
+
+/**
+ * Reads what the plan needs: the server's settings, mappings and links from the database, members and their
+ * roles from the member mirror, and the VRChat group's members, invites and join requests. Returns null when
+ * the bot is not in the server (nothing to sync). `freshMembers` (the sync, not the dry run): where the mirror
+ * keeps linked members only, their roles are read from Discord first.
+ */
+export async function observeGuild(
+  ctx: AppContext,
+  guildId: string,
+  opts: { freshMembers?: boolean; readGroup?: boolean } = {},
+): Promise<Observation | null> {
+  let reads = 0;
+  const warnings: ObserveWarning[] = [];
+  const guild = await ctx.discord.getGuild(guildId);
+  reads++;
+  if (!guild) return null;
+  const bot = await ctx.discord.botMember(guildId);
+  const botRoleIds = bot?.roles ?? [];
+  const manageableDiscordRoleIds = new Set(
+    guild.roles.filter((r) => !assignableRoleProblem(guild, botRoleIds, r.id)).map((r) => r.id),
+  );
+
+  await ensureFilled(mirrorDeps(ctx), guildId);
+  // Without member events a sync reads the linked members' roles now (or refills if the intent is back);
+  // the dry run reads the mirror as it is (an interactive request).
+  if (opts.freshMembers) {
+    await freshenLinkedMirror(
+      mirrorDeps(ctx),
+      guildId,
+      () => ctx.platforms?.bot.refreshIntents() ?? Promise.resolve(),
+    ).catch((err) =>
+      ctx.log.warn({ err, guildId }, 'sync: could not re-read linked members; using the mirror as it is'),
+    );
+  }
+  const [settings] = await ctx.db.select().from(guildSettings).where(eq(guildSettings.guildId, guildId));
+  const rows = await ctx.db
+    .select({ member: guildMembers, link: vrchatLinks })
+    .from(guildMembers)
+    .leftJoin(vrchatLinks, eq(vrchatLinks.discordUserId, guildMembers.userId))
+    .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt), eq(guildMembers.bot, false)));
+  const names = new Map<string, string>();
+  const members: PlanMember[] = rows.map(({ member, link }) => {
+    const name = member.nickname ?? member.globalName ?? member.username;
+    names.set(member.userId, name);
+    if (link) names.set(link.vrcUserId, link.vrchatName);
+    return {
+      discordUserId: member.userId,
+      name,
+      roleIds: member.roleIds,
+      link: link
+        ? {
+            vrcUserId: link.vrcUserId,
+            vrchatName: link.vrchatName,
+            verified: link.isVerified,
+            age: link.ageVerification,
+          }
+        : null,
+    };
+  });
+
+  const observed = await observeGroup(ctx, guildId, members, names, warnings, opts.readGroup ?? false);
+  reads += observed.reads;
+  return {
+    input: {
+      guildId,
+      autoRoles: {
+        linkedRoleId: settings?.linkedRoleId ?? null,
+        plus18RoleId: settings?.ageVerifiedPlus18RoleId ?? null,
+        ageVerifiedRoleId: settings?.ageVerifiedRoleId ?? null,
+      },
+      manageableDiscordRoleIds,
+      members,
+      group: observed.plan,
+      temporaryGrants: await readTemporaryGrants(ctx.db, guildId),
+    },
+    warnings,
+    guild,
+    group: observed.group,
+    groupListComplete: observed.complete,
+    names,
+    reads,
+  };
+}
+
+async function observeGroup(
+  ctx: AppContext,
+  guildId: string,
+  members: readonly PlanMember[],
+  names: Map<string, string>,
+  warnings: ObserveWarning[],
+  /** Read the group even when the sync would not (a preview of switching the Groups feature on). */
+  readGroup: boolean,
+) {
+  const none = { plan: null, group: null, complete: true, reads: 0 };
+  const link = await linkOf(ctx.db, guildId);
+  if (!link) return none;
+  const [d2g, g2d] = await Promise.all([
+    ctx.db
+      .select()
+      .from(discordGroupMappings)
+      .where(and(eq(discordGroupMappings.guildId, guildId), ne(discordGroupMappings.action, 'None'))),
+    ctx.db
+      .select()
+      .from(groupDiscordMappings)
+      .where(and(eq(groupDiscordMappings.guildId, guildId), ne(groupDiscordMappings.action, 'None'))),
+  ]);
+  // Nothing to do in the group and nothing to read from it.
+  if (!link.enabled && g2d.length === 0 && !readGroup) return none;
+
+  let reads = 0;
+  const group = await ctx.vrchat.getGroup(link.groupId, { includeRoles: true });
+  reads++;
+  if (!group) {
+    warnings.push({ kind: 'groupMissing', subject: link.groupId });
+    return { ...none, reads };
+  }
+  const roles = group.roles ?? (await ctx.vrchat.getGroupRoles(link.groupId));
+  const botId = await ctx.vrchat.currentUserId();
+  const botMembership = await ctx.vrchat.getGroupMember(link.groupId, botId);
+  reads += 2;
+  if (!botMembership) {
+    warnings.push({ kind: 'botNotInGroup', subject: link.groupId });
+    return { ...none, group: { ...group, roles }, reads };
+  }
+  const botRoles = roles.filter((r) => botMembership.roleIds.includes(r.id));
+  const botRank = Math.min(Number.MAX_SAFE_INTEGER, ...botRoles.map((r) => r.order));
+  const botPermissions = new Set(botRoles.flatMap((r) => r.permissions));
+  const owner = group.ownerId === botId || botPermissions.has('*');
+  const may = (p: string) => owner || botPermissions.has(p);
+  const can = {
+    invite: may(PERMISSIONS.invite),
+    remove: may(PERMISSIONS.remove),
+    assignRoles: may(PERMISSIONS.assignRoles),
+  };
+  // Only the permissions the settings need, by the setup doctor's rule, so the Sync box and the doctor agree.
+  const needed = neededPermissions({
+    enabled: link.enabled,
+    autoKick: link.autoKick,
+    actions: new Set(d2g.map((m) => m.action)),
+    mappedGroupRoleIds: new Set(d2g.flatMap((m) => (m.groupRoleId ? [m.groupRoleId] : []))),
+  });
+  for (const [what, permission] of Object.entries(PERMISSIONS)) {
+    if (!can[what as keyof typeof can] && needed.has(permission))
+      warnings.push({ kind: 'groupPermission', subject: permission });
+  }
+  const rankOf = (roleIds: readonly string[]) =>
+    Math.min(Number.MAX_SAFE_INTEGER, ...roles.filter((r) => roleIds.includes(r.id)).map((r) => r.order));
+
+  // Members: the listing where VRChat gives it all; each linked member not listed is asked for by id.
+  const listing = await ctx.vrchat.listGroupMembers(link.groupId);
+  reads += Math.max(1, Math.ceil(listing.members.length / 100));
+  const groupMembers = new Map<string, readonly string[]>();
+  const protectedUserIds = new Set<string>([botId]);
+  if (group.ownerId) protectedUserIds.add(group.ownerId);
+  const seen = (m: { userId: string; roleIds: string[]; displayName: string | null }) => {
+    groupMembers.set(m.userId, m.roleIds);
+    if (m.displayName && !names.has(m.userId)) names.set(m.userId, m.displayName);
+    if (!owner && rankOf(m.roleIds) <= botRank && m.userId !== botId) protectedUserIds.add(m.userId);
+  };
+  for (const m of listing.members) if (m.membershipStatus === 'member') seen(m);
+  if (!listing.complete) {
+    for (const m of members) {
+      if (!m.link || groupMembers.has(m.link.vrcUserId)) continue;
+      const one = await ctx.vrchat.getGroupMember(link.groupId, m.link.vrcUserId);
+      reads++;
+      if (one?.membershipStatus === 'member') seen(one);
+    }
+  }
+  const [invites, requests, recorded] = await Promise.all([
+    can.invite ? ctx.vrchat.listGroupInvites(link.groupId) : Promise.resolve([]),
+    can.invite ? ctx.vrchat.listJoinRequests(link.groupId) : Promise.resolve([]),
+    ctx.db
+      .select({ vrcUserId: groupInvites.vrcUserId })
+      .from(groupInvites)
+      .where(eq(groupInvites.groupId, link.groupId)),
+  ]);
+  reads += 2;
+  for (const r of requests) if (r.displayName && !names.has(r.userId)) names.set(r.userId, r.displayName);
+
+  const plan: PlanGroup = {
+    enabled: link.enabled,
+    autoRemove: link.autoKick,
+    members: groupMembers,
+    names,
+    pendingInvites: new Set(invites.map((i) => i.userId)),
+    joinRequests: new Set(requests.map((r) => r.userId).filter((id) => !groupMembers.has(id))),
+    alreadyInvited: new Set(recorded.map((r) => r.vrcUserId)),
+    protectedUserIds,
+    manageableRoleIds: new Set(
+      roles
+        .filter((r) => (owner || r.order > botRank) && !r.requiresPurchase && r.order > 0)
+        .map((r) => r.id),
+    ),
+    can,
+    discordToGroup: d2g,
+    groupToDiscord: g2d,
+  };
+  return { plan, group: { ...group, roles }, complete: listing.complete, reads };
+}

@@ -1,0 +1,46 @@
+import { eq } from 'drizzle-orm';
+import { discordTokens } from '../../../db/schema/index.js';
+import type { AppContext } from '../../../kernel/context.js';
+import { decrypt } from '../../../kernel/crypto.js';
+import { DiscordGrantError } from '../../../platforms/discord/oauth.js';
+import { storeDiscordTokens } from './user.service.js';
+
+/** A token this close to its expiry is refreshed first, so it cannot expire on the way to Discord. */
+const REFRESH_MARGIN_MS = 60_000;
+
+export interface UserAccessToken {
+  accessToken: string;
+  scopes: string[];
+}
+
+async function storedTokens(ctx: AppContext, userId: string) {
+  const [row] = await ctx.db.select().from(discordTokens).where(eq(discordTokens.userId, userId));
+  return row ?? null;
+}
+
+/**
+ * The user's Discord OAuth access token, refreshed (and the new pair stored) when it expired or `force`
+ * says Discord refused it. Null when none is kept, or when Discord refuses the refresh (the user revoked
+ * the app): the dead pair is forgotten, and the next sign-in stores a new one.
+ */
+export async function userAccessToken(
+  ctx: AppContext,
+  userId: string,
+  opts: { force?: boolean } = {},
+): Promise<UserAccessToken | null> {
+  const row = await storedTokens(ctx, userId);
+  if (!row) return null;
+  const key = ctx.config.secretKey;
+  if (!opts.force && row.expiresAt.getTime() - Date.now() > REFRESH_MARGIN_MS)
+    return { accessToken: decrypt(key, row.accessTokenEnc), scopes: row.scope.split(' ') };
+  try {
+    const tokens = await ctx.discordOAuth.refresh(decrypt(key, row.refreshTokenEnc));
+    await storeDiscordTokens(ctx.db, key, userId, tokens);
+    return { accessToken: tokens.accessToken, scopes: tokens.scope.split(' ') };
+  } catch (err) {
+    if (!(err instanceof DiscordGrantError)) throw err;
+    ctx.log.info({ userId }, 'Discord refused to refresh a user token; forgetting it');
+    await ctx.db.delete(discordTokens).where(eq(discordTokens.userId, userId));
+    return null;
+  }
+}

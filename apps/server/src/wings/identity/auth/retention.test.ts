@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
+import { issueLoginToken } from './login-token.service.js';
+import { purgeExpired } from './retention.js';
+import { storeDiscordTokens } from './user.service.js';
+
+const HOUR = 60 * 60 * 1000;
+
+describe('retention purge (privacy policy: at most 72 hours or until logout)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const count = async (table: string, where = 'true', values: unknown[] = []) =>
+    Number(
+      (await t.ctx.database.executeSql(`select count(*) as n from ${table} where ${where}`, values)).rows[0]
+        .n,
+    );
+
+  async function userWithTokens() {
+    const user = await signIn(t);
+    await storeDiscordTokens(t.ctx.db, t.ctx.config.secretKey, user.id, {
+      accessToken: 'a',
+      refreshToken: 'r',
+      scope: 'identify guilds',
+      expiresAt: new Date(Date.now() + HOUR),
+    });
+    return user;
+  }
+
+  it('deletes sessions, one-time tokens and Discord tokens once the 72 hours are over, and nothing live', async () => {
+    const live = await userWithTokens();
+    const gone = await userWithTokens();
+    await issueLoginToken(t.ctx.db, { id: gone.id, username: 'x', globalName: null, avatar: null });
+    await t.ctx.database.executeSql(
+      `update sessions set expires_at = now() - interval '1 minute' where user_id = $1`,
+      [gone.id],
+    );
+
+    await purgeExpired(t.ctx.db, { keepDiscordTokens: false }, new Date(Date.now() + 11 * 60 * 1000));
+
+    expect(await count('sessions', 'user_id = $1', [gone.id])).toBe(0);
+    expect(await count('discord_tokens', 'user_id = $1', [gone.id])).toBe(0);
+    expect(await count('login_tokens', 'user_id = $1', [gone.id])).toBe(0);
+    expect(await count('sessions', 'user_id = $1', [live.id])).toBe(1);
+    expect(await count('discord_tokens', 'user_id = $1', [live.id])).toBe(1);
+  });
+
+  it('keeps Discord tokens when linked roles need them', async () => {
+    const user = await userWithTokens();
+    await t.ctx.database.executeSql('delete from sessions where user_id = $1', [user.id]);
+    await purgeExpired(t.ctx.db, { keepDiscordTokens: true });
+    expect(await count('discord_tokens', 'user_id = $1', [user.id])).toBe(1);
+  });
+});

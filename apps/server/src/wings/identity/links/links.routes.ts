@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { requireUser } from '../../../http/auth.js';
+import { errorResponses } from '../../../http/errors.js';
+import type { ZodApp } from '../../../http/types.js';
+import type { AppContext } from '../../../kernel/context.js';
+import {
+  checkLink,
+  linkAccount,
+  refreshLink,
+  resetGroupInvites,
+  searchVrchatUsers,
+  unlinkAccount,
+  verifyAccount,
+} from './links.service.js';
+
+const vrcIdQuery = z.object({
+  vrcId: z
+    .string()
+    .trim()
+    .regex(/^usr_[0-9a-zA-Z-]{1,64}$|^[0-9A-Za-z]{10}$/, 'must be a VRChat user id (usr_…)'),
+});
+const vrchatUserResult = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  profileUrl: z.string(),
+  /** The VRChat thumbnail (profile picture, else avatar); null when VRChat has none. */
+  thumbnailUrl: z.string().nullable(),
+});
+z.globalRegistry.add(vrchatUserResult, { id: 'VrchatUserResult' });
+const checkResult = z.object({ status: z.enum(['Success', 'Conflict']), verificationCode: z.string() });
+const linkResult = z.object({ status: z.enum(['Success', 'SuccessVerified']) });
+const okResult = z.object({ status: z.literal('Success') });
+
+/** Linking a VRChat account to the signed-in Discord account (spec user-area sections 4, 7, 8). */
+export async function linksRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
+  app.get(
+    '/users/search',
+    {
+      schema: {
+        operationId: 'searchVrchatUsers',
+        tags: ['links'],
+        description: 'VRChat users by display name, usr_ id or profile URL.',
+        querystring: z.object({ query: z.string().trim().min(1, 'must not be empty').max(200) }),
+        response: { 200: z.array(vrchatUserResult), ...errorResponses },
+      },
+    },
+    async (req) => {
+      requireUser(req);
+      return searchVrchatUsers(ctx, req.query.query);
+    },
+  );
+
+  app.get(
+    '/users/check',
+    {
+      schema: {
+        operationId: 'checkVrchatUser',
+        tags: ['links'],
+        description:
+          'Conflict when the VRChat account is linked to another Discord account; the code to prove ownership. 404 when VRChat has no such user.',
+        querystring: vrcIdQuery,
+        response: { 200: checkResult, ...errorResponses },
+      },
+    },
+    async (req) => checkLink(ctx, requireUser(req).user.id, req.query.vrcId),
+  );
+
+  app.post(
+    '/users/link',
+    {
+      schema: {
+        operationId: 'linkVrchatUser',
+        tags: ['links'],
+        description:
+          'SuccessVerified when the code is already in the bio, else Success (linked, not verified).',
+        querystring: vrcIdQuery,
+        response: { 200: linkResult, ...errorResponses },
+      },
+    },
+    async (req) => linkAccount(ctx, requireUser(req).user.id, req.query.vrcId),
+  );
+
+  app.post(
+    '/users/verify',
+    {
+      schema: {
+        operationId: 'verifyVrchatUser',
+        tags: ['links'],
+        description:
+          'Reads the VRChat bio; with the code the link is verified (and moved here from another account).',
+        querystring: vrcIdQuery,
+        response: { 200: linkResult, ...errorResponses },
+      },
+    },
+    async (req) => verifyAccount(ctx, requireUser(req).user.id, req.query.vrcId),
+  );
+
+  app.get(
+    '/users/refresh',
+    {
+      config: { stateChanging: true },
+      schema: {
+        operationId: 'refreshLink',
+        tags: ['links'],
+        description: 'Re-reads the linked VRChat account (name, age verification).',
+        response: { 200: okResult, ...errorResponses },
+      },
+    },
+    async (req) => refreshLink(ctx, requireUser(req).user.id),
+  );
+
+  app.post(
+    '/users/unlink',
+    {
+      schema: {
+        operationId: 'unlinkAccount',
+        tags: ['links'],
+        response: { 200: okResult, ...errorResponses },
+      },
+    },
+    async (req) => unlinkAccount(ctx, requireUser(req).user.id),
+  );
+
+  app.get(
+    '/users/group/reset_invites',
+    {
+      config: { stateChanging: true },
+      schema: {
+        operationId: 'resetGroupInvites',
+        tags: ['links'],
+        description: 'Forgets the group invites sent to this user so the sync may invite again.',
+        response: { 200: okResult, ...errorResponses },
+      },
+    },
+    async (req) => resetGroupInvites(ctx, requireUser(req).user.id),
+  );
+}

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, invalid } from '../../../kernel/errors.js';
+import { tooManyBytes } from './image-content.js';
+
+export const NOT_MULTIPART = 'Send the image as multipart/form-data in the field "file".';
+export const UNREADABLE_UPLOAD = 'The upload could not be read. Send one image in the field "file".';
+
+/** An upload's `file` part as received: its name and the temporary file holding its bytes. */
+export interface UploadedFile {
+  name: string | undefined;
+  path: string;
+}
+
+/**
+ * Where uploads wait for their image work: DATA_DIR/tmp/uploads. On the data disk rather than os.tmpdir(),
+ * which is often a tmpfs (memory again) and is not the operator's choice of storage.
+ */
+export const uploadTempDir = (dataDir: string) => join(resolve(dataDir), 'tmp', 'uploads');
+
+/**
+ * Streams the upload's `file` part to a temporary file and runs `use` with it: the request body is never held
+ * in memory, so uploads waiting for an image work slot cost disk, not heap. Past `maxBytes` the upload stops
+ * at once with 413 (the rest of the body is not read). The file is removed whatever happens: success, a
+ * refusal, an error in `use`, or a client that went away mid-upload.
+ */
+export async function withUploadedFile<T>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  maxBytes: number,
+  dir: string,
+  use: (file: UploadedFile) => Promise<T>,
+): Promise<T> {
+  if (!req.isMultipart()) throw invalid(NOT_MULTIPART);
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${randomUUID()}.upload`);
+  try {
+    const name = await receiveFilePart(req, reply, maxBytes, path);
+    return await use({ name, path });
+  } finally {
+    await rm(path, { force: true });
+  }
+}
+
+/** Writes the `file` part to `path`; answers its file name, or throws a 4xx sentence (413 past the limit). */
+async function receiveFilePart(req: FastifyRequest, reply: FastifyReply, maxBytes: number, path: string) {
+  try {
+    const part = await req.file({
+      limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
+    });
+    if (part?.fieldname !== 'file') throw invalid(NOT_MULTIPART);
+    // busboy stops passing bytes at the limit but would read the rest of the body before ending the part:
+    // failing the stream here answers 413 while the client is still sending. The rest of the body is never
+    // read, so the connection closes after the answer (else it would wait for the client for good).
+    part.file.once('limit', () => {
+      reply.header('connection', 'close');
+      part.file.destroy(invalid(tooManyBytes(maxBytes), 'too-large'));
+    });
+    await pipeline(part.file, createWriteStream(path, { flags: 'wx' }));
+    if (part.file.truncated) throw invalid(tooManyBytes(maxBytes), 'too-large');
+    return part.filename;
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw invalid(tooManyBytes(maxBytes), 'too-large');
+    throw invalid(UNREADABLE_UPLOAD);
+  }
+}
