@@ -42,6 +42,23 @@ interface HeldRemoval extends SyncActionView {
 }
 
 const keyOfHeld = (h: HeldRemoval) => h.key ?? h.vrcUserId ?? '';
+
+/**
+ * What the status shows of a stored held removal: the view's fields and nothing else. A stored entry also
+ * carries its `key` and `approved` (production's compiled serializer answers 500 for a property the schema
+ * does not declare inside the nullable `held`), and a row stored by older code may lack a field.
+ */
+function heldView(h: Partial<HeldRemoval>): SyncActionView {
+  return {
+    kind: h.kind === 'removeDiscordRole' ? 'removeDiscordRole' : 'remove',
+    targetName: h.targetName || h.vrcUserId || h.discordUserId || '',
+    discordUserId: h.discordUserId ?? null,
+    vrcUserId: h.vrcUserId ?? null,
+    roleName: h.roleName ?? null,
+    reason: h.reason ?? '',
+  };
+}
+
 /** "Glimmer" for a group removal, "Glimmer (Event Host)" for a Discord role taken. */
 const heldName = (h: HeldRemoval) => (h.roleName ? `${h.targetName} (${h.roleName})` : h.targetName);
 
@@ -255,7 +272,11 @@ export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: stri
     lastResult: last ? { applied: last.applied ?? 0, failed: last.failed ?? 0, held: last.held ?? 0 } : null,
     held:
       held.length > 0 && row?.heldAt
-        ? { count: held.length, heldAt: row.heldAt.toISOString(), actions: held.slice(0, PREVIEW_LIMIT) }
+        ? {
+            count: held.length,
+            heldAt: row.heldAt.toISOString(),
+            actions: held.slice(0, PREVIEW_LIMIT).map(heldView),
+          }
         : null,
     warnings: [
       ...((row?.warnings ?? []) as { kind: string; message: string }[]),

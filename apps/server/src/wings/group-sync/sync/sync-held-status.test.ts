@@ -1,0 +1,88 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
+import { vrchatSeed } from '../../../../../simulator/src/vrchat/seed.js';
+import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { discordRole, guildGroup, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { guildSettings, guildSyncState } from '../../../db/schema/index.js';
+import { runGuildSync } from './sync.service.js';
+
+const { hangout } = seedGuildIds;
+const groupId = vrchatSeed.groupIds.hangout;
+
+const viewKeys = ['discordUserId', 'kind', 'reason', 'roleName', 'targetName', 'vrcUserId'];
+
+// Production's compiled serializer (not zod's, which the other tests use): it answered 500 "The value of
+// '#/properties/held' does not match schema definition" for the stored entries' `key` and `approved`.
+describe('the sync status with held removals, as production serializes it', () => {
+  let t: TestApp;
+  let owner: { session: string };
+  const status = () =>
+    t.inject({ method: 'GET', url: `/api/guilds/${hangout.id}/sync`, session: owner.session });
+
+  beforeAll(async () => {
+    t = await createTestApp({ simulator: true, jobs: true, env: { NODE_ENV: 'production' } });
+    owner = await signInHangoutOwner(t);
+    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
+  });
+  afterAll(() => t?.close());
+
+  it('answers the Discord role removals the breaker held (the Linked Users Role changed)', async () => {
+    const role = await discordRole(t, hangout.id, 'Verified');
+    for (let i = 0; i < 7; i++) await signInMember(t, hangout.id, { roles: [role] });
+    await t.ctx.db.insert(guildSettings).values({ guildId: hangout.id, linkedRoleId: role });
+    expect(await runGuildSync(t.ctx, hangout.id)).toMatchObject({ held: 7 });
+
+    const res = await status();
+    expect(res.statusCode).toBe(200);
+    const { held } = res.json();
+    expect(held.count).toBe(7);
+    for (const a of held.actions) {
+      expect(Object.keys(a).sort()).toEqual(viewKeys);
+      expect(a).toMatchObject({ kind: 'removeDiscordRole', roleName: 'Verified', vrcUserId: null });
+    }
+  });
+
+  it('answers rows stored by older code: group removals without a key, an entry missing fields', async () => {
+    const old = [
+      {
+        kind: 'remove',
+        targetName: 'Glimmer',
+        discordUserId: null,
+        vrcUserId: 'usr_old1',
+        roleName: null,
+        reason: 'AutoRemove',
+      },
+      { kind: 'remove', vrcUserId: 'usr_old2', reason: 'AutoRemove' },
+      { kind: 'remove', targetName: 'Gone', vrcUserId: 'usr_old3', approved: true },
+    ];
+    await t.ctx.db
+      .update(guildSyncState)
+      .set({ heldRemovals: old, heldAt: new Date() })
+      .where(eq(guildSyncState.guildId, hangout.id));
+
+    const res = await status();
+    expect(res.statusCode).toBe(200);
+    expect(res.json().held).toMatchObject({
+      count: 2,
+      actions: [
+        {
+          kind: 'remove',
+          targetName: 'Glimmer',
+          discordUserId: null,
+          vrcUserId: 'usr_old1',
+          roleName: null,
+          reason: 'AutoRemove',
+        },
+        {
+          kind: 'remove',
+          targetName: 'usr_old2',
+          discordUserId: null,
+          vrcUserId: 'usr_old2',
+          roleName: null,
+          reason: 'AutoRemove',
+        },
+      ],
+    });
+  });
+});
