@@ -34,4 +34,18 @@ describe('production response serializer (compiled schemas)', () => {
     const data = { id: 'a', name: null, secret: 'never sent', at: new Date(0) };
     expect(serialize?.(data)).toBe(JSON.stringify(z.encode(schema, data)));
   });
+
+  it('drops undeclared properties inside a nullable object or a union instead of answering 500', () => {
+    const item = z.object({ kind: z.string(), name: z.string() });
+    const schema = z.object({
+      held: z.object({ count: z.number(), actions: z.array(item) }).nullable(),
+      either: z.union([z.object({ a: z.string() }), z.object({ b: z.number() })]),
+    });
+    const serialize = compileResponseSchema(schema);
+    const data = {
+      held: { count: 1, stored: true, actions: [{ kind: 'remove', name: 'Glimmer', key: 'k', approved: true }] },
+      either: { b: 2, extra: 'x' },
+    };
+    expect(serialize?.(data)).toBe(JSON.stringify(z.encode(schema, data)));
+  });
 });

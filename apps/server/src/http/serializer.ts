@@ -46,8 +46,25 @@ export function compileResponseSchema(schema: ZodType): ((data: unknown) => stri
       unrepresentable: 'any',
       reused: 'inline',
     });
-    return fastJson(json as Parameters<typeof fastJson>[0]) as (data: unknown) => string;
+    return fastJson(withoutClosedObjects(json) as Parameters<typeof fastJson>[0]) as (data: unknown) => string;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * zod writes `additionalProperties: false` on every object. fast-json-stringify drops undeclared properties
+ * anyway, but where it must choose a branch (a nullable object, a union) it validates the value first, and a
+ * closed object made an answer carrying one extra stored field a 500 in production only (zod's serializer in
+ * tests strips it). Open objects keep the output exactly the declared properties.
+ */
+function withoutClosedObjects(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutClosedObjects);
+  if (!schema || typeof schema !== 'object') return schema;
+  const open: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    open[key] = withoutClosedObjects(value);
+  }
+  return open;
 }
