@@ -43,7 +43,11 @@ describe('production response serializer (compiled schemas)', () => {
     });
     const serialize = compileResponseSchema(schema);
     const data = {
-      held: { count: 1, stored: true, actions: [{ kind: 'remove', name: 'Glimmer', key: 'k', approved: true }] },
+      held: {
+        count: 1,
+        stored: true,
+        actions: [{ kind: 'remove', name: 'Glimmer', key: 'k', approved: true }],
+      },
       either: { b: 2, extra: 'x' },
     };
     expect(serialize?.(data)).toBe(JSON.stringify(z.encode(schema, data)));

@@ -46,7 +46,9 @@ export function compileResponseSchema(schema: ZodType): ((data: unknown) => stri
       unrepresentable: 'any',
       reused: 'inline',
     });
-    return fastJson(withoutClosedObjects(json) as Parameters<typeof fastJson>[0]) as (data: unknown) => string;
+    return fastJson(withoutClosedObjects(json) as Parameters<typeof fastJson>[0]) as (
+      data: unknown,
+    ) => string;
   } catch {
     return undefined;
   }
