@@ -1,4 +1,11 @@
-import { demo, type RunningSimulator, type SimulatorOptions, startSimulator } from '@vrclink/simulator';
+import {
+  demo,
+  LAX_DISCORD_RATE,
+  LAX_VRCHAT_RATE,
+  type RunningSimulator,
+  type SimulatorOptions,
+  startSimulator,
+} from '@vrclink/simulator';
 import type { SimulatorEndpoints } from './kernel/config.js';
 
 const endpointsAt = (url: string): SimulatorEndpoints => ({
@@ -23,6 +30,9 @@ async function isSimulator(url: string): Promise<boolean> {
   }
 }
 
+/** Limits no test about something else waits on (SIMULATOR_LIMITS=lax, and the tests' simulator). */
+export const LAX_LIMITS: SimulatorOptions = { vrchatRate: LAX_VRCHAT_RATE, discordRate: LAX_DISCORD_RATE };
+
 /** A simulator of this process's own (tests use port 0 for a fresh one each, some with their own options). */
 export async function startOwnSimulator(
   port: number,
@@ -39,13 +49,13 @@ export async function startOwnSimulator(
  */
 export async function startDemoSimulator(
   port: number,
-  opts: { url?: string } = {},
+  opts: { url?: string; lax?: boolean } = {},
 ): Promise<{ sim?: RunningSimulator; endpoints: SimulatorEndpoints }> {
   if (opts.url) return { endpoints: endpointsAt(opts.url.replace(/\/$/, '')) };
   const existing = port > 0 ? `http://127.0.0.1:${port}` : undefined;
   if (existing && (await isSimulator(existing))) return { endpoints: endpointsAt(existing) };
   try {
-    return await startOwnSimulator(port);
+    return await startOwnSimulator(port, opts.lax ? LAX_LIMITS : {});
   } catch (err) {
     // Another process started one at the same moment: use it.
     if (existing && (err as NodeJS.ErrnoException).code === 'EADDRINUSE' && (await isSimulator(existing)))

@@ -104,6 +104,11 @@ export const envSchema = z.object({
   SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
   /** A simulator another process already runs (demo mode); unset: use one on SIMULATOR_PORT or start it. */
   SIMULATOR_URL: optionalString.pipe(z.string().url().optional()),
+  /**
+   * The demo simulator's rate limits: `strict` (default, as Discord and VRChat limit) or `lax` for test runs that
+   * sign many people in from one address at once (the browser journeys), which real platforms never see.
+   */
+  SIMULATOR_LIMITS: z.enum(['strict', 'lax']).default('strict'),
   PROCESS_ROLES: z
     .string()
     .default('api,bot,worker')

@@ -39,7 +39,12 @@ const log = await createLogger(env);
 // The simulator (demo mode only; real mode never imports it) and the database start side by side.
 const [demo, database] = await Promise.all([
   isDemoMode(env)
-    ? import('./demo.js').then((m) => m.startDemoSimulator(env.SIMULATOR_PORT, { url: env.SIMULATOR_URL }))
+    ? import('./demo.js').then((m) =>
+        m.startDemoSimulator(env.SIMULATOR_PORT, {
+          url: env.SIMULATOR_URL,
+          lax: env.SIMULATOR_LIMITS === 'lax',
+        }),
+      )
     : undefined,
   openDatabase({
     url: env.DATABASE_URL,

@@ -1,7 +1,7 @@
-import { LAX_VRCHAT_RATE, type SimulatorOptions } from '@vrclink/simulator';
+import type { SimulatorOptions } from '@vrclink/simulator';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
-import { startOwnSimulator } from '../demo.js';
+import { LAX_LIMITS, startOwnSimulator } from '../demo.js';
 import { parseEnv } from '../env.js';
 import { type AppConfig, resolveConfig } from '../kernel/config.js';
 
@@ -16,11 +16,12 @@ export interface SimHarness {
 }
 
 /**
- * The simulator for tests about something other than VRChat's rate limit: they pace VRChat calls at 200/s
- * (test/app.ts) to stay fast, which the strict default budget (about 1/s) would block for minutes.
- * Tests about the limit start a strict simulator instead.
+ * The simulator for tests about something other than the platforms' rate limits: they pace VRChat calls at
+ * 200/s (test/app.ts) to stay fast, which the strict default budget (about 1/s) would block for minutes, and
+ * sign many people in through Discord's OAuth token route from one address, which Discord's per-route buckets
+ * (10 per 10 s) would slow to a crawl. Tests about the limits start a strict simulator instead.
  */
-export const LAX_SIMULATOR: SimulatorOptions = { vrchatRate: LAX_VRCHAT_RATE };
+export const LAX_SIMULATOR: SimulatorOptions = LAX_LIMITS;
 
 export async function startSimHarness(options: SimulatorOptions = LAX_SIMULATOR): Promise<SimHarness> {
   const demo = await startOwnSimulator(0, options);

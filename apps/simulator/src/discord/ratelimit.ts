@@ -8,6 +8,9 @@ import {
   uniformRouteBuckets,
 } from './route-buckets.js';
 
+/** One lax limit for every route, for tests about something other than Discord's limits. */
+export const LAX_DISCORD_RATE = { limit: 100_000, windowSeconds: 1 };
+
 /** A test's "one limit for every route" (`startSimulator({discordRate})`); strict buckets without it. */
 export interface RateConfig {
   limit: number;
