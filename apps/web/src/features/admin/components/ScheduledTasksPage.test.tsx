@@ -120,7 +120,7 @@ describe('/admin', () => {
     renderApp('/admin');
     const boxA = within(await screen.findByRole('region', { name: 'vrclink box-a' }));
     fireEvent.click(boxA.getByRole('checkbox', { name: 'Enabled purgeExpired' }));
-    await waitFor(() => expect(toastTexts()).toContain('Failed to toggle task state.'));
+    await waitFor(() => expect(toastTexts()).toContain('Failed to toggle task state. boom'));
   });
 
   it("runs a task now and shows its Last Run as 'just now'", async () => {

@@ -80,7 +80,7 @@ describe('Access & API Keys', () => {
     fireEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Delete Board' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(toastTexts()).toContain('Failed to delete API key.'));
+    await waitFor(() => expect(toastTexts()).toContain('Failed to delete API key. boom'));
   });
 
   it('says when the keys cannot be loaded', async () => {

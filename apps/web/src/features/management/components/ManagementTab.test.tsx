@@ -139,7 +139,9 @@ describe('Management tab: Admins & Permissions', () => {
     const dialog = within(await screen.findByRole('dialog'));
     fireEvent.click(dialog.getByRole('checkbox', { name: 'ManageImages' }));
     fireEvent.click(dialog.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(toastTexts()).toContain('Failed to update permissions.'));
+    await waitFor(() =>
+      expect(toastTexts()).toContain('Failed to update permissions. Internal server error.'),
+    );
   });
 
   it('adds an admin: Save needs a chosen member and a permission', async () => {
@@ -190,7 +192,9 @@ describe('Management tab: Admins & Permissions', () => {
     await openPermissions();
     fireEvent.click(screen.getByRole('button', { name: 'Delete alice' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(toastTexts()).toContain('Failed to delete user permissions.'));
+    await waitFor(() =>
+      expect(toastTexts()).toContain('Failed to delete user permissions. Internal server error.'),
+    );
     expect(callsTo(fetchMock, 'DELETE', `${PERMS}/501`)).toHaveLength(1);
   });
 

@@ -103,7 +103,7 @@ describe('Members tab', () => {
 
   it('opens Member Details with the name, Discord ID, VRChat account and its link, age status and roles', async () => {
     setup();
-    fireEvent.click(await screen.findByRole('button', { name: 'Details of member1 601' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Details of member1' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Member Details' }));
     expect(dialog.getByText('member1')).toBeTruthy();
     expect(dialog.getByText('Discord ID: 601')).toBeTruthy();

@@ -148,7 +148,9 @@ describe('profile actions', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Unlink Account' });
     expect(callsTo(fetchMock, 'POST', '/api/users/unlink')).toHaveLength(0);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(toastTexts()).toContain('An error occurred while unlinking the account.'));
+    await waitFor(() =>
+      expect(toastTexts()).toContain('An error occurred while unlinking the account. boom'),
+    );
     expect(callsTo(fetchMock, 'POST', '/api/users/unlink')).toHaveLength(1);
     await waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/users/profile')).toHaveLength(2));
   });

@@ -76,7 +76,7 @@ describe('Setup Guests dialog', () => {
     });
     const dialog = await openDialog();
     expect(await dialog.findByText('Failed to load guests.', {}, { timeout: 4000 })).toBeTruthy();
-    expect(toastTexts()).toContain('Failed to load guests');
+    expect(toastTexts()).toContain('Failed to load guests. You cannot set up guests in this server.');
   });
 
   it('searches Discord as you type, assigns a guest, then blocks assigning when no slot is left', async () => {

@@ -32,7 +32,8 @@ describe('world preview', () => {
     const json = await dialog.findByTestId('preview-json');
     expect(json.textContent).toBe(JSON.stringify(doc, null, 2));
     expect(screen.getByRole('dialog').getAttribute('data-full-screen')).toBe('true');
-    fireEvent.click(dialog.getByRole('button', { name: 'Close' }));
+    // The header's × and the footer button are both named Close; the footer one.
+    fireEvent.click(dialog.getAllByRole('button', { name: 'Close' }).at(-1) as HTMLElement);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(callsTo(fetchMock, 'GET', PREVIEW)).toHaveLength(1);
   });

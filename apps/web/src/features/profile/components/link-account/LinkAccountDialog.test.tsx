@@ -132,7 +132,8 @@ describe('Link Account dialog', () => {
     fireEvent.click(await dialog().findByRole('button', { name: 'Confirm' }));
     expect(await dialog().findByRole('heading', { name: 'Account Ownership Verified' })).toBeTruthy();
     expect(toastTexts()).toContain('Account Ownership Verified');
-    fireEvent.click(dialog().getByRole('button', { name: 'Close' }));
+    // The header's × and the footer button are both named Close; the footer one.
+    fireEvent.click(dialog().getAllByRole('button', { name: 'Close' }).at(-1) as HTMLElement);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
