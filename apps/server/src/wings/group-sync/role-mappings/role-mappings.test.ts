@@ -3,6 +3,7 @@ import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
 import { vrchatSeed } from '../../../../../simulator/src/vrchat/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import { guildGroup, rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { syncGuildJob } from '../../../kernel/job-catalog.js';
 
 const { hangout } = seedGuildIds;
 const hangoutGroup = vrchatSeed.groupIds.hangout;
@@ -372,7 +373,7 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
         ]);
         expect(send).toHaveBeenCalledTimes(6);
         expect(send).toHaveBeenCalledWith(
-          'sync.guild',
+          syncGuildJob,
           { guildId: hangout.id, reason: 'mappings' },
           expect.objectContaining({ singletonKey: hangout.id }),
         );

@@ -303,8 +303,12 @@ describe('world data (against the simulators)', () => {
         'x-frame-options',
         'referrer-policy',
         'strict-transport-security',
-      ])
-        expect(res.headers.get(name), name).toBe(String(viaRoute.headers[name]));
+        'cross-origin-resource-policy',
+      ]) {
+        // A header the route leaves off (world data is not HTML) is left off before Fastify too.
+        const sent = viaRoute.headers[name];
+        expect(res.headers.get(name), name).toBe(sent === undefined ? null : String(sent));
+      }
       const head = await fetchData(`/data/v2/${id}`, undefined, 'HEAD');
       expect(head.status).toBe(200);
       expect(head.headers.get('content-length')).toBe(String(viaRoute.headers['content-length']));
