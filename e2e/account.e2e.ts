@@ -111,7 +111,7 @@ describe('linking a VRChat account', () => {
     await dialog.getByRole('button', { name: 'Verify Account' }).click();
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await dialog.getByRole('heading', { name: 'Account Ownership Verified' }).waitFor();
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
 
     await page.getByText('Ownership-Verified', { exact: true }).waitFor();
     await page.getByText('18+ Verified').waitFor();
@@ -146,7 +146,7 @@ describe('linking a VRChat account', () => {
     await dialog.getByRole('button', { name: 'Verify Ownership' }).click();
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await dialog.getByRole('heading', { name: 'Account Ownership Verified' }).waitFor();
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
     await page.getByText('Ownership-Verified', { exact: true }).waitFor();
     await expect.poll(() => detail(page, 'VRC Name').textContent()).toContain('Bastian');
   });

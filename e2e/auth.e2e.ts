@@ -55,8 +55,8 @@ describe('login through the Discord simulator', () => {
     expect(await mainNavLinks()).toEqual(['Home', 'Profile', 'Server Settings', 'VPM Listing', 'Admin']);
     const badge = page.locator('header .mantine-Badge-root', { hasText: 'Admin' });
     expect(await badge.count()).toBe(1);
-    // Mantine's filled red (red.6 = #fa5252).
-    expect(await badge.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(250, 82, 82)');
+    // Mantine's filled red in the dark scheme's shade 8 (red.8 = #e03131: white text on it reaches 4.5:1).
+    expect(await badge.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(224, 49, 49)');
     await mainNav().getByRole('link', { name: 'Admin' }).click();
     await page.getByRole('heading', { name: 'Scheduled Tasks' }).waitFor();
     expect(page.url()).toBe(`${browser.baseUrl}/admin`);

@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import type { Locator, Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useBrowser } from './browser';
 
 /**
@@ -59,7 +59,8 @@ describe('keyboard alone', () => {
     await tabTo(page, server);
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`/server-settings/${DANCE_CLUB.id}/discord$`));
-    expect(await server.getAttribute('aria-current')).toBe('page');
+    // The address changes before React renders the chosen server.
+    await vi.waitFor(async () => expect(await server.getAttribute('aria-current')).toBe('page'));
 
     // The Linked Users Role: the arrow keys walk the list, Enter chooses, the preview's Save saves.
     const select = page.getByRole('combobox', { name: 'Linked Users Role' });

@@ -20,13 +20,17 @@ describe('server settings', () => {
     await page.getByRole('tab', { name: 'Members' }).click();
     await page.getByText('Discord Member Search').waitFor();
     await page.getByRole('textbox', { name: 'Search' }).fill('akira');
-    const card = page.getByLabel('akira.night', { exact: true });
-    await card.waitFor();
-    await card.getByRole('button', { name: 'More' }).click();
+    const row = page.getByRole('row', { name: 'akira.night', exact: true });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'More' }).click();
     // Whether akira.night still holds the seeded link depends on the accounts journey (it moves it).
-    await card.getByText('VRC Name').waitFor();
-    await card.getByText('Last Link Change').waitFor();
-    await card.getByRole('button', { name: 'Details of akira.night' }).click();
+    const more = page.getByRole('region', { name: 'Link details of akira.night' });
+    await more.getByText('VRC Name').waitFor();
+    await more.getByText('Last Link Change').waitFor();
+    await more.getByText('Age Verified').waitFor();
+    await row.getByRole('button', { name: 'Less' }).click();
+    await more.waitFor({ state: 'detached' });
+    await row.getByRole('button', { name: 'Details of akira.night' }).click();
     const details = page.getByRole('dialog', { name: 'Member Details' });
     await details.getByText('Moderator').waitFor();
     await details.getByRole('button').first().click();

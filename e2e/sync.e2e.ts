@@ -252,8 +252,15 @@ describe('the bot sync', () => {
       step('4');
       await page.getByRole('button', { name: 'View Audit Log' }).click();
       const audit = page.getByRole('dialog', { name: 'Audit Log' });
-      await audit.getByRole('cell', { name: 'Membership', exact: true }).first().waitFor();
-      await audit.getByRole('cell', { name: 'GrantRoleTemporary', exact: true }).first().waitFor();
+      // In words (the spec's codes stay in the API and the filter): Membership, GrantRoleTemporary.
+      await audit
+        .getByRole('cell', { name: 'Invited to the group or accepted a join request', exact: true })
+        .first()
+        .waitFor();
+      await audit
+        .getByRole('cell', { name: 'Gave or took back a role (temporary mapping)', exact: true })
+        .first()
+        .waitFor();
       await page.keyboard.press('Escape');
       await audit.waitFor({ state: 'hidden' });
 

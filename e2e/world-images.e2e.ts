@@ -243,7 +243,7 @@ describe('World Images', () => {
       { SlotId: 0, Width: 32, Height: 64 },
       { SlotId: 1, Width: 48, Height: 48 },
     ]);
-    await preview.getByRole('button', { name: 'Close' }).click();
+    await preview.getByRole('button', { name: 'Close' }).last().click();
 
     // On a phone (390 px) the editor fits the screen.
     await page.setViewportSize({ width: 390, height: 844 });

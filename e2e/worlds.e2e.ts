@@ -81,10 +81,10 @@ describe('Worlds tab', () => {
     expect(await chips(card, 'Discord Encode Roles')).toEqual(['Verified', 'Admin']);
     const admin = card
       .getByRole('group', { name: 'Discord Encode Roles' })
-      .getByRole('button', { name: 'Admin' });
+      .getByRole('group', { name: 'Admin', exact: true });
     await admin.focus();
     await page.keyboard.press('Space');
-    await vi.waitFor(async () => expect(await admin.getAttribute('aria-pressed')).toBe('true'));
+    await vi.waitFor(async () => expect(await admin.getAttribute('data-dragging')).toBe('true'));
     // Each press moves the chip 25 px (unit-tested in roleSensors.test.ts): go until it is 125 px left, past
     // the middle of 'Verified'. A press that lands before the sensor is listening just moves nothing.
     const offset = async () =>
@@ -111,8 +111,8 @@ describe('Worlds tab', () => {
     // And with the mouse: drag 'Verified' back in front of 'Admin'.
     const picker = card.getByRole('group', { name: 'Discord Encode Roles' });
     await picker.scrollIntoViewIfNeeded();
-    const from = (await picker.getByRole('button', { name: 'Verified' }).boundingBox())!;
-    const to = (await picker.getByRole('button', { name: 'Admin' }).boundingBox())!;
+    const from = (await picker.getByRole('group', { name: 'Verified', exact: true }).boundingBox())!;
+    const to = (await picker.getByRole('group', { name: 'Admin', exact: true }).boundingBox())!;
     await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
     await page.mouse.down();
     await page.mouse.move(to.x + 5, to.y + to.height / 2, { steps: 12 });
@@ -150,7 +150,7 @@ describe('Worlds tab', () => {
     expect(JSON.parse(readFileSync((await file.path()) ?? '', 'utf8'))).toMatchObject({
       CustomData: { motd: 'Hello from e2e' },
     });
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
     await dialog.waitFor({ state: 'hidden' });
 
     // The Untrusted URL serves the document the world downloads.

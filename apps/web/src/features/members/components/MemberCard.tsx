@@ -1,38 +1,23 @@
-import { Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { TruncatedName } from '../../../components/TruncatedName';
+import { Card, Group, Stack } from '@mantine/core';
+import { useId, useState } from 'react';
 import type { MemberSearchResult } from '../../../lib/guild-access/api/members';
 import { MemberBadges } from './MemberBadges';
 import { MemberIdentity } from './MemberIdentity';
-import { lastLinkChange } from './memberLabels';
+import { MemberLinkDetails, MoreToggle } from './MemberLinkDetails';
 
-function Detail({ label, value }: { label: string; value: string }) {
-  return (
-    <Stack gap={0} miw={0}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <TruncatedName name={value} size="sm" />
-    </Stack>
-  );
-}
-
-/** A member on a phone: who they are, their link state as badges, and the link's details, all visible. */
+/** A member on a phone: who they are and their link state as badges; More shows the link's details. */
 export function MemberCard({ member, onOpen }: { member: MemberSearchResult; onOpen: () => void }) {
+  const [expanded, setExpanded] = useState(false);
+  const detailsId = useId();
   return (
     <Card withBorder padding="sm" aria-label={member.username} component="li">
       <Stack gap="xs">
         <MemberIdentity member={member} onOpen={onOpen} />
-        <Group gap={4}>
+        <Group gap={4} justify="space-between" wrap="nowrap">
           <MemberBadges member={member} />
+          <MoreToggle expanded={expanded} controls={detailsId} onToggle={() => setExpanded(!expanded)} />
         </Group>
-        {member.vrcId && (
-          <SimpleGrid cols={2} spacing="xs">
-            <Detail label="VRC Name" value={member.vrcName ?? 'N/A'} />
-            <Detail label="VRC ID" value={member.vrcId} />
-            <Detail label="Link Count" value={String(member.linkCount)} />
-            <Detail label="Last Link Change" value={lastLinkChange(member.linkLastChanged)} />
-          </SimpleGrid>
-        )}
+        {expanded && <MemberLinkDetails member={member} id={detailsId} />}
       </Stack>
     </Card>
   );

@@ -57,7 +57,15 @@ describe('Members tab', () => {
     expect(linked.getByText('Linked')).toBeTruthy();
     expect(linked.getByText('Verified')).toBeTruthy();
     expect(linked.getByText('18+')).toBeTruthy();
-    expect(linked.queryByRole('button', { name: 'More' })).toBeNull();
+    // The spec's More/Less toggle shows the link's details in words.
+    fireEvent.click(linked.getByRole('button', { name: 'More' }));
+    const details = within(screen.getByRole('region', { name: 'Link details of member1' }));
+    expect(details.getByText('VRC ID')).toBeTruthy();
+    expect(details.getAllByText('usr_nova').length).toBe(1);
+    expect(details.getByText('Yes')).toBeTruthy();
+    expect(details.getByText('18+')).toBeTruthy();
+    fireEvent.click(linked.getByRole('button', { name: 'Less' }));
+    expect(screen.queryByRole('region', { name: 'Link details of member1' })).toBeNull();
     const other = within(screen.getByRole('row', { name: 'member2' }));
     expect(other.getByText('Not linked')).toBeTruthy();
     expect(other.getByText('Never')).toBeTruthy();

@@ -21,6 +21,9 @@ export function SortableRoleChip({ id, name, color, readOnly, onRemove }: Props)
     // not allowed (axe nested-interactive). A focusable group it is, moved with the keyboard.
     attributes: { role: 'group' },
   });
+  // aria-pressed belongs to buttons, not groups (axe aria-allowed-attr); dnd-kit's live region already
+  // announces pick-up and drop, and data-dragging marks the lifted chip.
+  const { 'aria-pressed': _pressed, ...groupAttributes } = attributes;
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (!readOnly && (event.key === 'Delete' || event.key === 'Backspace')) {
       event.preventDefault();
@@ -42,7 +45,9 @@ export function SortableRoleChip({ id, name, color, readOnly, onRemove }: Props)
       }}
       withRemoveButton={!readOnly}
       onRemove={onRemove}
-      {...attributes}
+      {...groupAttributes}
+      aria-label={name}
+      data-dragging={isDragging || undefined}
       {...listeners}
       onKeyDown={onKeyDown}
     >
