@@ -317,7 +317,7 @@ describe('the bot sync', () => {
       const after = await memberships();
       for (const id of keep) expect(after.find((m) => m.userId === id)?.status).toBe('member');
       await page.getByRole('button', { name: 'View Audit Log' }).click();
-      await audit.getByRole('cell', { name: 'NoMembership', exact: true }).first().waitFor();
+      await audit.getByRole('cell', { name: 'Removed from the group', exact: true }).first().waitFor();
       await page.keyboard.press('Escape');
       await audit.waitFor({ state: 'hidden' });
       // The admin has no link, so never got the Linked Users Role.

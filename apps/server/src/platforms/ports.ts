@@ -117,12 +117,16 @@ export interface VrchatPort {
   /** The product's account joins (open group, or accepting an invite) or asks to join (request-only). */
   joinGroup(groupId: string): Promise<VrchatJoinOutcome>;
   listJoinRequests(groupId: string): Promise<VrchatJoinRequest[]>;
+  /**
+   * 'too_many_groups': VRChat would not accept the request, the person is in too many groups (the request
+   * stays pending).
+   */
   respondJoinRequest(
     groupId: string,
     userId: string,
     action: 'accept' | 'reject',
     opts?: { block?: boolean },
-  ): Promise<void>;
+  ): Promise<'done' | 'too_many_groups'>;
   /** false when the user was not a member. */
   kickGroupMember(groupId: string, userId: string): Promise<boolean>;
   getGroupAuditLogs(

@@ -101,3 +101,18 @@ export const syncTemporaryGrants = pgTable(
   },
   (t) => [primaryKey({ columns: [t.guildId, t.kind, t.targetId, t.roleId] })],
 );
+
+/**
+ * Join requests VRChat would not let the sync accept ("…can't join right now because they're in too many
+ * groups"): the sync does not ask again for a day, and the tabs say why (audit-logged once, when it came).
+ */
+export const groupJoinRefusals = pgTable(
+  'group_join_refusals',
+  {
+    groupId: text('group_id').notNull(),
+    vrcUserId: text('vrc_user_id').notNull(),
+    message: text('message').notNull(),
+    refusedAt: timestamp('refused_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.vrcUserId] })],
+);

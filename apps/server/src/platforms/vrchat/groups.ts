@@ -138,7 +138,10 @@ export function groupMethods(caller: VrchatCaller): GroupMethods {
           body: { action, ...(block !== undefined ? { block } : {}) },
         }),
       );
-      if (!res.ok) caller.fail(res);
+      if (res.ok) return 'done';
+      // "<name> can't join right now because they're in too many groups․" (vrchatapi/specification#541).
+      if (res.status === 403 && /too many groups/i.test(res.message)) return 'too_many_groups';
+      caller.fail(res);
     },
 
     async kickGroupMember(groupId, userId) {

@@ -7,12 +7,13 @@ import type { AppContext } from '../../../kernel/context.js';
 import { DiscordPermissionError } from '../../../platforms/discord/errors.js';
 import { VrchatError } from '../../../platforms/vrchat/errors.js';
 import { actionInPlace } from './action-in-place.js';
+import { joinRefusedMessage, recordJoinRefusal } from './join-refusals.js';
 import type { SyncAction, SyncPlanInput } from './sync-plan.js';
 import { recordGrantChange } from './temporary-grants.js';
 
 /** A problem met while applying (VRChat or Discord refused): shown on the tabs until a sync runs without it. */
 export interface ApplyWarning {
-  kind: 'discordRole' | 'groupAction';
+  kind: 'discordRole' | 'groupAction' | 'joinRefused';
   subject: string;
   message: string;
 }
@@ -87,6 +88,20 @@ export async function applyActions(
           targetId: targetOf(action),
           details: { ...described, error: message },
         });
+      });
+      continue;
+    }
+    if (action.kind === 'acceptRequest' && outcome.outcome === 'too_many_groups' && groupId) {
+      // Not a write: the request stays pending. Recorded so the next day's runs skip it; the tabs say why
+      // and runGuildSync audit-logs the warning once.
+      result.failed++;
+      const message = joinRefusedMessage(
+        String(described.vrchatName ?? described.targetName ?? action.vrcUserId),
+      );
+      result.warnings.push({ kind: 'joinRefused', subject: action.vrcUserId, message });
+      await ctx.db.transaction(async (tx) => {
+        await tx.delete(syncIntents).where(eq(syncIntents.id, intent.id));
+        await recordJoinRefusal(tx, groupId, action.vrcUserId, message);
       });
       continue;
     }
@@ -183,8 +198,7 @@ async function applyOne(
     case 'invite':
       return { outcome: await ctx.vrchat.inviteToGroup(groupId, a.vrcUserId) };
     case 'acceptRequest':
-      await ctx.vrchat.respondJoinRequest(groupId, a.vrcUserId, 'accept');
-      return {};
+      return { outcome: await ctx.vrchat.respondJoinRequest(groupId, a.vrcUserId, 'accept') };
     case 'remove':
       return { wasMember: await ctx.vrchat.kickGroupMember(groupId, a.vrcUserId) };
     case 'addGroupRole':

@@ -14,6 +14,7 @@ import { ensureFilled, freshenLinkedMirror } from '../../access/members/member-m
 import { neededPermissions } from '../../admin/setup-doctor/vrchat-checks.js';
 import { assignableRoleProblem } from '../../community/guild-settings/assignable-role.js';
 import { linkOf } from '../groups/groups.service.js';
+import { recentJoinRefusals } from './join-refusals.js';
 import type { PlanGroup, PlanMember, SyncPlanInput } from './sync-plan.js';
 import { readTemporaryGrants } from './temporary-grants.js';
 
@@ -211,13 +212,14 @@ async function observeGroup(
       if (one?.membershipStatus === 'member') seen(one);
     }
   }
-  const [invites, requests, recorded] = await Promise.all([
+  const [invites, requests, recorded, refusals] = await Promise.all([
     can.invite ? ctx.vrchat.listGroupInvites(link.groupId) : Promise.resolve([]),
     can.invite ? ctx.vrchat.listJoinRequests(link.groupId) : Promise.resolve([]),
     ctx.db
       .select({ vrcUserId: groupInvites.vrcUserId })
       .from(groupInvites)
       .where(eq(groupInvites.groupId, link.groupId)),
+    recentJoinRefusals(ctx.db, link.groupId),
   ]);
   reads += 2;
   for (const r of requests) if (r.displayName && !names.has(r.userId)) names.set(r.userId, r.displayName);
@@ -230,6 +232,7 @@ async function observeGroup(
     pendingInvites: new Set(invites.map((i) => i.userId)),
     joinRequests: new Set(requests.map((r) => r.userId).filter((id) => !groupMembers.has(id))),
     alreadyInvited: new Set(recorded.map((r) => r.vrcUserId)),
+    refusedJoinRequests: refusals,
     protectedUserIds,
     manageableRoleIds: new Set(
       roles

@@ -63,6 +63,11 @@ export interface PlanGroup {
   joinRequests: ReadonlySet<string>;
   /** Invites the product already sent (or found blocked): never sent again until the user resets them. */
   alreadyInvited: ReadonlySet<string>;
+  /**
+   * Join requests VRChat refused to accept within the last day (too many groups): left pending, with a
+   * warning, until then (user id → the recorded message).
+   */
+  refusedJoinRequests?: ReadonlyMap<string, string>;
   /** Owner, the bot, members ranked at or above the bot. */
   protectedUserIds: ReadonlySet<string>;
   /** Group roles the bot may give and take (below its rank, not purchase-only). */
@@ -121,8 +126,8 @@ export type SyncAction =
 export type SyncActionKind = SyncAction['kind'];
 
 export interface SyncWarning {
-  kind: 'discordRole' | 'groupRole' | 'groupPermission';
-  /** The role (Discord or group) or the permission the bot lacks. */
+  kind: 'discordRole' | 'groupRole' | 'groupPermission' | 'joinRefused';
+  /** The role (Discord or group), the permission the bot lacks, or the refused requester's VRChat id. */
   subject: string;
   reason: SyncReason;
 }
@@ -301,6 +306,9 @@ function applyGroupRules(
     if (wantIn && !wantOut && !isMember) {
       if (!group.can.invite) {
         warn({ kind: 'groupPermission', subject: 'group-invites-manage', reason: 'Membership' });
+      } else if (group.refusedJoinRequests?.has(vrcId) && state.requested.has(vrcId)) {
+        // VRChat refused it lately; asking again on every run would only be refused again.
+        warn({ kind: 'joinRefused', subject: vrcId, reason: 'Membership' });
       } else if (state.requested.has(vrcId)) {
         state.requested.delete(vrcId);
         state.groupRoles.set(vrcId, new Set());

@@ -7,6 +7,7 @@ import { invalid, unavailable } from '../../../kernel/errors.js';
 import { syncGuildJob } from '../../../kernel/job-catalog.js';
 import { requireGuildPermission } from '../../access/permissions/access.service.js';
 import { linkOf } from '../groups/groups.service.js';
+import { joinRefusedMessage } from './join-refusals.js';
 import { estimatedSyncSeconds, nextScheduledSync, syncActivityOf } from './sync-activity.js';
 import { type ApplyWarning, applyActions, settleIntents } from './sync-apply.js';
 import {
@@ -107,6 +108,11 @@ export function warningMessage(obs: Observation, w: SyncWarning | ObserveWarning
       return `The bot cannot give or take the group role ${groupRole(w.subject)}: it is at or above the bot's rank in the group, or VRChat sells it.`;
     case 'groupPermission':
       return `The bot's role in the VRChat group lacks the permission ${w.subject}.`;
+    case 'joinRefused':
+      return (
+        obs.input.group?.refusedJoinRequests?.get(w.subject) ??
+        joinRefusedMessage(obs.names.get(w.subject) ?? w.subject)
+      );
     case 'groupMissing':
       return 'VRChat no longer finds the linked group; nothing is synced with it.';
     case 'botNotInGroup':
