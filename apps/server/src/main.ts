@@ -10,8 +10,8 @@ import { listeningUrl, resolveConfig } from './kernel/config.js';
 import { createContext } from './kernel/context.js';
 import { createLogger } from './logger.js';
 import { startPlatforms } from './platforms/start.js';
-import { startHeartbeat } from './wings/admin/scheduled-tasks/heartbeat.js';
-import { startScheduler } from './wings/admin/scheduled-tasks/scheduler.js';
+import { startHeartbeat } from './jobs/scheduled-tasks/heartbeat.js';
+import { startScheduler } from './jobs/scheduled-tasks/scheduler.js';
 
 /**
  * The composition root: reads the process roles (PROCESS_ROLES: api, bot, worker), builds the context

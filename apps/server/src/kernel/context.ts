@@ -6,7 +6,7 @@ import type { DiscordPort, VrchatPort } from '../platforms/ports.js';
 import type { Platforms } from '../platforms/start.js';
 import { unavailableDiscord, unavailableVrchat } from '../platforms/unavailable.js';
 import { mirrorBackedDiscord } from '../wings/access/members/member-mirror.port.js';
-import type { TaskScheduler } from '../wings/admin/scheduled-tasks/scheduler.js';
+import type { TaskScheduler } from '../jobs/scheduled-tasks/scheduler.js';
 import type { AppConfig } from './config.js';
 
 /** What route modules, services, bot events and jobs get: config, data and platform adapters. */

@@ -10,8 +10,8 @@ import {
   type TaskKey,
   type TaskRow,
   toggleTask,
-} from '../scheduled-tasks/task-store.js';
-import { requirePlatformAdmin } from './platform-admin.js';
+} from '../../../jobs/scheduled-tasks/task-store.js';
+import { requirePlatformAdmin } from '../../identity/auth/platform-admin.js';
 
 /** A task as /admin shows it: named by its method, with the job it queues. */
 export function toScheduledTask(row: TaskRow) {

@@ -8,7 +8,7 @@ import type { DiscordChannelInfo, DiscordGuildInfo } from '../../../platforms/po
 import { BOT_NOT_IN_GUILD, requireGuildPermission } from '../../access/permissions/access.service.js';
 import { channelPostProblem } from './channel-access.js';
 import type { LoggingConfigUpdate } from './discord-logging.schemas.js';
-import { type LogEventType, logEventTitles, logEventTypes } from './log-event-types.js';
+import { type LogEventType, logEventTitles, logEventTypes } from '../../../kernel/log-event-types.js';
 
 export const PROBLEM_MESSAGES = {
   channelGone: 'The log channel was deleted; posts to it were dropped. Choose another channel.',

@@ -9,7 +9,7 @@ import { invalid } from '../../../kernel/errors.js';
 import type { DiscordGuildInfo } from '../../../platforms/ports.js';
 import { guildMemberCounts } from '../../access/members/member-mirror.reads.js';
 import { requireGuildPermission } from '../../access/permissions/access.service.js';
-import { requestGuildSync } from '../../group-sync/sync/sync-trigger.js';
+import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 import { assignableRoleProblem } from './assignable-role.js';
 import type { AutoAssignRoles, AutoAssignRolesUpdate } from './guild-settings.schemas.js';
 

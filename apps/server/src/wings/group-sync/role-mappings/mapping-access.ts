@@ -7,7 +7,7 @@ import { missing } from '../../../kernel/errors.js';
 import type { DiscordGuildInfo, VrchatGroupRole } from '../../../platforms/ports.js';
 import { requireGuildPermission } from '../../access/permissions/access.service.js';
 import { linkOf, NO_LINKED_GROUP } from '../groups/groups.service.js';
-import { requestGuildSync } from '../sync/sync-trigger.js';
+import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 
 export const MAPPING_NOT_FOUND = 'Role mapping not found.';
 

@@ -3,7 +3,7 @@ import { guildMembers, linkEvents } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { linkEventsJob } from '../../../kernel/job-catalog.js';
 import { requestRoleConnectionUpdates } from '../../identity/linked-roles/linked-roles.service.js';
-import { requestGuildSync } from './sync-trigger.js';
+import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 
 const BATCH = 500;
 

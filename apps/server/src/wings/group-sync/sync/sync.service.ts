@@ -18,7 +18,7 @@ import {
 } from './sync-breaker.js';
 import { type Observation, type ObserveWarning, observeGuild } from './sync-observe.js';
 import type { SyncAction, SyncActionKind, SyncWarning } from './sync-plan.js';
-import { requestGuildSync } from './sync-trigger.js';
+import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 import { dropStaleGrants } from './temporary-grants.js';
 
 export { breakerHolds, HOLD_ABOVE_COUNT, HOLD_ABOVE_SHARE };
