@@ -5,13 +5,13 @@ import { openDatabase } from './db/client.js';
 import { isDemoMode, listenHost, parseEnv } from './env.js';
 import { isAddressInUse, portInUseSentence, portIsFree } from './http/listen-port.js';
 import { createJobQueue } from './jobs/pg-boss-queue.js';
+import { startHeartbeat } from './jobs/scheduled-tasks/heartbeat.js';
+import { startScheduler } from './jobs/scheduled-tasks/scheduler.js';
 import { startJobWorker } from './jobs/worker.js';
 import { listeningUrl, resolveConfig } from './kernel/config.js';
 import { createContext } from './kernel/context.js';
 import { createLogger } from './logger.js';
 import { startPlatforms } from './platforms/start.js';
-import { startHeartbeat } from './jobs/scheduled-tasks/heartbeat.js';
-import { startScheduler } from './jobs/scheduled-tasks/scheduler.js';
 
 /**
  * The composition root: reads the process roles (PROCESS_ROLES: api, bot, worker), builds the context

@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db } from '../db/client.js';
 import { type JobQueue, noJobQueue } from '../jobs/queue.js';
+import type { TaskScheduler } from '../jobs/scheduled-tasks/scheduler.js';
 import { DiscordOAuth } from '../platforms/discord/oauth.js';
 import type { DiscordPort, VrchatPort } from '../platforms/ports.js';
 import type { Platforms } from '../platforms/start.js';
 import { unavailableDiscord, unavailableVrchat } from '../platforms/unavailable.js';
 import { mirrorBackedDiscord } from '../wings/access/members/member-mirror.port.js';
-import type { TaskScheduler } from '../jobs/scheduled-tasks/scheduler.js';
 import type { AppConfig } from './config.js';
 
 /** What route modules, services, bot events and jobs get: config, data and platform adapters. */

@@ -1,6 +1,6 @@
+import type { AppContext } from '../../kernel/context.js';
 import type { JobDefinition } from '../define.js';
 import { findScheduledJob, jobRegistry, scheduledJobs } from '../registry.js';
-import type { AppContext } from '../../kernel/context.js';
 import { claimDueTasks, recordFireFailure, registerTasks, type TaskOwner } from './task-store.js';
 
 export const SCHEDULER_TICK_MS = 1_000;

@@ -1,8 +1,4 @@
 import { findScheduledJob } from '../../../jobs/registry.js';
-import { userActor } from '../../../kernel/actor.js';
-import { audit } from '../../../kernel/audit.js';
-import type { AppContext } from '../../../kernel/context.js';
-import { missing } from '../../../kernel/errors.js';
 import {
   findTask,
   listLiveTasks,
@@ -11,6 +7,10 @@ import {
   type TaskRow,
   toggleTask,
 } from '../../../jobs/scheduled-tasks/task-store.js';
+import { userActor } from '../../../kernel/actor.js';
+import { audit } from '../../../kernel/audit.js';
+import type { AppContext } from '../../../kernel/context.js';
+import { missing } from '../../../kernel/errors.js';
 import { requirePlatformAdmin } from '../../identity/auth/platform-admin.js';
 
 /** A task as /admin shows it: named by its method, with the job it queues. */

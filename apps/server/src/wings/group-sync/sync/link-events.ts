@@ -2,8 +2,8 @@ import { and, asc, inArray, isNull } from 'drizzle-orm';
 import { guildMembers, linkEvents } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { linkEventsJob } from '../../../kernel/job-catalog.js';
-import { requestRoleConnectionUpdates } from '../../identity/linked-roles/linked-roles.service.js';
 import { requestGuildSync } from '../../../kernel/sync-trigger.js';
+import { requestRoleConnectionUpdates } from '../../identity/linked-roles/linked-roles.service.js';
 
 const BATCH = 500;
 
