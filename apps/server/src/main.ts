@@ -12,6 +12,7 @@ import { listeningUrl, resolveConfig } from './kernel/config.js';
 import { createContext } from './kernel/context.js';
 import { createLogger } from './logger.js';
 import { startPlatforms } from './platforms/start.js';
+import { memberMirrorDiscord } from './wings/access/members/member-mirror.port.js';
 
 /**
  * The composition root: reads the process roles (PROCESS_ROLES: api, bot, worker), builds the context
@@ -63,7 +64,8 @@ const [platforms] = await Promise.all([
   startPlatforms({ config, database, log, awaitVrchatLogin: false }),
   jobs.start(),
 ]);
-const ctx = createContext({ config, database, log, platforms, jobs });
+const parts = { config, database, log, platforms, jobs };
+const ctx = createContext({ ...parts, discord: memberMirrorDiscord(parts) });
 log.info({ roles: [...roles], container: config.process.container }, 'Process roles');
 
 const stops: Array<() => Promise<void> | void> = [];

@@ -5,8 +5,6 @@ import type { AppContext } from '../../../kernel/context.js';
 import { requireGuildPermission } from '../../access/permissions/access.service.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 
-/** How long API log rows are kept (the privacy policy's month); the retention task deletes older ones. */
-export const API_LOG_RETENTION_DAYS = 30;
 export const API_LOG_PAGE_SIZE = 50;
 const CURSOR_KIND = 'apilog';
 
