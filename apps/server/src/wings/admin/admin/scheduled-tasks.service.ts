@@ -11,7 +11,7 @@ import { userActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { missing } from '../../../kernel/errors.js';
-import { requirePlatformAdmin } from '../../identity/auth/platform-admin.js';
+import { requirePlatformAdmin } from '../../identity/index.js';
 
 /** A task as /admin shows it: named by its method, with the job it queues. */
 export function toScheduledTask(row: TaskRow) {

@@ -5,7 +5,7 @@ import { userActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { unavailable } from '../../../kernel/errors.js';
-import { requirePlatformAdmin } from '../../identity/auth/platform-admin.js';
+import { requirePlatformAdmin } from '../../identity/index.js';
 import { vrchatState } from './admin.schemas.js';
 
 type Row = Record<string, unknown>;

@@ -3,7 +3,7 @@ import { apiKeys, auditLog, discordLogConfig, discordLogOutbox, users } from '..
 import type { AppContext } from '../../../kernel/context.js';
 import type { LogEventType } from '../../../kernel/log-event-types.js';
 import { DiscordError } from '../../../platforms/discord/errors.js';
-import { API_KEY_ACTOR } from '../../access/api-keys/api-key-actor.js';
+import { API_KEY_ACTOR } from '../../access/index.js';
 import { actorDisplaynameSql } from '../audit-log/audit-log.query.js';
 import { logEmbed } from './log-embed.js';
 

@@ -1,10 +1,10 @@
 import type { VrchatGroup, VrchatGroupMember, VrchatGroupRole } from '../../../platforms/ports.js';
 import {
   type GroupNeeds,
+  groupRoleRankProblem,
   neededPermissions,
   permissionLabels,
-} from '../../group-sync/role-mappings/group-needs.js';
-import { groupRoleRankProblem } from '../../group-sync/role-mappings/mapping-roles.js';
+} from '../../group-sync/index.js';
 import { failed, passed, type SetupCheck } from './setup-checks.js';
 
 /** The group, the bot's membership and permissions in it, and whether its join state fits the settings. */

@@ -1,8 +1,8 @@
 import { inArray } from 'drizzle-orm';
 import { guestRoles, guildGroups } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { memberGuildsOf } from '../../access/guilds/guilds.service.js';
-import { findLinkByDiscord } from '../../identity/links/links.service.js';
+import { memberGuildsOf } from '../../access/index.js';
+import { findLinkByDiscord } from '../../identity/index.js';
 import { heldEntries } from '../guests/slots.js';
 
 export async function getProfile(

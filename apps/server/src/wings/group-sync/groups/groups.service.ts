@@ -6,7 +6,7 @@ import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { missing } from '../../../kernel/errors.js';
 import { requestGuildSync } from '../../../kernel/sync-trigger.js';
-import { requireGuildPermission } from '../../access/permissions/access.service.js';
+import { requireGuildPermission } from '../../access/index.js';
 import type { GroupSettingsUpdate, LinkedGroup } from './groups.schemas.js';
 
 export const NO_LINKED_GROUP = 'No VRChat group is linked to this server.';

@@ -6,7 +6,7 @@ import type { AppContext } from '../../../kernel/context.js';
 import { missing } from '../../../kernel/errors.js';
 import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 import type { DiscordGuildInfo, VrchatGroupRole } from '../../../platforms/ports.js';
-import { requireGuildPermission } from '../../access/permissions/access.service.js';
+import { requireGuildPermission } from '../../access/index.js';
 import { linkOf, NO_LINKED_GROUP } from '../groups/groups.service.js';
 
 export const MAPPING_NOT_FOUND = 'Role mapping not found.';

@@ -2,7 +2,7 @@ import { and, asc, inArray, isNull } from 'drizzle-orm';
 import { guildMembers, linkEvents } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { requestGuildSync } from '../../../kernel/sync-trigger.js';
-import { requestRoleConnectionUpdates } from '../../identity/linked-roles/linked-roles.service.js';
+import { requestRoleConnectionUpdates } from '../../identity/index.js';
 
 const BATCH = 500;
 

@@ -9,9 +9,8 @@ import {
 } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import type { DiscordGuildInfo, VrchatGroup, VrchatGroupRole } from '../../../platforms/ports.js';
-import { mirrorDeps } from '../../access/members/member-mirror.events.js';
-import { ensureFilled, freshenLinkedMirror } from '../../access/members/member-mirror.fill.js';
-import { assignableRoleProblem } from '../../community/guild-settings/assignable-role.js';
+import { ensureFilled, freshenLinkedMirror, mirrorDeps } from '../../access/index.js';
+import { assignableRoleProblem } from '../../community/index.js';
 import { linkOf } from '../groups/groups.service.js';
 import { neededPermissions } from '../role-mappings/group-needs.js';
 import type { PlanGroup, PlanMember, SyncPlanInput } from './sync-plan.js';

@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { guildMembers } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { removeGuestsOfUser } from '../../community/guests/guests.service.js';
+import { removeGuestsOfUser } from '../../community/index.js';
 import { runGuildSync } from './sync.service.js';
 
 /**

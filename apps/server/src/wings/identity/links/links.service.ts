@@ -7,7 +7,7 @@ import type { AppContext } from '../../../kernel/context.js';
 import { conflict, invalid, missing } from '../../../kernel/errors.js';
 import { linkEventsJob } from '../../../kernel/job-catalog.js';
 import type { VrchatUserSummary } from '../../../platforms/ports.js';
-import { memberLinked } from '../../access/members/member-mirror.events.js';
+import { memberLinked } from '../../access/index.js';
 import { ageVerificationOf } from './age.js';
 import { bioHasCode, newVerificationCode, vrchatIdFrom } from './code.js';
 

@@ -5,7 +5,7 @@ import { signInHangoutOwner } from '../../../../test/factories.js';
 import { type Database, openDatabase } from '../../../db/client.js';
 import { type AppContext, createContext } from '../../../kernel/context.js';
 import { waitFor } from '../../../platforms/testing.js';
-import { memberMirrorDiscord } from '../../access/members/member-mirror.port.js';
+import { memberMirrorDiscord } from '../../access/index.js';
 import { worldDataCacheOf } from './world-data.service.js';
 import type { WorldDataCache } from './world-data-cache.js';
 import { readWorldAndBody } from './world-data-store.js';
