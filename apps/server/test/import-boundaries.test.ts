@@ -1,24 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serverDir } from '../src/server-dir.js';
-import { boundaryViolations, importsOf, wingOrder } from './import-boundaries.js';
-
-/** Every .ts file of the server's src/, as text, keyed by its path from the package root (`src/…`). */
-function serverSources(): Record<string, string> {
-  const files: Record<string, string> = {};
-  const srcDir = join(serverDir, 'src');
-  for (const entry of readdirSync(srcDir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
-    const path = join(entry.parentPath, entry.name);
-    files[relative(serverDir, path).split('\\').join('/')] = readFileSync(path, 'utf8');
-  }
-  return files;
-}
+import { boundaryViolations, importsOf, serverSources, wingEdges, wingOrder } from './import-boundaries.js';
 
 describe('server import boundaries', () => {
   it('finds no kernel, http, face, wing-order or pure-core violation in src/', () => {
-    const files = serverSources();
+    const files = serverSources(serverDir);
     expect(Object.keys(files).length).toBeGreaterThan(300);
     // Every wing in the order exists and has a face.
     for (const wing of wingOrder) expect(Object.keys(files)).toContain(`src/wings/${wing}/index.ts`);
@@ -82,6 +68,16 @@ describe('server import boundaries', () => {
         "import { guardDiscord } from '../../../platforms/discord/guard.js';",
       ].join('\n'),
     };
+    expect(wingEdges(fixture)).toEqual({
+      'kernel → admin': 1,
+      'http → identity': 1,
+      'community → identity': 1,
+      'community → group-sync': 1,
+      'community → admin': 1,
+      'community → access': 1,
+      'access → identity': 1,
+      'access → group-sync': 1,
+    });
     const below = `a wing imports only wings below it (${wingOrder.join(' < ')})`;
     expect(boundaryViolations(fixture)).toEqual([
       {

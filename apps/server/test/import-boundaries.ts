@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
 /**
  * The server's direction rule, read from the source text (see docs/architecture.md, "The server: six wings over
  * a kernel"): the kernel imports no wing; `http/` imports no wing (the composition root hands it the session
@@ -69,6 +72,36 @@ const isPureCore = (file: string) =>
   pureCores.some((core) => (core.endsWith('/') ? file.startsWith(core) : file === core));
 
 const orderText = wingOrder.join(' < ');
+
+/** Every .ts file below `<root>/src`, as text, keyed by its path from `root` (`src/…`). */
+export function serverSources(root: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    const path = join(entry.parentPath, entry.name);
+    files[relative(root, path).split('\\').join('/')] = readFileSync(path, 'utf8');
+  }
+  return files;
+}
+
+/**
+ * How many imports go from one layer to a wing, by `from → to` (`kernel → access`, `identity → community`,
+ * `http → identity`): the measure behind the wing order. Imports within a wing are not counted.
+ */
+export function wingEdges(files: Record<string, string>): Record<string, number> {
+  const edges: Record<string, number> = {};
+  for (const [file, source] of Object.entries(files)) {
+    const from = wingOf(file)?.wing ?? /^src\/(kernel|http)\//.exec(file)?.[1];
+    if (!from) continue;
+    for (const { specifier } of importsOf(source)) {
+      const to = specifier.startsWith('.') ? wingOf(resolve(file, specifier))?.wing : undefined;
+      if (!to || to === from) continue;
+      const edge = `${from} → ${to}`;
+      edges[edge] = (edges[edge] ?? 0) + 1;
+    }
+  }
+  return edges;
+}
 
 /** Checks files keyed by their path from the server's package root (`src/wings/x/y.ts`). */
 export function boundaryViolations(files: Record<string, string>): BoundaryViolation[] {
