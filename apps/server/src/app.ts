@@ -25,6 +25,7 @@ import type { AppConfig } from './kernel/config.js';
 import type { AppContext } from './kernel/context.js';
 import { runInteractive } from './platforms/vrchat/interactive.js';
 import { serverDir } from './server-dir.js';
+import { findApiKey } from './wings/access/api-keys/api-key-lookup.js';
 import { apiKeysRoutes } from './wings/access/api-keys/api-keys.routes.js';
 import { guildsRoutes } from './wings/access/guilds/guilds.routes.js';
 import { membersRoutes } from './wings/access/members/members.routes.js';
@@ -44,6 +45,7 @@ import { groupsRoutes } from './wings/group-sync/groups/groups.routes.js';
 import { roleMappingsRoutes } from './wings/group-sync/role-mappings/role-mappings.routes.js';
 import { syncRoutes } from './wings/group-sync/sync/sync.routes.js';
 import { authRoutes } from './wings/identity/auth/auth.routes.js';
+import { findSession } from './wings/identity/auth/session.service.js';
 import { startSessionInvalidation } from './wings/identity/auth/session-cache.js';
 import { linksRoutes } from './wings/identity/links/links.routes.js';
 import { privacyRoutes } from './wings/identity/privacy/privacy.routes.js';
@@ -112,7 +114,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
 
   worldDataFastPath.useSecurityHeaders((await registerSecurityHeaders(app, ctx.config)).worldData);
   await app.register(fastifyCookie);
-  registerAuth(app, ctx.db);
+  registerAuth(app, ctx.db, { findSession, findApiKey });
   // Other processes' logouts reach this one's session cache (PostgreSQL LISTEN).
   const stopSessionInvalidation = startSessionInvalidation(ctx.database, (err) =>
     ctx.log.warn({ err }, 'Session invalidation: the LISTEN connection broke; reconnecting'),

@@ -5,13 +5,14 @@ import { openDatabase } from './db/client.js';
 import { isDemoMode, listenHost, parseEnv } from './env.js';
 import { isAddressInUse, portInUseSentence, portIsFree } from './http/listen-port.js';
 import { createJobQueue } from './jobs/pg-boss-queue.js';
+import { startHeartbeat } from './jobs/scheduled-tasks/heartbeat.js';
+import { startScheduler } from './jobs/scheduled-tasks/scheduler.js';
 import { startJobWorker } from './jobs/worker.js';
 import { listeningUrl, resolveConfig } from './kernel/config.js';
 import { createContext } from './kernel/context.js';
 import { createLogger } from './logger.js';
 import { startPlatforms } from './platforms/start.js';
-import { startHeartbeat } from './wings/admin/scheduled-tasks/heartbeat.js';
-import { startScheduler } from './wings/admin/scheduled-tasks/scheduler.js';
+import { memberMirrorDiscord } from './wings/access/members/member-mirror.port.js';
 
 /**
  * The composition root: reads the process roles (PROCESS_ROLES: api, bot, worker), builds the context
@@ -63,7 +64,8 @@ const [platforms] = await Promise.all([
   startPlatforms({ config, database, log, awaitVrchatLogin: false }),
   jobs.start(),
 ]);
-const ctx = createContext({ config, database, log, platforms, jobs });
+const parts = { config, database, log, platforms, jobs };
+const ctx = createContext({ ...parts, discord: memberMirrorDiscord(parts) });
 log.info({ roles: [...roles], container: config.process.container }, 'Process roles');
 
 const stops: Array<() => Promise<void> | void> = [];

@@ -11,6 +11,7 @@ import { type AppContext, createContext } from '../src/kernel/context.js';
 import { type Platforms, startPlatforms } from '../src/platforms/start.js';
 import { callSimulatorControl, LAX_SIMULATOR } from '../src/platforms/testing.js';
 import type { VrchatPacerSettings } from '../src/platforms/vrchat/transport.js';
+import { memberMirrorDiscord } from '../src/wings/access/members/member-mirror.port.js';
 import { createSession } from '../src/wings/identity/auth/session.service.js';
 import { upsertUser } from '../src/wings/identity/auth/user.service.js';
 import { openTestDatabase } from './db.js';
@@ -86,7 +87,8 @@ export async function createTestApp(
   // pg-boss in the test database, when the test needs real jobs (sending only; tests start workers).
   const jobs = opts.jobs ? createJobQueue(database, log) : undefined;
   await jobs?.start();
-  const ctx = createContext({ config, database, log, platforms, jobs });
+  const parts = { config, database, log, platforms, jobs };
+  const ctx = createContext({ ...parts, discord: memberMirrorDiscord(parts) });
   // Like main.ts with every role: the bot wires its gateway events and connects.
   const stopBot = platforms ? startBot(ctx, opts.bot) : undefined;
   if (platforms) await waitForGateway(platforms);

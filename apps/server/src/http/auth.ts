@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
-import { type Actor, apiKeyActor, userActor } from '../kernel/actor.js';
+import {
+  type ActiveApiKey,
+  type ActiveSession,
+  type Actor,
+  API_KEY_PREFIX,
+  apiKeyActor,
+  userActor,
+} from '../kernel/actor.js';
 import { notSignedIn, refused } from '../kernel/errors.js';
-import { API_KEY_PREFIX } from '../wings/access/api-keys/api-key-actor.js';
-import { type ActiveApiKey, findApiKey } from '../wings/access/api-keys/api-key-lookup.js';
-import { type ActiveSession, findSession } from '../wings/identity/auth/session.service.js';
 import { SESSION_COOKIE, setCookie, XSRF_COOKIE, XSRF_HEADER } from './cookies.js';
 
 declare module 'fastify' {
@@ -64,10 +68,19 @@ function bearerToken(req: FastifyRequest): string | undefined {
 }
 
 /**
+ * The session and API-key lookups (identity's findSession, access's findApiKey), handed in by the composition
+ * root: http/ imports no wing.
+ */
+export interface CallerLookups {
+  findSession(db: Db, token: string): Promise<ActiveSession | null>;
+  findApiKey(db: Db, token: string): Promise<ActiveApiKey | null>;
+}
+
+/**
  * Resolves the caller (session cookie or Bearer token) and enforces the double-submit XSRF check
  * on every state-changing cookie-authenticated /api request.
  */
-export function registerAuth(app: FastifyInstance, db: Db): void {
+export function registerAuth(app: FastifyInstance, db: Db, { findSession, findApiKey }: CallerLookups): void {
   app.decorateRequest('auth', null);
   app.decorateRequest('apiKey', null);
   app.decorateRequest('viaHeader', false);

@@ -1,3 +1,5 @@
+import type { users } from '../db/schema/index.js';
+
 /**
  * Who acts: a signed-in user, a server's API key, the bot reacting to Discord, or a background job.
  * Permission checks and the audit log take this value, so they can tell the four apart; the bot and jobs
@@ -30,4 +32,24 @@ export function actorId(a: Actor): string {
     case 'job':
       return `job:${a.job}`;
   }
+}
+
+/** API key tokens carry a prefix so a leaked one is recognisable (and so auth can tell keys from sessions). */
+export const API_KEY_PREFIX = 'vrcl_';
+
+export type SessionKind = 'web' | 'sdk';
+export type UserRow = typeof users.$inferSelect;
+
+/** A signed-in caller: the session's user and kind (identity's findSession answers it). */
+export interface ActiveSession {
+  user: UserRow;
+  kind: SessionKind;
+  tokenHash: string;
+}
+
+/** A live API key behind a Bearer token (access's findApiKey answers it). */
+export interface ActiveApiKey {
+  id: string;
+  guildId: string;
+  permissions: string[];
 }

@@ -1,8 +1,8 @@
 import type { Queryable } from '../db/client.js';
 import { auditLog } from '../db/schema/index.js';
-import { logEventTypeOf } from '../wings/admin/discord-logging/log-event-types.js';
-import { insertAuditWithDiscordLog } from '../wings/admin/discord-logging/outbox.js';
 import { type Actor, actorId } from './actor.js';
+import { insertAuditWithDiscordLog } from './discord-log-outbox.js';
+import { logEventTypeOf } from './log-event-types.js';
 
 export interface AuditEntry {
   action: string;

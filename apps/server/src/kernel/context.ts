@@ -5,8 +5,6 @@ import { DiscordOAuth } from '../platforms/discord/oauth.js';
 import type { DiscordPort, VrchatPort } from '../platforms/ports.js';
 import type { Platforms } from '../platforms/start.js';
 import { unavailableDiscord, unavailableVrchat } from '../platforms/unavailable.js';
-import { mirrorBackedDiscord } from '../wings/access/members/member-mirror.port.js';
-import type { TaskScheduler } from '../wings/admin/scheduled-tasks/scheduler.js';
 import type { AppConfig } from './config.js';
 
 /** What route modules, services, bot events and jobs get: config, data and platform adapters. */
@@ -25,7 +23,15 @@ export interface AppContext {
   /** The started platform adapters; absent where none were started (OpenAPI export, some tests). */
   platforms?: Platforms;
   /** This process's scheduled-task loop (worker role), so Run now answered here fires at once. */
-  scheduler?: TaskScheduler;
+  scheduler?: LocalTaskScheduler;
+}
+
+/** The scheduled-task loop of this process as the context sees it (started by jobs/scheduled-tasks/scheduler.ts). */
+export interface LocalTaskScheduler {
+  owner: { api: string; container: string };
+  /** Fires what is due or asked for now (the loop calls it every tick; Run now calls it at once). */
+  runDue(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 export interface CreateContextOptions {
@@ -33,6 +39,11 @@ export interface CreateContextOptions {
   database: Database;
   log: FastifyBaseLogger;
   platforms?: Platforms;
+  /**
+   * The bot's view of Discord over the started adapter, handed in by the composition root: the member-mirror
+   * backed port (access's `memberMirrorDiscord`). Without it the adapter itself answers.
+   */
+  discord?: DiscordPort;
   jobs?: JobQueue;
 }
 
@@ -44,15 +55,7 @@ export function createContext(opts: CreateContextOptions): AppContext {
     db: opts.database.db,
     log: opts.log,
     discordOAuth: new DiscordOAuth(opts.config.discord),
-    // Member reads come from the member mirror in the database (Discord sends no member list at connect).
-    discord: opts.platforms
-      ? mirrorBackedDiscord(opts.platforms.discord, {
-          db: opts.database.db,
-          log: opts.log,
-          source: opts.platforms.bot.members,
-          cdnUrl: opts.config.discord.cdnUrl,
-        })
-      : unavailableDiscord,
+    discord: opts.discord ?? opts.platforms?.discord ?? unavailableDiscord,
     vrchat: opts.platforms?.vrchat ?? unavailableVrchat,
     jobs: opts.jobs ?? noJobQueue,
     platforms: opts.platforms,

@@ -1,7 +1,7 @@
 import type { Client, GatewayGuildMemberAddDispatchData } from 'discord.js';
 import type { AppContext } from '../../kernel/context.js';
+import { requestGuildSync } from '../../kernel/sync-trigger.js';
 import { memberChanged } from '../../wings/access/members/member-mirror.events.js';
-import { requestGuildSync } from '../../wings/group-sync/sync/sync-trigger.js';
 import { onDispatch } from './raw.js';
 
 /** A member joined: the mirror has them at once (the Members tab, guests, permissions read it). */

@@ -1,9 +1,9 @@
 import type { Client, GatewayGuildMemberRemoveDispatchData } from 'discord.js';
 import type { AppContext } from '../../kernel/context.js';
+import { requestGuildSync } from '../../kernel/sync-trigger.js';
 import { memberLeft } from '../../wings/access/members/member-mirror.events.js';
 import { endGrantOfDepartedMember } from '../../wings/access/permissions/permissions.service.js';
 import { forgetDepartedGuest, reconcileHostGuests } from '../../wings/community/guests/guests.service.js';
-import { requestGuildSync } from '../../wings/group-sync/sync/sync-trigger.js';
 import { onDispatch } from './raw.js';
 
 /**

@@ -1,9 +1,9 @@
 import type { Client, GatewayGuildMemberUpdateDispatchData } from 'discord.js';
 import type { AppContext } from '../../kernel/context.js';
+import { requestGuildSync } from '../../kernel/sync-trigger.js';
 import { memberChanged } from '../../wings/access/members/member-mirror.events.js';
 import { reconcileHostGuests } from '../../wings/community/guests/guests.service.js';
 import { discordWritesInFlight, onlyOwnWrites } from '../../wings/group-sync/sync/own-writes.js';
-import { requestGuildSync } from '../../wings/group-sync/sync/sync-trigger.js';
 import { onDispatch } from './raw.js';
 
 const sameRoles = (a: string[], b: string[]) => a.length === b.length && a.every((r) => b.includes(r));

@@ -1,6 +1,6 @@
 import type { Client, GatewayGuildRoleUpdateDispatchData } from 'discord.js';
 import type { AppContext } from '../../kernel/context.js';
-import { requestGuildSync } from '../../wings/group-sync/sync/sync-trigger.js';
+import { requestGuildSync } from '../../kernel/sync-trigger.js';
 import { onDispatch } from './raw.js';
 
 /**

@@ -1,4 +1,5 @@
 import { accountEraseJob } from '../../kernel/job-catalog.js';
+import { takeBackGrantsOf } from '../../wings/group-sync/sync/take-back.js';
 import { eraseAccount } from '../../wings/identity/privacy/account-erasure.js';
 import { handleJob } from '../define.js';
 
@@ -7,5 +8,5 @@ import { handleJob } from '../define.js';
  * the audit entries that stay. Every step repeats safely, so a crash or a platform outage is retried.
  */
 export const accountEraseHandler = handleJob(accountEraseJob, async (ctx, payload) => {
-  await eraseAccount(ctx, payload);
+  await eraseAccount(ctx, payload, takeBackGrantsOf);
 });

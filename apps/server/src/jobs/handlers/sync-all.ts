@@ -1,5 +1,5 @@
 import { syncAllJob } from '../../kernel/job-catalog.js';
-import { requestGuildSync } from '../../wings/group-sync/sync/sync-trigger.js';
+import { requestGuildSync } from '../../kernel/sync-trigger.js';
 import { handleJob } from '../define.js';
 
 /** The scheduled full sync: every server the bot is in gets a sync job (collapsed with one waiting). */

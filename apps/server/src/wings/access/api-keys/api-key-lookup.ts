@@ -1,13 +1,10 @@
 import { and, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { apiKeys } from '../../../db/schema/index.js';
+import type { ActiveApiKey } from '../../../kernel/actor.js';
 import { sha256 } from '../../../kernel/crypto.js';
 
-export interface ActiveApiKey {
-  id: string;
-  guildId: string;
-  permissions: string[];
-}
+export type { ActiveApiKey };
 
 /** The live key behind a token, or null (unknown or expired). Last use is recorded at most once a minute. */
 export async function findApiKey(db: Db, token: string): Promise<ActiveApiKey | null> {

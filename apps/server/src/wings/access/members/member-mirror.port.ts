@@ -1,4 +1,5 @@
 import { CDN } from 'discord.js';
+import type { CreateContextOptions } from '../../../kernel/context.js';
 import { guardDiscord } from '../../../platforms/discord/guard.js';
 import type { DiscordMemberInfo, DiscordPort } from '../../../platforms/ports.js';
 import { ensureFilled, fillGuild, type MirrorDeps } from './member-mirror.fill.js';
@@ -100,5 +101,20 @@ export function mirrorBackedDiscord(port: DiscordPort, deps: MirrorDeps & { cdnU
       if (!sync?.filledAt) return port.listMembers(guildId);
       return (await currentMembers(db, guildId)).map((m) => toInfo(guildId, m));
     },
+  });
+}
+
+/**
+ * The context's Discord port for a process with started platforms (the composition root hands it to
+ * createContext): member reads come from the member mirror in the database (Discord sends no member list at
+ * connect). Undefined without platforms.
+ */
+export function memberMirrorDiscord(opts: CreateContextOptions): DiscordPort | undefined {
+  if (!opts.platforms) return undefined;
+  return mirrorBackedDiscord(opts.platforms.discord, {
+    db: opts.database.db,
+    log: opts.log,
+    source: opts.platforms.bot.members,
+    cdnUrl: opts.config.discord.cdnUrl,
   });
 }

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../../test/app.js';
 import { discordRole, rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
 import { guildPermissions } from '../../../db/schema/index.js';
 import { waitFor } from '../../../platforms/testing.js';
-import { createSession } from '../../identity/auth/session.service.js';
+import { createSession } from '../../identity/index.js';
 import { reconcileAllGuildMembers } from '../members/member-mirror.reconcile.js';
 
 const { hangout, danceClub, quietCorner } = seedGuildIds;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
-import { writeHeartbeat } from '../scheduled-tasks/heartbeat.js';
-import { startScheduler, type TaskScheduler } from '../scheduled-tasks/scheduler.js';
+import { writeHeartbeat } from '../../../jobs/scheduled-tasks/heartbeat.js';
+import { startScheduler, type TaskScheduler } from '../../../jobs/scheduled-tasks/scheduler.js';
 
 const ADMIN = '1300000000000009999';
 const TASKS = '/api/admin/scheduled-tasks';

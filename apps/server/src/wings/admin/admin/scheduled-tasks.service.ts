@@ -1,8 +1,4 @@
 import { findScheduledJob } from '../../../jobs/registry.js';
-import { userActor } from '../../../kernel/actor.js';
-import { audit } from '../../../kernel/audit.js';
-import type { AppContext } from '../../../kernel/context.js';
-import { missing } from '../../../kernel/errors.js';
 import {
   findTask,
   listLiveTasks,
@@ -10,8 +6,12 @@ import {
   type TaskKey,
   type TaskRow,
   toggleTask,
-} from '../scheduled-tasks/task-store.js';
-import { requirePlatformAdmin } from './platform-admin.js';
+} from '../../../jobs/scheduled-tasks/task-store.js';
+import { userActor } from '../../../kernel/actor.js';
+import { audit } from '../../../kernel/audit.js';
+import type { AppContext } from '../../../kernel/context.js';
+import { missing } from '../../../kernel/errors.js';
+import { requirePlatformAdmin } from '../../identity/index.js';
 
 /** A task as /admin shows it: named by its method, with the job it queues. */
 export function toScheduledTask(row: TaskRow) {

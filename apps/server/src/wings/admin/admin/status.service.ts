@@ -1,12 +1,12 @@
 import { jobRegistry } from '../../../jobs/registry.js';
+import { processStatus, writeHeartbeat } from '../../../jobs/scheduled-tasks/heartbeat.js';
+import { PROCESS_GONE_AFTER_SECONDS } from '../../../jobs/scheduled-tasks/task-store.js';
 import { userActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { unavailable } from '../../../kernel/errors.js';
-import { processStatus, writeHeartbeat } from '../scheduled-tasks/heartbeat.js';
-import { PROCESS_GONE_AFTER_SECONDS } from '../scheduled-tasks/task-store.js';
+import { requirePlatformAdmin } from '../../identity/index.js';
 import { vrchatState } from './admin.schemas.js';
-import { requirePlatformAdmin } from './platform-admin.js';
 
 type Row = Record<string, unknown>;
 const num = (v: unknown) => Number(v ?? 0);

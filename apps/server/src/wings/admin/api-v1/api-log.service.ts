@@ -2,11 +2,9 @@ import { and, desc, eq, lt } from 'drizzle-orm';
 import { apiKeys, apiLog, users } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { requireGuildPermission } from '../../access/permissions/access.service.js';
+import { requireGuildPermission } from '../../access/index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 
-/** How long API log rows are kept (the privacy policy's month); the retention task deletes older ones. */
-export const API_LOG_RETENTION_DAYS = 30;
 export const API_LOG_PAGE_SIZE = 50;
 const CURSOR_KIND = 'apilog';
 

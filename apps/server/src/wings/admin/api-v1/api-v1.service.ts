@@ -1,9 +1,7 @@
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { missing } from '../../../kernel/errors.js';
-import { mirrorDeps } from '../../access/members/member-mirror.events.js';
-import { ensureFilled } from '../../access/members/member-mirror.fill.js';
-import { requireGuildPermission } from '../../access/permissions/access.service.js';
+import { ensureFilled, mirrorDeps, requireGuildPermission } from '../../access/index.js';
 import type { V1MemberQuery } from './api-v1.schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { groupRoleHolders } from './group-roles.js';

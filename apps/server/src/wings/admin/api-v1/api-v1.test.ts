@@ -9,7 +9,7 @@ import {
   signInMember,
   vrchatLink,
 } from '../../../../test/factories.js';
-import { guildPermissionValues } from '../../access/permissions/guild-permissions.js';
+import { guildPermissionValues } from '../../access/index.js';
 import { V1_UNAUTHORIZED } from './api-v1.routes.js';
 
 const { hangout, danceClub } = seedGuildIds;

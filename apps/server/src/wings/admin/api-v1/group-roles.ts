@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../kernel/context.js';
 import { invalid } from '../../../kernel/errors.js';
-import { linkOf } from '../../group-sync/groups/groups.service.js';
+import { linkOf } from '../../group-sync/index.js';
 
 /** How long one listing of a group role's members is reused (paging through a list re-reads none). */
 export const GROUP_ROLE_CACHE_MS = 60_000;

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import { apiKeys, auditLog, users } from '../../../db/schema/index.js';
-import { API_KEY_ACTOR } from '../../access/api-keys/api-key-actor.js';
+import { API_KEY_ACTOR } from '../../access/index.js';
 import { auditDescriptions, namedSyncActions } from './describeAuditEntry.js';
 import { LATEST_AUDIT_TIME, parseAuditDate } from './parseAuditDate.js';
 

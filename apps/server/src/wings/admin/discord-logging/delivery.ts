@@ -1,11 +1,11 @@
 import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { apiKeys, auditLog, discordLogConfig, discordLogOutbox, users } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
+import type { LogEventType } from '../../../kernel/log-event-types.js';
 import { DiscordError } from '../../../platforms/discord/errors.js';
-import { API_KEY_ACTOR } from '../../access/api-keys/api-key-actor.js';
+import { API_KEY_ACTOR } from '../../access/index.js';
 import { actorDisplaynameSql } from '../audit-log/audit-log.query.js';
 import { logEmbed } from './log-embed.js';
-import type { LogEventType } from './log-event-types.js';
 
 const BATCH = 25;
 /** Posts per run at most; the rest waits for the next run (Discord allows about 5 posts per 5 s per channel). */

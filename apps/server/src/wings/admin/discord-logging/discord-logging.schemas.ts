@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { snowflake } from '../../../http/params.js';
-import { logEventTypes } from './log-event-types.js';
+import { logEventTypes } from '../../../kernel/log-event-types.js';
 
 export const guildParams = z.object({ guildId: snowflake });
 

@@ -4,11 +4,11 @@ import type { Actor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { invalid, missing } from '../../../kernel/errors.js';
+import { type LogEventType, logEventTitles, logEventTypes } from '../../../kernel/log-event-types.js';
 import type { DiscordChannelInfo, DiscordGuildInfo } from '../../../platforms/ports.js';
-import { BOT_NOT_IN_GUILD, requireGuildPermission } from '../../access/permissions/access.service.js';
+import { BOT_NOT_IN_GUILD, requireGuildPermission } from '../../access/index.js';
 import { channelPostProblem } from './channel-access.js';
 import type { LoggingConfigUpdate } from './discord-logging.schemas.js';
-import { type LogEventType, logEventTitles, logEventTypes } from './log-event-types.js';
 
 export const PROBLEM_MESSAGES = {
   channelGone: 'The log channel was deleted; posts to it were dropped. Choose another channel.',

@@ -1,7 +1,7 @@
+import { type LogEventType, logEventColors, logEventTitles } from '../../../kernel/log-event-types.js';
 import { inertText } from '../../../platforms/discord/inert-text.js';
 import type { DiscordEmbed } from '../../../platforms/ports.js';
 import { describeAuditEntry } from '../audit-log/describeAuditEntry.js';
-import { type LogEventType, logEventColors, logEventTitles } from './log-event-types.js';
 
 export interface LoggedEntry {
   action: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { logEventTypeOf, postedActions } from '../../../kernel/log-event-types.js';
 import { auditDescriptions } from '../audit-log/describeAuditEntry.js';
-import { logEventTypeOf, postedActions } from './log-event-types.js';
 
 describe('logEventTypeOf', () => {
   it('posts links, verifications, settings and failures under their kinds', () => {

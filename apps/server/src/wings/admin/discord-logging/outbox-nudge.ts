@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../kernel/context.js';
+import { onDiscordLogQueued } from '../../../kernel/discord-log-outbox.js';
 import { discordLogDeliverJob } from '../../../kernel/job-catalog.js';
-import { onDiscordLogQueued } from './outbox.js';
 
 /** The write may still be inside its transaction: the job starts a second later, after the commit. */
 const START_AFTER_SECONDS = 1;

@@ -8,10 +8,8 @@ import {
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
 import type { DiscordGuildInfo } from '../../../platforms/ports.js';
-import { requireGuildPermission } from '../../access/permissions/access.service.js';
-import { linkOf } from '../../group-sync/groups/groups.service.js';
-import { groupRoleActions } from '../../group-sync/role-mappings/mapping-roles.js';
-import { followProblemOf } from '../../group-sync/sync/group-audit-follow.js';
+import { requireGuildPermission } from '../../access/index.js';
+import { followProblemOf, groupRoleActions, linkOf } from '../../group-sync/index.js';
 import { readLoggingConfig } from '../discord-logging/discord-logging.service.js';
 import { type ConfiguredRole, discordRoleChecks, logChannelCheck } from './discord-checks.js';
 import { failed, type SetupCheck, unknown, withDeadline } from './setup-checks.js';

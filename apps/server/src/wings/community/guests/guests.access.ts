@@ -4,7 +4,7 @@ import { guests } from '../../../db/schema/index.js';
 import { requireUser } from '../../../http/auth.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { missing, refused } from '../../../kernel/errors.js';
-import { BOT_NOT_IN_GUILD } from '../../access/permissions/access.service.js';
+import { BOT_NOT_IN_GUILD } from '../../access/index.js';
 
 export const NOT_YOUR_GUEST = 'That guest was added by another host.';
 

@@ -8,7 +8,7 @@ import type { AppContext } from '../../../kernel/context.js';
 import { conflict, invalid, limited, missing, refused } from '../../../kernel/errors.js';
 import { DiscordError } from '../../../platforms/discord/errors.js';
 import type { DiscordMemberInfo } from '../../../platforms/ports.js';
-import { profileUrl } from '../../identity/links/links.service.js';
+import { profileUrl } from '../../identity/index.js';
 import { entryWithRoom, freeSlots, heldEntries, hostExcessGuests, slotsCount } from './slots.js';
 
 export const NO_FREE_SLOTS = 'No free guest slots available.';

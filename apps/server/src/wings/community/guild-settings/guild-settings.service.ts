@@ -6,10 +6,9 @@ import type { Actor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { invalid } from '../../../kernel/errors.js';
+import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 import type { DiscordGuildInfo } from '../../../platforms/ports.js';
-import { guildMemberCounts } from '../../access/members/member-mirror.reads.js';
-import { requireGuildPermission } from '../../access/permissions/access.service.js';
-import { requestGuildSync } from '../../group-sync/sync/sync-trigger.js';
+import { guildMemberCounts, requireGuildPermission } from '../../access/index.js';
 import { assignableRoleProblem } from './assignable-role.js';
 import type { AutoAssignRoles, AutoAssignRolesUpdate } from './guild-settings.schemas.js';
 

@@ -1,28 +1,9 @@
 import { inArray } from 'drizzle-orm';
 import { guestRoles, guildGroups } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
-import type { DiscordGuildInfo, DiscordMemberInfo } from '../../../platforms/ports.js';
-import { findLinkByDiscord } from '../../identity/links/links.service.js';
+import { memberGuildsOf } from '../../access/index.js';
+import { findLinkByDiscord } from '../../identity/index.js';
 import { heldEntries } from '../guests/slots.js';
-
-export interface MemberGuild {
-  guild: DiscordGuildInfo;
-  member: DiscordMemberInfo;
-}
-
-/** The servers where both the bot and this user are members. */
-export async function memberGuildsOf(ctx: AppContext, userId: string): Promise<MemberGuild[]> {
-  const ids = await ctx.discord.botGuildIds();
-  const found = await Promise.all(
-    ids.map(async (id) => {
-      const member = await ctx.discord.getMember(id, userId);
-      if (!member) return null;
-      const guild = await ctx.discord.getGuild(id);
-      return guild ? { guild, member } : null;
-    }),
-  );
-  return found.filter((g): g is MemberGuild => g !== null);
-}
 
 export async function getProfile(
   ctx: AppContext,

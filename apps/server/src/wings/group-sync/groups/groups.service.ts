@@ -5,8 +5,8 @@ import type { Actor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { missing } from '../../../kernel/errors.js';
-import { requireGuildPermission } from '../../access/permissions/access.service.js';
-import { requestGuildSync } from '../sync/sync-trigger.js';
+import { requestGuildSync } from '../../../kernel/sync-trigger.js';
+import { requireGuildPermission } from '../../access/index.js';
 import type { GroupSettingsUpdate, LinkedGroup } from './groups.schemas.js';
 
 export const NO_LINKED_GROUP = 'No VRChat group is linked to this server.';

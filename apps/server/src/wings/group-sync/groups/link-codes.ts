@@ -1,7 +1,7 @@
 import { and, eq, gte, lt } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.js';
 import { groupLinkCodes } from '../../../db/schema/index.js';
-import { newVerificationCode } from '../../identity/links/code.js';
+import { newVerificationCode } from '../../identity/index.js';
 
 /** How long a group link code stays valid. */
 export const LINK_CODE_TTL_MS = 24 * 60 * 60 * 1000;

@@ -2,7 +2,7 @@ import { groupDiscordMappings } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { invalid } from '../../../kernel/errors.js';
-import { assignableRoleProblem } from '../../community/guild-settings/assignable-role.js';
+import { assignableRoleProblem } from '../../community/index.js';
 import { type MappingScope, requireMappingScope } from './mapping-access.js';
 import { type MappingRow, type MappingSpec, mappingRows, toMappingEntry } from './mapping-entries.js';
 import {

@@ -4,10 +4,10 @@ import type { Actor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { missing } from '../../../kernel/errors.js';
+import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 import type { DiscordGuildInfo, VrchatGroupRole } from '../../../platforms/ports.js';
-import { requireGuildPermission } from '../../access/permissions/access.service.js';
+import { requireGuildPermission } from '../../access/index.js';
 import { linkOf, NO_LINKED_GROUP } from '../groups/groups.service.js';
-import { requestGuildSync } from '../sync/sync-trigger.js';
 
 export const MAPPING_NOT_FOUND = 'Role mapping not found.';
 

@@ -1,6 +1,6 @@
 import type { DiscordToGroupAction, GroupToDiscordAction } from '../../../db/schema/sync.js';
 import type { DiscordGuildInfo, VrchatGroupRole } from '../../../platforms/ports.js';
-import { EVERYONE_NOT_A_CHOICE, unknownRole } from '../../community/guild-settings/assignable-role.js';
+import { EVERYONE_NOT_A_CHOICE, unknownRole } from '../../community/index.js';
 
 export const unknownGroupRole = (roleId: string) => `Unknown group role: ${roleId}`;
 export const purchaseRole = (roleName: string) =>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { discordToGroupActions, groupToDiscordActions } from '../../../db/schema/sync.js';
 import { snowflake } from '../../../http/params.js';
-import { guestCount } from '../../community/guild-settings/guild-settings.schemas.js';
+import { guestCount } from '../../community/index.js';
 
 const roleId = snowflake.nullable();
 /** Mapping role ids as the mapping routes take them (the server's id stands for @everyone). */

@@ -5,8 +5,8 @@
  */
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { requireGuildPermission } from '../../access/permissions/access.service.js';
-import { previewGuestRoleChange } from '../../community/guests/guest-role-preview.js';
+import { requireGuildPermission } from '../../access/index.js';
+import { previewGuestRoleChange } from '../../community/index.js';
 import type { ProposedChange } from './change-preview.schemas.js';
 import { viewOf, warningMessage } from './sync.service.js';
 import { planWithBreaker } from './sync-breaker.js';

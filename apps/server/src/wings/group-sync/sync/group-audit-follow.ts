@@ -2,8 +2,8 @@ import { eq, inArray, ne, or } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.js';
 import { groupDiscordMappings, guildGroups, guildSyncState } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
+import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 import { VrchatError } from '../../../platforms/vrchat/errors.js';
-import { requestGuildSync } from './sync-trigger.js';
 
 /**
  * What happens in a group that the sync must answer: someone joined (Auto Remove, mapped roles), left or was

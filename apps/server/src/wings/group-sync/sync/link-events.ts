@@ -1,18 +1,10 @@
 import { and, asc, inArray, isNull } from 'drizzle-orm';
 import { guildMembers, linkEvents } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { linkEventsJob } from '../../../kernel/job-catalog.js';
-import { requestRoleConnectionUpdates } from '../../identity/linked-roles/linked-roles.service.js';
-import { requestGuildSync } from './sync-trigger.js';
+import { requestGuildSync } from '../../../kernel/sync-trigger.js';
+import { requestRoleConnectionUpdates } from '../../identity/index.js';
 
 const BATCH = 500;
-
-/** Call after committing a link change: the link events job turns it into syncs within seconds. */
-export function linkEventsWritten(ctx: AppContext): void {
-  void ctx.jobs.send(linkEventsJob, {}, { singletonKey: linkEventsJob.name }).catch((err) => {
-    ctx.log.warn({ err }, 'links.events not queued; its timer picks the change up');
-  });
-}
 
 /**
  * Reads link events nobody handled yet, asks for a sync of every server their member is in (and an update of

@@ -1,6 +1,6 @@
+import { listLiveTasks } from '../../../jobs/scheduled-tasks/task-store.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { syncGuildJob } from '../../../kernel/job-catalog.js';
-import { listLiveTasks } from '../../admin/scheduled-tasks/task-store.js';
 import type { SyncActionKind } from './sync-plan.js';
 
 /** A sync of the server waiting in the queue or running now (pg-boss's own table), or null. */

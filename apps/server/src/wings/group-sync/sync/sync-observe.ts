@@ -9,11 +9,10 @@ import {
 } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import type { DiscordGuildInfo, VrchatGroup, VrchatGroupRole } from '../../../platforms/ports.js';
-import { mirrorDeps } from '../../access/members/member-mirror.events.js';
-import { ensureFilled, freshenLinkedMirror } from '../../access/members/member-mirror.fill.js';
-import { neededPermissions } from '../../admin/setup-doctor/vrchat-checks.js';
-import { assignableRoleProblem } from '../../community/guild-settings/assignable-role.js';
+import { ensureFilled, freshenLinkedMirror, mirrorDeps } from '../../access/index.js';
+import { assignableRoleProblem } from '../../community/index.js';
 import { linkOf } from '../groups/groups.service.js';
+import { neededPermissions } from '../role-mappings/group-needs.js';
 import { recentJoinRefusals } from './join-refusals.js';
 import type { PlanGroup, PlanMember, SyncPlanInput } from './sync-plan.js';
 import { readTemporaryGrants } from './temporary-grants.js';

@@ -11,9 +11,7 @@ import {
 } from '../../../../test/factories.js';
 import { discordGroupMappings, guildSettings } from '../../../db/schema/index.js';
 import { callSimulatorControl, waitFor } from '../../../platforms/testing.js';
-import { mirrorDeps } from '../../access/members/member-mirror.events.js';
-import { refreshLinkedUser } from '../../access/members/member-mirror.fill.js';
-import { getSync } from '../../access/members/member-mirror.store.js';
+import { getSync, mirrorDeps, refreshLinkedUser } from '../../access/index.js';
 import { runGuildSync } from './sync.service.js';
 
 const { hangout } = seedGuildIds;

@@ -5,7 +5,8 @@ import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { invalid, unavailable } from '../../../kernel/errors.js';
 import { syncGuildJob } from '../../../kernel/job-catalog.js';
-import { requireGuildPermission } from '../../access/permissions/access.service.js';
+import { requestGuildSync } from '../../../kernel/sync-trigger.js';
+import { requireGuildPermission } from '../../access/index.js';
 import { linkOf } from '../groups/groups.service.js';
 import { joinRefusedMessage } from './join-refusals.js';
 import { estimatedSyncSeconds, nextScheduledSync, syncActivityOf } from './sync-activity.js';
@@ -19,7 +20,6 @@ import {
 } from './sync-breaker.js';
 import { type Observation, type ObserveWarning, observeGuild } from './sync-observe.js';
 import type { SyncAction, SyncActionKind, SyncWarning } from './sync-plan.js';
-import { requestGuildSync } from './sync-trigger.js';
 import { dropStaleGrants } from './temporary-grants.js';
 
 export { breakerHolds, HOLD_ABOVE_COUNT, HOLD_ABOVE_SHARE };

@@ -10,7 +10,9 @@ import {
   sessions,
   syncIntents,
 } from '../../../db/schema/index.js';
-import { API_LOG_RETENTION_DAYS } from '../../admin/api-v1/api-log.service.js';
+
+/** How long API log rows are kept (the privacy policy's month); purgeExpired deletes older ones. */
+export const API_LOG_RETENTION_DAYS = 30;
 
 /**
  * Deletes what the privacy policy promises to keep at most 72 hours or until logout: expired sessions and

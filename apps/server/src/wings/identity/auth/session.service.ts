@@ -1,20 +1,14 @@
 import { and, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { discordTokens, sessions, users } from '../../../db/schema/index.js';
+import type { ActiveSession, SessionKind, UserRow } from '../../../kernel/actor.js';
 import { randomToken, sha256 } from '../../../kernel/crypto.js';
 import { notifySessions, sessionCacheOf, sessionsChanged } from './session-cache.js';
 
 /** Privacy policy: most personal data is kept up to 72 hours or until logout. */
 export const SESSION_TTL_MS = 72 * 60 * 60 * 1000;
 
-export type SessionKind = 'web' | 'sdk';
-export type UserRow = typeof users.$inferSelect;
-
-export interface ActiveSession {
-  user: UserRow;
-  kind: SessionKind;
-  tokenHash: string;
-}
+export type { ActiveSession, SessionKind, UserRow };
 
 export async function createSession(db: Db, userId: string, kind: SessionKind): Promise<string> {
   const token = randomToken();

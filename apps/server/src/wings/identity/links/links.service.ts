@@ -5,11 +5,18 @@ import { type Actor, userActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { conflict, invalid, missing } from '../../../kernel/errors.js';
+import { linkEventsJob } from '../../../kernel/job-catalog.js';
 import type { VrchatUserSummary } from '../../../platforms/ports.js';
-import { memberLinked } from '../../access/members/member-mirror.events.js';
-import { linkEventsWritten } from '../../group-sync/sync/link-events.js';
+import { memberLinked } from '../../access/index.js';
 import { ageVerificationOf } from './age.js';
 import { bioHasCode, newVerificationCode, vrchatIdFrom } from './code.js';
+
+/** Call after committing a link change: the link events job (group sync's dispatchLinkEvents) turns it into syncs within seconds. */
+function linkEventsWritten(ctx: AppContext): void {
+  void ctx.jobs.send(linkEventsJob, {}, { singletonKey: linkEventsJob.name }).catch((err) => {
+    ctx.log.warn({ err }, 'links.events not queued; its timer picks the change up');
+  });
+}
 
 export const VERIFY_FAILED =
   'Failed to verify account. Make sure you have the verification code in your bio.';

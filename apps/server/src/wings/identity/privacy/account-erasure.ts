@@ -1,11 +1,9 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import { groupInvites, guildMembers, verificationCodes, vrchatLinks } from '../../../db/schema/index.js';
+import { eq, sql } from 'drizzle-orm';
+import { groupInvites, verificationCodes, vrchatLinks } from '../../../db/schema/index.js';
 import { userRateKey } from '../../../http/rate-limit.js';
 import { type Actor, jobActor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { accountEraseJob } from '../../../kernel/job-catalog.js';
-import { removeGuestsOfUser } from '../../community/guests/guests.service.js';
-import { runGuildSync } from '../../group-sync/sync/sync.service.js';
 import { updateRoleConnection } from '../linked-roles/linked-roles.service.js';
 import { forgetFinishedJobsOf } from './forget-erasures.js';
 import { NAME_KEYS } from './pseudonym.js';
@@ -19,13 +17,19 @@ export interface ErasureRequest {
 }
 
 /**
+ * What the wings above identity take back because of the user (guest roles, the servers' syncs): handed in by
+ * the job handler (group sync's takeBackGrantsOf), since identity imports neither community nor group sync.
+ */
+export type TakeBack = (ctx: AppContext, userId: string, actor: Actor) => Promise<void>;
+
+/**
  * The work of a deleted account (the `account.erase` job), in an order a retry can repeat from any point:
  * unlink; take back what the bot gave because of the user (the servers' syncs run now, so the linked, 18+
  * and mapped roles and group places follow the missing link; guest roles; the Linked Roles connection,
  * while the OAuth token still exists); then erase every row of theirs and pseudonymise the audit entries
  * that stay. Platform calls happen between transactions, never inside one.
  */
-export async function eraseAccount(ctx: AppContext, req: ErasureRequest): Promise<void> {
+export async function eraseAccount(ctx: AppContext, req: ErasureRequest, takeBack: TakeBack): Promise<void> {
   const actor: Actor = jobActor(accountEraseJob.name);
   const { userId } = req;
   await ctx.db.transaction(async (tx) => {
@@ -33,12 +37,7 @@ export async function eraseAccount(ctx: AppContext, req: ErasureRequest): Promis
     await tx.delete(verificationCodes).where(eq(verificationCodes.discordUserId, userId));
     await tx.delete(groupInvites).where(eq(groupInvites.discordUserId, userId));
   });
-  await removeGuestsOfUser(ctx, userId, actor);
-  const servers = await ctx.db
-    .selectDistinct({ guildId: guildMembers.guildId })
-    .from(guildMembers)
-    .where(and(eq(guildMembers.userId, userId), isNull(guildMembers.leftAt)));
-  for (const { guildId } of servers) await runGuildSync(ctx, guildId);
+  await takeBack(ctx, userId, actor);
   // With no link the connection says "not linked, not 18+": Discord's Linked Roles drop at once.
   await updateRoleConnection(ctx, userId, actor);
   await eraseRows(ctx, req);

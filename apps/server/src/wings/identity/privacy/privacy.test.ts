@@ -17,7 +17,7 @@ import { linkEventsHandler } from '../../../jobs/handlers/link-events.js';
 import { linkedRolesUpdateHandler } from '../../../jobs/handlers/linked-roles-update.js';
 import { startJobWorker } from '../../../jobs/worker.js';
 import { waitFor } from '../../../platforms/testing.js';
-import { runGuildSync } from '../../group-sync/sync/sync.service.js';
+import { runGuildSync } from '../../group-sync/index.js';
 import { createSession } from '../auth/session.service.js';
 import { forgetFinishedErasures } from './forget-erasures.js';
 import { USERNAME_MISMATCH } from './privacy.schemas.js';

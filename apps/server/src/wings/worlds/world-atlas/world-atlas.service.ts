@@ -6,7 +6,7 @@ import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { conflict, missing, unavailable } from '../../../kernel/errors.js';
 import { ATLAS_STALE_MS, worldsAtlasJob } from '../../../kernel/job-catalog.js';
-import { requireGuildPermission } from '../../access/permissions/access.service.js';
+import { requireGuildPermission } from '../../access/index.js';
 import { WORLD_NOT_FOUND } from '../worlds/worlds.service.js';
 import { atlasInputsStamp, slotsWithImages } from './atlas-inputs.js';
 import { type AtlasStateRow, atlasesOf, atlasImageOf, atlasStateOf } from './world-atlas.reads.js';

@@ -5,7 +5,7 @@ import type { Actor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { conflict, invalid, missing } from '../../../kernel/errors.js';
-import { requireGuildPermission } from '../../access/permissions/access.service.js';
+import { requireGuildPermission } from '../../access/index.js';
 import { WORLD_NOT_FOUND } from '../worlds/worlds.service.js';
 import { PREVIEW_SIZE } from './image-content.js';
 import { isForeignKeyViolation } from './image-store.js';

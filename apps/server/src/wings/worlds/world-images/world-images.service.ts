@@ -4,7 +4,7 @@ import { type Actor, actorId } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { conflict, missing } from '../../../kernel/errors.js';
-import { requireGuildPermission } from '../../access/permissions/access.service.js';
+import { requireGuildPermission } from '../../access/index.js';
 import { PREVIEW_SIZE, readUpload, rotateQuarter } from './image-content.js';
 import {
   blobBytes,

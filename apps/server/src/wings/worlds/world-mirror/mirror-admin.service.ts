@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../kernel/context.js';
-import { requirePlatformAdmin } from '../../admin/admin/platform-admin.js';
+import { requirePlatformAdmin } from '../../identity/index.js';
 import { readMirrorStatus } from './mirror-status.js';
 import { mirrorBaseUrl } from './mirror-url.js';
 import { mirrorRemoteLabel } from './world-mirror.service.js';

@@ -5,6 +5,7 @@ import { signInHangoutOwner } from '../../../../test/factories.js';
 import { type Database, openDatabase } from '../../../db/client.js';
 import { type AppContext, createContext } from '../../../kernel/context.js';
 import { waitFor } from '../../../platforms/testing.js';
+import { memberMirrorDiscord } from '../../access/index.js';
 import { worldDataCacheOf } from './world-data.service.js';
 import type { WorldDataCache } from './world-data-cache.js';
 import { readWorldAndBody } from './world-data-store.js';
@@ -29,12 +30,8 @@ describe.skipIf(!process.env.DATABASE_URL)('world data across processes (Postgre
     t = await createTestApp({ simulator: true });
     owner = await signInHangoutOwner(t);
     otherDb = await openDatabase({ url: t.ctx.database.url as string, onConnectionError: () => {} });
-    otherCtx = createContext({
-      config: t.ctx.config,
-      database: otherDb,
-      log: t.ctx.log,
-      platforms: t.platforms,
-    });
+    const parts = { config: t.ctx.config, database: otherDb, log: t.ctx.log, platforms: t.platforms };
+    otherCtx = createContext({ ...parts, discord: memberMirrorDiscord(parts) });
     other = worldDataCacheOf(otherCtx);
     await other.start();
   });

@@ -4,7 +4,7 @@ import type { Db } from '../../../db/client.js';
 import { worldRequestCounts, worlds } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { requireGuildPermission } from '../../access/permissions/access.service.js';
+import { requireGuildPermission } from '../../access/index.js';
 
 /** How often each process adds its counts to the database. */
 export const WORLD_REQUESTS_FLUSH_MS = 60_000;

@@ -4,7 +4,7 @@ import type { Actor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { conflict, invalid, missing } from '../../../kernel/errors.js';
-import { requireGuildPermission } from '../../access/permissions/access.service.js';
+import { requireGuildPermission } from '../../access/index.js';
 import { type RoleContext, roleContext } from './role-context.js';
 import { MAX_WORLDS_PER_GUILD, type RoleListKey, roleListKeys, type WorldUpdate } from './worlds.schemas.js';
 

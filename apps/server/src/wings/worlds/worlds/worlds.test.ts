@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import { discordRole, rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
-import { createSession } from '../../identity/auth/session.service.js';
+import { createSession } from '../../identity/index.js';
 
 const { hangout, danceClub } = seedGuildIds;
 const base = `/api/guilds/${hangout.id}/worlds`;

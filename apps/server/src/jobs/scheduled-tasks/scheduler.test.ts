@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { defineJob, type JobDefinition } from '../../../jobs/define.js';
-import type { JobQueue } from '../../../jobs/queue.js';
-import type { AppContext } from '../../../kernel/context.js';
+import { createTestApp, type TestApp } from '../../../test/app.js';
+import type { AppContext } from '../../kernel/context.js';
+import { defineJob, type JobDefinition } from '../define.js';
+import type { JobQueue } from '../queue.js';
 import { startScheduler, type TaskScheduler } from './scheduler.js';
 import { findTask, requestRun } from './task-store.js';
 

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, lte, notInArray, or, sql } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client.js';
-import { processInstances, scheduledTasks } from '../../../db/schema/index.js';
+import type { Queryable } from '../../db/client.js';
+import { processInstances, scheduledTasks } from '../../db/schema/index.js';
 
 /** The process a task belongs to: the service name and the instance name (`config.process`). */
 export interface TaskOwner {

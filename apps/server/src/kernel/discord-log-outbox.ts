@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client.js';
+import type { Queryable } from '../db/client.js';
 import type { LogEventType } from './log-event-types.js';
 
 export interface AuditRowValues {

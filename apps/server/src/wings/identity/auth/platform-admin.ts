@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../kernel/context.js';
 import { refused } from '../../../kernel/errors.js';
-import { rankOf } from '../../identity/auth/user.service.js';
+import { rankOf } from './user.service.js';
 
 export const PLATFORM_ADMIN_ONLY = 'Only platform admins can do this.';
 

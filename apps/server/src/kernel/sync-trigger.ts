@@ -1,5 +1,5 @@
-import type { AppContext } from '../../../kernel/context.js';
-import { syncGuildJob } from '../../../kernel/job-catalog.js';
+import type { AppContext } from './context.js';
+import { syncGuildJob } from './job-catalog.js';
 
 /** Why a server's sync was asked for (kept in the job's payload and in the logs). */
 export type SyncReason =

@@ -1,17 +1,15 @@
-import type { JobDefinition } from '../../../jobs/define.js';
-import { findScheduledJob, jobRegistry, scheduledJobs } from '../../../jobs/registry.js';
-import type { AppContext } from '../../../kernel/context.js';
+import type { AppContext, LocalTaskScheduler } from '../../kernel/context.js';
+import type { JobDefinition } from '../define.js';
+import { findScheduledJob, jobRegistry, scheduledJobs } from '../registry.js';
 import { claimDueTasks, recordFireFailure, registerTasks, type TaskOwner } from './task-store.js';
 
 export const SCHEDULER_TICK_MS = 1_000;
 /** A task whose job could not be queued is tried again after this long. */
 const FIRE_RETRY_MS = 30_000;
 
-export interface TaskScheduler {
+/** The loop of one process; the context knows it as the kernel's LocalTaskScheduler. */
+export interface TaskScheduler extends LocalTaskScheduler {
   owner: TaskOwner;
-  /** Fires what is due or asked for now (the loop calls it every tick; Run now calls it at once). */
-  runDue(): Promise<void>;
-  stop(): Promise<void>;
 }
 
 /**

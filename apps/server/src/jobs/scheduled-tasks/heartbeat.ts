@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { processInstances } from '../../../db/schema/index.js';
-import type { AppContext } from '../../../kernel/context.js';
+import { processInstances } from '../../db/schema/index.js';
+import type { AppContext } from '../../kernel/context.js';
 import { pruneGoneProcesses } from './task-store.js';
 
 export const HEARTBEAT_INTERVAL_MS = 5_000;

@@ -1,0 +1,11 @@
+/**
+ * The community wing's face: what other wings use of it. Another wing imports community only from here.
+ */
+export { previewGuestRoleChange } from './guests/guest-role-preview.js';
+export { removeGuestsOfUser } from './guests/guests.service.js';
+export {
+  assignableRoleProblem,
+  EVERYONE_NOT_A_CHOICE,
+  unknownRole,
+} from './guild-settings/assignable-role.js';
+export { guestCount } from './guild-settings/guild-settings.schemas.js';
