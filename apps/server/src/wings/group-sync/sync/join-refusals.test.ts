@@ -49,7 +49,9 @@ describe('a join request VRChat refuses (too many groups)', () => {
     const member = await discordMember(t, hangout.id, { roles: [memberRole] });
     await vrchatLink(t, { discordUserId: member.id, vrcUserId: requester, vrchatName: 'Pixel Panda' });
     await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
-    await t.ctx.database.executeSql(`update guild_groups set enabled = true where guild_id = '${hangout.id}'`);
+    await t.ctx.database.executeSql(
+      `update guild_groups set enabled = true where guild_id = '${hangout.id}'`,
+    );
     await t.ctx.db
       .insert(discordGroupMappings)
       .values({ guildId: hangout.id, discordRoleId: memberRole, groupRoleId: null, action: 'Membership' });
