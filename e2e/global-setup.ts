@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,7 +62,8 @@ export default async function setup(project: TestProject) {
       SIMULATOR_PORT: String(simulatorPort),
       DATA_DIR: dataDir,
       NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
+      // E2E_LOG_LEVEL=info with E2E_SERVER_LOG=<file> keeps the server's whole log when a journey needs a look.
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
       // Every journey signs in from this one address, several at once: far above what one person does.
       RATE_LIMIT_ANONYMOUS: '1000',
       RATE_LIMIT_USER: '10000',
@@ -71,8 +72,10 @@ export default async function setup(project: TestProject) {
       SIMULATOR_LIMITS: 'lax',
     },
   });
+  const serverLog = process.env.E2E_SERVER_LOG;
   const keep = (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-20_000);
+    if (serverLog) appendFileSync(serverLog, chunk);
   };
   server.stdout?.on('data', keep);
   server.stderr?.on('data', keep);

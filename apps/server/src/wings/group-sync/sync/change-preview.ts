@@ -137,7 +137,7 @@ export async function previewSettingsChange(
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
   // Guest roles are the guests module's, not the sync's: its own rule says which guests would go.
   if (change.kind === 'guestRole') return previewGuestRoleChange(ctx, guildId, change);
-  const obs = await observeGuild(ctx, guildId, { readGroup: true });
+  const obs = await observeGuild(ctx, guildId, { readGroup: true, preview: true });
   if (!obs) return { effects: [], total: 0, warnings: [], wouldHold: 0, complete: true };
   const now = planSync(obs.input);
   const next = planSync(withChange(obs.input, change));

@@ -13,6 +13,7 @@ import { ensureFilled, freshenLinkedMirror, mirrorDeps } from '../../access/inde
 import { assignableRoleProblem } from '../../community/index.js';
 import { linkOf } from '../groups/groups.service.js';
 import { neededPermissions } from '../role-mappings/group-needs.js';
+import { botStanding, GROUP_PERMISSIONS, readGroup } from './group-reads.js';
 import { recentJoinRefusals } from './join-refusals.js';
 import type { PlanGroup, PlanMember, SyncPlanInput } from './sync-plan.js';
 import { readTemporaryGrants } from './temporary-grants.js';
@@ -37,12 +38,6 @@ export interface Observation {
   reads: number;
 }
 
-const PERMISSIONS = {
-  invite: 'group-invites-manage',
-  remove: 'group-members-remove',
-  assignRoles: 'group-roles-assign',
-} as const;
-
 /**
  * Reads what the plan needs: the server's settings, mappings and links from the database, members and their
  * roles from the member mirror, and the VRChat group's members, invites and join requests. Returns null when
@@ -52,7 +47,7 @@ const PERMISSIONS = {
 export async function observeGuild(
   ctx: AppContext,
   guildId: string,
-  opts: { freshMembers?: boolean; readGroup?: boolean } = {},
+  opts: { freshMembers?: boolean; readGroup?: boolean; preview?: boolean } = {},
 ): Promise<Observation | null> {
   let reads = 0;
   const warnings: ObserveWarning[] = [];
@@ -103,7 +98,15 @@ export async function observeGuild(
     };
   });
 
-  const observed = await observeGroup(ctx, guildId, members, names, warnings, opts.readGroup ?? false);
+  const observed = await observeGroup(
+    ctx,
+    guildId,
+    members,
+    names,
+    warnings,
+    opts.readGroup ?? false,
+    opts.preview ?? false,
+  );
   reads += observed.reads;
   return {
     input: {
@@ -134,7 +137,9 @@ async function observeGroup(
   names: Map<string, string>,
   warnings: ObserveWarning[],
   /** Read the group even when the sync would not (a preview of switching the Groups feature on). */
-  readGroup: boolean,
+  readAlways: boolean,
+  /** A preview: a recent read of the group will do (see group-reads.ts). */
+  reuse: boolean,
 ) {
   const none = { plan: null, group: null, complete: true, reads: 0 };
   const link = await linkOf(ctx.db, guildId);
@@ -150,33 +155,21 @@ async function observeGroup(
       .where(and(eq(groupDiscordMappings.guildId, guildId), ne(groupDiscordMappings.action, 'None'))),
   ]);
   // Nothing to do in the group and nothing to read from it.
-  if (!link.enabled && g2d.length === 0 && !readGroup) return none;
+  if (!link.enabled && g2d.length === 0 && !readAlways) return none;
 
-  let reads = 0;
-  const group = await ctx.vrchat.getGroup(link.groupId, { includeRoles: true });
-  reads++;
-  if (!group) {
+  const read = await readGroup(ctx, link.groupId, { reuse });
+  let reads = read.reads;
+  if (read.kind === 'missing') {
     warnings.push({ kind: 'groupMissing', subject: link.groupId });
     return { ...none, reads };
   }
-  const roles = group.roles ?? (await ctx.vrchat.getGroupRoles(link.groupId));
-  const botId = await ctx.vrchat.currentUserId();
-  const botMembership = await ctx.vrchat.getGroupMember(link.groupId, botId);
-  reads += 2;
-  if (!botMembership) {
+  const { group, roles } = read;
+  if (read.kind === 'botNotInGroup') {
     warnings.push({ kind: 'botNotInGroup', subject: link.groupId });
     return { ...none, group: { ...group, roles }, reads };
   }
-  const botRoles = roles.filter((r) => botMembership.roleIds.includes(r.id));
-  const botRank = Math.min(Number.MAX_SAFE_INTEGER, ...botRoles.map((r) => r.order));
-  const botPermissions = new Set(botRoles.flatMap((r) => r.permissions));
-  const owner = group.ownerId === botId || botPermissions.has('*');
-  const may = (p: string) => owner || botPermissions.has(p);
-  const can = {
-    invite: may(PERMISSIONS.invite),
-    remove: may(PERMISSIONS.remove),
-    assignRoles: may(PERMISSIONS.assignRoles),
-  };
+  const { botId, listing, invites, requests } = read;
+  const { botRank, owner, can } = botStanding(group, roles, botId, read.botMembership);
   // Only the permissions the settings need, by the setup doctor's rule, so the Sync box and the doctor agree.
   const needed = neededPermissions({
     enabled: link.enabled,
@@ -184,7 +177,7 @@ async function observeGroup(
     actions: new Set(d2g.map((m) => m.action)),
     mappedGroupRoleIds: new Set(d2g.flatMap((m) => (m.groupRoleId ? [m.groupRoleId] : []))),
   });
-  for (const [what, permission] of Object.entries(PERMISSIONS)) {
+  for (const [what, permission] of Object.entries(GROUP_PERMISSIONS)) {
     if (!can[what as keyof typeof can] && needed.has(permission))
       warnings.push({ kind: 'groupPermission', subject: permission });
   }
@@ -192,8 +185,6 @@ async function observeGroup(
     Math.min(Number.MAX_SAFE_INTEGER, ...roles.filter((r) => roleIds.includes(r.id)).map((r) => r.order));
 
   // Members: the listing where VRChat gives it all; each linked member not listed is asked for by id.
-  const listing = await ctx.vrchat.listGroupMembers(link.groupId);
-  reads += Math.max(1, Math.ceil(listing.members.length / 100));
   const groupMembers = new Map<string, readonly string[]>();
   const protectedUserIds = new Set<string>([botId]);
   if (group.ownerId) protectedUserIds.add(group.ownerId);
@@ -211,16 +202,13 @@ async function observeGroup(
       if (one?.membershipStatus === 'member') seen(one);
     }
   }
-  const [invites, requests, recorded, refusals] = await Promise.all([
-    can.invite ? ctx.vrchat.listGroupInvites(link.groupId) : Promise.resolve([]),
-    can.invite ? ctx.vrchat.listJoinRequests(link.groupId) : Promise.resolve([]),
+  const [recorded, refusals] = await Promise.all([
     ctx.db
       .select({ vrcUserId: groupInvites.vrcUserId })
       .from(groupInvites)
       .where(eq(groupInvites.groupId, link.groupId)),
     recentJoinRefusals(ctx.db, link.groupId),
   ]);
-  reads += 2;
   for (const r of requests) if (r.displayName && !names.has(r.userId)) names.set(r.userId, r.displayName);
 
   const plan: PlanGroup = {

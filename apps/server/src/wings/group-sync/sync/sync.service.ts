@@ -8,6 +8,7 @@ import { syncGuildJob } from '../../../kernel/job-catalog.js';
 import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { linkOf } from '../groups/groups.service.js';
+import { forgetGroupReads } from './group-reads.js';
 import { joinRefusedMessage } from './join-refusals.js';
 import { estimatedSyncSeconds, nextScheduledSync, syncActivityOf } from './sync-activity.js';
 import { type ApplyWarning, applyActions, settleIntents } from './sync-apply.js';
@@ -171,6 +172,7 @@ export async function runGuildSync(
     vrchatName: vrchatNameOf(obs, a),
     groupId,
   }));
+  if (groupId && result.writes > 0) forgetGroupReads(ctx, groupId);
   const warnings = warningsOf(obs, plan, result.warnings);
   // A problem the bot cannot fix is audit-logged once, when it first appears (the tabs show it until fixed).
   const known = new Set(((before?.warnings ?? []) as { message: string }[]).map((w) => w.message));
@@ -243,7 +245,7 @@ async function holdRemovals(
 /** The dry run: what the next sync would do, without doing it. */
 export async function previewGuildSync(ctx: AppContext, actor: Actor, guildId: string) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
-  const obs = await observeGuild(ctx, guildId);
+  const obs = await observeGuild(ctx, guildId, { preview: true });
   if (!obs) return { total: 0, counts: {}, actions: [], wouldHold: 0, complete: true, estimatedSeconds: 0 };
   const { wanted: plan, held } = planWithBreaker(obs.input, obs.group?.memberCount ?? 0, new Set());
   const counts: Record<string, number> = {};

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
+import { vrchatSeed } from '../../../../../simulator/src/vrchat/seed.js';
+import { createTestApp, type TestApp } from '../../../../test/app.js';
+import {
+  discordMember,
+  discordRole,
+  guildGroup,
+  signInHangoutOwner,
+  vrchatLink,
+} from '../../../../test/factories.js';
+import { discordGroupMappings } from '../../../db/schema/index.js';
+import { runGuildSync } from './sync.service.js';
+
+const { hangout } = seedGuildIds;
+const groupId = vrchatSeed.groupIds.hangout;
+
+/**
+ * Previews share the group's VRChat reads (one in flight, or one younger than 15 s): at VRChat's pace a
+ * read costs several seconds, and a manager's previews would otherwise queue ahead of the syncs. A sync
+ * reads fresh, and a sync that wrote to the group makes the next preview read again.
+ */
+describe('group reads shared by previews', () => {
+  let t: TestApp;
+  let session: string;
+  const memberListings = async () => {
+    const res = await t.control('GET', '/vrchat/counters');
+    const byRoute = res.body.byRoute as Record<string, { requests: number }>;
+    return byRoute['GET /groups/{groupId}/members']?.requests ?? 0;
+  };
+  const preview = () => t.inject({ method: 'GET', url: `/api/guilds/${hangout.id}/sync/preview`, session });
+
+  beforeAll(async () => {
+    t = await createTestApp({ simulator: true });
+    session = (await signInHangoutOwner(t)).session;
+    const memberRole = await discordRole(t, hangout.id, 'Group Member');
+    const member = await discordMember(t, hangout.id, { roles: [memberRole] });
+    await vrchatLink(t, {
+      discordUserId: member.id,
+      vrcUserId: vrchatSeed.userIds['Carol Casual'],
+      vrchatName: 'Carol Casual',
+    });
+    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
+    await t.ctx.database.executeSql(
+      `update guild_groups set enabled = true where guild_id = '${hangout.id}'`,
+    );
+    await t.ctx.db
+      .insert(discordGroupMappings)
+      .values({ guildId: hangout.id, discordRoleId: memberRole, groupRoleId: null, action: 'Membership' });
+  });
+  afterAll(() => t?.close());
+
+  it('reads the group once for previews asked at the same time and just after', async () => {
+    const before = await memberListings();
+    const answers = await Promise.all([preview(), preview(), preview()]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    expect(answers.map((a) => a.json().total)).toEqual([1, 1, 1]);
+    expect((await preview()).json().total).toBe(1);
+    expect((await memberListings()) - before).toBe(1);
+  });
+
+  it('lets a sync read fresh, and reads again for the next preview once the sync wrote to the group', async () => {
+    const before = await memberListings();
+    expect(await runGuildSync(t.ctx, hangout.id)).toMatchObject({ applied: 1 });
+    expect((await memberListings()) - before).toBe(1);
+    // Carol is invited now: the preview sees it, so it read the group again.
+    expect((await preview()).json().total).toBe(0);
+    expect((await memberListings()) - before).toBe(2);
+  });
+});
