@@ -48,7 +48,8 @@ async function linkCommandAnswer(simulatorUrl: string): Promise<string> {
         commandName: 'link',
       }),
     });
-    if (typeof sent.interactionId !== 'string') throw new Error(`The simulator refused: ${JSON.stringify(sent)}`);
+    if (typeof sent.interactionId !== 'string')
+      throw new Error(`The simulator refused: ${JSON.stringify(sent)}`);
     // Nobody to deliver to until the bot's gateway session is up: ask again once it is.
     if (sent.deliveredTo === 0) {
       await new Promise((r) => setTimeout(r, 250));
