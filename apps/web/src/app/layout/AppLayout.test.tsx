@@ -1,6 +1,6 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { demoConfig, loggedInAs, loggedOut, renderApp, stubApi } from '../../testing/renderApp';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { callsTo, demoConfig, loggedInAs, loggedOut, renderApp, stubApi } from '../../testing/renderApp';
 
 const nav = async () => within(await screen.findByRole('navigation', { name: 'Main' }));
 const linkNames = async () => (await nav()).getAllByRole('link').map((l) => l.textContent);
@@ -38,5 +38,24 @@ describe('navigation bar', () => {
     renderApp('/server-settings/123');
     const current = (await nav()).getByRole('link', { current: 'page' });
     expect(current.textContent).toBe('Server Settings');
+  });
+
+  it("logs out at once from the header's Logout (with the XSRF header) and goes home, without asking", async () => {
+    vi.spyOn(document, 'cookie', 'get').mockReturnValue('XSRF-TOKEN=xsrf-123');
+    const answers: Record<string, { status?: number; body?: unknown }> = {
+      ...loggedInAs('User'),
+      'GET /api/logout': { status: 204 },
+    };
+    const fetchMock = stubApi(answers);
+    const { router } = renderApp('/profile');
+    const logout = await screen.findByRole('link', { name: 'Logout' });
+    answers['GET /api/user'] = loggedOut['GET /api/user'];
+    fireEvent.click(logout);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    const [call] = callsTo(fetchMock, 'GET', '/api/logout');
+    expect(call?.headers.get('X-XSRF-TOKEN')).toBe('xsrf-123');
+    expect(await screen.findByRole('link', { name: 'Login through Discord' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Log out' })).toBeNull();
+    vi.restoreAllMocks();
   });
 });
