@@ -25,7 +25,8 @@ interface Props {
   kind: keyof typeof texts;
   code: string;
   profileUrl: string;
-  notFound: boolean;
+  /** Why the last verify failed (shown under 'Code not found, try again later'); null when it has not failed. */
+  notFound: string | null;
   verifying: boolean;
   onBack: () => void;
   onVerify: () => void;
@@ -61,8 +62,8 @@ export function CodeStep({ kind, code, profileUrl, notFound, verifying, onBack, 
         </Code>
       </Stack>
       {notFound && (
-        <Alert color="red" variant="light" role="alert">
-          {CODE_NOT_FOUND}
+        <Alert color="red" variant="light" role="alert" title={CODE_NOT_FOUND}>
+          {notFound}
         </Alert>
       )}
       <Group justify="flex-end" gap="sm">

@@ -4,6 +4,7 @@ import { useRef, useState } from 'react';
 import { errorMessage } from '../../../../api/errors';
 import { usePublicConfig } from '../../../../api/publicConfig';
 import { notify } from '../../../../components/toasts';
+import { failureSentence } from '../../../../lib/failure-sentence';
 import { useCheckVrchatUser } from '../../api/checkVrchatUser';
 import { useLinkVrchatUser } from '../../api/linkVrchatUser';
 import { useProfile } from '../../api/profile';
@@ -35,7 +36,7 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
   const [text, setText] = useState('');
   const [selected, setSelected] = useState<VrchatUserResult | null>(null);
   const [code, setCode] = useState('');
-  const [codeNotFound, setCodeNotFound] = useState(false);
+  const [codeNotFound, setCodeNotFound] = useState<string | null>(null);
   const check = useCheckVrchatUser();
   const link = useLinkVrchatUser();
   const verify = useVerifyVrchatUser();
@@ -46,7 +47,7 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
   const setStep = (next: LinkStep) => {
     setStepState(next);
     setTitle(titles[next]);
-    setCodeNotFound(false);
+    setCodeNotFound(null);
   };
 
   const pick = (user: VrchatUserResult) => {
@@ -82,15 +83,17 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
     });
   };
 
-  const verifyOwnership = (user: VrchatUserResult, from: 101 | 102) =>
+  // A verify that finds the code links the account with ownership verified (or moves it here), so it goes
+  // straight to step 2: a Confirm after it would only send the same link again. A failure is said once, in
+  // the step's own alert (no toast as well).
+  const verifyOwnership = (user: VrchatUserResult) =>
     verify.mutate(user.id, {
       onSuccess: () => {
-        setStep(1);
+        setStep(2);
         notify({ type: 'success', message: 'Account Ownership Verified' });
       },
-      onError: () => {
-        setCodeNotFound(true);
-        if (from === 102) notify({ type: 'error', message: VERIFY_FAILED });
+      onError: (error) => {
+        setCodeNotFound(failureSentence(VERIFY_FAILED, error));
       },
     });
 
@@ -124,7 +127,7 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
       notFound={codeNotFound}
       verifying={verify.isPending}
       onBack={() => setStep(0)}
-      onVerify={() => verifyOwnership(selected, step)}
+      onVerify={() => verifyOwnership(selected)}
     />
   );
 }
