@@ -259,4 +259,37 @@ describe('Link Account dialog', () => {
     await act(() => vi.advanceTimersByTimeAsync(1500));
     expect(await dialog().findByText('No results.')).toBeTruthy();
   });
+
+  it('says after 3 s of waiting on VRChat that it is slow and still trying, and stops saying it when done', async () => {
+    setup({
+      'POST /api/users/link': { body: { status: 'Success' } },
+      'POST /api/users/verify': { body: { status: 'SuccessVerified' }, delayMs: 8000 },
+    });
+    await searchAndPick();
+    fireEvent.click(await dialog().findByRole('button', { name: 'Confirm' }));
+    fireEvent.click(await dialog().findByRole('button', { name: 'Verify Account' }));
+    await act(() => vi.advanceTimersByTimeAsync(2900));
+    expect(dialog().queryByText('VRChat is slow to answer; still trying…')).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    expect(dialog().getByRole('status').textContent).toBe('VRChat is slow to answer; still trying…');
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+    expect(await dialog().findByRole('heading', { name: 'Account Ownership Verified' })).toBeTruthy();
+    expect(dialog().queryByText('VRChat is slow to answer; still trying…')).toBeNull();
+  });
+
+  it('says when to try again when VRChat is limiting requests (Retry-After)', async () => {
+    setup({
+      'POST /api/users/link': { body: { status: 'Success' } },
+      'POST /api/users/verify': {
+        status: 503,
+        headers: { 'Retry-After': '7' },
+        body: { message: 'VRChat is rate limiting requests. Try again in 7 seconds.' },
+      },
+    });
+    await searchAndPick();
+    fireEvent.click(await dialog().findByRole('button', { name: 'Confirm' }));
+    fireEvent.click(await dialog().findByRole('button', { name: 'Verify Account' }));
+    const alert = await dialog().findByRole('alert');
+    expect(alert.textContent).toBe('VRChat is limiting requests. Try again in 7 seconds.');
+  });
 });
