@@ -8,8 +8,8 @@ import { type MappingRow, type MappingSpec, mappingRows, toMappingEntry } from '
 import {
   discordRoleActions,
   groupRoleProblem,
+  givenGuildRoles,
   offeredGroupRoles,
-  offeredGuildRoles,
 } from './mapping-roles.js';
 import type { GroupDiscordMapping, GroupDiscordMappingUpdate } from './role-mappings.schemas.js';
 
@@ -19,7 +19,11 @@ export async function listGroupToDiscord(ctx: AppContext, actor: Actor, guildId:
   const scope = await requireMappingScope(ctx, actor, guildId);
   const rows = await mappingRows(ctx.db, groupToDiscord, guildId);
   return {
-    guildRoles: offeredGuildRoles(scope.guild),
+    // The bot gives these roles: the ones it cannot are marked, so the picker shows them disabled.
+    guildRoles: givenGuildRoles(
+      scope.guild,
+      (await ctx.discord.botMember(scope.guild.id).catch(() => null))?.roles ?? null,
+    ),
     groupRoles: offeredGroupRoles(await scope.groupRoles()),
     linkedGuildRoles: rows.map(toMappingEntry<GroupDiscordMapping>),
   };

@@ -135,6 +135,7 @@ export function GuestRolesDialog({ guildId, roles, canEdit, onClose }: Props) {
           label="Guest Role"
           emptyLabel="Select..."
           roles={roles}
+          given
           value={entry.guestRoleId}
           disabled={locked}
           onChange={(guestRoleId) => save(saved, { ...saved, guestRoleId }, i)}
