@@ -22,13 +22,10 @@ export type AutoAssignRoles = z.infer<typeof autoAssignRoles>;
  * Why the bot can never give this role (pickers show it disabled): `managed` by an integration, or `aboveBot`
  * (at or above the bot's highest role); null when its position allows it.
  */
-export const roleUnavailableSchema = z
-  .enum(['managed', 'aboveBot'])
-  .nullable()
-  .meta({
-    description:
-      "Why the bot cannot give this role: 'managed' (an integration's role) or 'aboveBot' (at or above the bot's highest role); null when it can.",
-  });
+export const roleUnavailableSchema = z.enum(['managed', 'aboveBot']).nullable().meta({
+  description:
+    "Why the bot cannot give this role: 'managed' (an integration's role) or 'aboveBot' (at or above the bot's highest role); null when it can.",
+});
 
 export const guildSettingsResponse = z.object({
   id: z.string(),

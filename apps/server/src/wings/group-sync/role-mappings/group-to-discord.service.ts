@@ -5,12 +5,7 @@ import { invalid } from '../../../kernel/errors.js';
 import { assignableRoleProblem } from '../../community/guild-settings/assignable-role.js';
 import { type MappingScope, requireMappingScope } from './mapping-access.js';
 import { type MappingRow, type MappingSpec, mappingRows, toMappingEntry } from './mapping-entries.js';
-import {
-  discordRoleActions,
-  groupRoleProblem,
-  givenGuildRoles,
-  offeredGroupRoles,
-} from './mapping-roles.js';
+import { discordRoleActions, givenGuildRoles, groupRoleProblem, offeredGroupRoles } from './mapping-roles.js';
 import type { GroupDiscordMapping, GroupDiscordMappingUpdate } from './role-mappings.schemas.js';
 
 type Row = typeof groupDiscordMappings.$inferSelect;
