@@ -14,6 +14,9 @@ describe('navigation bar', () => {
       '/discord/login',
     );
     expect(screen.queryByText('Logout')).toBeNull();
+    // On a phone the navigation is in the menu, but the header still offers the login.
+    const header = within(screen.getByRole('banner'));
+    expect(header.getByRole('link', { name: 'Login' }).getAttribute('href')).toBe('/discord/login');
   });
 
   it('adds Profile, Server Settings and VPM Listing for a logged-in user', async () => {
@@ -24,6 +27,7 @@ describe('navigation bar', () => {
     expect(screen.getByRole('link', { name: 'Logout' }).getAttribute('href')).toBe('/logout');
     expect(screen.queryByText('User')).toBeNull();
     expect(screen.queryByRole('link', { name: 'Login through Discord' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Login' })).toBeNull();
   });
 
   it('adds the Admin link and a rank badge for admins', async () => {

@@ -79,3 +79,24 @@ export function UserSection({ onNavigate, stacked = false }: Props) {
     </Group>
   );
 }
+
+/**
+ * On a phone, where the navigation sits in the menu: a visitor who is not logged in still sees a Login button
+ * in the header. Named 'Login' (the menu's button says 'Login through Discord'), short enough for 390 px.
+ */
+export function PhoneLoginButton() {
+  const login = useLogin();
+  if (login.user) return null;
+  return (
+    <Button
+      component={Link}
+      to="/discord/login"
+      size="xs"
+      leftSection={<IconBrandDiscord size={16} aria-hidden />}
+      color="indigo"
+      style={{ flexShrink: 0 }}
+    >
+      Login
+    </Button>
+  );
+}

@@ -14,6 +14,8 @@ interface Props {
   emptyLabel?: string;
   /** A role the bot gives: the roles it cannot give show disabled, with the reason. */
   given?: boolean;
+  /** In a table whose column header shows the label: the label names the select without showing again. */
+  labelInHeader?: boolean;
 }
 
 /** One role or none; @everyone is never a choice. Native, so keyboard and screen readers just work. */
@@ -26,6 +28,7 @@ export function RoleSelect({
   disabled,
   emptyLabel = 'None Selected',
   given = false,
+  labelInHeader = false,
 }: Props) {
   const choices = roles.filter((r) => r.name !== '@everyone');
   const data = [
@@ -36,7 +39,8 @@ export function RoleSelect({
   if (value && !choices.some((r) => r.id === value)) data.push({ value, label: `Deleted role (${value})` });
   return (
     <NativeSelect
-      label={label}
+      label={labelInHeader ? undefined : label}
+      aria-label={labelInHeader ? label : undefined}
       description={description}
       data={data}
       value={value ?? ''}

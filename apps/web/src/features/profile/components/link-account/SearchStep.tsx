@@ -79,6 +79,8 @@ export function SearchStep({ text, onTextChange, onPick, checkingId }: Props) {
               onClick={() => onPick(user)}
               loading={checkingId === user.id}
               disabled={checkingId !== null && checkingId !== user.id}
+              // The name truncates on a phone; the button keeps its whole label.
+              style={{ flexShrink: 0 }}
             >
               Link
             </Button>
