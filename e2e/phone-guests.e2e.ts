@@ -41,6 +41,17 @@ async function expectWholeLabel(button: Locator): Promise<void> {
   expect(clipped, `label of ${await button.textContent()} clipped`).toBeNull();
 }
 
+/** Signs the demo admin in and opens Setup Guests for the Hangout from the profile page. */
+async function openSetupGuests(): Promise<Locator> {
+  const { page } = browser;
+  await browser.signIn('admin');
+  const server = page.getByRole('listitem', { name: 'VRChat Hangout' });
+  await server.getByRole('button', { name: 'Setup Guests' }).click();
+  const dialog = page.getByRole('dialog', { name: 'VRChat Hangout' });
+  await dialog.getByText(/^Used \d+\/\d+/).waitFor();
+  return dialog;
+}
+
 describe('guests on a phone (390 px)', () => {
   it('shows a visitor who is not logged in a Login button in the header, without opening the menu', async () => {
     const { page } = browser;
@@ -54,10 +65,7 @@ describe('guests on a phone (390 px)', () => {
 
   it('keeps the whole labels of Assign (guest search), Link (account search) and the role mappings Setup', async () => {
     const { page } = browser;
-    await browser.signIn('admin');
-    const server = page.getByRole('listitem', { name: 'VRChat Hangout' });
-    await server.getByRole('button', { name: 'Setup Guests' }).click();
-    const dialog = page.getByRole('dialog', { name: 'VRChat Hangout' });
+    const dialog = await openSetupGuests();
     await dialog.getByRole('button', { name: 'Add Guest' }).click();
     const panel = dialog.getByRole('region', { name: 'Add guest' });
     // Akira's result also carries a 'VRChat linked' badge: the longest row.
@@ -88,11 +96,7 @@ describe('guests on a phone (390 px)', () => {
 
   it('shows Setup Guests with Unassign on screen and clickable', async () => {
     const { page } = browser;
-    await browser.signIn('admin');
-    const server = page.getByRole('listitem', { name: 'VRChat Hangout' });
-    await server.getByRole('button', { name: 'Setup Guests' }).click();
-    const dialog = page.getByRole('dialog', { name: 'VRChat Hangout' });
-    await dialog.getByText(/^Used \d+\/\d+/).waitFor();
+    const dialog = await openSetupGuests();
 
     // Another journey may have left guests; without any, assign one through the Discord search.
     const unassignButtons = dialog.getByRole('button', { name: /^Unassign / });
