@@ -1704,6 +1704,8 @@ export interface components {
                 name: string;
                 color: number;
                 position: number;
+                /** @description Why the bot cannot give this role: 'managed' (an integration's role) or 'aboveBot' (at or above the bot's highest role); null when it can. */
+                unavailable: ("managed" | "aboveBot") | null;
             }[];
             autoAssignRoles: components["schemas"]["AutoAssignRolesInput"];
             contactEmail: string | null;
@@ -1933,7 +1935,7 @@ export interface components {
             everyoneRole: components["schemas"]["DiscordGroupMappingInput"];
         };
         GroupToDiscordMappingsInput: {
-            guildRoles: components["schemas"]["MappingRoleInput"][];
+            guildRoles: components["schemas"]["MappingGivenRoleInput"][];
             groupRoles: components["schemas"]["MappingRoleInput"][];
             linkedGuildRoles: components["schemas"]["GroupDiscordMappingInput"][];
         };
@@ -2330,6 +2332,8 @@ export interface components {
                 name: string;
                 color: number;
                 position: number;
+                /** @description Why the bot cannot give this role: 'managed' (an integration's role) or 'aboveBot' (at or above the bot's highest role); null when it can. */
+                unavailable: ("managed" | "aboveBot") | null;
             }[];
             autoAssignRoles: components["schemas"]["AutoAssignRoles"];
             contactEmail: string | null;
@@ -2559,7 +2563,7 @@ export interface components {
             everyoneRole: components["schemas"]["DiscordGroupMapping"];
         };
         GroupToDiscordMappings: {
-            guildRoles: components["schemas"]["MappingRole"][];
+            guildRoles: components["schemas"]["MappingGivenRole"][];
             groupRoles: components["schemas"]["MappingRole"][];
             linkedGuildRoles: components["schemas"]["GroupDiscordMapping"][];
         };
@@ -2682,6 +2686,18 @@ export interface components {
                 worldId: string;
                 last24h: number;
             }[];
+        };
+        MappingGivenRoleInput: {
+            id: string;
+            name: string;
+            /** @description 'aboveBot' when the role is at or above the bot's highest Discord role, so the bot cannot give it; else null. */
+            unavailable: "aboveBot" | null;
+        };
+        MappingGivenRole: {
+            id: string;
+            name: string;
+            /** @description 'aboveBot' when the role is at or above the bot's highest Discord role, so the bot cannot give it; else null. */
+            unavailable: "aboveBot" | null;
         };
     };
     responses: never;

@@ -34,4 +34,12 @@ describe('failureSentence', () => {
       'Failed to update permissions.',
     );
   });
+
+  it("says what failed once when the server's sentence already begins with it", () => {
+    const verifyFailed = 'Failed to verify account. Make sure you have the verification code in your bio.';
+    expect(failureSentence(verifyFailed, answered(400, { message: verifyFailed }))).toBe(verifyFailed);
+    expect(failureSentence('Failed to verify account.', answered(400, { message: verifyFailed }))).toBe(
+      verifyFailed,
+    );
+  });
 });

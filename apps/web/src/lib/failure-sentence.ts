@@ -9,6 +9,8 @@ import { ApiError, errorMessage, type FailureKind } from '../api/errors';
 export function failureSentence(whatFailed: string, error: unknown): string {
   const reason = reasonOf(error);
   if (!reason) return whatFailed;
+  // The server's sentence may already say what failed (and more): say it once.
+  if (reason.startsWith(whatFailed.replace(/[.!?…]$/, ''))) return reason;
   const stop = /[.!?…]$/.test(whatFailed) ? '' : '.';
   return `${whatFailed}${stop} ${reason}`;
 }

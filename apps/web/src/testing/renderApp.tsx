@@ -5,7 +5,13 @@ import { Providers } from '../app/Providers';
 import { createQueryClient } from '../app/queryClient';
 import { routes } from '../app/routes';
 
-type Answer = { status?: number; body?: unknown; headers?: Record<string, string> };
+type Answer = {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Answers only after this long (a slow platform); fake timers advance it. */
+  delayMs?: number;
+};
 /** Stubbed answers keyed by `METHOD /path`. */
 export type Answers = Record<string, Answer>;
 
@@ -26,6 +32,7 @@ export function stubApi(answers: Answers) {
       status: 404,
       body: { message: 'Not found.' },
     };
+    if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
     const status = answer.status ?? 200;
     if (status === 204) return new Response(null, { status });
     return new Response(JSON.stringify(answer.body ?? {}), {

@@ -6,6 +6,7 @@ export { removeGuestsOfUser } from './guests/guests.service.js';
 export {
   assignableRoleProblem,
   EVERYONE_NOT_A_CHOICE,
+  roleUnavailable,
   unknownRole,
 } from './guild-settings/assignable-role.js';
 export { guestCount } from './guild-settings/guild-settings.schemas.js';

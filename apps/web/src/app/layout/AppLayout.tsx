@@ -6,7 +6,7 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { Footer } from './Footer';
 import classes from './layout.module.css';
 import { NavLinks } from './NavLinks';
-import { UserSection } from './UserSection';
+import { PhoneLoginButton, UserSection } from './UserSection';
 import { useDialogFocusReturn } from './useDialogFocusReturn';
 
 const PhoneMenu = lazy(async () => ({ default: (await import('./PhoneMenu')).PhoneMenu }));
@@ -50,6 +50,9 @@ export function AppLayout() {
             </Group>
             <Box ml="auto" visibleFrom="sm">
               <UserSection />
+            </Box>
+            <Box ml="auto" hiddenFrom="sm">
+              <PhoneLoginButton />
             </Box>
           </Group>
         </Container>

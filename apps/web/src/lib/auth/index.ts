@@ -6,3 +6,4 @@ export { RequireAdmin } from './components/RequireAdmin';
 export { LOGIN_REQUIRED_MESSAGE, RequireLogin } from './components/RequireLogin';
 export { isAdmin, type LoginState, useLogin } from './loginContext';
 export { isSafeReturnPath, loginErrorMessage, loginPath, rememberLogout } from './loginReturn';
+export { useLogout } from './useLogout';

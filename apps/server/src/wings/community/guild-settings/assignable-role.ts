@@ -31,10 +31,32 @@ export function assignableRoleProblem(
   const role = guild.roles.find((r) => r.id === roleId);
   if (!role) return unknownRole(roleId);
   if (role.managed) return managedRole(role.name);
-  const held = guild.roles.filter((r) => r.id === guild.id || botRoleIds.includes(r.id));
+  const held = botHeldRoles(guild, botRoleIds);
   const bits = held.reduce((all, r) => all | BigInt(r.permissions), 0n);
   if ((bits & (ADMINISTRATOR | MANAGE_ROLES)) === 0n) return BOT_NEEDS_MANAGE_ROLES;
-  const botRank = Math.max(0, ...held.map((r) => r.position));
-  if (role.position >= botRank) return roleAboveBotMessage(role.name);
+  if (role.position >= botRank(held)) return roleAboveBotMessage(role.name);
   return null;
+}
+
+/** The roles the bot holds, @everyone included. */
+const botHeldRoles = (guild: DiscordGuildInfo, botRoleIds: readonly string[]) =>
+  guild.roles.filter((r) => r.id === guild.id || botRoleIds.includes(r.id));
+/** The position of the bot's highest role: it may give only roles strictly below it. */
+const botRank = (held: readonly { position: number }[]) => Math.max(0, ...held.map((r) => r.position));
+
+/** Why no permission would let the bot give a role: an integration's role, or one at or above the bot's highest. */
+export type RoleUnavailable = 'managed' | 'aboveBot';
+
+/**
+ * What role pickers show disabled (with the reason), so an admin does not choose a role the bot cannot give and
+ * learn it only on save. `botRoleIds` null: the bot's membership is not known, so only managed roles are marked.
+ */
+export function roleUnavailable(
+  guild: DiscordGuildInfo,
+  botRoleIds: readonly string[] | null,
+  role: { managed: boolean; position: number },
+): RoleUnavailable | null {
+  if (role.managed) return 'managed';
+  if (!botRoleIds) return null;
+  return role.position >= botRank(botHeldRoles(guild, botRoleIds)) ? 'aboveBot' : null;
 }

@@ -18,6 +18,15 @@ export const autoAssignRoles = z.object({
 z.globalRegistry.add(autoAssignRoles, { id: 'AutoAssignRoles' });
 export type AutoAssignRoles = z.infer<typeof autoAssignRoles>;
 
+/**
+ * Why the bot can never give this role (pickers show it disabled): `managed` by an integration, or `aboveBot`
+ * (at or above the bot's highest role); null when its position allows it.
+ */
+export const roleUnavailableSchema = z.enum(['managed', 'aboveBot']).nullable().meta({
+  description:
+    "Why the bot cannot give this role: 'managed' (an integration's role) or 'aboveBot' (at or above the bot's highest role); null when it can.",
+});
+
 export const guildSettingsResponse = z.object({
   id: z.string(),
   name: z.string(),
@@ -32,7 +41,13 @@ export const guildSettingsResponse = z.object({
   membersIntent: z.boolean(),
   /** The server's roles without @everyone, highest first. */
   roles: z.array(
-    z.object({ id: z.string(), name: z.string(), color: z.number().int(), position: z.number().int() }),
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      color: z.number().int(),
+      position: z.number().int(),
+      unavailable: roleUnavailableSchema,
+    }),
   ),
   autoAssignRoles,
   contactEmail: z.string().nullable(),

@@ -9,7 +9,7 @@ import { invalid } from '../../../kernel/errors.js';
 import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 import type { DiscordGuildInfo } from '../../../platforms/ports.js';
 import { guildMemberCounts, requireGuildPermission } from '../../access/index.js';
-import { assignableRoleProblem } from './assignable-role.js';
+import { assignableRoleProblem, roleUnavailable } from './assignable-role.js';
 import type { AutoAssignRoles, AutoAssignRolesUpdate } from './guild-settings.schemas.js';
 
 export const INVALID_EMAIL = 'Please enter a valid email address.';
@@ -48,7 +48,12 @@ const autoAssignOf = (row: SettingsRow | undefined): AutoAssignRoles => ({
 });
 
 async function describeGuild(ctx: AppContext, guild: DiscordGuildInfo) {
-  const [counts, row] = await Promise.all([guildMemberCounts(ctx, guild.id), settingsOf(ctx.db, guild.id)]);
+  const [counts, row, bot] = await Promise.all([
+    guildMemberCounts(ctx, guild.id),
+    settingsOf(ctx.db, guild.id),
+    // Only to mark the roles the bot cannot give; without it the tab still loads (managed roles still marked).
+    ctx.discord.botMember(guild.id).catch(() => null),
+  ]);
   return {
     id: guild.id,
     name: guild.name,
@@ -56,7 +61,13 @@ async function describeGuild(ctx: AppContext, guild: DiscordGuildInfo) {
     ...counts,
     roles: guild.roles
       .filter((r) => r.id !== guild.id)
-      .map(({ id, name, color, position }) => ({ id, name, color, position })),
+      .map((r) => ({
+        id: r.id,
+        name: r.name,
+        color: r.color,
+        position: r.position,
+        unavailable: roleUnavailable(guild, bot?.roles ?? null, r),
+      })),
     autoAssignRoles: autoAssignOf(row),
     contactEmail: row?.contactEmail ?? null,
   };

@@ -110,6 +110,19 @@ describe('Discord tab settings (against the simulators)', () => {
       expect(positions).toEqual([...positions].sort((a, b) => b - a));
     });
 
+    it("marks the roles the bot cannot give: an integration's, and those at or above the bot's highest", async () => {
+      const unavailable = (body: { roles: { id: string; unavailable: string | null }[] }, id: string) =>
+        body.roles.find((r) => r.id === id)?.unavailable;
+      const body = (await get()).json();
+      expect(unavailable(body, hangout.roles.VRCLink)).toBe('managed');
+      expect(unavailable(body, hangout.roles.Moderator)).toBe('aboveBot');
+      expect(unavailable(body, hangout.roles.Admin)).toBe('aboveBot');
+      expect(unavailable(body, hangout.roles.Verified)).toBeNull();
+      // Each is refused the same way when chosen anyway.
+      expect((await setRoles({ linkedRoleId: hangout.roles.Moderator })).statusCode).toBe(400);
+      expect((await setRoles({ linkedRoleId: hangout.roles.Verified })).statusCode).toBe(200);
+    });
+
     it('counts the members with a VRChat link, not links of people elsewhere', async () => {
       const before = (await get()).json().linkedMembers;
       await vrchatLink(t, { discordUserId: seedUserIds.humans[4], vrchatName: 'Linked Member' });

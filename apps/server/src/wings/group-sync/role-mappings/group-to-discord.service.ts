@@ -5,12 +5,7 @@ import { invalid } from '../../../kernel/errors.js';
 import { assignableRoleProblem } from '../../community/index.js';
 import { type MappingScope, requireMappingScope } from './mapping-access.js';
 import { type MappingRow, type MappingSpec, mappingRows, toMappingEntry } from './mapping-entries.js';
-import {
-  discordRoleActions,
-  groupRoleProblem,
-  offeredGroupRoles,
-  offeredGuildRoles,
-} from './mapping-roles.js';
+import { discordRoleActions, givenGuildRoles, groupRoleProblem, offeredGroupRoles } from './mapping-roles.js';
 import type { GroupDiscordMapping, GroupDiscordMappingUpdate } from './role-mappings.schemas.js';
 
 type Row = typeof groupDiscordMappings.$inferSelect;
@@ -19,7 +14,11 @@ export async function listGroupToDiscord(ctx: AppContext, actor: Actor, guildId:
   const scope = await requireMappingScope(ctx, actor, guildId);
   const rows = await mappingRows(ctx.db, groupToDiscord, guildId);
   return {
-    guildRoles: offeredGuildRoles(scope.guild),
+    // The bot gives these roles: the ones it cannot are marked, so the picker shows them disabled.
+    guildRoles: givenGuildRoles(
+      scope.guild,
+      (await ctx.discord.botMember(scope.guild.id).catch(() => null))?.roles ?? null,
+    ),
     groupRoles: offeredGroupRoles(await scope.groupRoles()),
     linkedGuildRoles: rows.map(toMappingEntry<GroupDiscordMapping>),
   };

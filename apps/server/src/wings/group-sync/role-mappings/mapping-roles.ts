@@ -1,6 +1,6 @@
 import type { DiscordToGroupAction, GroupToDiscordAction } from '../../../db/schema/sync.js';
 import type { DiscordGuildInfo, VrchatGroupRole } from '../../../platforms/ports.js';
-import { EVERYONE_NOT_A_CHOICE, unknownRole } from '../../community/index.js';
+import { EVERYONE_NOT_A_CHOICE, roleUnavailable, unknownRole } from '../../community/index.js';
 
 export const unknownGroupRole = (roleId: string) => `Unknown group role: ${roleId}`;
 export const purchaseRole = (roleName: string) =>
@@ -52,6 +52,16 @@ export function groupRoleRankProblem(
 /** Roles a mapping may name on the Discord side: not @everyone, not managed by an integration. */
 export function offeredGuildRoles(guild: DiscordGuildInfo) {
   return guild.roles.filter((r) => r.id !== guild.id && !r.managed).map((r) => ({ id: r.id, name: r.name }));
+}
+
+/** The same roles as the bot would give them: marked `aboveBot` when the bot's highest role is not above them. */
+export function givenGuildRoles(guild: DiscordGuildInfo, botRoleIds: readonly string[] | null) {
+  const byId = new Map(guild.roles.map((r) => [r.id, r]));
+  return offeredGuildRoles(guild).map((r) => {
+    const role = byId.get(r.id);
+    const unavailable = role ? roleUnavailable(guild, botRoleIds, role) : null;
+    return { ...r, unavailable: unavailable === 'aboveBot' ? ('aboveBot' as const) : null };
+  });
 }
 
 /** Roles a mapping may name on the group side: VRChat manages the owner and purchase-only roles itself. */

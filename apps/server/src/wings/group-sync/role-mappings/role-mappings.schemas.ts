@@ -46,8 +46,18 @@ export const guildRolesResponse = z.object({
 });
 z.globalRegistry.add(guildRolesResponse, { id: 'DiscordToGroupMappings' });
 
+/** A Discord role the bot would give (group to Discord): `aboveBot` when it is at or above the bot's highest role. */
+export const givenGuildRole = roleRef.extend({
+  unavailable: z.enum(['aboveBot']).nullable().meta({
+    description:
+      "'aboveBot' when the role is at or above the bot's highest Discord role, so the bot cannot give it; else null.",
+  }),
+});
+z.globalRegistry.add(givenGuildRole, { id: 'MappingGivenRole' });
+
 export const groupRolesResponse = z.object({
-  guildRoles: z.array(roleRef),
+  /** The server's roles the bot may be asked to give: no @everyone, no integration-managed roles; highest first. */
+  guildRoles: z.array(givenGuildRole),
   groupRoles: z.array(roleRef),
   /** The group to Discord entries, oldest first. */
   linkedGuildRoles: z.array(groupDiscordMapping),

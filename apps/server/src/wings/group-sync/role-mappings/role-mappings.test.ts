@@ -229,6 +229,23 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
       expect(body.guildRoles.map((r: { id: string }) => r.id)).not.toContain(hangout.id);
     });
 
+    it("marks the Discord roles at or above the bot's highest as ones the bot cannot give", async () => {
+      const body = (await call('GET', groupBase)).json();
+      const unavailable = (id: string) =>
+        body.guildRoles.find((r: { id: string }) => r.id === id)?.unavailable;
+      expect(unavailable(hangout.roles.Moderator)).toBe('aboveBot');
+      expect(unavailable(hangout.roles['Event Host'])).toBeNull();
+      // The picker's mark matches what saving answers.
+      const id = await create(groupBase);
+      const refused = await call('PUT', groupBase, {
+        id,
+        groupRoleId: groupRoles.eventHost,
+        discordRoleId: hangout.roles.Moderator,
+        action: 'GrantRolePermanent',
+      });
+      expect(refused.statusCode).toBe(400);
+    });
+
     it('keeps the Discord role for the grant actions only', async () => {
       const id = await create(groupBase);
       const grant = await call('PUT', groupBase, {

@@ -86,6 +86,38 @@ describe('/admin', () => {
     expect(await row.findByText('in 1m 3s')).toBeTruthy();
   });
 
+  it('shows each task as a card on a phone, every column with its label', async () => {
+    vi.useFakeTimers({ now, shouldAdvanceTime: true });
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: query === '(max-width: 36em)',
+          media: query,
+          addEventListener: () => {},
+          removeEventListener: () => {},
+          addListener: () => {},
+          removeListener: () => {},
+        }) as unknown as MediaQueryList,
+    );
+    setup();
+    renderApp('/admin');
+    const boxA = within(await screen.findByRole('region', { name: 'vrclink box-a' }));
+    const card = within(await boxA.findByRole('listitem', { name: 'purgeExpired' }));
+    expect(boxA.queryByRole('table')).toBeNull();
+    expect(boxA.getAllByRole('listitem')).toHaveLength(2);
+    for (const [label, value] of [
+      ['Next Run', 'in 1m 5s'],
+      ['Last Run', '2h 3m 4s ago'],
+      ['Timer (seconds)', '3600'],
+    ]) {
+      expect(card.getByText(label).nextElementSibling?.textContent).toBe(value);
+    }
+    expect((card.getByRole('checkbox', { name: 'Enabled purgeExpired' }) as HTMLInputElement).checked).toBe(
+      true,
+    );
+    expect(card.getByRole('button', { name: 'Run now: purgeExpired' })).toBeTruthy();
+  });
+
   it('polls the task list every second', async () => {
     const fetchMock = setup();
     renderApp('/admin');

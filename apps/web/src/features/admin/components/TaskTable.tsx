@@ -1,12 +1,15 @@
-import { Button, Checkbox, Table, Text, Tooltip } from '@mantine/core';
+import { Button, Checkbox, Group, Paper, SimpleGrid, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconPlayerPlay } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { errorMessage } from '../../../api/errors';
 import { notify } from '../../../components/toasts';
 import { failureSentence } from '../../../lib/failure-sentence';
 import { type ScheduledTask, useRunTask, useToggleTask } from '../api/scheduledTasks';
 import { formatRelative } from '../relativeTime';
 
-function TaskRow({ task, now }: { task: ScheduledTask; now: number }) {
+/** What a task shows, cell by cell, the same in the desktop row and the phone card. */
+function useTaskCells(task: ScheduledTask, now: number) {
   const toggle = useToggleTask();
   const run = useRunTask();
   const onToggle = () =>
@@ -18,10 +21,10 @@ function TaskRow({ task, now }: { task: ScheduledTask; now: number }) {
     run.mutate(task, {
       onError: (err) => notify({ type: 'error', message: errorMessage(err, 'Failed to run the task.') }),
     });
-  return (
-    <Table.Tr>
-      <Table.Td>
-        <Text size="sm" ff="monospace">
+  return {
+    method: (
+      <>
+        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
           {task.method}
         </Text>
         {task.lastError && (
@@ -29,41 +32,103 @@ function TaskRow({ task, now }: { task: ScheduledTask; now: number }) {
             {task.lastError}
           </Text>
         )}
-      </Table.Td>
+      </>
+    ),
+    nextRun: task.runRequested ? 'requested' : formatRelative(task.nextRun, now),
+    lastRun: formatRelative(task.lastRun, now),
+    timer: task.timer,
+    enabled: (
+      <Checkbox
+        aria-label={`Enabled ${task.method}`}
+        checked={task.enabled}
+        disabled={toggle.isPending}
+        onChange={onToggle}
+      />
+    ),
+    runNow: (
+      <Tooltip label={`Queue ${task.job ?? task.method} now`}>
+        <Button
+          size="compact-sm"
+          variant="light"
+          leftSection={<IconPlayerPlay size={14} />}
+          loading={run.isPending}
+          onClick={onRun}
+          aria-label={`Run now: ${task.method}`}
+        >
+          Run now
+        </Button>
+      </Tooltip>
+    ),
+  };
+}
+
+function TaskRow({ task, now }: { task: ScheduledTask; now: number }) {
+  const cells = useTaskCells(task, now);
+  return (
+    <Table.Tr>
+      <Table.Td>{cells.method}</Table.Td>
       {/* Relative times change every second: kept on one line so the rows do not jump. */}
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>
-        {task.runRequested ? 'requested' : formatRelative(task.nextRun, now)}
-      </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRelative(task.lastRun, now)}</Table.Td>
-      <Table.Td>{task.timer}</Table.Td>
-      <Table.Td>
-        <Checkbox
-          aria-label={`Enabled ${task.method}`}
-          checked={task.enabled}
-          disabled={toggle.isPending}
-          onChange={onToggle}
-        />
-      </Table.Td>
-      <Table.Td>
-        <Tooltip label={`Queue ${task.job ?? task.method} now`}>
-          <Button
-            size="compact-sm"
-            variant="light"
-            leftSection={<IconPlayerPlay size={14} />}
-            loading={run.isPending}
-            onClick={onRun}
-            aria-label={`Run now: ${task.method}`}
-          >
-            Run now
-          </Button>
-        </Tooltip>
-      </Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{cells.nextRun}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{cells.lastRun}</Table.Td>
+      <Table.Td>{cells.timer}</Table.Td>
+      <Table.Td>{cells.enabled}</Table.Td>
+      <Table.Td>{cells.runNow}</Table.Td>
     </Table.Tr>
   );
 }
 
-/** The tasks of one process (api and container). */
+/** A value under its label, as a phone card shows each column. */
+function Labelled({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" component="div" style={{ whiteSpace: 'nowrap' }}>
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+/** On a phone: one card per task, every column's value with its label (the table would lose columns). */
+function TaskCard({ task, now }: { task: ScheduledTask; now: number }) {
+  const cells = useTaskCells(task, now);
+  return (
+    <Paper component="li" withBorder p="sm" radius="md" aria-label={task.method}>
+      <Stack gap="xs">
+        <div>{cells.method}</div>
+        <SimpleGrid cols={2} spacing="xs" verticalSpacing="xs">
+          <Labelled label="Next Run">{cells.nextRun}</Labelled>
+          <Labelled label="Last Run">{cells.lastRun}</Labelled>
+          <Labelled label="Timer (seconds)">{cells.timer}</Labelled>
+        </SimpleGrid>
+        <Group justify="space-between" gap="sm">
+          <Group gap="xs">
+            {cells.enabled}
+            <Text size="sm" aria-hidden>
+              Enabled
+            </Text>
+          </Group>
+          {cells.runNow}
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The tasks of one process (api and container): a table at desktop, cards on a phone. */
 export function TaskTable({ tasks, now }: { tasks: ScheduledTask[]; now: number }) {
+  const isPhone = useMediaQuery('(max-width: 36em)');
+  if (isPhone) {
+    return (
+      <Stack component="ul" gap="xs" p={0} m={0} aria-label="Tasks" style={{ listStyle: 'none' }}>
+        {tasks.map((task) => (
+          <TaskCard key={task.method} task={task} now={now} />
+        ))}
+      </Stack>
+    );
+  }
   return (
     <Table.ScrollContainer minWidth={560}>
       <Table striped verticalSpacing="xs">

@@ -32,7 +32,3 @@ export const loginTokenPreviewQuery = (token: string) =>
 export function loginWithToken(token: string) {
   return unwrap(api.GET('/api/discord_auth', { params: { query: { token } } }));
 }
-
-export function logout() {
-  return unwrap(api.GET('/api/logout'));
-}

@@ -1,26 +1,16 @@
 import { Button, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Link, Navigate, useNavigate } from 'react-router';
-import { currentUserKey } from '../../../lib/auth/api/currentUser';
+import { Link, Navigate } from 'react-router';
 import { useLogin } from '../../../lib/auth/loginContext';
-import { rememberLogout } from '../../../lib/auth/loginReturn';
-import { logout } from '../api/login';
+import { useLogout } from '../../../lib/auth/useLogout';
 
-/** Asks before ending the session (a link alone must not log anyone out), then returns home. */
+/**
+ * /logout opened from elsewhere (a typed address, a link): asks before ending the session, since a link alone
+ * must not log anyone out, then returns home. The header's Logout logs out at once without this page.
+ */
 export function LogoutPage() {
   const login = useLogin();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const logOut = useMutation({
-    mutationFn: () => logout().catch((error: unknown) => console.debug('Logout call failed', error)),
-    onSettled: async () => {
-      rememberLogout();
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== currentUserKey[0] });
-      await queryClient.invalidateQueries({ queryKey: currentUserKey });
-      navigate('/', { replace: true });
-    },
-  });
+  const logOut = useLogout();
   if (!login.user && !logOut.isPending) return <Navigate to="/" replace />;
   return (
     <Center py={80}>

@@ -107,6 +107,43 @@ describe('Discord tab', () => {
     ).toBeTruthy();
   });
 
+  it('offers the roles the bot cannot give disabled, with the reason, in the auto roles and the guest role', async () => {
+    const marked = [
+      { id: '10', name: 'Owner', color: 0, position: 9, unavailable: 'aboveBot' },
+      { id: '14', name: 'Server Booster', color: 0, position: 4, unavailable: 'managed' },
+      ...roles.map((r) => ({ ...r, unavailable: null })),
+    ];
+    setup({ 'GET /api/guilds/900': { body: { ...settings, roles: marked } } });
+    await screen.findByText('Discord Settings');
+    for (const label of ['Linked Users Role', '18+ Verified Role']) {
+      const list = await listOf(label);
+      const owner = list.getByRole('option', { name: "Owner (above the bot's highest role)", hidden: true });
+      const booster = list.getByRole('option', {
+        name: 'Server Booster (managed by an integration)',
+        hidden: true,
+      });
+      expect(
+        owner.getAttribute('aria-disabled') ?? owner.getAttribute('data-combobox-disabled'),
+      ).toBeTruthy();
+      expect(
+        booster.getAttribute('aria-disabled') ?? booster.getAttribute('data-combobox-disabled'),
+      ).toBeTruthy();
+      expect(
+        list.getByRole('option', { name: 'Guest', hidden: true }).getAttribute('aria-disabled'),
+      ).not.toBe('true');
+      fireEvent.keyDown(combobox(label), { key: 'Escape' });
+    }
+    fireEvent.click(await screen.findByRole('button', { name: 'Setup' }));
+    const row = within(await screen.findByRole('row', { name: 'Guest role 1' }));
+    const option = (select: string, name: string) =>
+      [...(row.getByLabelText(select) as HTMLSelectElement).options].find((o) => o.textContent === name);
+    // The guest role is one the bot gives; the main role is one hosts hold (an integration's role may be one).
+    expect(option('Guest Role', "Owner (above the bot's highest role)")?.disabled).toBe(true);
+    expect(option('Guest Role', 'Server Booster (managed by an integration)')?.disabled).toBe(true);
+    expect(option('Guest Role', 'Guest')?.disabled).toBe(false);
+    expect(option('Main Role', 'Server Booster')?.disabled).toBe(false);
+  });
+
   it('explains how to switch on the Server Members intent only when the bot lacks it', async () => {
     setup({ 'GET /api/guilds/900': { body: { ...settings, membersIntent: false } } });
     expect(await screen.findByText('Server Members Intent is off')).toBeTruthy();

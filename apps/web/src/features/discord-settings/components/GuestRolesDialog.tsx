@@ -6,10 +6,9 @@ import {
   Loader,
   Modal,
   NativeSelect,
-  Paper,
-  Stack,
   Table,
   Text,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconTrash } from '@tabler/icons-react';
@@ -123,6 +122,7 @@ export function GuestRolesDialog({ guildId, roles, canEdit, onClose }: Props) {
       main: (
         <RoleSelect
           label="Main Role"
+          labelInHeader
           emptyLabel="Select..."
           roles={roles}
           value={entry.primaryRoleId}
@@ -133,8 +133,10 @@ export function GuestRolesDialog({ guildId, roles, canEdit, onClose }: Props) {
       guest: (
         <RoleSelect
           label="Guest Role"
+          labelInHeader
           emptyLabel="Select..."
           roles={roles}
+          given
           value={entry.guestRoleId}
           disabled={locked}
           onChange={(guestRoleId) => save(saved, { ...saved, guestRoleId }, i)}
@@ -142,7 +144,7 @@ export function GuestRolesDialog({ guildId, roles, canEdit, onClose }: Props) {
       ),
       count: (
         <NativeSelect
-          label="Count"
+          aria-label="Count"
           data={counts}
           value={String(entry.count)}
           disabled={locked}
@@ -162,64 +164,37 @@ export function GuestRolesDialog({ guildId, roles, canEdit, onClose }: Props) {
       ),
     };
   };
-  const entryList = (list: GuestRoleEntry[]) => {
-    if (isPhone) {
-      return (
-        <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }}>
-          {list.map((entry, i) => {
-            const f = fields(entry, i);
-            return (
-              <Paper
-                component="li"
-                key={entry.id}
-                withBorder
-                p="sm"
-                radius="md"
-                aria-label={`Guest role ${i + 1}`}
-              >
-                <Stack gap="xs">
-                  <Group justify="space-between">
-                    <Text fw={600}>#{i + 1}</Text>
-                    {f.remove}
-                  </Group>
-                  {f.main}
-                  {f.guest}
-                  {f.count}
-                </Stack>
-              </Paper>
-            );
-          })}
-        </Stack>
-      );
-    }
-    return (
-      <Table>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>#</Table.Th>
-            <Table.Th>Main Role</Table.Th>
-            <Table.Th>Guest Role</Table.Th>
-            <Table.Th>Count</Table.Th>
-            <Table.Th>Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {list.map((entry, i) => {
-            const f = fields(entry, i);
-            return (
-              <Table.Tr key={entry.id} aria-label={`Guest role ${i + 1}`}>
-                <Table.Td>{i + 1}</Table.Td>
-                <Table.Td>{f.main}</Table.Td>
-                <Table.Td>{f.guest}</Table.Td>
-                <Table.Td>{f.count}</Table.Td>
-                <Table.Td>{f.remove}</Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    );
-  };
+  // One table at every width, its column names said once, in the header (each select is named by its column,
+  // inside the row named 'Guest role N'); on a phone it drops the # column and tightens the spacing to fit 390 px.
+  const entryList = (list: GuestRoleEntry[]) => (
+    <Table layout="fixed" horizontalSpacing={isPhone ? 4 : 'sm'} aria-label="Guest roles">
+      <Table.Thead>
+        <Table.Tr>
+          {!isPhone && <Table.Th w={40}>#</Table.Th>}
+          <Table.Th>Main Role</Table.Th>
+          <Table.Th>Guest Role</Table.Th>
+          <Table.Th w={isPhone ? 68 : 96}>Count</Table.Th>
+          <Table.Th w={isPhone ? 36 : 72}>
+            {isPhone ? <VisuallyHidden>Actions</VisuallyHidden> : 'Actions'}
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {list.map((entry, i) => {
+          const f = fields(entry, i);
+          return (
+            <Table.Tr key={entry.id} aria-label={`Guest role ${i + 1}`}>
+              {!isPhone && <Table.Td>{i + 1}</Table.Td>}
+              <Table.Td>{f.main}</Table.Td>
+              <Table.Td>{f.guest}</Table.Td>
+              <Table.Td>{f.count}</Table.Td>
+              <Table.Td>{f.remove}</Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </Table.Tbody>
+    </Table>
+  );
 
   return (
     <Modal opened onClose={onClose} title="Guest Users" size="xl" fullScreen={isPhone}>

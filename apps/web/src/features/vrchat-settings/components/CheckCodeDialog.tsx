@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { notify } from '../../../components/toasts';
+import { VrchatSlowNotice } from '../../../lib/vrchat-wait';
 import { useJoinGroupLink } from '../api/joinGroupLink';
 import { linkFailureText } from '../linkErrors';
 
@@ -62,6 +63,7 @@ export function CheckCodeDialog({ guildId, groupId, found, invitesUrl, onClose }
               Link Group
             </Button>
           </Group>
+          <VrchatSlowNotice pending={join.isPending} />
         </Stack>
       ) : (
         <Stack>

@@ -29,6 +29,8 @@ function SetupRow(props: { label: string; description: string; canEdit: boolean;
         title={props.canEdit ? undefined : 'Needs the Admin permission'}
         aria-label={`${props.label} setup`}
         onClick={props.onOpen}
+        // The description wraps on a phone; the button keeps its whole label.
+        style={{ flexShrink: 0 }}
       >
         Setup
       </Button>

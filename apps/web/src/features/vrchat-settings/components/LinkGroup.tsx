@@ -1,5 +1,7 @@
+import { Stack } from '@mantine/core';
 import { useState } from 'react';
 import { notify } from '../../../components/toasts';
+import { VrchatSlowNotice } from '../../../lib/vrchat-wait';
 import { type GroupLinkInfo, useStartGroupLink } from '../api/startGroupLink';
 import { linkFailureText } from '../linkErrors';
 import { GroupIdEntry } from './GroupIdEntry';
@@ -21,5 +23,10 @@ export function LinkGroup({ guildId, canEdit }: { guildId: string; canEdit: bool
     });
 
   if (linking) return <LinkingStep guildId={guildId} info={linking} onBack={() => setLinking(null)} />;
-  return <GroupIdEntry canEdit={canEdit} loading={start.isPending} onStart={begin} />;
+  return (
+    <Stack gap="sm">
+      <GroupIdEntry canEdit={canEdit} loading={start.isPending} onStart={begin} />
+      <VrchatSlowNotice pending={start.isPending} />
+    </Stack>
+  );
 }

@@ -3,6 +3,7 @@ import { usePublicConfig } from '../../../api/publicConfig';
 import { EntityHeader } from '../../../components/EntityHeader';
 import { ExternalLinkButton } from '../../../components/ExternalLinkButton';
 import { notify } from '../../../components/toasts';
+import { VrchatSlowNotice } from '../../../lib/vrchat-wait';
 import { useCheckGroupLink } from '../api/checkGroupLink';
 import type { GroupLinkInfo } from '../api/startGroupLink';
 import { groupInvitesUrl, groupPageUrl } from '../groupId';
@@ -57,6 +58,7 @@ export function LinkingStep({ guildId, info, onBack }: Props) {
             Back
           </Button>
         </Group>
+        <VrchatSlowNotice pending={check.isPending} />
       </Stack>
       {check.data && (
         <CheckCodeDialog

@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Loader, Modal, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
+import { VrchatSlowNotice } from '../../../lib/vrchat-wait';
 
 interface Props {
   title: string;
@@ -36,7 +37,10 @@ export function MappingDialog(props: Props) {
         </Alert>
       )}
       {props.loading ? (
-        <Loader aria-label={`Loading ${props.title}`} />
+        <Stack gap="xs" align="flex-start">
+          <Loader aria-label={`Loading ${props.title}`} />
+          <VrchatSlowNotice pending />
+        </Stack>
       ) : props.loadError ? (
         <Alert color="red" variant="light" role="alert">
           Failed to load role mappings.

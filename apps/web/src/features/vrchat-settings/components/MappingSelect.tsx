@@ -1,9 +1,7 @@
 import { NativeSelect } from '@mantine/core';
+import { givenRoleChoice, type RoleChoiceSource } from '../../../lib/role-choice';
 
-export interface MappingRoleOption {
-  id: string;
-  name: string;
-}
+export type MappingRoleOption = RoleChoiceSource;
 
 interface RoleProps {
   label: string;
@@ -28,7 +26,8 @@ export function emptyChoiceLabel(opts: { loading?: boolean; count: number; disab
 export function MappingRoleSelect({ label, roles, value, onChange, loading, disabled }: RoleProps) {
   const data = [
     { value: '', label: emptyChoiceLabel({ loading, count: roles.length, disabled }) },
-    ...roles.map((r) => ({ value: r.id, label: r.name })),
+    // A role the bot cannot give (marked by the server) shows disabled, with the reason.
+    ...roles.map(givenRoleChoice),
   ];
   // A role deleted since (or no longer offered) still shows, so the stale choice is visible and can change.
   if (value && !roles.some((r) => r.id === value)) data.push({ value, label: `Unavailable role (${value})` });

@@ -1,7 +1,7 @@
 import { Alert, Stack, Text, Title } from '@mantine/core';
-import { errorMessage } from '../../../api/errors';
 import { useSyncPreview } from '../../../lib/sync/api/sync';
 import { countPhrases, discordOnly, durationWords, plural } from '../../../lib/sync/syncWords';
+import { VrchatSlowNotice, vrchatFailureSentence } from '../../../lib/vrchat-wait';
 import { SyncActionTable } from './SyncActionTable';
 
 interface Props {
@@ -15,11 +15,17 @@ export function NextSyncPreview({ guildId, groupEnabled }: Props) {
   const preview = useSyncPreview(guildId);
 
   const body = () => {
-    if (preview.isPending) return <Text size="sm">Loading..</Text>;
+    if (preview.isPending)
+      return (
+        <Stack gap="xs">
+          <Text size="sm">Loading..</Text>
+          <VrchatSlowNotice pending />
+        </Stack>
+      );
     if (preview.isError)
       return (
         <Text size="sm" c="red" role="alert">
-          {`Failed to load the next sync. ${errorMessage(preview.error, '')}`.trim()}
+          {vrchatFailureSentence('Failed to load the next sync.', preview.error)}
         </Text>
       );
     const data = preview.data;

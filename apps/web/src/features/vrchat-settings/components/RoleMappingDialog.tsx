@@ -6,7 +6,7 @@ import { useCreateMapping, useDeleteMapping, useRoleMappings, useUpdateMapping }
 import type { MappingDirection, MappingEntry } from '../mappingDirections';
 import { DELETE_FAILED, deleteFailureMatters, updateFailed } from '../mappingMessages';
 import { MappingDialog } from './MappingDialog';
-import { MappingActionSelect, MappingRoleSelect } from './MappingSelect';
+import { MappingActionSelect, type MappingRoleOption, MappingRoleSelect } from './MappingSelect';
 import { usePendingMapping } from './usePendingMapping';
 
 interface Props<L, E extends MappingEntry> {
@@ -52,7 +52,8 @@ export function RoleMappingDialog<L, E extends MappingEntry>({ direction, guildI
     );
 
   const data = list.data;
-  const rolesOf = (side: typeof source) => (data?.[side.roles] as { id: string; name: string }[]) ?? [];
+  // A Discord role the bot gives (group to Discord) comes marked when the bot cannot give it.
+  const rolesOf = (side: typeof source) => (data?.[side.roles] as MappingRoleOption[] | undefined) ?? [];
   const row = (saved: E, name: string, isFixed: boolean) => {
     const entry = pending.shown(saved);
     const roleSelect = (side: typeof source) => (

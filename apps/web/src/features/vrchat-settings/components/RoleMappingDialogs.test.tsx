@@ -259,6 +259,29 @@ describe('Group to Discord Roles', () => {
     ]);
   });
 
+  it("offers a Discord role above the bot's highest disabled, with the reason", async () => {
+    const given = [
+      { id: '10', name: 'Owner', unavailable: 'aboveBot' },
+      ...guildRoles.map((r) => ({ ...r, unavailable: null })),
+    ];
+    const granting = { ...toDiscord, action: 'GrantRolePermanent' };
+    setup({
+      [`GET ${groupRolesPath}`]: {
+        body: { ...groupToDiscord, guildRoles: given, linkedGuildRoles: [granting] },
+      },
+    });
+    const dialog = await open('Group to Discord Roles');
+    const name = 'Group to Discord mapping 1';
+    const select = (await dialog.findByLabelText(`Discord Role of ${name}`)) as HTMLSelectElement;
+    const options = [...select.options];
+    expect(options.map((o) => [o.text, o.disabled])).toEqual([
+      ['Select...', false],
+      ["Owner (above the bot's highest role)", true],
+      ['Supporter', false],
+      ['Verified', false],
+    ]);
+  });
+
   it("says 'No options' when there is no role to choose", async () => {
     setup({
       [`GET ${groupRolesPath}`]: {

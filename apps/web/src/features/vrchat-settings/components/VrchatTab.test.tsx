@@ -1,5 +1,5 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { guildPermissions } from '../../../lib/guild-access/permissions';
 import {
   type Answers,
@@ -246,5 +246,54 @@ describe('VRChat tab, linking', () => {
     await startWith(grp);
     fireEvent.click(await screen.findByRole('button', { name: 'Check Code' }));
     await waitFor(() => expect(toastTexts()).toContain('Error while linking'));
+  });
+
+  it('says when to try again when VRChat is limiting requests at Check Code (Retry-After)', async () => {
+    linking({
+      [`POST ${base}/link/check`]: {
+        status: 503,
+        headers: { 'Retry-After': '12' },
+        body: { message: 'VRChat is rate limiting requests. Try again in 12 seconds.' },
+      },
+    });
+    await startWith(grp);
+    fireEvent.click(await screen.findByRole('button', { name: 'Check Code' }));
+    await waitFor(() =>
+      expect(toastTexts()).toEqual(['VRChat is limiting requests. Try again in 12 seconds.']),
+    );
+  });
+});
+
+describe('VRChat tab, waiting on VRChat', () => {
+  afterEach(() => vi.useRealTimers());
+  const SLOW = 'VRChat is slow to answer; still trying…';
+
+  it('says after 3 s that VRChat is slow while the group loads, then shows the group', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    setup({ [`GET ${base}`]: { body: group, delayMs: 6000 } });
+    expect(await screen.findByText('Loading..')).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(2500));
+    expect(screen.queryByText(SLOW)).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(600));
+    expect(screen.getByText(SLOW)).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(3000));
+    expect(await screen.findByText('Neon Dancers')).toBeTruthy();
+    expect(screen.queryByText(SLOW)).toBeNull();
+  });
+
+  it('says after 3 s that VRChat is slow while Check Code waits', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    setup({
+      [`GET ${base}`]: notLinked,
+      [`POST ${base}/link/start`]: { body: info },
+      [`POST ${base}/link/check`]: { body: { status: 'CodeNotFound' }, delayMs: 5000 },
+    });
+    fireEvent.change(await screen.findByLabelText('Group ID'), { target: { value: grp } });
+    fireEvent.click(button('Start Linking Group'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Check Code' }));
+    await act(() => vi.advanceTimersByTimeAsync(3100));
+    expect(screen.getByText(SLOW).closest('[role="status"]')).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(await screen.findByText('Code not found in group description')).toBeTruthy();
   });
 });

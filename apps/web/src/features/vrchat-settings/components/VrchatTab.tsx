@@ -3,6 +3,7 @@ import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
 import { NoAccess } from '../../../lib/guild-access/components/NoAccess';
 import { can } from '../../../lib/guild-access/tabs';
 import { SetupCheckPanel } from '../../../lib/setup-doctor';
+import { VrchatSlowNotice, vrchatFailureSentence } from '../../../lib/vrchat-wait';
 import { useLinkedGroup } from '../api/linkedGroup';
 import { GroupWithSync } from './GroupWithSync';
 import { LinkGroup } from './LinkGroup';
@@ -14,11 +15,17 @@ export function VrchatTab({ guild }: { guild: ManageableGuild }) {
   const canEdit = can(guild.permissions, 'Admin');
 
   if (!canView) return <NoAccess what="this server's VRChat settings" permission="ViewGuild" />;
-  if (group.isPending) return <Text>Loading..</Text>;
+  if (group.isPending)
+    return (
+      <Stack gap="xs">
+        <Text>Loading..</Text>
+        <VrchatSlowNotice pending />
+      </Stack>
+    );
   if (group.isError)
     return (
       <Alert color="red" variant="light" role="alert">
-        Failed to load the VRChat group.
+        {vrchatFailureSentence('Failed to load the VRChat group.', group.error)}
       </Alert>
     );
   if (!group.data) return <LinkGroup guildId={guild.id} canEdit={canEdit} />;

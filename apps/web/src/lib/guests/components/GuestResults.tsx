@@ -74,6 +74,8 @@ export function GuestResults({ results, onAssign, assigningKey, assignedKeys, no
               loading={assigningKey === key}
               disabled={assigningKey !== null || assigned || noSlotsReasonId !== null}
               aria-describedby={!assigned && noSlotsReasonId ? noSlotsReasonId : undefined}
+              // The name truncates on a phone; the button keeps its whole label.
+              style={{ flexShrink: 0 }}
             >
               Assign
             </Button>

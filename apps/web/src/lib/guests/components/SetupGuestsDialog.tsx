@@ -2,8 +2,7 @@ import { Alert, Badge, Button, Center, Group, Loader, Modal, Stack } from '@mant
 import { useMediaQuery } from '@mantine/hooks';
 import { IconCrown, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { notify } from '../../../components/toasts';
+import { useState } from 'react';
 import { failureSentence } from '../../../lib/failure-sentence';
 import { guestInfoQuery } from '../api/guestInfo';
 import { freeSlots, slotsLabel } from '../freeSlots';
@@ -15,11 +14,6 @@ function GuestSetup({ guildId }: { guildId: string }) {
   const info = useQuery(guestInfoQuery(guildId));
   const [adding, setAdding] = useState(false);
 
-  useEffect(() => {
-    if (info.isError)
-      notify({ type: 'error', message: failureSentence('Failed to load guests', info.error) });
-  }, [info.isError, info.error]);
-
   if (info.isPending) {
     return (
       <Center py="xl">
@@ -29,8 +23,9 @@ function GuestSetup({ guildId }: { guildId: string }) {
   }
   if (info.isError) {
     return (
+      // Said once, here in the dialog (no toast as well), with the server's reason.
       <Alert color="red" variant="light" role="alert">
-        Failed to load guests.
+        {failureSentence('Failed to load guests.', info.error)}
       </Alert>
     );
   }

@@ -5,6 +5,12 @@ import { notify } from '../../../../components/toasts';
 
 export const CODE_NOT_FOUND = 'Code not found, try again later';
 
+/** A failed verify, said once in the step: the code was looked up and not found (or no answer), and why. */
+export interface VerifyFailure {
+  codeNotFound: boolean;
+  sentence: string;
+}
+
 const texts = {
   conflict: {
     intro:
@@ -25,7 +31,8 @@ interface Props {
   kind: keyof typeof texts;
   code: string;
   profileUrl: string;
-  notFound: boolean;
+  /** Why the last verify failed; null when it has not failed. */
+  failure: VerifyFailure | null;
   verifying: boolean;
   onBack: () => void;
   onVerify: () => void;
@@ -41,7 +48,7 @@ async function copy(code: string) {
 }
 
 /** Steps 101 and 102: the code to put in the VRChat bio, and the button that checks for it. */
-export function CodeStep({ kind, code, profileUrl, notFound, verifying, onBack, onVerify }: Props) {
+export function CodeStep({ kind, code, profileUrl, failure, verifying, onBack, onVerify }: Props) {
   const text = texts[kind];
   return (
     <Stack gap="md">
@@ -60,9 +67,14 @@ export function CodeStep({ kind, code, profileUrl, notFound, verifying, onBack, 
           {code}
         </Code>
       </Stack>
-      {notFound && (
-        <Alert color="red" variant="light" role="alert">
-          {CODE_NOT_FOUND}
+      {failure && (
+        <Alert
+          color="red"
+          variant="light"
+          role="alert"
+          title={failure.codeNotFound ? CODE_NOT_FOUND : undefined}
+        >
+          {failure.sentence}
         </Alert>
       )}
       <Group justify="flex-end" gap="sm">

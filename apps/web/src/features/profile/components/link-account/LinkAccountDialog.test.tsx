@@ -109,7 +109,7 @@ describe('Link Account dialog', () => {
     expect(await screen.findByText('Ownership-Not-Verified')).toBeTruthy();
   });
 
-  it('in 102 a failed verify shows the inline text and the error toast; success returns to 1', async () => {
+  it('in 102 a failed verify says so once, inline (no toast); success goes straight to Account Ownership Verified', async () => {
     const { answers } = setup({
       'POST /api/users/link': { body: { status: 'Success' } },
       'POST /api/users/verify': { status: 400, body: { message: VERIFY_FAILED } },
@@ -117,12 +117,15 @@ describe('Link Account dialog', () => {
     await searchAndPick();
     fireEvent.click(await dialog().findByRole('button', { name: 'Confirm' }));
     fireEvent.click(await dialog().findByRole('button', { name: 'Verify Account' }));
-    expect(await dialog().findByText('Code not found, try again later')).toBeTruthy();
-    await waitFor(() => expect(toastTexts()).toContain(VERIFY_FAILED));
+    const alert = await dialog().findByRole('alert');
+    expect(alert.textContent).toBe(`Code not found, try again later${VERIFY_FAILED}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(toastTexts()).not.toContain(VERIFY_FAILED);
 
     answers['POST /api/users/verify'] = { body: { status: 'SuccessVerified' } };
     fireEvent.click(dialog().getByRole('button', { name: 'Verify Account' }));
-    expect(await screen.findByRole('dialog', { name: 'Confirm Link' })).toBeTruthy();
+    expect(await dialog().findByRole('heading', { name: 'Account Ownership Verified' })).toBeTruthy();
+    expect(dialog().queryByRole('button', { name: 'Confirm' })).toBeNull();
     expect(dialog().queryByText('Code not found, try again later')).toBeNull();
   });
 
@@ -137,7 +140,7 @@ describe('Link Account dialog', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
-  it('goes 0 → 101 on a conflict; a failed verify shows only the inline text; success goes to 1', async () => {
+  it('goes 0 → 101 on a conflict; a failed verify shows only the inline text; success goes to 2', async () => {
     const { answers, fetchMock } = setup({
       'GET /api/users/check': { body: { status: 'Conflict', verificationCode: 'VRCL-CONFLICT' } },
       'POST /api/users/verify': { status: 400, body: { message: VERIFY_FAILED } },
@@ -158,8 +161,8 @@ describe('Link Account dialog', () => {
 
     answers['POST /api/users/verify'] = { body: { status: 'SuccessVerified' } };
     fireEvent.click(dialog().getByRole('button', { name: 'Verify Ownership' }));
-    expect(await screen.findByRole('dialog', { name: 'Confirm Link' })).toBeTruthy();
-    expect(dialog().queryByText('Code not found, try again later')).toBeNull();
+    expect(await dialog().findByRole('heading', { name: 'Account Ownership Verified' })).toBeTruthy();
+    expect(callsTo(fetchMock, 'POST', '/api/users/link')).toHaveLength(0);
   });
 
   it('says on Confirm that a verified link to another account would be replaced', async () => {
@@ -255,5 +258,38 @@ describe('Link Account dialog', () => {
     typeSearch('x');
     await act(() => vi.advanceTimersByTimeAsync(1500));
     expect(await dialog().findByText('No results.')).toBeTruthy();
+  });
+
+  it('says after 3 s of waiting on VRChat that it is slow and still trying, and stops saying it when done', async () => {
+    setup({
+      'POST /api/users/link': { body: { status: 'Success' } },
+      'POST /api/users/verify': { body: { status: 'SuccessVerified' }, delayMs: 8000 },
+    });
+    await searchAndPick();
+    fireEvent.click(await dialog().findByRole('button', { name: 'Confirm' }));
+    fireEvent.click(await dialog().findByRole('button', { name: 'Verify Account' }));
+    await act(() => vi.advanceTimersByTimeAsync(2900));
+    expect(dialog().queryByText('VRChat is slow to answer; still trying…')).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    expect(dialog().getByRole('status').textContent).toBe('VRChat is slow to answer; still trying…');
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+    expect(await dialog().findByRole('heading', { name: 'Account Ownership Verified' })).toBeTruthy();
+    expect(dialog().queryByText('VRChat is slow to answer; still trying…')).toBeNull();
+  });
+
+  it('says when to try again when VRChat is limiting requests (Retry-After)', async () => {
+    setup({
+      'POST /api/users/link': { body: { status: 'Success' } },
+      'POST /api/users/verify': {
+        status: 503,
+        headers: { 'Retry-After': '7' },
+        body: { message: 'VRChat is rate limiting requests. Try again in 7 seconds.' },
+      },
+    });
+    await searchAndPick();
+    fireEvent.click(await dialog().findByRole('button', { name: 'Confirm' }));
+    fireEvent.click(await dialog().findByRole('button', { name: 'Verify Account' }));
+    const alert = await dialog().findByRole('alert');
+    expect(alert.textContent).toBe('VRChat is limiting requests. Try again in 7 seconds.');
   });
 });

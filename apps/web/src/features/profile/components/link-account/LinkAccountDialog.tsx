@@ -1,15 +1,17 @@
-import { Modal } from '@mantine/core';
+import { Modal, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useRef, useState } from 'react';
 import { errorMessage } from '../../../../api/errors';
 import { usePublicConfig } from '../../../../api/publicConfig';
 import { notify } from '../../../../components/toasts';
+import { failureSentence } from '../../../../lib/failure-sentence';
+import { VrchatSlowNotice, vrchatRetrySentence } from '../../../../lib/vrchat-wait';
 import { useCheckVrchatUser } from '../../api/checkVrchatUser';
 import { useLinkVrchatUser } from '../../api/linkVrchatUser';
 import { useProfile } from '../../api/profile';
 import type { VrchatUserResult } from '../../api/searchVrchatUsers';
 import { useVerifyVrchatUser } from '../../api/verifyVrchatUser';
-import { CodeStep } from './CodeStep';
+import { CodeStep, type VerifyFailure } from './CodeStep';
 import { ConfirmStep } from './ConfirmStep';
 import { SearchStep } from './SearchStep';
 import { VerifiedStep } from './VerifiedStep';
@@ -35,7 +37,7 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
   const [text, setText] = useState('');
   const [selected, setSelected] = useState<VrchatUserResult | null>(null);
   const [code, setCode] = useState('');
-  const [codeNotFound, setCodeNotFound] = useState(false);
+  const [verifyFailure, setVerifyFailure] = useState<VerifyFailure | null>(null);
   const check = useCheckVrchatUser();
   const link = useLinkVrchatUser();
   const verify = useVerifyVrchatUser();
@@ -46,7 +48,7 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
   const setStep = (next: LinkStep) => {
     setStepState(next);
     setTitle(titles[next]);
-    setCodeNotFound(false);
+    setVerifyFailure(null);
   };
 
   const pick = (user: VrchatUserResult) => {
@@ -57,7 +59,10 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
         setStep(result.status === 'Conflict' ? 101 : 1);
       },
       onError: (error) =>
-        notify({ type: 'error', message: errorMessage(error, 'Failed to check the VRChat account.') }),
+        notify({
+          type: 'error',
+          message: vrchatRetrySentence(error) ?? errorMessage(error, 'Failed to check the VRChat account.'),
+        }),
     });
   };
 
@@ -78,55 +83,75 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
         }
       },
       onError: (error) =>
-        notify({ type: 'error', message: errorMessage(error, 'Failed to link the account.') }),
+        notify({
+          type: 'error',
+          message: vrchatRetrySentence(error) ?? errorMessage(error, 'Failed to link the account.'),
+        }),
     });
   };
 
-  const verifyOwnership = (user: VrchatUserResult, from: 101 | 102) =>
+  // A verify that finds the code links the account with ownership verified (or moves it here), so it goes
+  // straight to step 2: a Confirm after it would only send the same link again. A failure is said once, in
+  // the step's own alert (no toast as well).
+  const verifyOwnership = (user: VrchatUserResult) =>
     verify.mutate(user.id, {
       onSuccess: () => {
-        setStep(1);
+        setStep(2);
         notify({ type: 'success', message: 'Account Ownership Verified' });
       },
-      onError: () => {
-        setCodeNotFound(true);
-        if (from === 102) notify({ type: 'error', message: VERIFY_FAILED });
+      onError: (error) => {
+        // VRChat limiting requests is no lookup that failed: only when to try again.
+        const retry = vrchatRetrySentence(error);
+        setVerifyFailure(
+          retry
+            ? { codeNotFound: false, sentence: retry }
+            : { codeNotFound: true, sentence: failureSentence(VERIFY_FAILED, error) },
+        );
       },
     });
 
-  if (step === 0 || !selected) {
-    return (
-      <SearchStep
-        text={text}
-        onTextChange={setText}
-        onPick={pick}
-        checkingId={check.isPending ? (check.variables ?? null) : null}
-      />
-    );
-  }
-  if (step === 1) {
-    return (
-      <ConfirmStep
-        user={selected}
-        replacesVerified={current?.isVerified && current.id !== selected.id ? current.vrchatName : null}
-        onBack={() => setStep(0)}
-        onConfirm={() => confirm(selected)}
-        pending={link.isPending}
-      />
-    );
-  }
-  if (step === 2) return <VerifiedStep onClose={onClose} />;
   return (
-    <CodeStep
-      kind={step === 101 ? 'conflict' : 'unverified'}
-      code={code}
-      profileUrl={vrchatWebUrl ? `${vrchatWebUrl}/home/user/${selected.id}` : selected.profileUrl}
-      notFound={codeNotFound}
-      verifying={verify.isPending}
-      onBack={() => setStep(0)}
-      onVerify={() => verifyOwnership(selected, step)}
-    />
+    <Stack gap="sm">
+      {stepContent()}
+      <VrchatSlowNotice pending={check.isPending || link.isPending || verify.isPending} />
+    </Stack>
   );
+
+  function stepContent() {
+    if (step === 0 || !selected) {
+      return (
+        <SearchStep
+          text={text}
+          onTextChange={setText}
+          onPick={pick}
+          checkingId={check.isPending ? (check.variables ?? null) : null}
+        />
+      );
+    }
+    if (step === 1) {
+      return (
+        <ConfirmStep
+          user={selected}
+          replacesVerified={current?.isVerified && current.id !== selected.id ? current.vrchatName : null}
+          onBack={() => setStep(0)}
+          onConfirm={() => confirm(selected)}
+          pending={link.isPending}
+        />
+      );
+    }
+    if (step === 2) return <VerifiedStep onClose={onClose} />;
+    return (
+      <CodeStep
+        kind={step === 101 ? 'conflict' : 'unverified'}
+        code={code}
+        profileUrl={vrchatWebUrl ? `${vrchatWebUrl}/home/user/${selected.id}` : selected.profileUrl}
+        failure={verifyFailure}
+        verifying={verify.isPending}
+        onBack={() => setStep(0)}
+        onVerify={() => verifyOwnership(selected)}
+      />
+    );
+  }
 }
 
 /** The Link Account dialog (spec section 4); full screen on phones. */

@@ -3,6 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { errorMessage } from '../../../../api/errors';
+import { VrchatSlowNotice, vrchatRetrySentence } from '../../../../lib/vrchat-wait';
 import { useVrchatUserSearch, type VrchatUserResult } from '../../api/searchVrchatUsers';
 import { VrchatUserAvatar } from './VrchatUserAvatar';
 
@@ -31,10 +32,17 @@ export function SearchStep({ text, onTextChange, onPick, checkingId }: Props) {
         <Text size="sm">Searching…</Text>
       </Group>
     );
+    if (!typing)
+      results = (
+        <Stack gap="xs">
+          {results}
+          <VrchatSlowNotice pending />
+        </Stack>
+      );
   } else if (search.isError) {
     results = (
       <Text size="sm" c="red" role="alert">
-        {errorMessage(search.error, 'VRChat search failed')}
+        {vrchatRetrySentence(search.error) ?? errorMessage(search.error, 'VRChat search failed')}
       </Text>
     );
   } else if (hasQuery && search.data?.length === 0) {
@@ -71,6 +79,8 @@ export function SearchStep({ text, onTextChange, onPick, checkingId }: Props) {
               onClick={() => onPick(user)}
               loading={checkingId === user.id}
               disabled={checkingId !== null && checkingId !== user.id}
+              // The name truncates on a phone; the button keeps its whole label.
+              style={{ flexShrink: 0 }}
             >
               Link
             </Button>

@@ -1,0 +1,1 @@
+export { givenRoleChoice, type RoleChoiceSource, type RoleUnavailable } from './roleChoice';
