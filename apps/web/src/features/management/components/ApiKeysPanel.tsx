@@ -2,6 +2,7 @@ import { ActionIcon, Alert, Button, Group, Loader, Paper, Table, Text, Title } f
 import { IconKey, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { TruncatedName } from '../../../components/TruncatedName';
 import { notify } from '../../../components/toasts';
 import { ApiLogPanel } from '../../../lib/api-log';
 import { failureSentence } from '../../../lib/failure-sentence';
@@ -42,45 +43,51 @@ export function ApiKeysPanel({ guildId }: { guildId: string }) {
       ) : keys.data.apiKeys.length === 0 ? (
         <Text c="dimmed">No API keys yet.</Text>
       ) : (
-        <Table>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Permissions</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th>Valid until</Table.Th>
-              <Table.Th>Last used</Table.Th>
-              <Table.Th aria-label="Actions" />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {keys.data.apiKeys.map((key) => (
-              <Table.Tr key={key.id}>
-                <Table.Td>{key.name}</Table.Td>
-                <Table.Td>
-                  <Group gap={4}>
-                    {key.permissions.map((p) => (
-                      <PermissionBadge key={p} permission={p} />
-                    ))}
-                  </Group>
-                </Table.Td>
-                <Table.Td>{day(key.createdOn)}</Table.Td>
-                <Table.Td>{day(key.validUntil)}</Table.Td>
-                <Table.Td>{key.lastUsedAt ? day(key.lastUsedAt) : 'Never'}</Table.Td>
-                <Table.Td>
-                  <ActionIcon
-                    color="red"
-                    variant="subtle"
-                    aria-label={`Delete ${key.name}`}
-                    onClick={() => setDeleting(key)}
-                  >
-                    <IconX size={16} />
-                  </ActionIcon>
-                </Table.Td>
+        // Fixed columns, cut names, and a table that scrolls within itself on a phone: a 100-character key
+        // name (the form's limit) never widens the page.
+        <Table.ScrollContainer minWidth={640}>
+          <Table layout="fixed">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w="28%">Name</Table.Th>
+                <Table.Th>Permissions</Table.Th>
+                <Table.Th>Created</Table.Th>
+                <Table.Th>Valid until</Table.Th>
+                <Table.Th>Last used</Table.Th>
+                <Table.Th w={48} aria-label="Actions" />
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {keys.data.apiKeys.map((key) => (
+                <Table.Tr key={key.id}>
+                  <Table.Td>
+                    <TruncatedName name={key.name} size="sm" />
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={4}>
+                      {key.permissions.map((p) => (
+                        <PermissionBadge key={p} permission={p} />
+                      ))}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>{day(key.createdOn)}</Table.Td>
+                  <Table.Td>{day(key.validUntil)}</Table.Td>
+                  <Table.Td>{key.lastUsedAt ? day(key.lastUsedAt) : 'Never'}</Table.Td>
+                  <Table.Td>
+                    <ActionIcon
+                      color="red"
+                      variant="subtle"
+                      aria-label={`Delete ${key.name}`}
+                      onClick={() => setDeleting(key)}
+                    >
+                      <IconX size={16} />
+                    </ActionIcon>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       <ApiLogPanel guildId={guildId} />
       {creating && <CreateApiKeyDialog guildId={guildId} onClose={() => setCreating(false)} />}
@@ -92,7 +99,9 @@ export function ApiKeysPanel({ guildId }: { guildId: string }) {
         onConfirm={confirmDelete}
         onCancel={() => setDeleting(null)}
       >
-        Delete {deleting?.name}? Anything using it stops working at once.
+        <Text component="span" style={{ overflowWrap: 'anywhere' }}>
+          Delete {deleting?.name}? Anything using it stops working at once.
+        </Text>
       </ConfirmDialog>
     </Paper>
   );

@@ -1,0 +1,119 @@
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { sidewaysOverflow } from './axe';
+import { useBrowser } from './browser';
+import { xsrfHeaders } from './linking';
+
+/**
+ * Names as long as the forms and platforms allow (100 characters, one unbroken word: nothing to wrap at) on
+ * every page that shows them, at a desktop and a phone width: no page scrolls sideways, and the long name is
+ * cut with an ellipsis (its whole text kept in a tooltip or the accessible name) rather than widening the page.
+ */
+const browser = useBrowser();
+const simulatorUrl = inject('simulatorUrl');
+const HANGOUT = '1300000000000000001';
+const long = (what: string) => `${what}${'x'.repeat(100 - what.length)}`;
+const KEY = long('LongApiKeyName');
+const ROLE = long('LongDiscordRole');
+const WORLD = long('LongWorldName');
+
+async function control(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${simulatorUrl}/control${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(res.status, `${method} ${path}`).toBeLessThan(300);
+  return res.status === 204 ? null : res.json();
+}
+
+/** Whether the page shows that text and every element holding it fits its own box (cut, not overflowing). */
+async function shownCut(page: Page, text: string): Promise<{ shown: number; overflowing: number }> {
+  return page.evaluate((t) => {
+    const holders = Array.from(document.querySelectorAll<HTMLElement>('body *')).filter(
+      (el) =>
+        Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.includes(t)) &&
+        el.getClientRects().length > 0,
+    );
+    const overflowing = holders.filter((el) => {
+      const box = el.getBoundingClientRect();
+      return box.right > window.innerWidth + 1;
+    });
+    return { shown: holders.length, overflowing: overflowing.length };
+  }, text);
+}
+
+describe('long names', () => {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterAll(async () => {
+    for (const undo of cleanups.reverse()) await undo().catch(() => {});
+  });
+
+  it('never make a page scroll sideways at 1280 px or 390 px', async () => {
+    const { page } = browser;
+    await browser.signIn('admin');
+    const headers = await xsrfHeaders(page.context());
+    const role = (await control('POST', `/discord/guilds/${HANGOUT}/roles`, { name: ROLE })) as {
+      id: string;
+    };
+    cleanups.push(() => control('DELETE', `/discord/guilds/${HANGOUT}/roles/${role.id}`));
+    const key = await page.request.post(`/api/guilds/${HANGOUT}/api_keys/create`, {
+      headers,
+      data: {
+        name: KEY,
+        permissions: ['ViewWorlds'],
+        validUntil: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+    });
+    expect(key.status()).toBe(200);
+    const keyId = ((await key.json()) as { id: string }).id;
+    cleanups.push(() => page.request.delete(`/api/guilds/${HANGOUT}/api_keys/${keyId}`, { headers }));
+    const worlds = await page.request.put(`/api/guilds/${HANGOUT}/worlds`, {
+      headers,
+      data: { name: WORLD },
+    });
+    expect(worlds.status()).toBe(200);
+    const world = ((await worlds.json()) as { worlds: { id: string; name: string }[] }).worlds.find(
+      (w) => w.name === WORLD,
+    )!;
+    cleanups.push(async () => {
+      await page.request.post(`/api/guilds/${HANGOUT}/worlds/${world.id}`, {
+        headers,
+        data: { locked: false },
+      });
+      await page.request.delete(`/api/guilds/${HANGOUT}/worlds/${world.id}`, { headers });
+    });
+
+    // The world's name is the value of its name field (which scrolls within itself): the card must fit.
+    const checks: { path: string; open?: string; name?: string; article?: string }[] = [
+      { path: `/server-settings/${HANGOUT}/discord`, name: undefined },
+      { path: `/server-settings/${HANGOUT}/management`, open: 'Access & API Keys', name: KEY },
+      { path: `/server-settings/${HANGOUT}/worlds`, article: WORLD },
+      { path: '/admin' },
+    ];
+    const wide: string[] = [];
+    const uncut: string[] = [];
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const check of checks) {
+        await browser.goto(check.path);
+        await page.locator('[aria-label^="Loading"]').first().waitFor({ state: 'detached' });
+        if (check.open) {
+          await page.getByRole('button', { name: `Manage ${check.open}` }).click();
+        }
+        if (check.article) await page.getByRole('article', { name: check.article }).waitFor();
+        if (check.name) {
+          await page.getByText(check.name).first().waitFor({ state: 'attached' });
+          const { shown, overflowing } = await shownCut(page, check.name);
+          expect(shown, `${check.path} shows the name`).toBeGreaterThan(0);
+          if (overflowing > 0) uncut.push(`${check.path} at ${width} px`);
+        }
+        const over = await sidewaysOverflow(page);
+        if (over > 0)
+          wide.push(`${check.path}${check.open ? ` (${check.open})` : ''} at ${width} px: ${over} px`);
+      }
+    }
+    expect(wide, 'pages wider than the window').toEqual([]);
+    expect(uncut, 'long names running off the window').toEqual([]);
+  });
+});
