@@ -1,5 +1,11 @@
 import { serverDir } from '../src/server-dir.js';
-import { boundaryViolations, crossWingTableUses, serverSources, wingEdges, wingOrder } from '../test/import-boundaries.js';
+import {
+  boundaryViolations,
+  crossWingTableUses,
+  serverSources,
+  wingEdges,
+  wingOrder,
+} from '../test/import-boundaries.js';
 
 // Prints the imports between the server's layers and wings, and what breaks the direction rule
 // (npx tsx apps/server/scripts/wing-imports.ts): the measure behind the wing order in test/import-boundaries.ts.

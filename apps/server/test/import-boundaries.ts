@@ -215,7 +215,10 @@ export function crossWingTableUses(files: Record<string, string>): TableUse[] {
     for (const m of source.matchAll(namedImport)) {
       if (!/^src\/db\/schema\//.test(resolve(file, m[3] as string))) continue;
       for (const name of (m[2] as string).split(',')) {
-        const table = name.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0] as string;
+        const table = name
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0] as string;
         const owner = tableOwners[table];
         if (owner && owner !== from.wing && (wingOrder as readonly string[]).includes(owner))
           uses.push({ file, table, owner });

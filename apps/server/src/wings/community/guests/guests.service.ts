@@ -1,14 +1,14 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.js';
 import { releaseCooldown, takeCooldown } from '../../../db/cooldown.js';
-import { guestRoles, guests, vrchatLinks } from '../../../db/schema/index.js';
+import { guestRoles, guests } from '../../../db/schema/index.js';
 import { type Actor, userActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { conflict, invalid, limited, missing, refused } from '../../../kernel/errors.js';
 import { DiscordError } from '../../../platforms/discord/errors.js';
 import type { DiscordMemberInfo } from '../../../platforms/ports.js';
-import { profileUrl } from '../../identity/index.js';
+import { findLinkByDiscord, linkedDiscordIds, profileUrl } from '../../identity/index.js';
 import { entryWithRoom, freeSlots, heldEntries, hostExcessGuests, slotsCount } from './slots.js';
 
 export const NO_FREE_SLOTS = 'No free guest slots available.';
@@ -96,13 +96,7 @@ export async function searchGuests(
   if (q.memberQuery) {
     const members = await ctx.discord.searchMembers(guildId, q.memberQuery, 25);
     const ids = members.map((m) => m.userId);
-    const linked = ids.length
-      ? await ctx.db
-          .select({ id: vrchatLinks.discordUserId })
-          .from(vrchatLinks)
-          .where(inArray(vrchatLinks.discordUserId, ids))
-      : [];
-    const linkedIds = new Set(linked.map((l) => l.id));
+    const linkedIds = await linkedDiscordIds(ctx.db, ids);
     return {
       results: members
         .filter((m) => m.userId !== hostId)
@@ -182,9 +176,7 @@ export async function assignGuest(ctx: AppContext, guildId: string, hostId: stri
     const entry = entryFor(host, hostId, input);
     let row: typeof guests.$inferInsert;
     if (guestMember) {
-      const link = (
-        await tx.select().from(vrchatLinks).where(eq(vrchatLinks.discordUserId, guestMember.userId)).limit(1)
-      )[0];
+      const link = await findLinkByDiscord(tx, guestMember.userId);
       row = {
         guildId,
         hostUserId: hostId,
