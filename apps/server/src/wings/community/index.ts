@@ -3,7 +3,7 @@
  */
 export { previewGuestRoleChange } from './guests/guest-role-preview.js';
 export { guestDataOf, vrchatOnlyGuestsOf } from './guests/guests.reads.js';
-export { removeGuestsOfUser } from './guests/guests.service.js';
+export { removeGuestsOfUser } from './guests/guests.reconcile.js';
 export {
   assignableRoleProblem,
   EVERYONE_NOT_A_CHOICE,

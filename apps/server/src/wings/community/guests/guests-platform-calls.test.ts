@@ -16,7 +16,7 @@ import {
   simulatorRoles,
 } from '../../../../test/factories.js';
 import { waitFor } from '../../../platforms/testing.js';
-import { reconcileGuildGuests } from './guests.service.js';
+import { reconcileGuildGuests } from './guests.reconcile.js';
 
 const { hangout } = seedGuildIds;
 const base = `/api/users/guests/${hangout.id}`;

@@ -12,7 +12,7 @@ import {
 } from '../../../../test/factories.js';
 import { guests, vrchatLinks } from '../../../db/schema/index.js';
 import { waitFor } from '../../../platforms/testing.js';
-import { reconcileGuildGuests } from './guests.service.js';
+import { reconcileGuildGuests } from './guests.reconcile.js';
 
 const { hangout } = seedGuildIds;
 const base = `/api/users/guests/${hangout.id}`;

@@ -7,7 +7,7 @@ import type { AppContext } from '../../../kernel/context.js';
 import { conflict, invalid, missing } from '../../../kernel/errors.js';
 import type { DiscordGuildInfo } from '../../../platforms/ports.js';
 import { requireGuildPermission } from '../../access/index.js';
-import { reconcileGuildGuests } from '../guests/guests.service.js';
+import { reconcileGuildGuests } from '../guests/guests.reconcile.js';
 import { assignableRoleProblem, roleChoiceProblem } from './assignable-role.js';
 import { type GuestRoleUpdate, MAX_GUEST_ROLE_ENTRIES } from './guild-settings.schemas.js';
 
