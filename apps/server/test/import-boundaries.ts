@@ -16,6 +16,10 @@ export const wingOrder = ['access', 'identity', 'community', 'group-sync', 'worl
 /** Files and folders (ending in `/`) that compute without I/O: no database, no platform adapter. */
 export const pureCores = [
   'src/wings/group-sync/sync/sync-plan.ts',
+  'src/wings/group-sync/sync/sync-plan-types.ts',
+  'src/wings/group-sync/sync/sync-plan-state.ts',
+  'src/wings/group-sync/sync/sync-plan-discord-rules.ts',
+  'src/wings/group-sync/sync/sync-plan-group-rules.ts',
   'src/wings/worlds/worlds/codec/',
   'src/wings/worlds/world-atlas/pack-atlas.ts',
 ];

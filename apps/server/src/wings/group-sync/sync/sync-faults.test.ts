@@ -4,10 +4,10 @@
  * Whatever happens, a later run completes the work and nothing is done twice: each invite and role change
  * shows once in the simulated group's audit log and once in the product's audit log.
  */
+
+import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
-import { vrchatSeed } from '../../../../../simulator/src/vrchat/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import {
   botSeesRoles,
