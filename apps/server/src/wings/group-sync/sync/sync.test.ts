@@ -15,6 +15,7 @@ import {
 import { discordGroupMappings, groupDiscordMappings } from '../../../db/schema/index.js';
 import { followGroupAuditLogs } from './group-audit-follow.js';
 import { HOLD_ABOVE_SHARE, NOTHING_HELD, runGuildSync } from './sync.service.js';
+import { hangoutGroupScene } from './sync-scene.js';
 
 const { hangout } = seedGuildIds;
 const groupId = vrchatSeed.groupIds.hangout;
@@ -57,26 +58,7 @@ describe('the sync (against the simulators)', () => {
       plus18: true,
     });
     await vrchatLink(t, { discordUserId: newcomer.id, vrcUserId: vrc['Iris Nova'], vrchatName: 'Iris Nova' });
-    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
-    await t.ctx.database.executeSql(
-      `update guild_groups set enabled = true where guild_id = '${hangout.id}'`,
-    );
-    await t.ctx.db.insert(discordGroupMappings).values([
-      { guildId: hangout.id, discordRoleId: memberRole, groupRoleId: null, action: 'Membership' },
-      {
-        guildId: hangout.id,
-        discordRoleId: memberRole,
-        groupRoleId: groupRoles.linked,
-        action: 'GrantRoleTemporary',
-      },
-    ]);
-    const res = await t.inject({
-      method: 'POST',
-      url: `/api/guilds/${hangout.id}`,
-      session: owner.session,
-      payload: { autoAssignRoles: { linkedRoleId: linkedRole } },
-    });
-    expect(res.statusCode).toBe(200);
+    await hangoutGroupScene(t, owner, { linkedRole, memberRole });
   });
   afterAll(() => t?.close());
 
@@ -177,10 +159,13 @@ describe('sync routes', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ simulator: true, jobs: true });
-    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
-    await t.ctx.database.executeSql(
-      `update guild_groups set enabled = true, auto_kick = true where guild_id = '${hangout.id}'`,
-    );
+    await guildGroup(t, {
+      guildId: hangout.id,
+      groupId,
+      name: 'VRC Hangout Official',
+      enabled: true,
+      autoKick: true,
+    });
   });
   afterAll(() => t?.close());
   const base = `/api/guilds/${hangout.id}/sync`;
@@ -267,10 +252,7 @@ describe('following the group through its audit log', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ simulator: true, jobs: true });
-    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
-    await t.ctx.database.executeSql(
-      `update guild_groups set enabled = true where guild_id = '${hangout.id}'`,
-    );
+    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official', enabled: true });
   });
   afterAll(() => t?.close());
   const tick = () => new Promise((r) => setTimeout(r, 20));
@@ -301,10 +283,13 @@ describe('a group too large for VRChat to list', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ simulator: true });
-    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
-    await t.ctx.database.executeSql(
-      `update guild_groups set enabled = true, auto_kick = true where guild_id = '${hangout.id}'`,
-    );
+    await guildGroup(t, {
+      guildId: hangout.id,
+      groupId,
+      name: 'VRC Hangout Official',
+      enabled: true,
+      autoKick: true,
+    });
     // VRChat stops listing after 5 members here: the engine must still reach linked members past that.
     await t.control('PATCH', '/vrchat/config', { groupMemberListCap: 5 });
   });
