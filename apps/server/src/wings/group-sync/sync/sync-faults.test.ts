@@ -24,7 +24,7 @@ import { DiscordError } from '../../../platforms/discord/errors.js';
 import type { DiscordPort, VrchatPort } from '../../../platforms/ports.js';
 import { createVrchatPlatform, dbSessionStore, VrchatError } from '../../../platforms/vrchat/index.js';
 import { runGuildSync, type SyncRunResult } from './sync.service.js';
-import { hangoutGroupScene } from './sync-scene.js';
+import { hangoutGroupScene } from './testing.js';
 
 const { hangout } = seedGuildIds;
 const groupId = vrchatSeed.groupIds.hangout;

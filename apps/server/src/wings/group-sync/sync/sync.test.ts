@@ -15,12 +15,13 @@ import {
 import { discordGroupMappings, groupDiscordMappings } from '../../../db/schema/index.js';
 import { followGroupAuditLogs } from './group-audit-follow.js';
 import { HOLD_ABOVE_SHARE, NOTHING_HELD, runGuildSync } from './sync.service.js';
-import { hangoutGroupScene } from './sync-scene.js';
+import { hangoutGroupScene } from './testing.js';
 
 const { hangout } = seedGuildIds;
 const groupId = vrchatSeed.groupIds.hangout;
 const groupRoles = vrchatSeed.roleIds.hangout;
 const vrc = vrchatSeed.userIds;
+const hangoutGroup = { guildId: hangout.id, groupId, name: 'VRC Hangout Official' };
 
 /** The Hangout group's memberships as the simulated VRChat holds them: userId → status and roles. */
 async function groupState(t: TestApp) {
@@ -159,13 +160,7 @@ describe('sync routes', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ simulator: true, jobs: true });
-    await guildGroup(t, {
-      guildId: hangout.id,
-      groupId,
-      name: 'VRC Hangout Official',
-      enabled: true,
-      autoKick: true,
-    });
+    await guildGroup(t, { ...hangoutGroup, enabled: true, autoKick: true });
   });
   afterAll(() => t?.close());
   const base = `/api/guilds/${hangout.id}/sync`;
@@ -252,7 +247,7 @@ describe('following the group through its audit log', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ simulator: true, jobs: true });
-    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official', enabled: true });
+    await guildGroup(t, { ...hangoutGroup, enabled: true });
   });
   afterAll(() => t?.close());
   const tick = () => new Promise((r) => setTimeout(r, 20));
@@ -283,13 +278,7 @@ describe('a group too large for VRChat to list', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ simulator: true });
-    await guildGroup(t, {
-      guildId: hangout.id,
-      groupId,
-      name: 'VRC Hangout Official',
-      enabled: true,
-      autoKick: true,
-    });
+    await guildGroup(t, { ...hangoutGroup, enabled: true, autoKick: true });
     // VRChat stops listing after 5 members here: the engine must still reach linked members past that.
     await t.control('PATCH', '/vrchat/config', { groupMemberListCap: 5 });
   });
