@@ -1,5 +1,11 @@
 import { serverDir } from '../src/server-dir.js';
-import { boundaryViolations, serverSources, wingEdges, wingOrder } from '../test/import-boundaries.js';
+import {
+  boundaryViolations,
+  crossWingTableUses,
+  serverSources,
+  wingEdges,
+  wingOrder,
+} from '../test/import-boundaries.js';
 
 // Prints the imports between the server's layers and wings, and what breaks the direction rule
 // (npx tsx apps/server/scripts/wing-imports.ts): the measure behind the wing order in test/import-boundaries.ts.
@@ -10,3 +16,6 @@ for (const [edge, count] of edges) process.stdout.write(`${edge}: ${count}\n`);
 const violations = boundaryViolations(files);
 process.stdout.write(`${violations.length} violation${violations.length === 1 ? '' : 's'}\n`);
 for (const v of violations) process.stdout.write(`  ${v.file} → ${v.imports}: ${v.rule}\n`);
+const tableUses = crossWingTableUses(files);
+process.stdout.write(`${tableUses.length} cross-wing table use${tableUses.length === 1 ? '' : 's'}\n`);
+for (const u of tableUses) process.stdout.write(`  ${u.file} → ${u.table} (${u.owner})\n`);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { seedUserIds } from '@vrclink/simulator';
 import { expect } from 'vitest';
-import { seedUserIds } from '../../simulator/src/discord/seed.js';
 import { guestRoles, guildGroups, vrchatLinks } from '../src/db/schema/index.js';
 import { waitFor } from '../src/platforms/testing.js';
 import { signIn, type TestApp } from './app.js';
@@ -112,7 +112,15 @@ export async function guestRoleEntry(
 /** A VRChat group linked to a Discord server. */
 export async function guildGroup(
   t: TestApp,
-  group: { guildId: string; groupId: string; name: string; iconUrl?: string | null },
+  group: {
+    guildId: string;
+    groupId: string;
+    name: string;
+    iconUrl?: string | null;
+    /** Enable Groups feature (off for a new link). */
+    enabled?: boolean;
+    autoKick?: boolean;
+  },
 ): Promise<void> {
   await t.ctx.db.insert(guildGroups).values({ iconUrl: null, ...group });
 }

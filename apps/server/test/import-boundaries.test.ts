@@ -1,6 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { serverDir } from '../src/server-dir.js';
-import { boundaryViolations, importsOf, serverSources, wingEdges, wingOrder } from './import-boundaries.js';
+import {
+  boundaryViolations,
+  crossWingTableUses,
+  importsOf,
+  serverSources,
+  tableOwners,
+  wingEdges,
+  wingOrder,
+} from './import-boundaries.js';
+
+/**
+ * The wing files that still query another wing's table, and why (docs/architecture.md, "Table ownership").
+ * A new use fails the test: read through the owner's face instead.
+ */
+const tableUseExceptions = [
+  // The member mirror is joined with the links in SQL (search, paging, counts), and access sits below identity.
+  'src/wings/access/members/linked-member-page.ts → vrchatLinks',
+  'src/wings/access/members/member-mirror.store.ts → vrchatLinks',
+  'src/wings/access/members/members.search.ts → vrchatLinks',
+  'src/wings/access/members/members.service.ts → linkEvents',
+  // A user's servers with their linked groups in one read; community sits below group sync.
+  'src/wings/community/profile/profile.service.ts → guildGroups',
+  // The sync's apply step is being changed elsewhere; its reads move with that change.
+  'src/wings/group-sync/sync/sync-apply.ts → groupInvites',
+  'src/wings/group-sync/sync/sync-apply.ts → guildMembers',
+];
 
 describe('server import boundaries', () => {
   it('finds no kernel, http, face, wing-order or pure-core violation in src/', () => {
@@ -9,6 +34,33 @@ describe('server import boundaries', () => {
     // Every wing in the order exists and has a face.
     for (const wing of wingOrder) expect(Object.keys(files)).toContain(`src/wings/${wing}/index.ts`);
     expect(boundaryViolations(files)).toEqual([]);
+  });
+
+  it("finds a wing querying another wing's table only where listed, and every table has an owner", () => {
+    const files = serverSources(serverDir);
+    const uses = crossWingTableUses(files).map((u) => `${u.file} → ${u.table}`);
+    expect(uses).toEqual(tableUseExceptions);
+    expect(uses.length).toBeLessThanOrEqual(10);
+    const schema = Object.entries(files).filter(([file]) => file.startsWith('src/db/schema/'));
+    const tables = schema.flatMap(([, source]) =>
+      [...source.matchAll(/export const (\w+) = pgTable\(/g)].map((m) => m[1]),
+    );
+    expect(tables.length).toBeGreaterThan(40);
+    expect(tables.filter((t) => !((t as string) in tableOwners))).toEqual([]);
+    expect(
+      crossWingTableUses({
+        'src/wings/community/guests/guests.service.ts': [
+          "import { guests, vrchatLinks as l } from '../../../db/schema/index.js';",
+          "import type { guildGroups } from '../../../db/schema/guilds.js';",
+        ].join('\n'),
+        'src/wings/community/guests/guests.test.ts':
+          "import { vrchatLinks } from '../../../db/schema/index.js';",
+        'src/kernel/audit.ts': "import { users } from '../db/schema/index.js';",
+      }),
+    ).toEqual([
+      { file: 'src/wings/community/guests/guests.service.ts', table: 'vrchatLinks', owner: 'identity' },
+      { file: 'src/wings/community/guests/guests.service.ts', table: 'guildGroups', owner: 'group-sync' },
+    ]);
   });
 
   it('reads static, type-only, re-exported, bare, multi-line and lazy imports', () => {

@@ -16,6 +16,10 @@ export const wingOrder = ['access', 'identity', 'community', 'group-sync', 'worl
 /** Files and folders (ending in `/`) that compute without I/O: no database, no platform adapter. */
 export const pureCores = [
   'src/wings/group-sync/sync/sync-plan.ts',
+  'src/wings/group-sync/sync/sync-plan-types.ts',
+  'src/wings/group-sync/sync/sync-plan-state.ts',
+  'src/wings/group-sync/sync/sync-plan-discord-rules.ts',
+  'src/wings/group-sync/sync/sync-plan-group-rules.ts',
   'src/wings/worlds/worlds/codec/',
   'src/wings/worlds/world-atlas/pack-atlas.ts',
 ];
@@ -133,4 +137,97 @@ export function boundaryViolations(files: Record<string, string>): BoundaryViola
     }
   }
   return violations;
+}
+
+/**
+ * Which wing owns each table (by its export in `db/schema/`): only the owner queries it; another wing asks the
+ * owner's face (`linkOf`, `verifiedLinksOf`, …). Tables of the kernel and the edges (`kernel`, `jobs`, `http`,
+ * `platforms`) are infrastructure any layer may use.
+ */
+export const tableOwners: Record<string, string> = {
+  // access
+  apiKeys: 'access',
+  guildMembers: 'access',
+  guildMemberSync: 'access',
+  guildPermissions: 'access',
+  // identity
+  users: 'identity',
+  discordTokens: 'identity',
+  sessions: 'identity',
+  loginTokens: 'identity',
+  vrchatLinks: 'identity',
+  verificationCodes: 'identity',
+  linkEvents: 'identity',
+  groupInvites: 'identity',
+  sdkLoginRequests: 'identity',
+  // community
+  guildSettings: 'community',
+  guestRoles: 'community',
+  guests: 'community',
+  // group-sync
+  guildGroups: 'group-sync',
+  groupLinkCodes: 'group-sync',
+  discordGroupMappings: 'group-sync',
+  groupDiscordMappings: 'group-sync',
+  guildSyncState: 'group-sync',
+  syncIntents: 'group-sync',
+  syncTemporaryGrants: 'group-sync',
+  groupJoinRefusals: 'group-sync',
+  // worlds
+  worlds: 'worlds',
+  worldDataCache: 'worlds',
+  worldRequestCounts: 'worlds',
+  worldMirrorStatus: 'worlds',
+  imageBlobs: 'worlds',
+  imagePreviews: 'worlds',
+  worldImages: 'worlds',
+  worldImageSlots: 'worlds',
+  worldAtlases: 'worlds',
+  worldAtlasState: 'worlds',
+  // admin
+  apiLog: 'admin',
+  discordLogConfig: 'admin',
+  // infrastructure
+  auditLog: 'kernel',
+  discordLogOutbox: 'kernel',
+  cooldowns: 'kernel',
+  rateLimits: 'http',
+  scheduledTasks: 'jobs',
+  processInstances: 'jobs',
+  platformSessions: 'platforms',
+  platformLoginPauses: 'platforms',
+};
+
+/** One wing file that imports another wing's table. */
+export interface TableUse {
+  file: string;
+  table: string;
+  owner: string;
+}
+
+const namedImport = /^\s*import\s+(type\s+)?\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/gm;
+
+/**
+ * Where a wing's source (tests excluded: they set scenes) imports a table another wing owns, one entry per
+ * file and table. Type-only imports count too: a row type is the owner's to offer.
+ */
+export function crossWingTableUses(files: Record<string, string>): TableUse[] {
+  const uses: TableUse[] = [];
+  for (const [file, source] of Object.entries(files)) {
+    const from = wingOf(file);
+    if (!from || /\.test\.ts$/.test(file)) continue;
+    for (const m of source.matchAll(namedImport)) {
+      if (!/^src\/db\/schema\//.test(resolve(file, m[3] as string))) continue;
+      for (const name of (m[2] as string).split(',')) {
+        const table = name
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0] as string;
+        const owner = tableOwners[table];
+        if (owner && owner !== from.wing && (wingOrder as readonly string[]).includes(owner))
+          uses.push({ file, table, owner });
+      }
+    }
+  }
+  return uses;
 }

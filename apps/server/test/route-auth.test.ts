@@ -1,5 +1,5 @@
+import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../simulator/src/discord/seed.js';
 import { SDK_TOKEN_REFUSED } from '../src/http/auth.js';
 import { createSession } from '../src/wings/identity/auth/session.service.js';
 import { createTestApp, type TestApp } from './app.js';

@@ -1,6 +1,5 @@
+import { seedGuildIds, seedUserIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds, seedUserIds } from '../../simulator/src/discord/seed.js';
-import { vrchatSeed } from '../../simulator/src/vrchat/seed.js';
 import {
   expandPermissions,
   type GuildPermission,

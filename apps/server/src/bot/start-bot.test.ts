@@ -1,6 +1,6 @@
+import { seedGuildIds } from '@vrclink/simulator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../../simulator/src/discord/seed.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { createScratchDatabase } from '../../test/db.js';
 import { waitFor } from '../platforms/testing.js';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../kernel/context.js';
 import { requestGuildSync } from '../../kernel/sync-trigger.js';
 import { memberLeft } from '../../wings/access/members/member-mirror.events.js';
 import { endGrantOfDepartedMember } from '../../wings/access/permissions/permissions.service.js';
-import { forgetDepartedGuest, reconcileHostGuests } from '../../wings/community/guests/guests.service.js';
+import { forgetDepartedGuest, reconcileHostGuests } from '../../wings/community/guests/guests.reconcile.js';
 import { onDispatch } from './raw.js';
 
 /**

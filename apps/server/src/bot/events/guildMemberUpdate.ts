@@ -2,7 +2,7 @@ import type { Client, GatewayGuildMemberUpdateDispatchData } from 'discord.js';
 import type { AppContext } from '../../kernel/context.js';
 import { requestGuildSync } from '../../kernel/sync-trigger.js';
 import { memberChanged } from '../../wings/access/members/member-mirror.events.js';
-import { reconcileHostGuests } from '../../wings/community/guests/guests.service.js';
+import { reconcileHostGuests } from '../../wings/community/guests/guests.reconcile.js';
 import { discordWritesInFlight, onlyOwnWrites } from '../../wings/group-sync/sync/own-writes.js';
 import { onDispatch } from './raw.js';
 

@@ -2,7 +2,7 @@ import { type Client, Events, type Guild } from 'discord.js';
 import type { AppContext } from '../../kernel/context.js';
 import { fillGuilds } from '../../wings/access/members/member-mirror.reconcile.js';
 import { endGrantsOfDepartedMembers } from '../../wings/access/permissions/permissions.service.js';
-import { reconcileGuildGuests } from '../../wings/community/guests/guests.service.js';
+import { reconcileGuildGuests } from '../../wings/community/guests/guests.reconcile.js';
 
 /**
  * Whenever the bot (re)joins the gateway (a new session, or a resume after a drop), and for a server it

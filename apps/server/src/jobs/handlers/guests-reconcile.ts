@@ -1,5 +1,5 @@
 import { guestsReconcileJob } from '../../kernel/job-catalog.js';
-import { reconcileAllGuildGuests } from '../../wings/community/guests/guests.service.js';
+import { reconcileAllGuildGuests } from '../../wings/community/guests/guests.reconcile.js';
 import { handleJob } from '../define.js';
 
 /**

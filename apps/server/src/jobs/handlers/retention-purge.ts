@@ -1,7 +1,7 @@
 import { retentionPurgeJob } from '../../kernel/job-catalog.js';
-import { purgeExpired } from '../../wings/identity/auth/retention.js';
 import { forgetFinishedErasures } from '../../wings/identity/privacy/forget-erasures.js';
 import { handleJob } from '../define.js';
+import { purgeExpired } from '../retention.js';
 
 /** The privacy policy's 72 hours: expired sessions, tokens and cooldowns (idempotent). */
 export const retentionPurgeHandler = handleJob(retentionPurgeJob, async (ctx) => {

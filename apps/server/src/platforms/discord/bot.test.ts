@@ -1,11 +1,12 @@
+import { demo, seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { type APIMessage, Routes } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discordApp } from '../../../../simulator/src/demo.js';
-import { seedGuildIds, seedUserIds } from '../../../../simulator/src/discord/seed.js';
 import { type SimHarness, startSimHarness, waitFor } from '../testing.js';
 import { createDiscordBot, type DiscordBot } from './bot.js';
 import { DiscordPermissionError } from './errors.js';
 import { DiscordGrantError, DiscordOAuth } from './oauth.js';
+
+const { discordApp } = demo;
 
 const { hangout, danceClub, quietCorner } = seedGuildIds;
 const REDIRECT_URI = 'http://127.0.0.1:5999/auth/discord/callback';

@@ -3,8 +3,9 @@
  * answered within 12 s (503, Retry-After, a sentence), a change that gave up is not made, and each request
  * sends a 429'd call at most twice (the invalid requests Discord bans an IP for stay few).
  */
+
+import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../../../simulator/src/discord/seed.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import {
   discordMember,

@@ -1,5 +1,5 @@
+import { vrchatAccounts, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { vrchatAccounts, vrchatSeed } from '../../../../simulator/src/vrchat/seed.js';
 import { type SimHarness, startSimHarness } from '../testing.js';
 import { createVrchatPlatform, memorySessionStore, type VrchatPlatform } from './index.js';
 

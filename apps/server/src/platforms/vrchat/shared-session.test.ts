@@ -1,5 +1,5 @@
+import { vrchatAccounts, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { vrchatAccounts, vrchatSeed } from '../../../../simulator/src/vrchat/seed.js';
 import { createScratchDatabase, openTestDatabase } from '../../../test/db.js';
 import { type Database, openDatabase } from '../../db/client.js';
 import { platformLoginPauses, platformSessions } from '../../db/schema/index.js';

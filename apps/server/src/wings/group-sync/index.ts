@@ -1,7 +1,8 @@
 /**
  * The group-sync wing's face: what other wings use of it. Another wing imports group-sync only from here.
  */
-export { linkOf } from './groups/groups.service.js';
+export { groupNamesOf, linkOf } from './groups/groups.service.js';
+export { activeMappingsOf } from './role-mappings/active-mappings.js';
 export { type GroupNeeds, neededPermissions, permissionLabels } from './role-mappings/group-needs.js';
 export { groupRoleActions, groupRoleRankProblem } from './role-mappings/mapping-roles.js';
 export { followProblemOf } from './sync/group-audit-follow.js';

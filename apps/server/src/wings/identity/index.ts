@@ -2,8 +2,16 @@
  * The identity wing's face: what other wings use of it. Another wing imports identity only from here.
  */
 export { requirePlatformAdmin } from './auth/platform-admin.js';
-export { purgeExpired } from './auth/retention.js';
 export { createSession } from './auth/session.service.js';
+export { usernameSql, usernamesOf } from './auth/user-names.js';
 export { requestRoleConnectionUpdates } from './linked-roles/linked-roles.service.js';
 export { bioHasCode, newVerificationCode } from './links/code.js';
+export {
+  linkedDiscordIds,
+  markLinkEventsHandled,
+  recordedInvitesOf,
+  unhandledLinkEvents,
+  vrchatNamesOf,
+} from './links/links.reads.js';
 export { findLinkByDiscord, profileUrl } from './links/links.service.js';
+export type { MyDataExport, UserDataOfOtherWings } from './privacy/privacy-export.service.js';

@@ -1,6 +1,6 @@
+import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { GatewayIntentBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds, seedUserIds } from '../../../../../simulator/src/discord/seed.js';
 import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
 import { signInHangoutOwner, vrchatLink, vrchatUser } from '../../../../test/factories.js';
 import { callSimulatorControl, waitFor } from '../../../platforms/testing.js';

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { guildMemberSync, guildMembers, vrchatLinks } from '../../../db/schema/index.js';
 import type { DiscordMemberRecord } from '../../../platforms/ports.js';
@@ -230,4 +230,23 @@ export async function countMembers(db: Db, guildId: string): Promise<{ members: 
 export async function linkedUserIds(db: Db): Promise<string[]> {
   const rows = await db.select({ id: vrchatLinks.discordUserId }).from(vrchatLinks);
   return rows.map((r) => r.id);
+}
+
+/** The servers any of these users is a current member of, each once. */
+export async function currentGuildIdsOf(db: Db, userIds: string[]): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .selectDistinct({ guildId: guildMembers.guildId })
+    .from(guildMembers)
+    .where(and(inArray(guildMembers.userId, userIds), isNull(guildMembers.leftAt)));
+  return rows.map((r) => r.guildId);
+}
+
+/** A server's current members who are people (not bots), each with their link if they have one. */
+export async function currentPeopleWithLinks(db: Db, guildId: string) {
+  return db
+    .select({ member: guildMembers, link: vrchatLinks })
+    .from(guildMembers)
+    .leftJoin(vrchatLinks, eq(vrchatLinks.discordUserId, guildMembers.userId))
+    .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt), eq(guildMembers.bot, false)));
 }

@@ -1,5 +1,5 @@
+import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds, seedUserIds } from '../../../../../simulator/src/discord/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import { signInHangoutOwner, signInMember, vrchatLink } from '../../../../test/factories.js';
 

@@ -1,8 +1,10 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
-import { apiKeys, apiLog, users } from '../../../db/schema/index.js';
+import type { Queryable } from '../../../db/client.js';
+import { apiLog } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { requireGuildPermission } from '../../access/index.js';
+import { apiKeyNameSql, requireGuildPermission } from '../../access/index.js';
+import { type MyDataExport, usernameSql } from '../../identity/index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 
 export const API_LOG_PAGE_SIZE = 50;
@@ -13,10 +15,8 @@ export async function listApiLog(ctx: AppContext, actor: Actor, guildId: string,
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const beforeId = cursor ? Number(decodeCursor(CURSOR_KIND, cursor, /^\d{1,15}$/)) : undefined;
   const rows = await ctx.db
-    .select({ entry: apiLog, keyName: apiKeys.name, username: users.username })
+    .select({ entry: apiLog, keyName: apiKeyNameSql(apiLog.apiKeyId), username: usernameSql(apiLog.userId) })
     .from(apiLog)
-    .leftJoin(apiKeys, eq(apiKeys.id, apiLog.apiKeyId))
-    .leftJoin(users, eq(users.id, apiLog.userId))
     .where(and(eq(apiLog.guildId, guildId), beforeId ? lt(apiLog.id, beforeId) : undefined))
     .orderBy(desc(apiLog.id))
     .limit(API_LOG_PAGE_SIZE + 1);
@@ -38,5 +38,19 @@ export async function listApiLog(ctx: AppContext, actor: Actor, guildId: string,
     })),
     nextCursor:
       rows.length > API_LOG_PAGE_SIZE && last ? encodeCursor(CURSOR_KIND, String(last.entry.id)) : null,
+  };
+}
+
+/** The privacy export's section of the API calls a user made, newest first. */
+export async function apiCallsOf(db: Queryable, userId: string): Promise<Pick<MyDataExport, 'apiCalls'>> {
+  const calls = await db.select().from(apiLog).where(eq(apiLog.userId, userId)).orderBy(desc(apiLog.id));
+  return {
+    apiCalls: calls.map((c) => ({
+      guildId: c.guildId,
+      method: c.method,
+      path: c.path,
+      status: c.status,
+      createdAt: c.createdAt.toISOString(),
+    })),
   };
 }

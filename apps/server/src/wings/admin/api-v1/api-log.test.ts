@@ -1,9 +1,9 @@
+import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import { signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { purgeExpired } from '../../../jobs/retention.js';
 import { waitFor } from '../../../platforms/testing.js';
-import { purgeExpired } from '../../identity/index.js';
 
 const { hangout, danceClub } = seedGuildIds;
 const logUrl = `/api/guilds/${hangout.id}/api_log`;

@@ -1,11 +1,17 @@
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { missing } from '../../../kernel/errors.js';
-import { ensureFilled, mirrorDeps, requireGuildPermission } from '../../access/index.js';
+import {
+  ensureFilled,
+  type LinkedMemberRow,
+  linkedMemberPage,
+  type LinkedMemberFilter as MemberFilter,
+  mirrorDeps,
+  requireGuildPermission,
+} from '../../access/index.js';
 import type { V1MemberQuery } from './api-v1.schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { groupRoleHolders } from './group-roles.js';
-import { type LinkedMemberRow, linkedMemberPage, type MemberFilter } from './members.query.js';
 
 /** What every /api/v1 member route needs. */
 export const V1_MEMBER_PERMISSION = 'ViewGuild';

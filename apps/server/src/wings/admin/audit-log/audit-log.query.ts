@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
-import { apiKeys, auditLog, users } from '../../../db/schema/index.js';
-import { API_KEY_ACTOR } from '../../access/index.js';
+import { auditLog } from '../../../db/schema/index.js';
+import { API_KEY_ACTOR, apiKeyNameOfActorSql } from '../../access/index.js';
+import { usernameSql } from '../../identity/index.js';
 import { auditDescriptions, namedSyncActions } from './describeAuditEntry.js';
 import { LATEST_AUDIT_TIME, parseAuditDate } from './parseAuditDate.js';
 
@@ -34,10 +35,10 @@ export interface AuditLogQuery {
 export const actorDisplaynameSql = sql<
   string | null
 >`case when ${auditLog.actorId} like ${`${API_KEY_ACTOR}%`}
-  then coalesce(${apiKeys.name}, 'API key')
+  then coalesce(${apiKeyNameOfActorSql(auditLog.actorId)}, 'API key')
   when ${auditLog.actorId} = 'bot' then 'bot'
   when ${auditLog.actorId} like 'job:%' then 'job ' || substr(${auditLog.actorId}, 5)
-  else ${users.username} end`;
+  else ${usernameSql(auditLog.actorId)} end`;
 
 /** The same sentence as `describeAuditEntry`, in SQL, so sorting and searching match what is shown. */
 const baseDescriptionSql = sql`case ${auditLog.action} ${sql.join(

@@ -1,15 +1,8 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { AnyPgColumn, AnyPgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client.js';
-import {
-  apiKeys,
-  guildGroups,
-  guildMembers,
-  users,
-  vrchatLinks,
-  worldImages,
-  worlds,
-} from '../../../db/schema/index.js';
+import { apiKeyNamesOf, memberNamesOf } from '../../access/index.js';
+import { groupNamesOf } from '../../group-sync/index.js';
+import { usernamesOf, vrchatNamesOf } from '../../identity/index.js';
+import { imageNamesOf, worldNamesOf } from '../../worlds/index.js';
 
 export type AuditTargetKind = 'member' | 'vrchatAccount' | 'role' | 'world' | 'group' | 'apiKey' | 'image';
 export interface AuditTarget {
@@ -22,7 +15,7 @@ const SNOWFLAKE = /^\d{17,20}$/;
 
 /**
  * The names of a page's audit targets, read now (a target renamed since shows its current name; one deleted
- * since shows its id only). Targets are told apart by their id's shape and the table that knows them.
+ * since shows its id only). Targets are told apart by their id's shape and the wing that knows them.
  */
 export async function auditTargetNames(
   db: Db,
@@ -35,27 +28,14 @@ export async function auditTargetNames(
   const snowflakes = ids.filter((id) => SNOWFLAKE.test(id));
   const vrcIds = ids.filter((id) => id.startsWith('usr_'));
   const groupIds = ids.filter((id) => id.startsWith('grp_'));
-  const lookup = (
-    ids: string[],
-    table: AnyPgTable,
-    id: AnyPgColumn,
-    name: AnyPgColumn,
-    guild?: AnyPgColumn,
-  ): Promise<{ id: string; name: string | null }[]> =>
-    ids.length
-      ? db
-          .select({ id: sql<string>`${id}::text`, name: sql<string | null>`${name}` })
-          .from(table)
-          .where(and(guild ? eq(guild, guildId) : undefined, inArray(id, ids)))
-      : Promise.resolve([]);
   const [worldRows, keyRows, imageRows, memberRows, userRows, vrcRows, groupRows] = await Promise.all([
-    lookup(uuids, worlds, worlds.id, worlds.name, worlds.guildId),
-    lookup(uuids, apiKeys, apiKeys.id, apiKeys.name, apiKeys.guildId),
-    lookup(uuids, worldImages, worldImages.id, worldImages.name, worldImages.guildId),
-    lookup(snowflakes, guildMembers, guildMembers.userId, guildMembers.username, guildMembers.guildId),
-    lookup(snowflakes, users, users.id, users.username),
-    lookup(vrcIds, vrchatLinks, vrchatLinks.vrcUserId, vrchatLinks.vrchatName),
-    lookup(groupIds, guildGroups, guildGroups.groupId, guildGroups.name, guildGroups.guildId),
+    worldNamesOf(db, guildId, uuids),
+    apiKeyNamesOf(db, guildId, uuids),
+    imageNamesOf(db, guildId, uuids),
+    memberNamesOf(db, guildId, snowflakes),
+    usernamesOf(db, guildId, snowflakes),
+    vrchatNamesOf(db, guildId, vrcIds),
+    groupNamesOf(db, guildId, groupIds),
   ]);
   const names = new Map<string, AuditTarget>();
   const add = (kind: AuditTargetKind, rows: { id: string; name: string | null }[]) => {

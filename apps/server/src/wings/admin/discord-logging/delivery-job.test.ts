@@ -1,5 +1,5 @@
+import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import { signInHangoutOwner } from '../../../../test/factories.js';
 import { discordLogDeliverHandler } from '../../../jobs/handlers/discord-log-deliver.js';

@@ -1,9 +1,8 @@
 import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
-import { apiKeys, auditLog, discordLogConfig, discordLogOutbox, users } from '../../../db/schema/index.js';
+import { auditLog, discordLogConfig, discordLogOutbox } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import type { LogEventType } from '../../../kernel/log-event-types.js';
 import { DiscordError } from '../../../platforms/discord/errors.js';
-import { API_KEY_ACTOR } from '../../access/index.js';
 import { actorDisplaynameSql } from '../audit-log/audit-log.query.js';
 import { logEmbed } from './log-embed.js';
 
@@ -68,8 +67,6 @@ async function entryOf(ctx: AppContext, auditId: number) {
       createdAt: auditLog.createdAt,
     })
     .from(auditLog)
-    .leftJoin(users, eq(users.id, auditLog.actorId))
-    .leftJoin(apiKeys, sql`${auditLog.actorId} = ${API_KEY_ACTOR} || ${apiKeys.id}::text`)
     .where(eq(auditLog.id, auditId));
   return row ? { ...row, createdAt: new Date(row.createdAt) } : null;
 }

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
+import { seedGuildIds } from '@vrclink/simulator';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import { discordMember, rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
 import { userActor } from '../../../kernel/actor.js';

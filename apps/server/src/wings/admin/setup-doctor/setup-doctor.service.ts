@@ -1,15 +1,9 @@
-import { and, eq, ne } from 'drizzle-orm';
-import {
-  discordGroupMappings,
-  groupDiscordMappings,
-  guestRoles,
-  guildSettings,
-} from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
 import type { DiscordGuildInfo } from '../../../platforms/ports.js';
 import { requireGuildPermission } from '../../access/index.js';
-import { followProblemOf, groupRoleActions, linkOf } from '../../group-sync/index.js';
+import { guestRoleEntriesOf, guildSettingsOf } from '../../community/index.js';
+import { activeMappingsOf, followProblemOf, groupRoleActions, linkOf } from '../../group-sync/index.js';
 import { readLoggingConfig } from '../discord-logging/discord-logging.service.js';
 import { type ConfiguredRole, discordRoleChecks, logChannelCheck } from './discord-checks.js';
 import { failed, type SetupCheck, unknown, withDeadline } from './setup-checks.js';
@@ -20,16 +14,9 @@ export const PLATFORM_DEADLINE_MS = 8000;
 
 /** The roles the server's settings name (auto roles, guest roles, role mappings). */
 async function configuredRoles(ctx: AppContext, guildId: string): Promise<ConfiguredRole[]> {
-  const [settings] = await ctx.db.select().from(guildSettings).where(eq(guildSettings.guildId, guildId));
-  const guests = await ctx.db.select().from(guestRoles).where(eq(guestRoles.guildId, guildId));
-  const g2d = await ctx.db
-    .select()
-    .from(groupDiscordMappings)
-    .where(and(eq(groupDiscordMappings.guildId, guildId), ne(groupDiscordMappings.action, 'None')));
-  const d2g = await ctx.db
-    .select()
-    .from(discordGroupMappings)
-    .where(and(eq(discordGroupMappings.guildId, guildId), ne(discordGroupMappings.action, 'None')));
+  const settings = await guildSettingsOf(ctx.db, guildId);
+  const guests = await guestRoleEntriesOf(ctx.db, guildId);
+  const { d2g, g2d } = await activeMappingsOf(ctx.db, guildId);
   const roles: ConfiguredRole[] = [];
   const add = (roleId: string | null | undefined, usedFor: string, botManages: boolean) => {
     if (roleId && roleId !== guildId) roles.push({ roleId, usedFor, botManages });
@@ -72,10 +59,7 @@ async function discordChecks(ctx: AppContext, guild: DiscordGuildInfo): Promise<
 async function vrchatChecks(ctx: AppContext, guildId: string): Promise<SetupCheck[]> {
   const link = await linkOf(ctx.db, guildId);
   if (!link) return [];
-  const mappings = await ctx.db
-    .select({ action: discordGroupMappings.action, groupRoleId: discordGroupMappings.groupRoleId })
-    .from(discordGroupMappings)
-    .where(and(eq(discordGroupMappings.guildId, guildId), ne(discordGroupMappings.action, 'None')));
+  const mappings = (await activeMappingsOf(ctx.db, guildId)).d2g;
   const needs = {
     enabled: link.enabled,
     autoKick: link.autoKick,

@@ -1,7 +1,6 @@
+import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
-import { vrchatSeed } from '../../../../../simulator/src/vrchat/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import { discordRole, guildGroup, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
 import { discordGroupMappings, guildGroups, guildSettings } from '../../../db/schema/index.js';

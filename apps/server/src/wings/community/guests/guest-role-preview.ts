@@ -7,7 +7,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { guestRoles, guests } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { missing } from '../../../kernel/errors.js';
-import { notRemoving } from './guests.service.js';
+import { notRemoving } from './guest-removal.js';
 import { type GuestRoleEntry, hostExcessGuests } from './slots.js';
 
 export interface GuestRoleChange {

@@ -3,8 +3,9 @@
  * is given (and marked 'removing' before it is taken back), and the reconciliation finishes what a crash
  * leaves in between. A guest role held without a record was given by hand and is never taken.
  */
+
+import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import {
   botSeesRoles,
@@ -16,7 +17,7 @@ import {
   simulatorRoles,
 } from '../../../../test/factories.js';
 import { waitFor } from '../../../platforms/testing.js';
-import { reconcileGuildGuests } from './guests.service.js';
+import { reconcileGuildGuests } from './guests.reconcile.js';
 
 const { hangout } = seedGuildIds;
 const base = `/api/users/guests/${hangout.id}`;

@@ -1,5 +1,5 @@
+import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
 import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
 import {
   discordMember,
@@ -12,7 +12,7 @@ import {
 } from '../../../../test/factories.js';
 import { guests, vrchatLinks } from '../../../db/schema/index.js';
 import { waitFor } from '../../../platforms/testing.js';
-import { reconcileGuildGuests } from './guests.service.js';
+import { reconcileGuildGuests } from './guests.reconcile.js';
 
 const { hangout } = seedGuildIds;
 const base = `/api/users/guests/${hangout.id}`;

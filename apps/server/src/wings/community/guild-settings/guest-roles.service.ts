@@ -7,7 +7,7 @@ import type { AppContext } from '../../../kernel/context.js';
 import { conflict, invalid, missing } from '../../../kernel/errors.js';
 import type { DiscordGuildInfo } from '../../../platforms/ports.js';
 import { requireGuildPermission } from '../../access/index.js';
-import { reconcileGuildGuests } from '../guests/guests.service.js';
+import { reconcileGuildGuests } from '../guests/guests.reconcile.js';
 import { assignableRoleProblem, roleChoiceProblem } from './assignable-role.js';
 import { type GuestRoleUpdate, MAX_GUEST_ROLE_ENTRIES } from './guild-settings.schemas.js';
 
@@ -24,7 +24,8 @@ const toEntry = (row: EntryRow) => ({
   count: row.count,
 });
 
-const entriesOf = (db: Queryable, guildId: string) =>
+/** A server's guest-role entries, oldest first. */
+export const guestRoleEntriesOf = (db: Queryable, guildId: string) =>
   db
     .select()
     .from(guestRoles)
@@ -67,7 +68,7 @@ async function reconcileAfterChange(ctx: AppContext, guildId: string) {
 
 export async function listGuestRoles(ctx: AppContext, actor: Actor, guildId: string) {
   await requireGuildPermission(ctx, actor, guildId, 'ViewGuild');
-  return { guestRoles: (await entriesOf(ctx.db, guildId)).map(toEntry) };
+  return { guestRoles: (await guestRoleEntriesOf(ctx.db, guildId)).map(toEntry) };
 }
 
 /** 'Add': an empty entry (no roles, count 0), which gives no slots until both roles are chosen. */
@@ -80,7 +81,7 @@ export async function createGuestRole(ctx: AppContext, actor: Actor, guildId: st
     if (n >= MAX_GUEST_ROLE_ENTRIES) throw conflict(TOO_MANY_GUEST_ROLES);
     const [row] = await tx.insert(guestRoles).values({ guildId }).returning();
     await audit(tx, { action: 'guest_role.create', actor, guildId, targetId: row.id });
-    return entriesOf(tx, guildId);
+    return guestRoleEntriesOf(tx, guildId);
   });
   return { guestRoles: list.map(toEntry) };
 }

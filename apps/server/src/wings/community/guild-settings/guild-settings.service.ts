@@ -18,7 +18,8 @@ type SettingsRow = typeof guildSettings.$inferSelect;
 
 const autoAssignKeys = ['ageVerifiedRoleId', 'ageVerifiedPlus18RoleId', 'linkedRoleId'] as const;
 
-async function settingsOf(db: Queryable, guildId: string, forUpdate = false) {
+/** A server's settings row, if it has one. */
+export async function guildSettingsOf(db: Queryable, guildId: string, forUpdate = false) {
   const query = db.select().from(guildSettings).where(eq(guildSettings.guildId, guildId));
   const [row] = forUpdate ? await query.for('update') : await query;
   return row as SettingsRow | undefined;
@@ -50,7 +51,7 @@ const autoAssignOf = (row: SettingsRow | undefined): AutoAssignRoles => ({
 async function describeGuild(ctx: AppContext, guild: DiscordGuildInfo) {
   const [counts, row, bot] = await Promise.all([
     guildMemberCounts(ctx, guild.id),
-    settingsOf(ctx.db, guild.id),
+    guildSettingsOf(ctx.db, guild.id),
     // Only to mark the roles the bot cannot give; without it the tab still loads (managed roles still marked).
     ctx.discord.botMember(guild.id).catch(() => null),
   ]);
@@ -105,10 +106,10 @@ export async function updateAutoAssignRoles(
   change: AutoAssignRolesUpdate,
 ) {
   const { guild } = await requireGuildPermission(ctx, actor, guildId, 'Admin');
-  await checkAutoAssign(ctx, guild, autoAssignOf(await settingsOf(ctx.db, guildId)), change);
+  await checkAutoAssign(ctx, guild, autoAssignOf(await guildSettingsOf(ctx.db, guildId)), change);
   await ctx.db.transaction(async (tx) => {
     // Merged onto the row as it is now, so a simultaneous change of another role is kept.
-    const before = autoAssignOf(await settingsOf(tx, guildId, true));
+    const before = autoAssignOf(await guildSettingsOf(tx, guildId, true));
     const after = { ...before, ...change };
     await tx
       .insert(guildSettings)
@@ -133,7 +134,7 @@ export async function setContactEmail(ctx: AppContext, actor: Actor, guildId: st
   if (!parsed.success) throw invalid(INVALID_EMAIL);
   const contactEmail = parsed.data;
   await ctx.db.transaction(async (tx) => {
-    const before = (await settingsOf(tx, guildId, true))?.contactEmail ?? null;
+    const before = (await guildSettingsOf(tx, guildId, true))?.contactEmail ?? null;
     await tx
       .insert(guildSettings)
       .values({ guildId, contactEmail })

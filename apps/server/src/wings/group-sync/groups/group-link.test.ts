@@ -1,6 +1,5 @@
+import { seedGuildIds, vrchatAccounts, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
-import { vrchatAccounts, vrchatSeed } from '../../../../../simulator/src/vrchat/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import { guildGroup, rows, signInHangoutOwner } from '../../../../test/factories.js';
 

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.js';
+import { namesIn } from '../../../db/name-lookup.js';
 import { groupLinkCodes, guildGroups } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
@@ -10,6 +11,15 @@ import { requireGuildPermission } from '../../access/index.js';
 import type { GroupSettingsUpdate, LinkedGroup } from './groups.schemas.js';
 
 export const NO_LINKED_GROUP = 'No VRChat group is linked to this server.';
+
+/** The names of a server's linked groups, by `grp_` id (for the audit log's targets). */
+export const groupNamesOf = (db: Queryable, guildId: string, ids: readonly string[]) =>
+  namesIn(
+    db,
+    { table: guildGroups, id: guildGroups.groupId, name: guildGroups.name, guild: guildGroups.guildId },
+    ids,
+    guildId,
+  );
 
 export type GroupLinkRow = typeof guildGroups.$inferSelect;
 

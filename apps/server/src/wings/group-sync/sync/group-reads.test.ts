@@ -1,6 +1,5 @@
+import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
-import { vrchatSeed } from '../../../../../simulator/src/vrchat/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import {
   discordMember,

@@ -1,8 +1,11 @@
-import { and, asc, inArray, isNull } from 'drizzle-orm';
-import { guildMembers, linkEvents } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { requestGuildSync } from '../../../kernel/sync-trigger.js';
-import { requestRoleConnectionUpdates } from '../../identity/index.js';
+import { currentGuildIdsOf } from '../../access/index.js';
+import {
+  markLinkEventsHandled,
+  requestRoleConnectionUpdates,
+  unhandledLinkEvents,
+} from '../../identity/index.js';
 
 const BATCH = 500;
 
@@ -13,30 +16,17 @@ const BATCH = 500;
 export async function dispatchLinkEvents(ctx: AppContext): Promise<number> {
   let handled = 0;
   for (;;) {
-    const events = await ctx.db
-      .select({ id: linkEvents.id, discordUserId: linkEvents.discordUserId })
-      .from(linkEvents)
-      .where(isNull(linkEvents.processedAt))
-      .orderBy(asc(linkEvents.id))
-      .limit(BATCH);
+    const events = await unhandledLinkEvents(ctx.db, BATCH);
     if (events.length === 0) return handled;
     const userIds = [...new Set(events.map((e) => e.discordUserId))];
-    const memberships = await ctx.db
-      .selectDistinct({ guildId: guildMembers.guildId })
-      .from(guildMembers)
-      .where(and(inArray(guildMembers.userId, userIds), isNull(guildMembers.leftAt)));
-    for (const { guildId } of memberships) await requestGuildSync(ctx, guildId, 'link');
+    for (const guildId of await currentGuildIdsOf(ctx.db, userIds))
+      await requestGuildSync(ctx, guildId, 'link');
     // Discord's Linked Roles read the role connection: it follows every link change too.
     await requestRoleConnectionUpdates(ctx, userIds);
-    await ctx.db
-      .update(linkEvents)
-      .set({ processedAt: new Date() })
-      .where(
-        inArray(
-          linkEvents.id,
-          events.map((e) => e.id),
-        ),
-      );
+    await markLinkEventsHandled(
+      ctx.db,
+      events.map((e) => e.id),
+    );
     handled += events.length;
     if (events.length < BATCH) return handled;
   }

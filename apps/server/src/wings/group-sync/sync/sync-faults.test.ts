@@ -4,16 +4,15 @@
  * Whatever happens, a later run completes the work and nothing is done twice: each invite and role change
  * shows once in the simulated group's audit log and once in the product's audit log.
  */
+
+import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
-import { vrchatSeed } from '../../../../../simulator/src/vrchat/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import {
   botSeesRoles,
   discordMember,
   discordRole,
-  guildGroup,
   rows,
   signInHangoutOwner,
   simulatorRoles,
@@ -25,6 +24,7 @@ import { DiscordError } from '../../../platforms/discord/errors.js';
 import type { DiscordPort, VrchatPort } from '../../../platforms/ports.js';
 import { createVrchatPlatform, dbSessionStore, VrchatError } from '../../../platforms/vrchat/index.js';
 import { runGuildSync, type SyncRunResult } from './sync.service.js';
+import { hangoutGroupScene } from './testing.js';
 
 const { hangout } = seedGuildIds;
 const groupId = vrchatSeed.groupIds.hangout;
@@ -57,26 +57,7 @@ describe('the sync under platform faults (against the simulators)', () => {
     owner = await signInHangoutOwner(t);
     linkedRole = await discordRole(t, hangout.id, 'Linked');
     memberRole = await discordRole(t, hangout.id, 'Group Member');
-    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
-    await t.ctx.database.executeSql(
-      `update guild_groups set enabled = true where guild_id = '${hangout.id}'`,
-    );
-    await t.ctx.db.insert(discordGroupMappings).values([
-      { guildId: hangout.id, discordRoleId: memberRole, groupRoleId: null, action: 'Membership' },
-      {
-        guildId: hangout.id,
-        discordRoleId: memberRole,
-        groupRoleId: groupRoles.linked,
-        action: 'GrantRoleTemporary',
-      },
-    ]);
-    const res = await t.inject({
-      method: 'POST',
-      url: `/api/guilds/${hangout.id}`,
-      session: owner.session,
-      payload: { autoAssignRoles: { linkedRoleId: linkedRole } },
-    });
-    expect(res.statusCode).toBe(200);
+    await hangoutGroupScene(t, owner, { linkedRole, memberRole });
     // Nobody is linked yet: nothing to do.
     expect(await runGuildSync(t.ctx, hangout.id)).toMatchObject({ planned: 0 });
   }, 60_000);

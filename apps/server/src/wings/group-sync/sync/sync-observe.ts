@@ -1,17 +1,10 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
-import {
-  discordGroupMappings,
-  groupDiscordMappings,
-  groupInvites,
-  guildMembers,
-  guildSettings,
-  vrchatLinks,
-} from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import type { DiscordGuildInfo, VrchatGroup, VrchatGroupRole } from '../../../platforms/ports.js';
-import { ensureFilled, freshenLinkedMirror, mirrorDeps } from '../../access/index.js';
-import { assignableRoleProblem } from '../../community/index.js';
+import { currentPeopleWithLinks, ensureFilled, freshenLinkedMirror, mirrorDeps } from '../../access/index.js';
+import { assignableRoleProblem, guildSettingsOf } from '../../community/index.js';
+import { recordedInvitesOf } from '../../identity/index.js';
 import { linkOf } from '../groups/groups.service.js';
+import { activeMappingsOf } from '../role-mappings/active-mappings.js';
 import { neededPermissions } from '../role-mappings/group-needs.js';
 import { botStanding, GROUP_PERMISSIONS, readGroup } from './group-reads.js';
 import { recentJoinRefusals } from './join-refusals.js';
@@ -72,12 +65,8 @@ export async function observeGuild(
       ctx.log.warn({ err, guildId }, 'sync: could not re-read linked members; using the mirror as it is'),
     );
   }
-  const [settings] = await ctx.db.select().from(guildSettings).where(eq(guildSettings.guildId, guildId));
-  const rows = await ctx.db
-    .select({ member: guildMembers, link: vrchatLinks })
-    .from(guildMembers)
-    .leftJoin(vrchatLinks, eq(vrchatLinks.discordUserId, guildMembers.userId))
-    .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt), eq(guildMembers.bot, false)));
+  const settings = await guildSettingsOf(ctx.db, guildId);
+  const rows = await currentPeopleWithLinks(ctx.db, guildId);
   const names = new Map<string, string>();
   const members: PlanMember[] = rows.map(({ member, link }) => {
     const name = member.nickname ?? member.globalName ?? member.username;
@@ -144,16 +133,7 @@ async function observeGroup(
   const none = { plan: null, group: null, complete: true, reads: 0 };
   const link = await linkOf(ctx.db, guildId);
   if (!link) return none;
-  const [d2g, g2d] = await Promise.all([
-    ctx.db
-      .select()
-      .from(discordGroupMappings)
-      .where(and(eq(discordGroupMappings.guildId, guildId), ne(discordGroupMappings.action, 'None'))),
-    ctx.db
-      .select()
-      .from(groupDiscordMappings)
-      .where(and(eq(groupDiscordMappings.guildId, guildId), ne(groupDiscordMappings.action, 'None'))),
-  ]);
+  const { d2g, g2d } = await activeMappingsOf(ctx.db, guildId);
   // Nothing to do in the group and nothing to read from it.
   if (!link.enabled && g2d.length === 0 && !readAlways) return none;
 
@@ -203,10 +183,7 @@ async function observeGroup(
     }
   }
   const [recorded, refusals] = await Promise.all([
-    ctx.db
-      .select({ vrcUserId: groupInvites.vrcUserId })
-      .from(groupInvites)
-      .where(eq(groupInvites.groupId, link.groupId)),
+    recordedInvitesOf(ctx.db, link.groupId),
     recentJoinRefusals(ctx.db, link.groupId),
   ]);
   for (const r of requests) if (r.displayName && !names.has(r.userId)) names.set(r.userId, r.displayName);

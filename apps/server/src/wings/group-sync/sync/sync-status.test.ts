@@ -1,6 +1,5 @@
+import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
-import { vrchatSeed } from '../../../../../simulator/src/vrchat/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import {
   discordMember,
@@ -28,10 +27,7 @@ describe('what the Sync box and the setup doctor say', () => {
     t = await createTestApp({ simulator: true, jobs: true });
     owner = await signInHangoutOwner(t);
     const role = await discordRole(t, hangout.id, 'Group Member');
-    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
-    await t.ctx.database.executeSql(
-      `update guild_groups set enabled = true where guild_id = '${hangout.id}'`,
-    );
+    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official', enabled: true });
     // Only invites are asked of the group: the bot's role may invite and nothing else.
     await t.ctx.db
       .insert(discordGroupMappings)

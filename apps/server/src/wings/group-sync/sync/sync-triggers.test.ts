@@ -1,6 +1,5 @@
+import { seedGuildIds, seedUserIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds, seedUserIds } from '../../../../../simulator/src/discord/seed.js';
-import { vrchatSeed } from '../../../../../simulator/src/vrchat/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import {
   discordMember,
@@ -118,10 +117,7 @@ describe('the sync without the Server Members intent (linked members only)', () 
     // The fill at connect (linked members only) is done before anyone links.
     await waitFor(async () => (await getSync(t.ctx.db, hangout.id))?.mode === 'linked');
     memberRole = await discordRole(t, hangout.id, 'Group Member');
-    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
-    await t.ctx.database.executeSql(
-      `update guild_groups set enabled = true where guild_id = '${hangout.id}'`,
-    );
+    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official', enabled: true });
     await t.ctx.db
       .insert(discordGroupMappings)
       .values({ guildId: hangout.id, discordRoleId: memberRole, groupRoleId: null, action: 'Membership' });

@@ -1,6 +1,5 @@
+import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
-import { vrchatSeed } from '../../../../../simulator/src/vrchat/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import {
   botSeesRoles,
@@ -16,11 +15,13 @@ import {
 import { discordGroupMappings, groupDiscordMappings } from '../../../db/schema/index.js';
 import { followGroupAuditLogs } from './group-audit-follow.js';
 import { HOLD_ABOVE_SHARE, NOTHING_HELD, runGuildSync } from './sync.service.js';
+import { hangoutGroupScene } from './testing.js';
 
 const { hangout } = seedGuildIds;
 const groupId = vrchatSeed.groupIds.hangout;
 const groupRoles = vrchatSeed.roleIds.hangout;
 const vrc = vrchatSeed.userIds;
+const hangoutGroup = { guildId: hangout.id, groupId, name: 'VRC Hangout Official' };
 
 /** The Hangout group's memberships as the simulated VRChat holds them: userId → status and roles. */
 async function groupState(t: TestApp) {
@@ -58,26 +59,7 @@ describe('the sync (against the simulators)', () => {
       plus18: true,
     });
     await vrchatLink(t, { discordUserId: newcomer.id, vrcUserId: vrc['Iris Nova'], vrchatName: 'Iris Nova' });
-    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
-    await t.ctx.database.executeSql(
-      `update guild_groups set enabled = true where guild_id = '${hangout.id}'`,
-    );
-    await t.ctx.db.insert(discordGroupMappings).values([
-      { guildId: hangout.id, discordRoleId: memberRole, groupRoleId: null, action: 'Membership' },
-      {
-        guildId: hangout.id,
-        discordRoleId: memberRole,
-        groupRoleId: groupRoles.linked,
-        action: 'GrantRoleTemporary',
-      },
-    ]);
-    const res = await t.inject({
-      method: 'POST',
-      url: `/api/guilds/${hangout.id}`,
-      session: owner.session,
-      payload: { autoAssignRoles: { linkedRoleId: linkedRole } },
-    });
-    expect(res.statusCode).toBe(200);
+    await hangoutGroupScene(t, owner, { linkedRole, memberRole });
   });
   afterAll(() => t?.close());
 
@@ -178,10 +160,7 @@ describe('sync routes', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ simulator: true, jobs: true });
-    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
-    await t.ctx.database.executeSql(
-      `update guild_groups set enabled = true, auto_kick = true where guild_id = '${hangout.id}'`,
-    );
+    await guildGroup(t, { ...hangoutGroup, enabled: true, autoKick: true });
   });
   afterAll(() => t?.close());
   const base = `/api/guilds/${hangout.id}/sync`;
@@ -268,10 +247,7 @@ describe('following the group through its audit log', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ simulator: true, jobs: true });
-    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
-    await t.ctx.database.executeSql(
-      `update guild_groups set enabled = true where guild_id = '${hangout.id}'`,
-    );
+    await guildGroup(t, { ...hangoutGroup, enabled: true });
   });
   afterAll(() => t?.close());
   const tick = () => new Promise((r) => setTimeout(r, 20));
@@ -302,10 +278,7 @@ describe('a group too large for VRChat to list', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ simulator: true });
-    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
-    await t.ctx.database.executeSql(
-      `update guild_groups set enabled = true, auto_kick = true where guild_id = '${hangout.id}'`,
-    );
+    await guildGroup(t, { ...hangoutGroup, enabled: true, autoKick: true });
     // VRChat stops listing after 5 members here: the engine must still reach linked members past that.
     await t.control('PATCH', '/vrchat/config', { groupMemberListCap: 5 });
   });

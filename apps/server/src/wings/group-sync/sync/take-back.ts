@@ -1,7 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import { guildMembers } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
+import { currentGuildIdsOf } from '../../access/index.js';
 import { removeGuestsOfUser } from '../../community/index.js';
 import { runGuildSync } from './sync.service.js';
 
@@ -12,9 +11,5 @@ import { runGuildSync } from './sync.service.js';
  */
 export async function takeBackGrantsOf(ctx: AppContext, userId: string, actor: Actor): Promise<void> {
   await removeGuestsOfUser(ctx, userId, actor);
-  const servers = await ctx.db
-    .selectDistinct({ guildId: guildMembers.guildId })
-    .from(guildMembers)
-    .where(and(eq(guildMembers.userId, userId), isNull(guildMembers.leftAt)));
-  for (const { guildId } of servers) await runGuildSync(ctx, guildId);
+  for (const guildId of await currentGuildIdsOf(ctx.db, [userId])) await runGuildSync(ctx, guildId);
 }

@@ -5,24 +5,21 @@ import { SESSION_COOKIE, setCookie } from '../../../http/cookies.js';
 import { errorBody } from '../../../http/errors.js';
 import { originOf } from '../../../http/origin.js';
 import type { ZodApp } from '../../../http/types.js';
-import { userActor } from '../../../kernel/actor.js';
-import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { randomToken } from '../../../kernel/crypto.js';
-import { invalid, missing } from '../../../kernel/errors.js';
-import { DiscordGrantError, type DiscordIdentity } from '../../../platforms/discord/oauth.js';
-import { requestRoleConnectionUpdates } from '../linked-roles/linked-roles.service.js';
+import { missing } from '../../../kernel/errors.js';
+import { currentUser, loginFailure, loginResult, loginTokenPreview } from './auth.schemas.js';
 import {
-  type CurrentUser,
-  currentUser,
-  loginFailure,
-  loginResult,
-  loginTokenPreview,
-} from './auth.schemas.js';
-import { invalidLoginLinkMessage, peekLoginToken, redeemLoginToken } from './login-token.service.js';
+  loginRedirect,
+  loginWithCode,
+  loginWithToken,
+  logout,
+  type StartedSession,
+  toCurrentUser,
+} from './login.service.js';
+import { invalidLoginLinkMessage, peekLoginToken } from './login-token.service.js';
 import { isSafeReturnPath, packState, RETURN_PATH_MAX, unpackState } from './return-path.js';
-import { createSession, deleteUserSessions, SESSION_TTL_MS, type UserRow } from './session.service.js';
-import { rankOf, storeDiscordTokens, upsertUser } from './user.service.js';
+import { SESSION_TTL_MS } from './session.service.js';
 
 const STATE_COOKIE = 'vrclink_oauth_state';
 const STATE_TTL_SECONDS = 10 * 60;
@@ -46,37 +43,13 @@ const LOGIN_EXPIRED =
   'Login failed: the sign-in request expired or was started in another browser. Try again.';
 const LOGIN_REJECTED = 'Login failed: Discord did not accept the sign-in code.';
 
-export function toCurrentUser(
-  ctx: AppContext,
-  user: Pick<UserRow, 'id' | 'username' | 'avatar'>,
-): CurrentUser {
-  return {
-    id: user.id,
-    username: user.username,
-    avatar: ctx.discordOAuth.avatarUrl(user.id, user.avatar),
-    rank: rankOf(ctx.config, user.id),
-  };
+/** Hands the browser its session cookie and answers who signed in. */
+function withSessionCookie(req: FastifyRequest, reply: FastifyReply, started: StartedSession) {
+  setCookie(req, reply, SESSION_COOKIE, started.token, { maxAgeSeconds: SESSION_TTL_MS / 1000 });
+  return started.user;
 }
 
 export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
-  const startSession = async (
-    req: FastifyRequest,
-    reply: FastifyReply,
-    identity: DiscordIdentity,
-    via: string,
-  ) => {
-    await upsertUser(ctx.db, identity);
-    const token = await createSession(ctx.db, identity.id, 'web');
-    setCookie(req, reply, SESSION_COOKIE, token, { maxAgeSeconds: SESSION_TTL_MS / 1000 });
-    await audit(ctx.db, {
-      action: 'user.login',
-      actor: userActor(identity.id),
-      targetId: identity.id,
-      details: { via },
-    });
-    return toCurrentUser(ctx, identity);
-  };
-
   app.get(
     '/login',
     {
@@ -94,15 +67,8 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       setCookie(req, reply, STATE_COOKIE, packState(state, req.query.returnTo), {
         maxAgeSeconds: STATE_TTL_SECONDS,
       });
-      const scopes = ['identify', 'guilds'];
-      if (ctx.config.discord.linkedRolesEnabled) scopes.push('role_connections.write');
-      const redirectUri = ctx.discordOAuth.authorizeUrl({
-        state,
-        scopes,
-        redirectUri: `${originOf(ctx.config)}/discord/login/callback`,
-        askConsent: req.query.switchAccount === 'true',
-      });
-      return { redirectUri };
+      const callback = `${originOf(ctx.config)}/discord/login/callback`;
+      return { redirectUri: loginRedirect(ctx, state, callback, req.query.switchAccount === 'true') };
     },
   );
 
@@ -125,21 +91,14 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       if (!expected || expected.state !== req.body.state) {
         return reply.code(400).send({ message: LOGIN_EXPIRED, reason: 'expired' as const });
       }
-      const redirectUri = `${originOf(ctx.config)}/discord/login/callback`;
-      let tokens: Awaited<ReturnType<typeof ctx.discordOAuth.exchangeCode>>;
-      try {
-        tokens = await ctx.discordOAuth.exchangeCode(req.body.code, redirectUri);
-      } catch (err) {
-        if (err instanceof DiscordGrantError)
-          return reply.code(400).send({ message: LOGIN_REJECTED, reason: 'rejected' as const });
-        throw err;
-      }
-      const identity = await ctx.discordOAuth.fetchIdentity(tokens.accessToken);
-      const user = await startSession(req, reply, identity, 'oauth');
-      await storeDiscordTokens(ctx.db, ctx.config.secretKey, identity.id, tokens);
-      // A link made before this token (or before Linked Roles were on) gets its role connection now.
-      await requestRoleConnectionUpdates(ctx, [identity.id]);
-      return { ...user, returnTo: expected.returnTo };
+      const started = await loginWithCode(
+        ctx,
+        req.body.code,
+        `${originOf(ctx.config)}/discord/login/callback`,
+      );
+      if (started === 'rejected')
+        return reply.code(400).send({ message: LOGIN_REJECTED, reason: 'rejected' as const });
+      return { ...withSessionCookie(req, reply, started), returnTo: expected.returnTo };
     },
   );
 
@@ -180,9 +139,7 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       },
     },
     async (req, reply) => {
-      const identity = await redeemLoginToken(ctx.db, req.query.token);
-      if (!identity) throw invalid(await invalidLoginLinkMessage(ctx.db, req.query.token));
-      return startSession(req, reply, identity, 'token');
+      return withSessionCookie(req, reply, await loginWithToken(ctx, req.query.token));
     },
   );
 
@@ -198,16 +155,7 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       },
     },
     async (req, reply) => {
-      if (req.auth) {
-        await deleteUserSessions(ctx.db, req.auth.user.id, {
-          keepDiscordTokens: ctx.config.discord.linkedRolesEnabled,
-        });
-        await audit(ctx.db, {
-          action: 'user.logout',
-          actor: userActor(req.auth.user.id),
-          targetId: req.auth.user.id,
-        });
-      }
+      if (req.auth) await logout(ctx, req.auth.user.id);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return reply.code(204).send();
     },

@@ -1,31 +1,41 @@
-import { and, desc, eq, inArray, isNotNull, or } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, or } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Queryable } from '../../../db/client.js';
 import {
-  apiKeys,
-  apiLog,
   auditLog,
   discordTokens,
   groupInvites,
-  guests,
-  guildMembers,
-  guildPermissions,
   linkEvents,
   sdkLoginRequests,
   sessions,
   users,
   verificationCodes,
   vrchatLinks,
-  worldImages,
 } from '../../../db/schema/index.js';
 import { userActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { missing } from '../../../kernel/errors.js';
+import { accessRowsOfUser } from '../../access/index.js';
+import type { myDataExport } from './privacy.schemas.js';
+
+export type MyDataExport = z.infer<typeof myDataExport>;
+
+/**
+ * The parts of the export that wings above identity hold (guests, world images, API calls), read by those
+ * wings: app.ts hands their readers in, as identity may not import them.
+ */
+export interface UserDataOfOtherWings {
+  guests: (db: Queryable, userId: string) => Promise<Pick<MyDataExport, 'guestsIHost' | 'guestOf'>>;
+  worldImages: (db: Queryable, userId: string) => Promise<Pick<MyDataExport, 'worldImagesUploaded'>>;
+  apiCalls: (db: Queryable, userId: string) => Promise<Pick<MyDataExport, 'apiCalls'>>;
+}
 
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The privacy policy's export: every row the product holds about the user, without any secret. */
-export async function exportMyData(ctx: AppContext, userId: string) {
+export async function exportMyData(ctx: AppContext, userId: string, others: UserDataOfOtherWings) {
   const db = ctx.db;
   const [account] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!account) throw missing('Your account was not found.');
@@ -35,41 +45,29 @@ export async function exportMyData(ctx: AppContext, userId: string) {
     .from(discordTokens)
     .where(eq(discordTokens.userId, userId));
   const me = link ? [userId, link.vrcUserId] : [userId];
-  const [
-    codes,
-    events,
-    invites,
-    hosted,
-    guestOf,
-    perms,
-    members,
-    mySessions,
-    sdk,
-    keys,
-    calls,
-    images,
-    entries,
-  ] = await Promise.all([
-    db.select().from(verificationCodes).where(eq(verificationCodes.discordUserId, userId)),
-    db.select().from(linkEvents).where(eq(linkEvents.discordUserId, userId)).orderBy(linkEvents.id),
-    db.select().from(groupInvites).where(eq(groupInvites.discordUserId, userId)),
-    db.select().from(guests).where(eq(guests.hostUserId, userId)),
-    db.select().from(guests).where(eq(guests.guestDiscordId, userId)),
-    db.select().from(guildPermissions).where(eq(guildPermissions.userId, userId)),
-    db.select().from(guildMembers).where(eq(guildMembers.userId, userId)),
-    db.select().from(sessions).where(eq(sessions.userId, userId)),
-    db.select().from(sdkLoginRequests).where(eq(sdkLoginRequests.approvedBy, userId)),
-    db.select().from(apiKeys).where(eq(apiKeys.createdBy, userId)),
-    db.select().from(apiLog).where(eq(apiLog.userId, userId)).orderBy(desc(apiLog.id)),
-    db.select().from(worldImages).where(eq(worldImages.createdBy, userId)),
-    db
-      .select()
-      .from(auditLog)
-      .where(
-        or(inArray(auditLog.actorId, me), and(isNotNull(auditLog.targetId), inArray(auditLog.targetId, me))),
-      )
-      .orderBy(auditLog.id),
-  ]);
+  const [codes, events, invites, guests, access, mySessions, sdk, calls, images, entries] = await Promise.all(
+    [
+      db.select().from(verificationCodes).where(eq(verificationCodes.discordUserId, userId)),
+      db.select().from(linkEvents).where(eq(linkEvents.discordUserId, userId)).orderBy(linkEvents.id),
+      db.select().from(groupInvites).where(eq(groupInvites.discordUserId, userId)),
+      others.guests(db, userId),
+      accessRowsOfUser(db, userId),
+      db.select().from(sessions).where(eq(sessions.userId, userId)),
+      db.select().from(sdkLoginRequests).where(eq(sdkLoginRequests.approvedBy, userId)),
+      others.apiCalls(db, userId),
+      others.worldImages(db, userId),
+      db
+        .select()
+        .from(auditLog)
+        .where(
+          or(
+            inArray(auditLog.actorId, me),
+            and(isNotNull(auditLog.targetId), inArray(auditLog.targetId, me)),
+          ),
+        )
+        .orderBy(auditLog.id),
+    ],
+  );
   const result = {
     exportedAt: new Date().toISOString(),
     account: {
@@ -104,28 +102,14 @@ export async function exportMyData(ctx: AppContext, userId: string) {
       vrcUserId: i.vrcUserId,
       invitedAt: iso(i.invitedAt),
     })),
-    guestsIHost: hosted.map((g) => ({
-      guildId: g.guildId,
-      guestRoleId: g.guestRoleId,
-      guestDiscordId: g.guestDiscordId,
-      guestUsername: g.guestUsername,
-      guestVrcId: g.guestVrcId,
-      guestVrcName: g.guestVrcName,
-      createdAt: iso(g.createdAt),
-    })),
-    guestOf: guestOf.map((g) => ({
-      guildId: g.guildId,
-      hostUserId: g.hostUserId,
-      guestRoleId: g.guestRoleId,
-      createdAt: iso(g.createdAt),
-    })),
-    serverPermissions: perms.map((p) => ({
+    ...guests,
+    serverPermissions: access.permissions.map((p) => ({
       guildId: p.guildId,
       permissions: p.permissions,
       grantedBy: p.grantedBy,
       updatedAt: iso(p.updatedAt),
     })),
-    serverMemberships: members.map((m) => ({
+    serverMemberships: access.memberships.map((m) => ({
       guildId: m.guildId,
       username: m.username,
       globalName: m.globalName,
@@ -144,7 +128,7 @@ export async function exportMyData(ctx: AppContext, userId: string) {
       redeemedAt: isoOrNull(r.redeemedAt),
       expiresAt: iso(r.expiresAt),
     })),
-    apiKeysCreated: keys.map((k) => ({
+    apiKeysCreated: access.keys.map((k) => ({
       id: k.id,
       guildId: k.guildId,
       name: k.name,
@@ -153,19 +137,8 @@ export async function exportMyData(ctx: AppContext, userId: string) {
       validUntil: iso(k.validUntil),
       lastUsedAt: isoOrNull(k.lastUsedAt),
     })),
-    apiCalls: calls.map((c) => ({
-      guildId: c.guildId,
-      method: c.method,
-      path: c.path,
-      status: c.status,
-      createdAt: iso(c.createdAt),
-    })),
-    worldImagesUploaded: images.map((i) => ({
-      id: i.id,
-      guildId: i.guildId,
-      name: i.name,
-      createdAt: iso(i.createdAt),
-    })),
+    ...calls,
+    ...images,
     auditEntries: entries.map((e) => ({
       id: e.id,
       guildId: e.guildId,

@@ -6,10 +6,14 @@ import type { AppContext } from '../../../kernel/context.js';
 import { AppError } from '../../../kernel/errors.js';
 import { DELETION_NOT_QUEUED, deleteMyAccount } from './account-deletion.service.js';
 import { accountDeleted, deleteAccountBody, myDataExport } from './privacy.schemas.js';
-import { exportMyData } from './privacy-export.service.js';
+import { exportMyData, type UserDataOfOtherWings } from './privacy-export.service.js';
 
 /** The privacy policy's self-service: download my data, delete my account. */
-export async function privacyRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
+export async function privacyRoutes(
+  app: ZodApp,
+  ctx: AppContext,
+  others: UserDataOfOtherWings,
+): Promise<void> {
   app.get(
     '/users/profile/export',
     {
@@ -23,7 +27,7 @@ export async function privacyRoutes(app: ZodApp, ctx: AppContext): Promise<void>
     },
     async (req, reply) => {
       const { user } = requireUser(req);
-      const data = await exportMyData(ctx, user.id);
+      const data = await exportMyData(ctx, user.id, others);
       const day = data.exportedAt.slice(0, 10);
       reply.header('content-disposition', `attachment; filename="vrclink-my-data-${day}.json"`);
       reply.header('cache-control', 'no-store');

@@ -5,7 +5,7 @@ import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { randomToken, sha256 } from '../../../kernel/crypto.js';
 import { conflict, missing } from '../../../kernel/errors.js';
-import { toCurrentUser } from '../auth/auth.routes.js';
+import { toCurrentUser } from '../auth/login.service.js';
 import { createSession } from '../auth/session.service.js';
 import { getUser } from '../auth/user.service.js';
 

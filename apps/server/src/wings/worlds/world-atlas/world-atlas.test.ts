@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
+import { seedGuildIds } from '@vrclink/simulator';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import { rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
 import { imageBlobs, worldAtlasState, worldImageSlots, worldImages } from '../../../db/schema/index.js';

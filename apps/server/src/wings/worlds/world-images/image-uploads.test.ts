@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
+import { seedGuildIds } from '@vrclink/simulator';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import { signInHangoutOwner, signInMember } from '../../../../test/factories.js';
 import { multipartFile, solidImage } from './testing.js';

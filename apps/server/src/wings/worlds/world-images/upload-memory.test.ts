@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { seedGuildIds } from '@vrclink/simulator';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import { signInHangoutOwner } from '../../../../test/factories.js';
 import { multipartFile } from './testing.js';

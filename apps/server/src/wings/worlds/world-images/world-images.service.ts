@@ -1,10 +1,11 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import { guildSettings, imageBlobs, worldImages } from '../../../db/schema/index.js';
+import { imageBlobs, worldImages } from '../../../db/schema/index.js';
 import { type Actor, actorId } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { conflict, missing } from '../../../kernel/errors.js';
 import { requireGuildPermission } from '../../access/index.js';
+import { guildSettingsOf } from '../../community/index.js';
 import { PREVIEW_SIZE, readUpload, rotateQuarter } from './image-content.js';
 import {
   blobBytes,
@@ -76,10 +77,7 @@ async function imageCount(ctx: AppContext, guildId: string): Promise<number> {
  */
 export async function prepareUpload(ctx: AppContext, actor: Actor, guildId: string): Promise<void> {
   await requireGuildPermission(ctx, actor, guildId, 'ManageImages');
-  const [settings] = await ctx.db
-    .select({ contactEmail: guildSettings.contactEmail })
-    .from(guildSettings)
-    .where(eq(guildSettings.guildId, guildId));
+  const settings = await guildSettingsOf(ctx.db, guildId);
   if (!settings?.contactEmail) throw conflict(CONTACT_EMAIL_REQUIRED);
   const { maxPerGuild } = ctx.config.worldImages;
   if ((await imageCount(ctx, guildId)) >= maxPerGuild) throw conflict(tooManyImages(maxPerGuild));

@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
-import { guildGroups } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import type { DiscordGuildInfo, VrchatGroupRole } from '../../../platforms/ports.js';
 import { VrchatError } from '../../../platforms/vrchat/errors.js';
+import { linkOf } from '../../group-sync/index.js';
 
 export interface RoleContext {
   /** The server's roles without @everyone, highest first. */
@@ -14,13 +13,7 @@ export interface RoleContext {
 
 /** The VRChat group linked to a server, if any. */
 export async function linkedGroupId(ctx: AppContext, guildId: string): Promise<string | null> {
-  const [group] = await ctx.db
-    .select({ groupId: guildGroups.groupId })
-    .from(guildGroups)
-    .where(eq(guildGroups.guildId, guildId))
-    .orderBy(guildGroups.createdAt)
-    .limit(1);
-  return group?.groupId ?? null;
+  return (await linkOf(ctx.db, guildId))?.groupId ?? null;
 }
 
 /** The roles a world may encode: the server's Discord roles and its linked group's roles. */

@@ -1,10 +1,11 @@
-import { and, eq, isNotNull, isNull, ne } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
-import { guests, worlds } from '../../../db/schema/index.js';
+import { worlds } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { invalid, missing } from '../../../kernel/errors.js';
 import { BOT_NOT_IN_GUILD, linkedMembersOf, requireGuildPermission } from '../../access/index.js';
+import { vrchatOnlyGuestsOf } from '../../community/index.js';
 import { atlasDetailOf } from '../world-atlas/world-atlas.reads.js';
 import { encodeWorldBody } from './codec/lzw.js';
 import { linkedGroupId } from './role-context.js';
@@ -18,18 +19,7 @@ async function gatherSources(ctx: AppContext, world: WorldRow): Promise<WorldDat
   if (!guild) throw missing(BOT_NOT_IN_GUILD);
   // Only ownership-verified links: worlds trust display names, and an unproven link could name anyone.
   const members = await linkedMembersOf(ctx, world.guildId, { verifiedOnly: true });
-  const vrchatGuests = await ctx.db
-    .select({ vrcDisplayName: guests.guestVrcName, guestRoleId: guests.guestRoleId })
-    .from(guests)
-    .where(
-      and(
-        eq(guests.guildId, world.guildId),
-        isNull(guests.guestDiscordId),
-        isNotNull(guests.guestVrcName),
-        // Being removed: gone already.
-        ne(guests.state, 'removing'),
-      ),
-    );
+  const vrchatGuests = await vrchatOnlyGuestsOf(ctx.db, world.guildId);
   const group = world.includeGroupData ? await groupSources(ctx, world.guildId) : { roles: [], members: [] };
   return {
     now: new Date(),

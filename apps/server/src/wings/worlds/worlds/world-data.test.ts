@@ -1,8 +1,7 @@
 import { Writable } from 'node:stream';
+import { seedGuildIds, vrchatGroupIds, vrchatRoleIds } from '@vrclink/simulator';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { seedGuildIds } from '../../../../../simulator/src/discord/seed.js';
-import { vrchatGroupIds, vrchatRoleIds } from '../../../../../simulator/src/vrchat/seed-groups.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import {
   guestRoleEntry,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
-import { issueLoginToken } from './login-token.service.js';
+import { createTestApp, signIn, type TestApp } from '../../test/app.js';
+import { issueLoginToken } from '../wings/identity/auth/login-token.service.js';
+import { storeDiscordTokens } from '../wings/identity/auth/user.service.js';
 import { purgeExpired } from './retention.js';
-import { storeDiscordTokens } from './user.service.js';
 
 const HOUR = 60 * 60 * 1000;
 

@@ -1,7 +1,7 @@
 import { and, arrayOverlaps, asc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { type AgeVerification, vrchatLinks as l, guildMembers as m } from '../../../db/schema/index.js';
-import { escapeLike } from '../../access/index.js';
+import { escapeLike } from './member-mirror.store.js';
 
 export interface MemberFilter {
   discordRoleIds?: string[];

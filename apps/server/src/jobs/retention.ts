@@ -1,5 +1,5 @@
 import { and, eq, gt, lt, notExists } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
+import type { Db } from '../db/client.js';
 import {
   apiLog,
   cooldowns,
@@ -9,7 +9,7 @@ import {
   sdkLoginRequests,
   sessions,
   syncIntents,
-} from '../../../db/schema/index.js';
+} from '../db/schema/index.js';
 
 /** How long API log rows are kept (the privacy policy's month); purgeExpired deletes older ones. */
 export const API_LOG_RETENTION_DAYS = 30;

@@ -1,0 +1,40 @@
+import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
+import type { TestApp } from '../../../../test/app.js';
+import { guildGroup } from '../../../../test/factories.js';
+import { discordGroupMappings } from '../../../db/schema/index.js';
+
+/**
+ * For tests: the Hangout's group sync as the sync tests start from it: its VRChat group linked and on, the
+ * Group Member role mapped to membership and to the group's Linked role for a while, the Linked Users Role set
+ * (through the settings route, as an owner does).
+ */
+export async function hangoutGroupScene(
+  t: TestApp,
+  owner: { session: string },
+  roles: { linkedRole: string; memberRole: string },
+): Promise<void> {
+  const guildId = seedGuildIds.hangout.id;
+  await guildGroup(t, {
+    guildId,
+    groupId: vrchatSeed.groupIds.hangout,
+    name: 'VRC Hangout Official',
+    enabled: true,
+  });
+  await t.ctx.db.insert(discordGroupMappings).values([
+    { guildId, discordRoleId: roles.memberRole, groupRoleId: null, action: 'Membership' },
+    {
+      guildId,
+      discordRoleId: roles.memberRole,
+      groupRoleId: vrchatSeed.roleIds.hangout.linked,
+      action: 'GrantRoleTemporary',
+    },
+  ]);
+  const res = await t.inject({
+    method: 'POST',
+    url: `/api/guilds/${guildId}`,
+    session: owner.session,
+    payload: { autoAssignRoles: { linkedRoleId: roles.linkedRole } },
+  });
+  if (res.statusCode !== 200)
+    throw new Error(`the Linked Users Role was not set: ${res.statusCode} ${res.body}`);
+}

@@ -1,0 +1,46 @@
+import { asc, eq, inArray, isNull } from 'drizzle-orm';
+import type { Queryable } from '../../../db/client.js';
+import { namesIn } from '../../../db/name-lookup.js';
+import { groupInvites, linkEvents, vrchatLinks } from '../../../db/schema/index.js';
+
+/**
+ * What other wings read of the links (this module owns vrchat_links, link_events and group_invites): which
+ * users are linked, the link events nobody handled yet, the invites the sync recorded.
+ */
+
+/** Those of these Discord users who have a link. */
+export async function linkedDiscordIds(db: Queryable, discordUserIds: string[]): Promise<Set<string>> {
+  if (discordUserIds.length === 0) return new Set();
+  const rows = await db
+    .select({ id: vrchatLinks.discordUserId })
+    .from(vrchatLinks)
+    .where(inArray(vrchatLinks.discordUserId, discordUserIds));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The oldest link events nobody handled yet, at most `limit`. */
+export async function unhandledLinkEvents(db: Queryable, limit: number) {
+  return db
+    .select({ id: linkEvents.id, discordUserId: linkEvents.discordUserId })
+    .from(linkEvents)
+    .where(isNull(linkEvents.processedAt))
+    .orderBy(asc(linkEvents.id))
+    .limit(limit);
+}
+
+/** Marks link events handled. */
+export async function markLinkEventsHandled(db: Queryable, ids: number[]): Promise<void> {
+  await db.update(linkEvents).set({ processedAt: new Date() }).where(inArray(linkEvents.id, ids));
+}
+
+/** The VRChat users the sync recorded an invite for into this group. */
+export async function recordedInvitesOf(db: Queryable, groupId: string) {
+  return db
+    .select({ vrcUserId: groupInvites.vrcUserId })
+    .from(groupInvites)
+    .where(eq(groupInvites.groupId, groupId));
+}
+
+/** The VRChat names of these linked VRChat accounts, by `usr_` id. */
+export const vrchatNamesOf = (db: Queryable, guildId: string, ids: readonly string[]) =>
+  namesIn(db, { table: vrchatLinks, id: vrchatLinks.vrcUserId, name: vrchatLinks.vrchatName }, ids, guildId);
