@@ -1,18 +1,11 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
-import {
-  discordMember,
-  discordRole,
-  guildGroup,
-  signInHangoutOwner,
-  vrchatLink,
-} from '../../../../test/factories.js';
-import { discordGroupMappings } from '../../../db/schema/index.js';
+import { discordMember, discordRole, signInHangoutOwner, vrchatLink } from '../../../../test/factories.js';
 import { runGuildSync } from './sync.service.js';
+import { hangoutGroupForMembers } from './testing.js';
 
 const { hangout } = seedGuildIds;
-const groupId = vrchatSeed.groupIds.hangout;
 
 /**
  * Previews share the group's VRChat reads (one in flight, or one younger than 15 s): at VRChat's pace a
@@ -39,13 +32,7 @@ describe('group reads shared by previews', () => {
       vrcUserId: vrchatSeed.userIds['Carol Casual'],
       vrchatName: 'Carol Casual',
     });
-    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
-    await t.ctx.database.executeSql(
-      `update guild_groups set enabled = true where guild_id = '${hangout.id}'`,
-    );
-    await t.ctx.db
-      .insert(discordGroupMappings)
-      .values({ guildId: hangout.id, discordRoleId: memberRole, groupRoleId: null, action: 'Membership' });
+    await hangoutGroupForMembers(t, memberRole);
   });
   afterAll(() => t?.close());
 

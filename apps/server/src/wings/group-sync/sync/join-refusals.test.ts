@@ -4,13 +4,12 @@ import { createTestApp, type TestApp } from '../../../../test/app.js';
 import {
   discordMember,
   discordRole,
-  guildGroup,
   rows,
   signInHangoutOwner,
   vrchatLink,
 } from '../../../../test/factories.js';
-import { discordGroupMappings } from '../../../db/schema/index.js';
 import { runGuildSync } from './sync.service.js';
+import { hangoutGroupForMembers } from './testing.js';
 
 const { hangout } = seedGuildIds;
 const groupId = vrchatSeed.groupIds.hangout;
@@ -47,13 +46,7 @@ describe('a join request VRChat refuses (too many groups)', () => {
     const memberRole = await discordRole(t, hangout.id, 'Group Member');
     const member = await discordMember(t, hangout.id, { roles: [memberRole] });
     await vrchatLink(t, { discordUserId: member.id, vrcUserId: requester, vrchatName: 'Pixel Panda' });
-    await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
-    await t.ctx.database.executeSql(
-      `update guild_groups set enabled = true where guild_id = '${hangout.id}'`,
-    );
-    await t.ctx.db
-      .insert(discordGroupMappings)
-      .values({ guildId: hangout.id, discordRoleId: memberRole, groupRoleId: null, action: 'Membership' });
+    await hangoutGroupForMembers(t, memberRole);
     // Pixel Panda is at the limit: a member of one group where one is the most allowed.
     await t.control('POST', `/vrchat/groups/${vrchatSeed.groupIds.danceClub}/members/${requester}`, {});
     await t.control('PATCH', '/vrchat/config', { maxGroupsPerUser: 1 });

@@ -4,6 +4,23 @@ import { guildGroup } from '../../../../test/factories.js';
 import { discordGroupMappings } from '../../../db/schema/index.js';
 
 /**
+ * For tests: the Hangout's VRChat group linked with the Groups feature on, and holders of `memberRole` entitled
+ * to membership (invited, or their join request accepted).
+ */
+export async function hangoutGroupForMembers(t: TestApp, memberRole: string): Promise<void> {
+  const guildId = seedGuildIds.hangout.id;
+  await guildGroup(t, {
+    guildId,
+    groupId: vrchatSeed.groupIds.hangout,
+    name: 'VRC Hangout Official',
+    enabled: true,
+  });
+  await t.ctx.db
+    .insert(discordGroupMappings)
+    .values({ guildId, discordRoleId: memberRole, groupRoleId: null, action: 'Membership' });
+}
+
+/**
  * For tests: the Hangout's group sync as the sync tests start from it: its VRChat group linked and on, the
  * Group Member role mapped to membership and to the group's Linked role for a while, the Linked Users Role set
  * (through the settings route, as an owner does).
@@ -14,21 +31,13 @@ export async function hangoutGroupScene(
   roles: { linkedRole: string; memberRole: string },
 ): Promise<void> {
   const guildId = seedGuildIds.hangout.id;
-  await guildGroup(t, {
+  await hangoutGroupForMembers(t, roles.memberRole);
+  await t.ctx.db.insert(discordGroupMappings).values({
     guildId,
-    groupId: vrchatSeed.groupIds.hangout,
-    name: 'VRC Hangout Official',
-    enabled: true,
+    discordRoleId: roles.memberRole,
+    groupRoleId: vrchatSeed.roleIds.hangout.linked,
+    action: 'GrantRoleTemporary',
   });
-  await t.ctx.db.insert(discordGroupMappings).values([
-    { guildId, discordRoleId: roles.memberRole, groupRoleId: null, action: 'Membership' },
-    {
-      guildId,
-      discordRoleId: roles.memberRole,
-      groupRoleId: vrchatSeed.roleIds.hangout.linked,
-      action: 'GrantRoleTemporary',
-    },
-  ]);
   const res = await t.inject({
     method: 'POST',
     url: `/api/guilds/${guildId}`,
