@@ -63,7 +63,15 @@ const CHECKS: Record<Persona, Check[]> = {
     { path: '/sdk-oauth' },
   ],
   owner: [{ path: '/server-settings' }, ...serverChecks(DANCE_CLUB)],
-  admin: [{ path: '/admin' }, ...serverChecks(HANGOUT)],
+  admin: [
+    { path: '/admin' },
+    ...serverChecks(HANGOUT),
+    // The Hangout has its group linked: its dialogs, and a world's preview.
+    { path: tab(HANGOUT, 'vrchat'), dialog: button('Discord to Group Roles setup') },
+    { path: tab(HANGOUT, 'vrchat'), dialog: button('Group to Discord Roles setup') },
+    { path: tab(HANGOUT, 'vrchat'), dialog: button('View Audit Log') },
+    { path: tab(HANGOUT, 'worlds'), dialog: button('Preview') },
+  ],
 };
 
 let browser: Browser;
