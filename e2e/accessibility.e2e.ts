@@ -25,6 +25,8 @@ interface Check {
   path: string;
   /** Opens a dialog: the button to press. Without it the page itself is checked. */
   dialog?: (page: Page) => Locator;
+  /** A button to press first, for a dialog that opens from within a view of the page. */
+  before?: (page: Page) => Locator;
   /** Only at this width (the phone menu exists only on a phone). */
   width?: number;
 }
@@ -71,6 +73,16 @@ const CHECKS: Record<Persona, Check[]> = {
     { path: tab(HANGOUT, 'vrchat'), dialog: button('Group to Discord Roles setup') },
     { path: tab(HANGOUT, 'vrchat'), dialog: button('View Audit Log') },
     { path: tab(HANGOUT, 'worlds'), dialog: button('Preview') },
+    {
+      path: tab(HANGOUT, 'management'),
+      before: button('Manage Access & API Keys'),
+      dialog: button('Create API key'),
+    },
+    {
+      path: tab(HANGOUT, 'management'),
+      before: button('Manage Admins & Permissions'),
+      dialog: button('Add Admin'),
+    },
   ],
 };
 
@@ -114,6 +126,7 @@ async function run(context: BrowserContext, check: Check, width: number, outcome
       outcome.findings.push(...(await axeFindings(page, where)));
       return;
     }
+    if (check.before) await check.before(page).click();
     // The element itself, not the locator: the phone menu's button changes its name once open.
     const opener = await check.dialog(page).elementHandle();
     await opener?.click();
