@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeFindings, type Finding, settled, sidewaysOverflow } from './axe';
 import { ADMIN_DISCORD_ID } from './browser';
 import { signedInContext } from './linking';
+import { png } from './png';
 
 /**
  * WCAG 2.2 AA through axe-core: every page and dialog as each demo persona, on a desktop (1280 px) and a
@@ -27,6 +28,10 @@ interface Check {
   dialog?: (page: Page) => Locator;
   /** A button to press first, for a dialog that opens from within a view of the page. */
   before?: (page: Page) => Locator;
+  /** Steps before the check: reaching a page whose address is known only at run time. */
+  prepare?: (page: Page) => Promise<void>;
+  /** Steps inside the opened dialog before it is checked (what it turns into once filled in). */
+  within?: (page: Page) => Promise<void>;
   /** Only at this width (the phone menu exists only on a phone). */
   width?: number;
 }
@@ -83,8 +88,64 @@ const CHECKS: Record<Persona, Check[]> = {
       before: button('Manage Admins & Permissions'),
       dialog: button('Add Admin'),
     },
+    {
+      path: tab(HANGOUT, 'management'),
+      before: button('Manage Access & API Keys'),
+      dialog: button('Create API key'),
+      // What the dialog shows once the key is made: the token, once.
+      within: async (page) => {
+        const form = page.getByRole('dialog', { name: 'Create API key' });
+        await form.getByRole('textbox', { name: 'Name' }).fill('axe check');
+        await form.getByRole('checkbox', { name: 'ViewWorlds' }).check();
+        await form.getByRole('button', { name: 'Create' }).click();
+        await page.getByRole('dialog', { name: 'API key created' }).waitFor();
+      },
+    },
+    {
+      // World Atlases, from the seeded world's Images page (the contact e-mail stored first, as the page asks).
+      path: tab(HANGOUT, 'worlds'),
+      prepare: async (page) => {
+        await storeContactEmail(page);
+        await page
+          .getByRole('article', { name: 'Hangout Lobby' })
+          .getByRole('button', { name: 'Images' })
+          .click();
+        await page.getByRole('button', { name: 'View World Atlases' }).waitFor();
+      },
+      dialog: button('View World Atlases'),
+    },
+    {
+      // An image's editor, on an image this check uploads (a second upload of the same bytes answers 200).
+      path: tab(HANGOUT, 'worlds'),
+      prepare: async (page) => {
+        const headers = await storeContactEmail(page);
+        const uploaded = await page.request.post(`/api/world_images/${HANGOUT}/upload`, {
+          headers,
+          multipart: { file: { name: 'axe.png', mimeType: 'image/png', buffer: png(40, 20, [90, 160, 90]) } },
+        });
+        expect([200, 201]).toContain(uploaded.status());
+        await page
+          .getByRole('article', { name: 'Hangout Lobby' })
+          .getByRole('button', { name: 'Images' })
+          .click();
+        await page.getByRole('button', { name: 'Edit axe.png' }).waitFor();
+      },
+      dialog: button('Edit axe.png'),
+    },
   ],
 };
+
+/** World Images asks for the server's contact e-mail first: store one. Answers the XSRF header it used. */
+async function storeContactEmail(page: Page): Promise<Record<string, string>> {
+  const token = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  const headers = { 'X-XSRF-TOKEN': decodeURIComponent(token) };
+  const saved = await page.request.post(`/api/guilds/${HANGOUT}/contact`, {
+    headers,
+    data: { email: 'owner@example.com' },
+  });
+  expect(saved.status()).toBe(200);
+  return headers;
+}
 
 let browser: Browser;
 const contexts = new Map<Persona, BrowserContext>();
@@ -126,12 +187,14 @@ async function run(context: BrowserContext, check: Check, width: number, outcome
       outcome.findings.push(...(await axeFindings(page, where)));
       return;
     }
+    if (check.prepare) await check.prepare(page);
     if (check.before) await check.before(page).click();
     // The element itself, not the locator: the phone menu's button changes its name once open.
     const opener = await check.dialog(page).elementHandle();
     await opener?.click();
     const dialog = page.getByRole('dialog');
     await dialog.first().waitFor();
+    if (check.within) await check.within(page);
     outcome.findings.push(...(await axeFindings(page, where)));
     await page.keyboard.press('Escape');
     await dialog

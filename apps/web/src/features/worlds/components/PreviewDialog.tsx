@@ -37,7 +37,11 @@ export function PreviewDialog({ guildId, world, onClose }: Props) {
           {errorMessage(preview.error, 'Failed to load preview data')}
         </Alert>
       ) : (
-        <ScrollArea.Autosize mah="calc(100vh - 160px)">
+        // Focusable: the document scrolls (sideways too, on a phone), and a keyboard must reach it (axe).
+        <ScrollArea.Autosize
+          mah="calc(100vh - 160px)"
+          viewportProps={{ tabIndex: 0, 'aria-label': 'World data' }}
+        >
           <Code block data-testid="preview-json">
             {json}
           </Code>
