@@ -78,6 +78,9 @@ const CHECKS: Record<Persona, Check[]> = {
     { path: tab(HANGOUT, 'vrchat'), dialog: button('Group to Discord Roles setup') },
     { path: tab(HANGOUT, 'vrchat'), dialog: button('View Audit Log') },
     { path: tab(HANGOUT, 'worlds'), dialog: button('Preview') },
+    // The shared confirmation (ConfirmDialog), closed with Escape: nothing is unlinked or unlocked.
+    { path: tab(HANGOUT, 'vrchat'), dialog: button('Unlink Group') },
+    { path: tab(HANGOUT, 'worlds'), dialog: button('Unlock world') },
     {
       path: tab(HANGOUT, 'management'),
       before: button('Manage Access & API Keys'),
