@@ -30,7 +30,12 @@ describe('login through the Discord simulator', () => {
     const { page } = browser;
     const first = await loginAs('member');
     await page.getByRole('link', { name: 'Logout' }).click();
-    await page.getByRole('link', { name: 'Login through Discord' }).click();
+    // Home, signed out: the home page shows, and the header's Logout is gone once the login state is refreshed.
+    await page.waitForURL(`${browser.baseUrl}/`);
+    await page.getByRole('heading', { name: 'Seamless Linking and Syncing for VRChat' }).waitFor();
+    await page.getByRole('link', { name: 'Logout' }).waitFor({ state: 'detached' });
+    expect(await page.getByText('You must be logged in to view this page').count()).toBe(0);
+    await page.getByRole('banner').getByRole('link', { name: 'Login through Discord' }).click();
     // Without the logout this would come straight back signed in (prompt=none): the consent page shows instead.
     await page.waitForURL(/\/oauth2\/authorize/);
     expect(new URL(page.url()).searchParams.get('prompt')).toBe('consent');

@@ -20,9 +20,11 @@ export function useLogout() {
     mutationFn: () => logout().catch((error: unknown) => console.debug('Logout call failed', error)),
     onSettled: async () => {
       rememberLogout();
+      // Home first, and only then the login state: refreshed on a signed-in page (still shown while the home
+      // page loads) it would flash that page's 'You must be logged in'.
+      await navigate('/', { replace: true });
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== currentUserKey[0] });
       await queryClient.invalidateQueries({ queryKey: currentUserKey });
-      navigate('/', { replace: true });
     },
   });
 }
