@@ -1,3 +1,4 @@
+import { vrchatSeed } from '@vrclink/simulator';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeFindings, type Finding, settled, sidewaysOverflow } from './axe';
@@ -69,7 +70,24 @@ const CHECKS: Record<Persona, Check[]> = {
     { path: '/server-settings' },
     { path: '/sdk-oauth' },
   ],
-  owner: [{ path: '/server-settings' }, ...serverChecks(DANCE_CLUB)],
+  owner: [
+    { path: '/server-settings' },
+    ...serverChecks(DANCE_CLUB),
+    {
+      // Dance Club's group is not linked (sync.e2e links it and unlinks it at its end): start linking it;
+      // the code is not in the group's description, so Check Code opens 'Code not found in group description'.
+      path: tab(DANCE_CLUB, 'vrchat'),
+      prepare: async (page) => {
+        await page.getByRole('textbox', { name: 'Group ID' }).fill(vrchatSeed.groupIds.danceClub);
+        await page.getByRole('button', { name: 'Start Linking Group' }).click();
+        await page.getByLabel('Link code').waitFor();
+      },
+      dialog: button('Check Code'),
+      within: async (page) => {
+        await page.getByRole('dialog', { name: 'Code not found in group description' }).waitFor();
+      },
+    },
+  ],
   admin: [
     { path: '/admin' },
     ...serverChecks(HANGOUT),
