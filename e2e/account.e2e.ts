@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
+import { control } from './linking';
 
 /**
  * The accounts journey a new user takes in demo mode: sign in through the simulated Discord consent page,
@@ -8,23 +9,11 @@ import { useBrowser } from './browser';
  * deterministic world (apps/simulator/src/discord/seed.ts) and the product's demo seed.
  */
 const browser = useBrowser();
-const simulatorUrl = inject('simulatorUrl');
 
 const ADMIN = '1200000000000000001'; // demo_admin: Admin role in VRChat Hangout (3 guest slots)
 const BLUEFOX = '1200000000000000003';
 const CINNAMON = '1200000000000000004';
 const HANGOUT = '1300000000000000001';
-
-async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${simulatorUrl}/control${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status).toBeLessThan(300);
-  const text = await response.text();
-  return text ? JSON.parse(text) : undefined;
-}
 
 async function vrchatUserId(displayName: string): Promise<string> {
   const state = (await control('GET', '/vrchat/state')) as { users: { id: string; displayName: string }[] };

@@ -1,7 +1,8 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
+import { control } from './linking';
 import { chooseAutoRole } from './previewed-change';
 
 /**
@@ -11,21 +12,9 @@ import { chooseAutoRole } from './previewed-change';
  * the bot's role and clears once it is moved back.
  */
 const browser = useBrowser();
-const simulatorUrl = inject('simulatorUrl');
 const GUILD = seedGuildIds.hangout.id;
 const BOT_ROLE = seedGuildIds.hangout.roles.VRCLink;
 const EFFECT_TIMEOUT_MS = 30_000;
-
-async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${simulatorUrl}/control${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status, `${method} ${path}`).toBeLessThan(300);
-  const text = await response.text();
-  return text ? JSON.parse(text) : undefined;
-}
 
 interface Embed {
   title: string;

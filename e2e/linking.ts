@@ -1,9 +1,21 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { findOnConsentPage } from './browser.js';
 
 /** A call to the simulators' control API (`/control/...`), answering the parsed JSON body. */
 export type Control = (method: string, path: string, body?: unknown) => Promise<unknown>;
+
+/** The simulators' control API of the e2e server; fails the test on an answer that is not a success. */
+export const control: Control = async (method, path, body) => {
+  const response = await fetch(`${inject('simulatorUrl')}/control${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(response.status, `${method} ${path}`).toBeLessThan(300);
+  const text = await response.text();
+  return text ? JSON.parse(text) : undefined;
+};
 
 /** A second browser context signed in as that seeded Discord user through the simulator's consent page. */
 export async function signedInContext(

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { sidewaysOverflow } from './axe';
 import { useBrowser } from './browser';
-import { xsrfHeaders } from './linking';
+import { control, xsrfHeaders } from './linking';
 
 /**
  * Names as long as the forms and platforms allow (100 characters, one unbroken word: nothing to wrap at) on
@@ -10,22 +10,11 @@ import { xsrfHeaders } from './linking';
  * cut with an ellipsis (its whole text kept in a tooltip or the accessible name) rather than widening the page.
  */
 const browser = useBrowser();
-const simulatorUrl = inject('simulatorUrl');
 const HANGOUT = '1300000000000000001';
 const long = (what: string) => `${what}${'x'.repeat(100 - what.length)}`;
 const KEY = long('LongApiKeyName');
 const ROLE = long('LongDiscordRole');
 const WORLD = long('LongWorldName');
-
-async function control(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${simulatorUrl}/control${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(res.status, `${method} ${path}`).toBeLessThan(300);
-  return res.status === 204 ? null : res.json();
-}
 
 /** Whether the page shows that text and every element holding it fits its own box (cut, not overflowing). */
 async function shownCut(page: Page, text: string): Promise<{ shown: number; overflowing: number }> {

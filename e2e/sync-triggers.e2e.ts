@@ -1,8 +1,8 @@
 import { seedGuildIds, seedUserIds, vrchatSeed } from '@vrclink/simulator';
 import type { BrowserContext, Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { linkAndVerify, signedInContext, xsrfHeaders } from './linking';
+import { control, linkAndVerify, signedInContext, xsrfHeaders } from './linking';
 import { chooseAutoRole } from './previewed-change';
 
 /**
@@ -13,7 +13,6 @@ import { chooseAutoRole } from './previewed-change';
  * departure) runs a sync, so 'Last sync' moves on. Everything is undone.
  */
 const browser = useBrowser();
-const simulatorUrl = inject('simulatorUrl');
 
 const GUILD = seedGuildIds.danceClub.id;
 const BOT_ROLE = seedGuildIds.danceClub.roles.VRCLink;
@@ -26,17 +25,6 @@ interface SyncStatus {
   lastRunAt: string | null;
   activity: unknown;
   warnings: { message: string }[];
-}
-
-async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${simulatorUrl}/control${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status, `${method} ${path}`).toBeLessThan(300);
-  const text = await response.text();
-  return text ? JSON.parse(text) : undefined;
 }
 
 async function guildRoles(): Promise<{ id: string; position: number }[]> {

@@ -1,8 +1,8 @@
 import { seedGuildIds, seedUserIds, vrchatSeed } from '@vrclink/simulator';
 import type { BrowserContext, Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser';
-import { linkAndVerify, signedInContext, xsrfHeaders } from './linking';
+import { control, linkAndVerify, signedInContext, xsrfHeaders } from './linking';
 import { chooseAutoRole, saveThroughPreview } from './previewed-change';
 
 /**
@@ -17,7 +17,6 @@ import { chooseAutoRole, saveThroughPreview } from './previewed-change';
  * reaches them; deleting the (temporary) group-to-Discord mapping takes back what it gave.
  */
 const browser = useBrowser();
-const simulatorUrl = inject('simulatorUrl');
 
 const GUILD = seedGuildIds.danceClub.id;
 const GROUP = vrchatSeed.groupIds.danceClub;
@@ -43,17 +42,6 @@ interface Membership {
   userId: string;
   status: string;
   roleIds: string[];
-}
-
-async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${simulatorUrl}/control${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status, `${method} ${path}`).toBeLessThan(300);
-  const text = await response.text();
-  return text ? JSON.parse(text) : undefined;
 }
 
 async function memberships(): Promise<Membership[]> {
