@@ -1,7 +1,11 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // One more worker than cores (Vitest's default is one fewer, a single worker on a 2-core machine): most test
+    // files wait on simulators, databases and timers, not on the CPU. VITEST_MAX_WORKERS overrides it.
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || availableParallelism() + 1,
     projects: [
       {
         test: {
