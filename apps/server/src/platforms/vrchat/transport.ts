@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { Agent } from 'undici';
 import { bodyOf, classify, describe, type Kind, localError, observeAnswer } from './answers.js';
 import { messageOf } from './errors.js';
 import { isInteractive } from './interactive.js';
@@ -62,6 +63,11 @@ export interface TransportDeps {
   cookieHeader: () => Promise<string | undefined>;
   fetch?: typeof fetch;
   settings?: VrchatPacerSettings;
+  /**
+   * The local address VRChat requests leave from (VRCHAT_LOCAL_ADDRESS), for a host with several egress
+   * addresses; undefined: the system's choice.
+   */
+  localAddress?: string;
 }
 
 /** Added to a Retry-After: our clock and VRChat's round differently, and a probe 1 ms early extends the block. */
@@ -104,6 +110,8 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
   const realFetch = deps.fetch ?? globalThis.fetch;
   const closing = new AbortController();
   let rateLimitsInARow = 0;
+  // Only with a local address: otherwise Node's own connection pool serves every request.
+  const dispatcher = deps.localAddress ? new Agent({ localAddress: deps.localAddress }) : undefined;
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -132,7 +140,7 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
     const onClose = () => ctrl.abort(new DOMException('closed', 'AbortError'));
     closing.signal.addEventListener('abort', onClose, { once: true });
     try {
-      return await realFetch(req, { signal: ctrl.signal });
+      return await realFetch(req, { signal: ctrl.signal, ...(dispatcher && { dispatcher }) } as RequestInit);
     } finally {
       clearTimeout(timer);
       closing.signal.removeEventListener('abort', onClose);
@@ -240,6 +248,9 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
 
   return {
     fetch: pacedFetch as typeof fetch,
-    close: () => closing.abort(),
+    close: () => {
+      closing.abort();
+      void dispatcher?.close().catch(() => {});
+    },
   };
 }
