@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Agent } from 'undici';
 import { bodyOf, classify, describe, type Kind, localError, observeAnswer } from './answers.js';
 import { messageOf } from './errors.js';
 import { isInteractive } from './interactive.js';
@@ -110,8 +109,11 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
   const realFetch = deps.fetch ?? globalThis.fetch;
   const closing = new AbortController();
   let rateLimitsInARow = 0;
-  // Only with a local address: otherwise Node's own connection pool serves every request.
-  const dispatcher = deps.localAddress ? new Agent({ localAddress: deps.localAddress }) : undefined;
+  // Only with a local address (loaded then, not before): otherwise Node's own connection pool serves every request.
+  const localAddress = deps.localAddress;
+  const dispatcher = localAddress
+    ? import('undici').then(({ Agent }) => new Agent({ localAddress }))
+    : undefined;
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -140,7 +142,8 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
     const onClose = () => ctrl.abort(new DOMException('closed', 'AbortError'));
     closing.signal.addEventListener('abort', onClose, { once: true });
     try {
-      return await realFetch(req, { signal: ctrl.signal, ...(dispatcher && { dispatcher }) } as RequestInit);
+      const init = { signal: ctrl.signal, ...(dispatcher && { dispatcher: await dispatcher }) };
+      return await realFetch(req, init as RequestInit);
     } finally {
       clearTimeout(timer);
       closing.signal.removeEventListener('abort', onClose);
@@ -250,7 +253,7 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
     fetch: pacedFetch as typeof fetch,
     close: () => {
       closing.abort();
-      void dispatcher?.close().catch(() => {});
+      void dispatcher?.then((d) => d.close()).catch(() => {});
     },
   };
 }
