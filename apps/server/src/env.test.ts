@@ -37,6 +37,15 @@ describe('configuration', () => {
     );
   });
 
+  it('reads VRCHAT_LOCAL_ADDRESS as an IP address (unset: the system chooses) and refuses anything else', () => {
+    expect(resolveConfig(parseEnv({})).vrchat.localAddress).toBeUndefined();
+    expect(resolveConfig(parseEnv({ VRCHAT_LOCAL_ADDRESS: '127.0.0.2' })).vrchat.localAddress).toBe(
+      '127.0.0.2',
+    );
+    expect(parseEnv({ VRCHAT_LOCAL_ADDRESS: '2001:db8::7' }).VRCHAT_LOCAL_ADDRESS).toBe('2001:db8::7');
+    expect(() => parseEnv({ VRCHAT_LOCAL_ADDRESS: 'eth0' })).toThrow(/VRCHAT_LOCAL_ADDRESS/);
+  });
+
   it('runs in demo mode with the documented defaults when nothing is set', () => {
     const env = parseEnv({});
     expect(isDemoMode(env)).toBe(true);

@@ -46,8 +46,11 @@ export async function createTestApp(
      */
     beforeStart?: (simulatorUrl: string) => Promise<void>;
     /**
-     * The simulator's options (default LAX_SIMULATOR: a VRChat budget the fast test pacing cannot spend;
-     * e.g. `timeScale` for a long job against the strict limits).
+     * The simulator's options. Default LAX_SIMULATOR, for tests about something other than the limits: they
+     * pace VRChat at 200/s (the strict budget is ~1/s and blocks them) and make Discord sign-ins, reads and
+     * role changes faster than its per-route buckets allow; strict-by-default failed links.test.ts and made
+     * light files ~3× slower (docs/testing.md, "Lax simulator limits in tests", lists the files by reason).
+     * Tests about the limits pass `{}` (strict) or `vrchatTimeScale`.
      */
     simulatorOptions?: SimulatorOptions;
     /**

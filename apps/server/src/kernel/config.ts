@@ -62,6 +62,8 @@ export interface AppConfig {
     contact: string;
     /** Test-only pacing speed-up (VRCHAT_TIME_SCALE; 1 in production). */
     timeScale: number;
+    /** The local address VRChat API requests leave from (VRCHAT_LOCAL_ADDRESS); undefined: the system's. */
+    localAddress?: string;
   };
   /** Upload limits of World Images (wings/worlds/world-images). */
   worldImages: { maxBytes: number; maxPixels: number; maxPerGuild: number };
@@ -180,6 +182,7 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
       pipelineUrl: sim ? `${sim.url.replace(/^http/, 'ws')}/vrchat/pipeline` : env.VRCHAT_PIPELINE_URL,
       contact: env.VRCHAT_CONTACT,
       timeScale: env.VRCHAT_TIME_SCALE,
+      localAddress: env.VRCHAT_LOCAL_ADDRESS,
     },
     worldImages: {
       maxBytes: env.WORLD_IMAGE_MAX_BYTES,

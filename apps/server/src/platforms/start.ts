@@ -9,6 +9,7 @@ import {
   dbSessionStore,
   type VrchatPacerSettings,
   type VrchatPlatform,
+  vrchatSessionName,
 } from './vrchat/index.js';
 
 export interface StartPlatformsOptions {
@@ -62,11 +63,16 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
   });
   const vrchat = createVrchatPlatform({
     config: config.vrchat,
-    sessionStore: dbSessionStore(opts.database.db, config.secretKey, 'vrchat', {
-      databaseUrl: opts.database.url,
-    }),
+    // One stored session per egress address: VRChat may refuse a session used from another one.
+    sessionStore: dbSessionStore(
+      opts.database.db,
+      config.secretKey,
+      vrchatSessionName(config.vrchat.localAddress),
+      { databaseUrl: opts.database.url },
+    ),
     log,
     pacer: { timeScale: config.vrchat.timeScale, ...opts.vrchatPacer },
+    localAddress: config.vrchat.localAddress,
   });
 
   let closed = false;

@@ -1,6 +1,6 @@
 export { VrchatError } from './errors.js';
 export type { PacerOptions } from './pacer.js';
 export { createVrchatPlatform, type VrchatPlatform, type VrchatPlatformOptions } from './platform.js';
-export { dbSessionStore, memorySessionStore, type SessionStore } from './session-store.js';
+export { dbSessionStore, memorySessionStore, type SessionStore, vrchatSessionName } from './session-store.js';
 export type { VrchatState, VrchatStatus } from './status.js';
 export type { VrchatPacerSettings } from './transport.js';

@@ -23,6 +23,8 @@ export interface VrchatPlatformOptions {
   /** Sent in the User-Agent; defaults to the server's package version. */
   version?: string;
   fetch?: typeof fetch;
+  /** The local address VRChat API requests leave from (config `vrchat.localAddress`); default: the system's. */
+  localAddress?: string;
 }
 
 export interface VrchatPlatform extends VrchatPort {
@@ -67,6 +69,7 @@ export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatfor
     cookieHeader: () => cookieHeaderOf(client),
     fetch: opts.fetch,
     settings: opts.pacer,
+    localAddress: opts.localAddress,
   });
   const client = createSdk({ config, cookieStore, fetch: transport.fetch, version: opts.version });
   shareLogins({

@@ -25,6 +25,16 @@ export interface SessionStore {
   saveLoginPause(pause: LoginPause | null, credentials: string): Promise<void>;
 }
 
+/**
+ * The name the VRChat session is stored under. VRChat may refuse a session used from another address than
+ * the one that logged in (platforms.md A.4), so processes that leave from different configured addresses
+ * (VRCHAT_LOCAL_ADDRESS) keep one session each, shared only with processes leaving from the same address;
+ * processes without one share the plain `vrchat` session.
+ */
+export function vrchatSessionName(localAddress?: string): string {
+  return localAddress ? `vrchat@${localAddress}` : 'vrchat';
+}
+
 /** Which credentials a stored pause is for, without storing them (an HMAC under the server's secret key). */
 const fingerprint = (secretKey: Buffer, credentials: string) =>
   createHmac('sha256', secretKey).update(credentials).digest('hex');
@@ -69,6 +79,8 @@ export function dbSessionStore(
 ): SessionStore {
   const local = localLock(db, name);
   const { databaseUrl } = opts;
+  // A failed login's pause is about the credentials, not the address: every session of the account shares it.
+  const pauseName = name.split('@')[0] as string;
   return {
     exclusive(fn) {
       if (!databaseUrl) return local(fn);
@@ -107,14 +119,14 @@ export function dbSessionStore(
       const [row] = await db
         .select()
         .from(platformLoginPauses)
-        .where(eq(platformLoginPauses.name, name))
+        .where(eq(platformLoginPauses.name, pauseName))
         .limit(1);
       if (!row || row.credentials !== fingerprint(secretKey, credentials)) return null;
       return { until: row.until.getTime(), failures: row.failures, lastError: row.lastError };
     },
     async saveLoginPause(pause, credentials) {
       if (!pause) {
-        await db.delete(platformLoginPauses).where(eq(platformLoginPauses.name, name));
+        await db.delete(platformLoginPauses).where(eq(platformLoginPauses.name, pauseName));
         return;
       }
       const values = {
@@ -125,7 +137,7 @@ export function dbSessionStore(
       };
       await db
         .insert(platformLoginPauses)
-        .values({ name, ...values })
+        .values({ name: pauseName, ...values })
         .onConflictDoUpdate({ target: platformLoginPauses.name, set: values });
     },
   };

@@ -3,8 +3,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createScratchDatabase, openTestDatabase } from '../../../test/db.js';
 import { type Database, openDatabase } from '../../db/client.js';
 import { platformLoginPauses, platformSessions } from '../../db/schema/index.js';
+import { startPlatforms } from '../start.js';
 import { type SimHarness, startSimHarness } from '../testing.js';
-import { createVrchatPlatform, dbSessionStore, type VrchatPlatform } from './index.js';
+import { createVrchatPlatform, dbSessionStore, type VrchatPlatform, vrchatSessionName } from './index.js';
 import { createMutex } from './session-store.js';
 
 const fast = { ratePerSecond: 200, burst: 20, backoffBaseMs: 5, backoffMaxMs: 40 };
@@ -116,6 +117,103 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
     expect(users.map((u) => u?.id)).toEqual([aurora, aurora]);
     expect(await botLogins()).toBe(2);
     expect([a.state().status, b.state().status]).toEqual(['ok', 'ok']);
+  });
+
+  // Reports disagree whether VRChat refuses a session used from another address with 401 or 403
+  // (platforms.md A.4); the simulator binds sessions to the client address and answers either.
+  describe.each([401, 403] as const)('sessions bound to the client address (refused with %i)', (binding) => {
+    beforeEach(async () => {
+      await sim.control('PATCH', '/vrchat/config', { sessionAddressBinding: binding });
+    });
+    afterEach(async () => {
+      await sim.control('PATCH', '/vrchat/config', { sessionAddressBinding: 'off' });
+    });
+
+    /** N rounds of calls from every adapter at once; every call must succeed. */
+    const rounds = async (adapters: VrchatPlatform[], n: number) => {
+      for (let i = 0; i < n; i++) {
+        const users = await Promise.all(adapters.flatMap((p) => [p.getUser(aurora), p.getUser(aurora)]));
+        expect(users.map((u) => u?.id)).toEqual(users.map(() => aurora));
+      }
+    };
+
+    it('two adapters leaving from different addresses, on one stored session, both keep working with one login each', async () => {
+      const [one, two] = databases();
+      const a = make(one, { localAddress: '127.0.0.1' });
+      const b = make(two, { localAddress: '127.0.0.2' });
+      expect((await a.start()).status).toBe('ok');
+      // b finds a's session refused from its address: it logs in once, and a keeps its own session.
+      expect((await b.start()).status).toBe('ok');
+      await rounds([a, b], 10);
+      expect(await botLogins()).toBe(2);
+      expect([a.state().status, b.state().status]).toEqual(['ok', 'ok']);
+    });
+
+    it('after both sessions expire, each address logs in once more: no login loop between them', async () => {
+      const [one, two] = databases();
+      // No login cooldown: only the sharing itself may keep the logins bounded here.
+      const login = { cooldownMs: 1 };
+      const a = make(one, { localAddress: '127.0.0.1', login });
+      const b = make(two, { localAddress: '127.0.0.2', login });
+      await a.start();
+      await b.start();
+      await rounds([a, b], 3);
+      expect(await botLogins()).toBe(2);
+      await sim.control('POST', '/vrchat/invalidate-sessions', {});
+      await rounds([a, b], 10);
+      expect(await botLogins()).toBe(4);
+      expect([a.state().status, b.state().status]).toEqual(['ok', 'ok']);
+    });
+
+    it('each configured address keeps its own stored session: restarts make no new login', async () => {
+      const [one, two] = databases();
+      const at = (database: Database, address: string) =>
+        make(database, {
+          localAddress: address,
+          sessionStore: dbSessionStore(database.db, sim.config.secretKey, vrchatSessionName(address), {
+            databaseUrl: database.url,
+          }),
+        });
+      for (let restart = 0; restart < 3; restart++) {
+        const a = at(one, '127.0.0.1');
+        const b = at(two, '127.0.0.2');
+        expect((await Promise.all([a.start(), b.start()])).map((s) => s.status)).toEqual(['ok', 'ok']);
+        await rounds([a, b], 3);
+        await Promise.all([a.close(), b.close()]);
+      }
+      expect(await botLogins()).toBe(2);
+    });
+
+    it('replaces a session refused from this address with exactly one login, however many callers wait', async () => {
+      const [one, two] = databases();
+      // The stored session was made from another address (the server moved, or another egress).
+      const before = make(one, { localAddress: '127.0.0.2' });
+      expect((await before.start()).status).toBe('ok');
+      await before.close();
+      const moved = make(two, { localAddress: '127.0.0.1' });
+      const users = await Promise.all(Array.from({ length: 8 }, () => moved.getUser(aurora)));
+      expect(users.map((u) => u?.id)).toEqual(users.map(() => aurora));
+      expect(await botLogins()).toBe(2);
+      expect(basicLogins).toBe(2);
+      expect(moved.state().status).toBe('ok');
+    });
+  });
+
+  it('stores the session of a configured VRCHAT_LOCAL_ADDRESS under its own name, logging in from there', async () => {
+    await sim.control('PATCH', '/vrchat/config', { sessionAddressBinding: 403 });
+    const [one] = databases();
+    const config = { ...sim.config, vrchat: { ...sim.config.vrchat, localAddress: '127.0.0.2' } };
+    const platforms = await startPlatforms({ config, database: one, log: sim.log, vrchatPacer: fast });
+    try {
+      expect((await platforms.vrchat.getUser(aurora))?.id).toBe(aurora);
+      expect(platforms.vrchat.state().status).toBe('ok');
+      const names = await one.db.select({ name: platformSessions.name }).from(platformSessions);
+      expect(names).toEqual([{ name: 'vrchat@127.0.0.2' }]);
+      expect(await botLogins()).toBe(1);
+    } finally {
+      await platforms.close();
+      await sim.control('PATCH', '/vrchat/config', { sessionAddressBinding: 'off' });
+    }
   });
 }
 

@@ -62,6 +62,11 @@ export interface TransportDeps {
   cookieHeader: () => Promise<string | undefined>;
   fetch?: typeof fetch;
   settings?: VrchatPacerSettings;
+  /**
+   * The local address VRChat requests leave from (VRCHAT_LOCAL_ADDRESS), for a host with several egress
+   * addresses; undefined: the system's choice.
+   */
+  localAddress?: string;
 }
 
 /** Added to a Retry-After: our clock and VRChat's round differently, and a probe 1 ms early extends the block. */
@@ -104,6 +109,11 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
   const realFetch = deps.fetch ?? globalThis.fetch;
   const closing = new AbortController();
   let rateLimitsInARow = 0;
+  // Only with a local address (loaded then, not before): otherwise Node's own connection pool serves every request.
+  const localAddress = deps.localAddress;
+  const dispatcher = localAddress
+    ? import('undici').then(({ Agent }) => new Agent({ localAddress }))
+    : undefined;
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -132,7 +142,8 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
     const onClose = () => ctrl.abort(new DOMException('closed', 'AbortError'));
     closing.signal.addEventListener('abort', onClose, { once: true });
     try {
-      return await realFetch(req, { signal: ctrl.signal });
+      const init = { signal: ctrl.signal, ...(dispatcher && { dispatcher: await dispatcher }) };
+      return await realFetch(req, init as RequestInit);
     } finally {
       clearTimeout(timer);
       closing.signal.removeEventListener('abort', onClose);
@@ -240,6 +251,9 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
 
   return {
     fetch: pacedFetch as typeof fetch,
-    close: () => closing.abort(),
+    close: () => {
+      closing.abort();
+      void dispatcher?.then((d) => d.close()).catch(() => {});
+    },
   };
 }
