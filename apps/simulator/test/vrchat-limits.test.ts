@@ -56,7 +56,8 @@ describe('rate limit (strict by default)', () => {
     const cookie = await login(sim.url, vrchatAccounts.carol);
     for (let i = 0; i < 6; i++) await call(sim.url, 'GET', lumi(), { cookie });
     const counters = await control('GET', '/counters');
-    expect(counters.body.lastAt).toBeGreaterThanOrEqual(counters.body.firstAt);
+    const { firstAt, lastAt } = counters.body as { firstAt: number; lastAt: number };
+    expect(lastAt).toBeGreaterThanOrEqual(firstAt);
     expect(counters.body).toEqual({
       requests: 7,
       rateLimited: 1,
