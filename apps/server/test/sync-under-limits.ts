@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull } from 'drizzle-orm';
 import { discordGroupMappings, guildMembers } from '../src/db/schema/index.js';
 import { waitFor } from '../src/platforms/testing.js';
 import { runGuildSync, type SyncRunResult } from '../src/wings/group-sync/sync/sync.service.js';
@@ -171,15 +171,17 @@ async function run(
 
   // Members join through the control API (as people would, gateway events and all), a few at a time.
   progress('app started');
-  let joined = 0;
+  const joined: string[] = [];
   const join = async (roles: string[]) => {
-    const n = joined++;
+    const n = joined.length;
+    joined.push('');
     const res = await t.control('POST', `/discord/guilds/${guildId}/members`, {
       username: `limits_${n}`,
       roles,
     });
     if (res.status !== 201) throw new Error(`could not add member ${n}: ${JSON.stringify(res.body)}`);
-    return res.body.userId as string;
+    joined[n] = res.body.userId as string;
+    return joined[n];
   };
   const inBatches = async <T>(n: number, one: (i: number) => Promise<T>): Promise<T[]> => {
     const out: T[] = [];
@@ -216,16 +218,27 @@ async function run(
     return id;
   });
   progress(
-    `${joined} members joined, ${roleAdds.length + invites.length + accepts.length} of them in VRChat`,
+    `${joined.length} members joined, ${roleAdds.length + invites.length + accepts.length} of them in VRChat`,
   );
 
-  // The sync plans from the member mirror: wait until the bot has stored every join.
+  // The sync plans from the member mirror: wait until the bot has stored every join (theirs; the seed's
+  // members are in the mirror already, so a count of all would be reached too early).
   await waitFor(async () => {
-    const [row] = await t.ctx.db
-      .select({ n: count() })
-      .from(guildMembers)
-      .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt)));
-    return (row?.n ?? 0) >= joined;
+    let stored = 0;
+    for (let i = 0; i < joined.length; i += 500) {
+      const [row] = await t.ctx.db
+        .select({ n: count() })
+        .from(guildMembers)
+        .where(
+          and(
+            eq(guildMembers.guildId, guildId),
+            isNull(guildMembers.leftAt),
+            inArray(guildMembers.userId, joined.slice(i, i + 500)),
+          ),
+        );
+      stored += row?.n ?? 0;
+    }
+    return stored === joined.length;
   }, 60_000);
 
   progress('the bot has stored every join; syncing');
