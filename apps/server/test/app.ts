@@ -82,6 +82,8 @@ export async function createTestApp(
         config,
         database,
         log,
+        // discord.js's margin past each bucket reset, as much shorter as the simulator's windows.
+        discordTimeScale: opts.simulatorOptions?.timeScale,
         vrchatPacer: opts.vrchatTimeScale
           ? { timeScale: opts.vrchatTimeScale, ...opts.vrchatPacer }
           : { ...fastPacer, ...opts.vrchatPacer },

@@ -16,6 +16,8 @@ interface Counters {
   requests: number;
   rateLimited: number;
   invalid: number;
+  firstAt: number | null;
+  lastAt: number | null;
   byRoute: Record<string, { requests: number; rateLimited: number }>;
 }
 
@@ -132,10 +134,19 @@ describe('Discord per-route buckets (strict by default)', () => {
     await call(sim.url, 'GET', '/api/v10/users/@me', { auth: 'Bot wrong' });
     const seen = await counters();
     expect(seen).toMatchObject({ requests: 12, rateLimited: 1, invalid: 1 });
+    // When the first and the last of them were answered (a bench times each platform's part of a run).
+    expect(seen.lastAt).toBeGreaterThanOrEqual(seen.firstAt ?? Infinity);
     expect(seen.byRoute['GET /api/v10/guilds/{guild_id}/roles']).toEqual({ requests: 11, rateLimited: 1 });
     expect(seen.byRoute['GET /api/v10/users/@me']).toEqual({ requests: 1, rateLimited: 0 });
     expect((await control('DELETE', '/counters')).status).toBe(204);
-    expect(await counters()).toEqual({ requests: 0, rateLimited: 0, invalid: 0, byRoute: {} });
+    expect(await counters()).toEqual({
+      requests: 0,
+      rateLimited: 0,
+      invalid: 0,
+      firstAt: null,
+      lastAt: null,
+      byRoute: {},
+    });
   });
 });
 

@@ -56,10 +56,14 @@ describe('rate limit (strict by default)', () => {
     const cookie = await login(sim.url, vrchatAccounts.carol);
     for (let i = 0; i < 6; i++) await call(sim.url, 'GET', lumi(), { cookie });
     const counters = await control('GET', '/counters');
+    const { firstAt, lastAt } = counters.body as { firstAt: number; lastAt: number };
+    expect(lastAt).toBeGreaterThanOrEqual(firstAt);
     expect(counters.body).toEqual({
       requests: 7,
       rateLimited: 1,
       invalid: 0,
+      firstAt: expect.any(Number),
+      lastAt: expect.any(Number),
       byRoute: {
         'GET /auth/user': { requests: 1, rateLimited: 0 },
         'GET /users/{userId}': { requests: 6, rateLimited: 1 },
@@ -72,6 +76,8 @@ describe('rate limit (strict by default)', () => {
       requests: 0,
       rateLimited: 0,
       invalid: 0,
+      firstAt: null,
+      lastAt: null,
       byRoute: {},
     });
   });

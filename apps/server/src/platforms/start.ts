@@ -20,6 +20,8 @@ export interface StartPlatformsOptions {
   /** How long start-up waits for the Discord gateway before going on without it (default 20 s). */
   gatewayTimeoutMs?: number;
   vrchatPacer?: VrchatPacerSettings;
+  /** Test-only: the bot's Discord REST timing for a simulator started with `timeScale: N` (see bot.ts). */
+  discordTimeScale?: number;
   /**
    * Whether start-up waits for the VRChat login (default true). The server process does not: a VRChat call
    * made meanwhile logs in through the same shared, single-flight login, so listening need not wait ≈ 2 s.
@@ -60,6 +62,7 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
     config: config.discord,
     log,
     readyTimeoutMs: opts.gatewayTimeoutMs ?? 20_000,
+    timeScale: opts.discordTimeScale,
   });
   const vrchat = createVrchatPlatform({
     config: config.vrchat,

@@ -15,6 +15,9 @@ export class ApiCounters {
   private requests = 0;
   private rateLimited = 0;
   private invalid = 0;
+  /** When the first and the last counted request were answered (epoch ms; null before any). */
+  private firstAt: number | null = null;
+  private lastAt: number | null = null;
   private byRoute = new Map<string, RouteCount>();
 
   record(req: FastifyRequest, reply: FastifyReply): void {
@@ -27,6 +30,8 @@ export class ApiCounters {
     }
     this.requests += 1;
     route.requests += 1;
+    this.lastAt = Date.now();
+    this.firstAt ??= this.lastAt;
     const status = reply.statusCode;
     if (status === 429) {
       this.rateLimited += 1;
@@ -39,6 +44,8 @@ export class ApiCounters {
       requests: this.requests,
       rateLimited: this.rateLimited,
       invalid: this.invalid,
+      firstAt: this.firstAt,
+      lastAt: this.lastAt,
       byRoute: Object.fromEntries(this.byRoute),
     };
   }
@@ -47,6 +54,8 @@ export class ApiCounters {
     this.requests = 0;
     this.rateLimited = 0;
     this.invalid = 0;
+    this.firstAt = null;
+    this.lastAt = null;
     this.byRoute.clear();
   }
 }

@@ -14,6 +14,9 @@ export class VrchatCounters {
   requests = 0;
   rateLimited = 0;
   invalid = 0;
+  /** When the first and the last counted request were answered (epoch ms; null before any). */
+  firstAt: number | null = null;
+  lastAt: number | null = null;
   private byRoute = new Map<string, RouteCount>();
 
   record(req: FastifyRequest, reply: FastifyReply): void {
@@ -27,6 +30,8 @@ export class VrchatCounters {
     this.byRoute.set(key, route);
     this.requests += 1;
     route.requests += 1;
+    this.lastAt = Date.now();
+    this.firstAt ??= this.lastAt;
     if (status === 429) {
       this.rateLimited += 1;
       route.rateLimited += 1;
@@ -39,6 +44,8 @@ export class VrchatCounters {
       requests: this.requests,
       rateLimited: this.rateLimited,
       invalid: this.invalid,
+      firstAt: this.firstAt,
+      lastAt: this.lastAt,
       byRoute: Object.fromEntries([...this.byRoute].sort(([a], [b]) => (a < b ? -1 : 1))),
     };
   }
@@ -47,6 +54,8 @@ export class VrchatCounters {
     this.requests = 0;
     this.rateLimited = 0;
     this.invalid = 0;
+    this.firstAt = null;
+    this.lastAt = null;
     this.byRoute.clear();
   }
 }

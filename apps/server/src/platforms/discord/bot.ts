@@ -23,7 +23,16 @@ export interface DiscordBotOptions {
   log: FastifyBaseLogger;
   /** How long start() waits for the gateway's READY and guilds (default 30 s). */
   readyTimeoutMs?: number;
+  /**
+   * Test-only: matches a simulator started with `timeScale: N`, whose bucket windows are N times shorter:
+   * the margin discord.js waits past each bucket reset (its `offset`, 50 ms) is N times shorter too, but
+   * never under 5 ms (the reset times travel rounded to the millisecond). Default 1.
+   */
+  timeScale?: number;
 }
+
+/** What discord.js waits past a bucket's reset (its default `offset`), for clocks that may differ a little. */
+const RESET_MARGIN_MS = 50;
 
 export interface DiscordBot extends DiscordPort {
   /** The discord.js client, for slash-command and event handlers. */
@@ -84,7 +93,12 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
     // Sharding for bots in more than 2,500 servers; each process runs the shard ids it was given.
     ...(config.shards ? { shards: config.shards.ids, shardCount: config.shards.count } : {}),
     // 429s: retried once, within the caller's deadline (rest-budget.ts).
-    rest: { api: config.apiUrl, cdn: config.cdnUrl, rejectOnRateLimit: shouldGiveUpOnRateLimit },
+    rest: {
+      api: config.apiUrl,
+      cdn: config.cdnUrl,
+      rejectOnRateLimit: shouldGiveUpOnRateLimit,
+      offset: Math.max(5, RESET_MARGIN_MS / (opts.timeScale ?? 1)),
+    },
     // Replies and messages never ping anyone unless a handler asks for it explicitly.
     allowedMentions: { parse: [] },
   });

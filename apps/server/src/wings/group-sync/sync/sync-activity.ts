@@ -38,12 +38,18 @@ const SECONDS_PER_DISCORD_WRITE = 1;
 /** A sync reads the group about seven times before it writes. */
 const VRCHAT_READ_SECONDS = 7;
 
-/** How long a sync carrying out these actions takes at the platforms' pace (seconds, rounded up). */
+/**
+ * How long a sync carrying out these actions takes at the platforms' pace (seconds, rounded up): the group
+ * reads and VRChat's writes, and Discord's writes, side by side (the sync applies the two platforms' actions
+ * at once), so the longer of the two.
+ */
 export function estimatedSyncSeconds(counts: Partial<Record<SyncActionKind, number>>, readsGroup: boolean) {
-  let seconds = readsGroup ? VRCHAT_READ_SECONDS : 0;
+  let vrchat = readsGroup ? VRCHAT_READ_SECONDS : 0;
+  let discord = 0;
   for (const [kind, n] of Object.entries(counts)) {
-    const discord = kind === 'addDiscordRole' || kind === 'removeDiscordRole';
-    seconds += (n ?? 0) * (discord ? SECONDS_PER_DISCORD_WRITE : SECONDS_PER_VRCHAT_WRITE);
+    if (kind === 'addDiscordRole' || kind === 'removeDiscordRole')
+      discord += (n ?? 0) * SECONDS_PER_DISCORD_WRITE;
+    else vrchat += (n ?? 0) * SECONDS_PER_VRCHAT_WRITE;
   }
-  return Math.ceil(seconds);
+  return Math.ceil(Math.max(vrchat, discord));
 }

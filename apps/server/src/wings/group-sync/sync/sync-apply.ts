@@ -41,13 +41,18 @@ function isTransient(err: unknown): boolean {
   return typeof status === 'number' && (status === 429 || status >= 500);
 }
 
+const isDiscordAction = (a: SyncAction) => a.kind === 'addDiscordRole' || a.kind === 'removeDiscordRole';
+
 /**
- * Carries out the plan's actions one after another through the platform adapters (which pace themselves
- * below the platforms' limits). Each write is recorded as an intent first and audit-logged (actor 'bot') in
- * the transaction that deletes the intent, once its result is known: a crash or a lost answer in between
- * leaves the intent for the next run's settleIntents. A transient failure stops the run and is thrown, so
- * the job is retried with backoff; the retry observes again and so does only what is still missing.
- * Refusals (hierarchy, a permission) are recorded as warnings and skipped.
+ * Carries out the plan's actions through the platform adapters (which pace themselves below the platforms'
+ * limits): the Discord actions one after another, the VRChat actions one after another, the two side by side
+ * (the platforms limit independently, so a sync of both takes as long as the longer part, not the sum; the
+ * plan's order holds within each platform). Each write is recorded as an intent first and audit-logged
+ * (actor 'bot') in the transaction that deletes the intent, once its result is known: a crash or a lost
+ * answer in between leaves the intent for the next run's settleIntents. A transient failure stops both
+ * parts (the other after its write in flight) and is thrown, so the job is retried with backoff; the retry
+ * observes again and so does only what is still missing. Refusals (hierarchy, a permission) are recorded as
+ * warnings and skipped.
  */
 export async function applyActions(
   ctx: AppContext,
@@ -57,58 +62,80 @@ export async function applyActions(
   describe: (a: SyncAction) => Record<string, unknown>,
 ): Promise<ApplyResult> {
   const result: ApplyResult = { applied: 0, failed: 0, writes: 0, warnings: [] };
-  for (const action of actions) {
-    result.writes++;
-    const described = describe(action);
-    const [intent] = await ctx.db
-      .insert(syncIntents)
-      .values({ guildId, action: { ...action }, details: described })
-      .returning({ id: syncIntents.id });
-    let outcome: Record<string, unknown>;
-    try {
-      outcome = await applyOne(ctx, guildId, groupId, action);
-    } catch (err) {
-      // Transient: the write may have landed with its answer lost, so the intent stays for the next run.
-      if (isTransient(err)) throw err;
-      result.failed++;
-      const message = (err as Error).message;
-      const subject = 'roleId' in action ? action.roleId : action.kind;
-      const kind =
-        action.kind === 'addDiscordRole' || action.kind === 'removeDiscordRole'
-          ? 'discordRole'
-          : 'groupAction';
-      result.warnings.push({ kind, subject, message });
-      ctx.log.warn({ err, guildId, action }, 'sync: action refused');
-      await ctx.db.transaction(async (tx) => {
-        await tx.delete(syncIntents).where(eq(syncIntents.id, intent.id));
-        await audit(tx, {
-          action: 'sync.failed',
-          actor: botActor,
-          guildId,
-          targetId: targetOf(action),
-          details: { ...described, error: message },
-        });
-      });
-      continue;
+  const stopped: unknown[] = [];
+  const lane = async (part: readonly SyncAction[]) => {
+    for (const action of part) {
+      if (stopped.length > 0) return;
+      try {
+        await applyAction(ctx, guildId, groupId, action, describe(action), result);
+      } catch (err) {
+        stopped.push(err);
+        return;
+      }
     }
-    if (action.kind === 'acceptRequest' && outcome.outcome === 'too_many_groups' && groupId) {
-      // Not a write: the request stays pending. Recorded so the next day's runs skip it; the tabs say why
-      // and runGuildSync audit-logs the warning once.
-      result.failed++;
-      const message = joinRefusedMessage(
-        String(described.vrchatName ?? described.targetName ?? action.vrcUserId),
-      );
-      result.warnings.push({ kind: 'joinRefused', subject: action.vrcUserId, message });
-      await ctx.db.transaction(async (tx) => {
-        await tx.delete(syncIntents).where(eq(syncIntents.id, intent.id));
-        await recordJoinRefusal(tx, groupId, action.vrcUserId, message);
-      });
-      continue;
-    }
-    await recordDone(ctx.db, guildId, groupId, intent.id, action, { ...described, ...outcome });
-    result.applied++;
-  }
+  };
+  await Promise.all([
+    lane(actions.filter(isDiscordAction)),
+    lane(actions.filter((a) => !isDiscordAction(a))),
+  ]);
+  if (stopped.length > 0) throw stopped[0];
   return result;
+}
+
+/** One action: its intent, the write, and its record (or the warning); a transient failure is thrown. */
+async function applyAction(
+  ctx: AppContext,
+  guildId: string,
+  groupId: string | null,
+  action: SyncAction,
+  described: Record<string, unknown>,
+  result: ApplyResult,
+): Promise<void> {
+  result.writes++;
+  const [intent] = await ctx.db
+    .insert(syncIntents)
+    .values({ guildId, action: { ...action }, details: described })
+    .returning({ id: syncIntents.id });
+  let outcome: Record<string, unknown>;
+  try {
+    outcome = await applyOne(ctx, guildId, groupId, action);
+  } catch (err) {
+    // Transient: the write may have landed with its answer lost, so the intent stays for the next run.
+    if (isTransient(err)) throw err;
+    result.failed++;
+    const message = (err as Error).message;
+    const subject = 'roleId' in action ? action.roleId : action.kind;
+    const kind = isDiscordAction(action) ? 'discordRole' : 'groupAction';
+    result.warnings.push({ kind, subject, message });
+    ctx.log.warn({ err, guildId, action }, 'sync: action refused');
+    await ctx.db.transaction(async (tx) => {
+      await tx.delete(syncIntents).where(eq(syncIntents.id, intent.id));
+      await audit(tx, {
+        action: 'sync.failed',
+        actor: botActor,
+        guildId,
+        targetId: targetOf(action),
+        details: { ...described, error: message },
+      });
+    });
+    return;
+  }
+  if (action.kind === 'acceptRequest' && outcome.outcome === 'too_many_groups' && groupId) {
+    // Not a write: the request stays pending. Recorded so the next day's runs skip it; the tabs say why
+    // and runGuildSync audit-logs the warning once.
+    result.failed++;
+    const message = joinRefusedMessage(
+      String(described.vrchatName ?? described.targetName ?? action.vrcUserId),
+    );
+    result.warnings.push({ kind: 'joinRefused', subject: action.vrcUserId, message });
+    await ctx.db.transaction(async (tx) => {
+      await tx.delete(syncIntents).where(eq(syncIntents.id, intent.id));
+      await recordJoinRefusal(tx, groupId, action.vrcUserId, message);
+    });
+    return;
+  }
+  await recordDone(ctx.db, guildId, groupId, intent.id, action, { ...described, ...outcome });
+  result.applied++;
 }
 
 const targetOf = (a: SyncAction) => ('vrcUserId' in a ? a.vrcUserId : a.discordUserId);

@@ -86,7 +86,8 @@ export function planSync(input: SyncPlanInput): SyncPlan {
       );
   }
   // Removals first (VRChat refuses to invite someone still in the group, and a removal and a new invite of one
-  // person come in that order), invites, group changes, then Discord roles; stable within each.
+  // person come in that order), invites, group changes, then Discord roles; stable within each. Applying
+  // keeps this order within each platform and runs the two platforms side by side (sync-apply.ts).
   const phase: Record<SyncActionKind, number> = {
     remove: 0,
     invite: 1,
