@@ -23,6 +23,7 @@ export {
   currentPeopleWithLinks,
   escapeLike,
   getSync,
+  mirrorRoleChange,
 } from './members/member-mirror.store.js';
 export { BOT_NOT_IN_GUILD, requireGuildPermission } from './permissions/access.service.js';
 export { guildPermissionValues } from './permissions/guild-permissions.js';

@@ -10,6 +10,7 @@ export {
   linkedDiscordIds,
   markLinkEventsHandled,
   recordedInvitesOf,
+  recordInviteSent,
   unhandledLinkEvents,
   vrchatNamesOf,
 } from './links/links.reads.js';

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
+import type { Db, Queryable } from '../../../db/client.js';
 import { guildMemberSync, guildMembers, vrchatLinks } from '../../../db/schema/index.js';
 import type { DiscordMemberRecord } from '../../../platforms/ports.js';
 
@@ -84,6 +84,25 @@ export async function deleteUnconfirmed(db: Db, guildId: string, before: Date): 
     .where(and(eq(guildMembers.guildId, guildId), lt(guildMembers.seenAt, before)))
     .returning({ userId: guildMembers.userId });
   return gone.length;
+}
+
+/**
+ * The sync tells the member mirror (what the next sync observes) about the bot's own role change at once: without
+ * the Server Members intent no member event ever does, and with it a retry may observe before the event
+ * arrives. Either way the next run would give or take the same role again. The event, when it comes, agrees.
+ */
+export async function mirrorRoleChange(
+  db: Queryable,
+  guildId: string,
+  userId: string,
+  roleId: string,
+  add: boolean,
+) {
+  const without = sql`array_remove(${guildMembers.roleIds}, ${roleId})`;
+  await db
+    .update(guildMembers)
+    .set({ roleIds: add ? sql`array_append(${without}, ${roleId})` : without })
+    .where(and(eq(guildMembers.guildId, guildId), eq(guildMembers.userId, userId)));
 }
 
 /** The bot left the server (or the server was deleted). */
