@@ -17,7 +17,7 @@ import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { worlds } from '../apps/server/src/db/schema/index.js';
 import { callSimulatorControl } from '../apps/server/src/platforms/testing.js';
-import { getSync } from '../apps/server/src/wings/access/members/member-mirror.store.js';
+import { getSync } from '../apps/server/src/wings/access/index.js';
 import { createTestApp } from '../apps/server/test/app.js';
 import { type LoadResult, load, loadGenerator } from './load.js';
 
