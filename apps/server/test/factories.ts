@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { seedUserIds } from '@vrclink/simulator';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { guestRoles, guildGroups, vrchatLinks } from '../src/db/schema/index.js';
 import { waitFor } from '../src/platforms/testing.js';
-import { signIn, type TestApp } from './app.js';
+import { createTestApp, signIn, type TestApp } from './app.js';
 
 /**
  * Small factories for route tests against the simulator: people and roles are made through the
@@ -99,6 +99,22 @@ export async function signInMember(
 /** The seeded platform admin, who owns the seeded Hangout on the simulated Discord (so is Admin there). */
 export const signInHangoutOwner = (t: TestApp) =>
   signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
+
+/**
+ * For one describe block: a test app (against the simulators unless other options are given) with the Hangout's
+ * owner signed in, handed to `set` before the tests and closed after them.
+ */
+export function withOwnerApp(
+  set: (scene: { t: TestApp; owner: { id: string; session: string } }) => void,
+  options: Parameters<typeof createTestApp>[0] = { simulator: true },
+): void {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await createTestApp(options);
+    set({ t: app, owner: await signInHangoutOwner(app) });
+  });
+  afterAll(() => app?.close());
+}
 
 /** A guest-role entry: holders of `mainRoleId` may give `count` people `guestRoleId` (null: not set up yet). */
 export async function guestRoleEntry(
