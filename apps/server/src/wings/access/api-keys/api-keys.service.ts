@@ -1,7 +1,7 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import { apiKeys } from '../../../db/schema/index.js';
 import { type Actor, actorId } from '../../../kernel/actor.js';
-import { audit } from '../../../kernel/audit.js';
+import { audit, deleteAudited } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { randomToken, sha256 } from '../../../kernel/crypto.js';
 import { conflict, invalid, missing } from '../../../kernel/errors.js';
@@ -84,18 +84,13 @@ export async function createApiKey(
 
 export async function deleteApiKey(ctx: AppContext, actor: Actor, guildId: string, keyId: string) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
-  await ctx.db.transaction(async (tx) => {
-    const [removed] = await tx
-      .delete(apiKeys)
-      .where(and(eq(apiKeys.guildId, guildId), eq(apiKeys.id, keyId)))
-      .returning();
-    if (!removed) throw missing(KEY_NOT_FOUND);
-    await audit(tx, {
-      action: 'api_key.delete',
-      actor,
-      guildId,
-      targetId: keyId,
-      details: { name: removed.name },
-    });
-  });
+  const where = and(eq(apiKeys.guildId, guildId), eq(apiKeys.id, keyId));
+  const removed = await deleteAudited(ctx.db, apiKeys, where, (row) => ({
+    action: 'api_key.delete',
+    actor,
+    guildId,
+    targetId: keyId,
+    details: { name: row.name },
+  }));
+  if (!removed) throw missing(KEY_NOT_FOUND);
 }

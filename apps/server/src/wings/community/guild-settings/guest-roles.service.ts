@@ -2,7 +2,7 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.js';
 import { guestRoles } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
-import { audit } from '../../../kernel/audit.js';
+import { audit, deleteAudited } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { conflict, invalid, missing } from '../../../kernel/errors.js';
 import type { DiscordGuildInfo } from '../../../platforms/ports.js';
@@ -151,20 +151,14 @@ function entrySummary(guild: DiscordGuildInfo, row: EntryRow) {
 
 export async function deleteGuestRole(ctx: AppContext, actor: Actor, guildId: string, id: string) {
   const { guild } = await requireGuildPermission(ctx, actor, guildId, 'Admin');
-  const removed = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .delete(guestRoles)
-      .where(and(eq(guestRoles.guildId, guildId), eq(guestRoles.id, id)))
-      .returning();
-    if (!row) throw missing(GUEST_ROLE_NOT_FOUND);
-    await audit(tx, {
-      action: 'guest_role.delete',
-      actor,
-      guildId,
-      targetId: row.id,
-      details: { before: toEntry(row), summary: entrySummary(guild, row) },
-    });
-    return row;
-  });
+  const where = and(eq(guestRoles.guildId, guildId), eq(guestRoles.id, id));
+  const removed = await deleteAudited(ctx.db, guestRoles, where, (row) => ({
+    action: 'guest_role.delete',
+    actor,
+    guildId,
+    targetId: row.id,
+    details: { before: toEntry(row), summary: entrySummary(guild, row) },
+  }));
+  if (!removed) throw missing(GUEST_ROLE_NOT_FOUND);
   if (maySlotsShrink(removed, null)) await reconcileAfterChange(ctx, guildId);
 }
