@@ -1,4 +1,4 @@
-import { seedGuildIds, seedUserIds, vrchatSeed } from '@vrclink/simulator';
+import { seedUserIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import {
@@ -12,10 +12,7 @@ import { discordGroupMappings, guildSettings } from '../../../db/schema/index.js
 import { callSimulatorControl, waitFor } from '../../../platforms/testing.js';
 import { getSync, mirrorDeps, refreshLinkedUser } from '../../access/index.js';
 import { runGuildSync } from './sync.service.js';
-
-const { hangout } = seedGuildIds;
-const groupId = vrchatSeed.groupIds.hangout;
-const vrc = vrchatSeed.userIds;
+import { groupId, hangout, vrc } from './testing.js';
 
 /** The reasons of the sync jobs waiting for a server (requests collapse into one job per server). */
 async function queuedSyncReasons(t: TestApp, guildId: string): Promise<string[]> {
