@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { seedUserIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { guestRoles, guildGroups, vrchatLinks } from '../src/db/schema/index.js';
-import { waitFor } from '../src/platforms/testing.js';
+import { callSimulatorControl, waitFor } from '../src/platforms/testing.js';
 import { createTestApp, signIn, type TestApp } from './app.js';
 
 /**
@@ -94,6 +94,17 @@ export async function signInMember(
 ): Promise<{ id: string; session: string; username: string }> {
   const member = await discordMember(t, guildId, opts);
   return { ...(await signIn(t, { id: member.id, username: member.username })), username: member.username };
+}
+
+/**
+ * A `beforeStart` for createTestApp: the simulated application without the Server Members intent (switched off
+ * in the portal), so the bot starts without it.
+ */
+export async function withoutMembersIntent(simulatorUrl: string): Promise<void> {
+  const res = await callSimulatorControl(simulatorUrl, 'PATCH', '/discord/application', {
+    guildMembersIntent: false,
+  });
+  expect(res.status).toBe(200);
 }
 
 /** The seeded platform admin, who owns the seeded Hangout on the simulated Discord (so is Admin there). */

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../../db/client.js';
 import { guildMemberSync, guildMembers, vrchatLinks } from '../../../db/schema/index.js';
 import type { DiscordMemberRecord } from '../../../platforms/ports.js';
@@ -168,19 +168,21 @@ export async function currentMembersWithAnyRole(
   roleIds: string[],
 ): Promise<MemberRow[]> {
   if (roleIds.length === 0) return [];
-  return db
+  return currentInIdOrder(
+    db,
+    guildId,
+    eq(guildMembers.bot, false),
+    sql`${guildMembers.roleIds} && ${textArray(roleIds)}`,
+  );
+}
+
+/** Current members of the guild meeting `conditions`, in Discord's id order (shorter ids first). */
+const currentInIdOrder = (db: Db, guildId: string, ...conditions: SQL[]) =>
+  db
     .select()
     .from(guildMembers)
-    .where(
-      and(
-        eq(guildMembers.guildId, guildId),
-        isNull(guildMembers.leftAt),
-        eq(guildMembers.bot, false),
-        sql`${guildMembers.roleIds} && ${textArray(roleIds)}`,
-      ),
-    )
+    .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt), ...conditions))
     .orderBy(sql`length(${guildMembers.userId})`, guildMembers.userId);
-}
 
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -193,19 +195,12 @@ export async function prefixSearch(
   limit: number,
 ): Promise<MemberRow[]> {
   const pattern = `${escapeLike(query.toLowerCase())}%`;
-  return db
-    .select()
-    .from(guildMembers)
-    .where(
-      and(
-        eq(guildMembers.guildId, guildId),
-        isNull(guildMembers.leftAt),
-        sql`(lower(${guildMembers.username}) like ${pattern} or lower(${guildMembers.globalName}) like ${pattern}
+  return currentInIdOrder(
+    db,
+    guildId,
+    sql`(lower(${guildMembers.username}) like ${pattern} or lower(${guildMembers.globalName}) like ${pattern}
           or lower(${guildMembers.nickname}) like ${pattern})`,
-      ),
-    )
-    .orderBy(sql`length(${guildMembers.userId})`, guildMembers.userId)
-    .limit(limit);
+  ).limit(limit);
 }
 
 /** Current members with a VRChat link (ownership-verified only, if asked), with the link. */

@@ -17,6 +17,7 @@ import {
   signInHangoutOwner,
   simulatorRoles,
   vrchatLink,
+  withoutMembersIntent,
 } from '../../../../test/factories.js';
 import { discordGroupMappings, guildSettings } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
@@ -503,14 +504,7 @@ describe('the sync where the mirror keeps linked members only (no Server Members
   beforeAll(async () => {
     t = await createTestApp({
       simulator: true,
-      beforeStart: async (url) => {
-        const res = await fetch(`${url}/control/discord/application`, {
-          method: 'PATCH',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ guildMembersIntent: false }),
-        });
-        expect(res.status).toBe(200);
-      },
+      beforeStart: withoutMembersIntent,
     });
   }, 60_000);
   afterAll(() => t?.close());

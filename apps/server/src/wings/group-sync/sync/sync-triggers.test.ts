@@ -7,9 +7,10 @@ import {
   guildGroup,
   simulatorRoles,
   vrchatLink,
+  withoutMembersIntent,
 } from '../../../../test/factories.js';
 import { discordGroupMappings, guildSettings } from '../../../db/schema/index.js';
-import { callSimulatorControl, waitFor } from '../../../platforms/testing.js';
+import { waitFor } from '../../../platforms/testing.js';
 import { getSync, mirrorDeps, refreshLinkedUser } from '../../access/index.js';
 import { runGuildSync } from './sync.service.js';
 import { groupId, hangout, vrc } from './testing.js';
@@ -104,12 +105,7 @@ describe('the sync without the Server Members intent (linked members only)', () 
     t = await createTestApp({
       simulator: true,
       jobs: true,
-      beforeStart: async (url) => {
-        const res = await callSimulatorControl(url, 'PATCH', '/discord/application', {
-          guildMembersIntent: false,
-        });
-        expect(res.status).toBe(200);
-      },
+      beforeStart: withoutMembersIntent,
     });
     // The fill at connect (linked members only) is done before anyone links.
     await waitFor(async () => (await getSync(t.ctx.db, hangout.id))?.mode === 'linked');
