@@ -5,6 +5,7 @@ import type { Actor } from '../../../kernel/actor.js';
 import { audit, deleteAudited } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { conflict, invalid, missing } from '../../../kernel/errors.js';
+import { rowOrMissing } from '../../../kernel/rows.js';
 import type { DiscordGuildInfo } from '../../../platforms/ports.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { reconcileGuildGuests } from '../guests/guests.reconcile.js';
@@ -33,12 +34,8 @@ export const guestRoleEntriesOf = (db: Queryable, guildId: string) =>
     .orderBy(asc(guestRoles.createdAt), asc(guestRoles.id));
 
 async function findEntry(ctx: AppContext, guildId: string, id: string): Promise<EntryRow> {
-  const [row] = await ctx.db
-    .select()
-    .from(guestRoles)
-    .where(and(eq(guestRoles.guildId, guildId), eq(guestRoles.id, id)));
-  if (!row) throw missing(GUEST_ROLE_NOT_FOUND);
-  return row;
+  const where = and(eq(guestRoles.guildId, guildId), eq(guestRoles.id, id));
+  return rowOrMissing(ctx.db, guestRoles, where, GUEST_ROLE_NOT_FOUND);
 }
 
 /** Whether hosts may have fewer slots after the change: the entry gave slots and lost count or roles. */
