@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { Client, Events, GatewayIntentBits } from 'discord.js';
 import { discordApp } from '../src/demo.js';
 
 /** Small HTTP helpers for the Discord simulator tests (plain fetch, no client library). */
@@ -120,4 +122,16 @@ export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5000):
     if (Date.now() > end) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** An unmodified discord.js bot (Guilds and Server Members intents) logged in to the simulator, once it is ready. */
+export async function readyBot(simulatorUrl: string): Promise<Client> {
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers],
+    rest: { api: `${simulatorUrl}/api` },
+  });
+  const ready = once(client, Events.ClientReady);
+  await client.login(discordApp.botToken);
+  await ready;
+  return client;
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../src/app.js';
 import { discordApp } from '../src/demo.js';
 import { seedGuildIds, seedUserIds } from '../src/discord/seed.js';
-import { call, postAuthorize, waitFor } from './discord-helpers.js';
+import { call, postAuthorize, readyBot, waitFor } from './discord-helpers.js';
 
 const hangout = seedGuildIds.hangout;
 
@@ -16,13 +16,7 @@ describe('an unmodified discord.js Client against the simulator', () => {
 
   beforeAll(async () => {
     sim = await startSimulator({ port: 0, gatewayHeartbeatMs: 400 });
-    client = new Client({
-      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers],
-      rest: { api: `${sim.url}/api` },
-    });
-    const ready = once(client, Events.ClientReady);
-    await client.login(discordApp.botToken);
-    await ready;
+    client = await readyBot(sim.url);
   });
 
   afterAll(async () => {
