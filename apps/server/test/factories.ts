@@ -107,6 +107,31 @@ export async function withoutMembersIntent(simulatorUrl: string): Promise<void> 
   expect(res.status).toBe(200);
 }
 
+/**
+ * A real sign-in up to Discord's answer: `GET /api/login` (at `url`, as `host`), then the seeded Discord user
+ * presses Authorize on the simulator's consent page. Answers the authorize URL the login sent the browser to, the
+ * state cookie and the URL Discord sends the browser back to (with `code` and `state`).
+ */
+export async function consentOnDiscord(
+  t: TestApp,
+  userId: string,
+  opts: { url?: string; host?: string } = {},
+): Promise<{ authorize: URL; stateCookie: string; back: URL }> {
+  const headers = { host: opts.host ?? 'app.test' };
+  const login = await t.inject({ method: 'GET', url: opts.url ?? '/api/login', headers });
+  const stateCookie = login.cookies.find((c) => c.name === 'vrclink_oauth_state')?.value as string;
+  const authorize = new URL(login.json().redirectUri);
+  const form = new URLSearchParams(authorize.searchParams);
+  form.set('decision', 'authorize');
+  form.set('user_id', userId);
+  const res = await fetch(`${t.simulatorUrl}/oauth2/authorize`, {
+    method: 'POST',
+    body: form,
+    redirect: 'manual',
+  });
+  return { authorize, stateCookie, back: new URL(res.headers.get('location') as string) };
+}
+
 /** The seeded platform admin, who owns the seeded Hangout on the simulated Discord (so is Admin there). */
 export const signInHangoutOwner = (t: TestApp) =>
   signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
