@@ -1,6 +1,4 @@
-import type { SQL } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
-import type { Db, Queryable } from '../db/client.js';
+import type { Queryable } from '../db/client.js';
 import { auditLog } from '../db/schema/index.js';
 import { type Actor, actorId } from './actor.js';
 import { insertAuditWithDiscordLog } from './discord-log-outbox.js';
@@ -34,21 +32,4 @@ export async function audit(db: Queryable, entry: AuditEntry): Promise<void> {
   }
   const memberId = entry.actor?.kind === 'user' ? entry.actor.userId : null;
   await insertAuditWithDiscordLog(db, row, eventType, memberId);
-}
-
-/**
- * Deletes the row `where` picks from `table` and audit-logs it in the same transaction, the entry built from the
- * deleted row. Answers the row, or undefined (and nothing is logged) when none matched.
- */
-export async function deleteAudited<T extends PgTable>(
-  db: Db,
-  table: T,
-  where: SQL | undefined,
-  entry: (row: T['$inferSelect']) => AuditEntry,
-): Promise<T['$inferSelect'] | undefined> {
-  return db.transaction(async (tx) => {
-    const [row] = (await tx.delete(table).where(where).returning()) as T['$inferSelect'][];
-    if (row) await audit(tx, entry(row));
-    return row;
-  });
 }

@@ -1,6 +1,7 @@
 import type { SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { Queryable } from '../db/client.js';
+import type { Db, Queryable } from '../db/client.js';
+import { type AuditEntry, audit } from './audit.js';
 import { missing } from './errors.js';
 
 /** The row `where` picks from `table`; a `missing` error saying `notFound` when there is none. */
@@ -16,4 +17,21 @@ export async function rowOrMissing<T extends PgTable>(
     .where(where)) as T['$inferSelect'][];
   if (!row) throw missing(notFound);
   return row;
+}
+
+/**
+ * Deletes the row `where` picks from `table` and audit-logs it in the same transaction, the entry built from the
+ * deleted row. Answers the row, or undefined (and nothing is logged) when none matched.
+ */
+export async function deleteAudited<T extends PgTable>(
+  db: Db,
+  table: T,
+  where: SQL | undefined,
+  entry: (row: T['$inferSelect']) => AuditEntry,
+): Promise<T['$inferSelect'] | undefined> {
+  return db.transaction(async (tx) => {
+    const [row] = (await tx.delete(table).where(where).returning()) as T['$inferSelect'][];
+    if (row) await audit(tx, entry(row));
+    return row;
+  });
 }

@@ -1,10 +1,11 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import { apiKeys } from '../../../db/schema/index.js';
 import { type Actor, actorId } from '../../../kernel/actor.js';
-import { audit, deleteAudited } from '../../../kernel/audit.js';
+import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { randomToken, sha256 } from '../../../kernel/crypto.js';
 import { conflict, invalid, missing } from '../../../kernel/errors.js';
+import { deleteAudited } from '../../../kernel/rows.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import type { GuildPermission } from '../permissions/guild-permissions.js';
 import { API_KEY_PREFIX } from './api-key-actor.js';

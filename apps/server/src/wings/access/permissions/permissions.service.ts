@@ -1,9 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { guildPermissions } from '../../../db/schema/index.js';
 import { type Actor, actorId, botActor } from '../../../kernel/actor.js';
-import { audit, deleteAudited } from '../../../kernel/audit.js';
+import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { invalid, missing } from '../../../kernel/errors.js';
+import { deleteAudited } from '../../../kernel/rows.js';
 import { membersWithAnyRole } from '../members/member-mirror.reads.js';
 import { requireGuildPermission } from './access.service.js';
 import {
