@@ -10,8 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { sql } from 'drizzle-orm';
 import { callSimulatorControl } from '../apps/server/src/platforms/testing.js';
-import { fillGuild, type MirrorDeps } from '../apps/server/src/wings/access/members/member-mirror.fill.js';
-import { getSync } from '../apps/server/src/wings/access/members/member-mirror.store.js';
+import { fillGuild, getSync, type MirrorDeps } from '../apps/server/src/wings/access/index.js';
 import { createTestApp, signIn, type TestApp } from '../apps/server/test/app.js';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);

@@ -16,14 +16,14 @@ import { runInNewContext } from 'node:vm';
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { discordGroupMappings, guildGroups, vrchatLinks } from '../apps/server/src/db/schema/index.js';
 import { startJobWorker } from '../apps/server/src/jobs/worker.js';
-import { runGuildSync } from '../apps/server/src/wings/group-sync/sync/sync.service.js';
 import {
   type PlanGroup,
   type PlanMember,
   planSync,
+  runGuildSync,
   type SyncAction,
   type SyncPlanInput,
-} from '../apps/server/src/wings/group-sync/sync/sync-plan.js';
+} from '../apps/server/src/wings/group-sync/index.js';
 import { createTestApp, type TestApp } from '../apps/server/test/app.js';
 
 const MEMBERS = Number(process.env.BENCH_SYNC_MEMBERS ?? 100_000);

@@ -7,7 +7,7 @@ import { parseEnv } from '../apps/server/src/env.js';
 import type { ZodApp } from '../apps/server/src/http/types.js';
 import { resolveConfig } from '../apps/server/src/kernel/config.js';
 import { createContext } from '../apps/server/src/kernel/context.js';
-import { issueLoginToken } from '../apps/server/src/wings/identity/auth/login-token.service.js';
+import { issueLoginToken } from '../apps/server/src/wings/identity/index.js';
 import { useBrowser } from './browser';
 
 const browser = useBrowser();

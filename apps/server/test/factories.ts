@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { seedUserIds } from '@vrclink/simulator';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { guestRoles, guildGroups, vrchatLinks } from '../src/db/schema/index.js';
-import { waitFor } from '../src/platforms/testing.js';
-import { signIn, type TestApp } from './app.js';
+import { callSimulatorControl, waitFor } from '../src/platforms/testing.js';
+import { createTestApp, signIn, type TestApp } from './app.js';
 
 /**
  * Small factories for route tests against the simulator: people and roles are made through the
@@ -96,9 +96,61 @@ export async function signInMember(
   return { ...(await signIn(t, { id: member.id, username: member.username })), username: member.username };
 }
 
+/**
+ * A `beforeStart` for createTestApp: the simulated application without the Server Members intent (switched off
+ * in the portal), so the bot starts without it.
+ */
+export async function withoutMembersIntent(simulatorUrl: string): Promise<void> {
+  const res = await callSimulatorControl(simulatorUrl, 'PATCH', '/discord/application', {
+    guildMembersIntent: false,
+  });
+  expect(res.status).toBe(200);
+}
+
+/**
+ * A real sign-in up to Discord's answer: `GET /api/login` (at `url`, as `host`), then the seeded Discord user
+ * presses Authorize on the simulator's consent page. Answers the authorize URL the login sent the browser to, the
+ * state cookie and the URL Discord sends the browser back to (with `code` and `state`).
+ */
+export async function consentOnDiscord(
+  t: TestApp,
+  userId: string,
+  opts: { url?: string; host?: string } = {},
+): Promise<{ authorize: URL; stateCookie: string; back: URL }> {
+  const headers = { host: opts.host ?? 'app.test' };
+  const login = await t.inject({ method: 'GET', url: opts.url ?? '/api/login', headers });
+  const stateCookie = login.cookies.find((c) => c.name === 'vrclink_oauth_state')?.value as string;
+  const authorize = new URL(login.json().redirectUri);
+  const form = new URLSearchParams(authorize.searchParams);
+  form.set('decision', 'authorize');
+  form.set('user_id', userId);
+  const res = await fetch(`${t.simulatorUrl}/oauth2/authorize`, {
+    method: 'POST',
+    body: form,
+    redirect: 'manual',
+  });
+  return { authorize, stateCookie, back: new URL(res.headers.get('location') as string) };
+}
+
 /** The seeded platform admin, who owns the seeded Hangout on the simulated Discord (so is Admin there). */
 export const signInHangoutOwner = (t: TestApp) =>
   signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
+
+/**
+ * For one describe block: a test app (against the simulators unless other options are given) with the Hangout's
+ * owner signed in, handed to `set` before the tests and closed after them.
+ */
+export function withOwnerApp(
+  set: (scene: { t: TestApp; owner: { id: string; session: string } }) => void,
+  options: Parameters<typeof createTestApp>[0] = { simulator: true },
+): void {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await createTestApp(options);
+    set({ t: app, owner: await signInHangoutOwner(app) });
+  });
+  afterAll(() => app?.close());
+}
 
 /** A guest-role entry: holders of `mainRoleId` may give `count` people `guestRoleId` (null: not set up yet). */
 export async function guestRoleEntry(

@@ -22,9 +22,6 @@ const tableUseExceptions = [
   'src/wings/access/members/members.service.ts → linkEvents',
   // A user's servers with their linked groups in one read; community sits below group sync.
   'src/wings/community/profile/profile.service.ts → guildGroups',
-  // The sync's apply step is being changed elsewhere; its reads move with that change.
-  'src/wings/group-sync/sync/sync-apply.ts → groupInvites',
-  'src/wings/group-sync/sync/sync-apply.ts → guildMembers',
 ];
 
 describe('server import boundaries', () => {

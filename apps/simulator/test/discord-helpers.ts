@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { Client, Events, GatewayIntentBits } from 'discord.js';
 import { discordApp } from '../src/demo.js';
 
 /** Small HTTP helpers for the Discord simulator tests (plain fetch, no client library). */
@@ -57,6 +59,20 @@ export async function call(
 
 export const REDIRECT_URI = 'http://127.0.0.1:5999/auth/discord/callback';
 
+/** Posts the authorize page's form as a browser does (this app's client id; 'authorize' unless told); the raw answer. */
+export function postAuthorize(base: string, fields: Record<string, string>): Promise<Response> {
+  return fetch(`${base}/oauth2/authorize`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      client_id: discordApp.clientId,
+      decision: 'authorize',
+      ...fields,
+    }).toString(),
+  });
+}
+
 /** Drives the authorize page's form like a browser would and returns the redirect Location. */
 export async function authorize(
   base: string,
@@ -69,20 +85,14 @@ export async function authorize(
     extra?: Record<string, string>;
   },
 ): Promise<URL> {
-  const res = await fetch(`${base}/oauth2/authorize`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      client_id: discordApp.clientId,
-      response_type: 'code',
-      scope: opts.scope,
-      redirect_uri: opts.redirectUri ?? REDIRECT_URI,
-      state: opts.state ?? 'xyz',
-      user_id: opts.userId,
-      decision: opts.decision ?? 'authorize',
-      ...opts.extra,
-    }).toString(),
+  const res = await postAuthorize(base, {
+    response_type: 'code',
+    scope: opts.scope,
+    redirect_uri: opts.redirectUri ?? REDIRECT_URI,
+    state: opts.state ?? 'xyz',
+    user_id: opts.userId,
+    decision: opts.decision ?? 'authorize',
+    ...opts.extra,
   });
   const location = res.headers.get('location');
   if (res.status !== 302 || !location)
@@ -112,4 +122,16 @@ export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5000):
     if (Date.now() > end) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** An unmodified discord.js bot (Guilds and Server Members intents) logged in to the simulator, once it is ready. */
+export async function readyBot(simulatorUrl: string): Promise<Client> {
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers],
+    rest: { api: `${simulatorUrl}/api` },
+  });
+  const ready = once(client, Events.ClientReady);
+  await client.login(discordApp.botToken);
+  await ready;
+  return client;
 }

@@ -1,10 +1,8 @@
-import { once } from 'node:events';
-import { Client, Events, GatewayIntentBits, GatewayRateLimitError } from 'discord.js';
+import { type Client, GatewayRateLimitError } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../src/app.js';
-import { discordApp } from '../src/demo.js';
 import { seedGuildIds } from '../src/discord/seed.js';
-import { call } from './discord-helpers.js';
+import { call, readyBot } from './discord-helpers.js';
 
 const dance = seedGuildIds.danceClub;
 
@@ -19,13 +17,7 @@ describe('discord.js members against a 2,500-member guild', () => {
       auth: null,
       json: { count: 2465 },
     });
-    client = new Client({
-      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers],
-      rest: { api: `${sim.url}/api` },
-    });
-    const ready = once(client, Events.ClientReady);
-    await client.login(discordApp.botToken);
-    await ready;
+    client = await readyBot(sim.url);
   });
 
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../src/app.js';
 import { discordApp } from '../src/demo.js';
 import { seedGuildIds, seedUserIds } from '../src/discord/seed.js';
-import { call, waitFor } from './discord-helpers.js';
+import { call, postAuthorize, readyBot, waitFor } from './discord-helpers.js';
 
 const hangout = seedGuildIds.hangout;
 
@@ -16,13 +16,7 @@ describe('an unmodified discord.js Client against the simulator', () => {
 
   beforeAll(async () => {
     sim = await startSimulator({ port: 0, gatewayHeartbeatMs: 400 });
-    client = new Client({
-      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMembers],
-      rest: { api: `${sim.url}/api` },
-    });
-    const ready = once(client, Events.ClientReady);
-    await client.login(discordApp.botToken);
-    await ready;
+    client = await readyBot(sim.url);
   });
 
   afterAll(async () => {
@@ -161,18 +155,11 @@ describe('an unmodified discord.js Client against the simulator', () => {
 
   it('gets GuildCreate when the bot is installed into the third guild via OAuth', async () => {
     const created = once(client, Events.GuildCreate);
-    const res = await fetch(`${sim.url}/oauth2/authorize`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        client_id: discordApp.clientId,
-        scope: 'bot applications.commands',
-        permissions: String(1n << 28n),
-        user_id: seedUserIds.admin,
-        guild_id: seedGuildIds.quietCorner.id,
-        decision: 'authorize',
-      }).toString(),
+    const res = await postAuthorize(sim.url, {
+      scope: 'bot applications.commands',
+      permissions: String(1n << 28n),
+      user_id: seedUserIds.admin,
+      guild_id: seedGuildIds.quietCorner.id,
     });
     expect(res.status).toBe(200);
     const [guild] = (await created) as [{ id: string; members: { me: GuildMember | null } }];

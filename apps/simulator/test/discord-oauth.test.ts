@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../src/app.js';
 import { discordApp } from '../src/demo.js';
 import { seedGuildIds, seedUserIds } from '../src/discord/seed.js';
-import { authorize, call, clientForm, REDIRECT_URI, userToken } from './discord-helpers.js';
+import { authorize, call, clientForm, postAuthorize, REDIRECT_URI, userToken } from './discord-helpers.js';
 
 const admin = seedUserIds.admin;
 const someone = seedUserIds.humans[3];
@@ -100,18 +100,11 @@ describe('GET /oauth2/authorize', () => {
   });
 
   it('prompt=none skips consent for a user who already authorized the scopes (remembered by cookie)', async () => {
-    const res = await fetch(`${sim.url}/oauth2/authorize`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        client_id: discordApp.clientId,
-        response_type: 'code',
-        scope: 'identify',
-        redirect_uri: REDIRECT_URI,
-        user_id: someone,
-        decision: 'authorize',
-      }).toString(),
+    const res = await postAuthorize(sim.url, {
+      response_type: 'code',
+      scope: 'identify',
+      redirect_uri: REDIRECT_URI,
+      user_id: someone,
     });
     const cookie = res.headers.get('set-cookie')!.split(';')[0];
     const again = await fetch(authorizeUrl({ scope: 'identify', prompt: 'none', state: 'p' }), {
@@ -302,20 +295,13 @@ describe('bot install flow', () => {
     expect(html).toContain('id="fixed-guild"');
     expect(html).toContain('Quiet Corner');
     // A user without Manage Server there is refused.
-    const refused = await fetch(`${sim.url}/oauth2/authorize`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        client_id: discordApp.clientId,
-        response_type: 'code',
-        scope: 'bot identify',
-        redirect_uri: REDIRECT_URI,
-        permissions: '268435456',
-        guild_id: quiet.id,
-        user_id: someone,
-        decision: 'authorize',
-      }).toString(),
+    const refused = await postAuthorize(sim.url, {
+      response_type: 'code',
+      scope: 'bot identify',
+      redirect_uri: REDIRECT_URI,
+      permissions: '268435456',
+      guild_id: quiet.id,
+      user_id: someone,
     });
     expect(refused.status).toBe(400);
     const ok = await authorize(sim.url, {

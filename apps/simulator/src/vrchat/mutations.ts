@@ -150,9 +150,7 @@ export function ownerAddsMember(state: VrchatState, groupId: string, userId: str
 }
 
 export function ownerRemovesMember(state: VrchatState, groupId: string, userId: string): void {
-  const group = state.groups.get(groupId);
-  if (!group) throw vrcError(404, "Can't find group!");
-  if (!state.member(groupId, userId)) throw vrcError(403, "You're not a member.");
+  const group = groupOfMember(state, groupId, userId);
   if (userId === group.ownerId) throw vrcError(403, "You can't kick the owner of the group.");
   state.deleteMembership(groupId, userId);
   state.addAudit({
@@ -196,9 +194,7 @@ export function userBlocksGroup(state: VrchatState, groupId: string, userId: str
 
 /** The member leaves by themself (the in-game "Leave group" button; the API's POST /groups/{id}/leave). */
 export function memberLeaves(state: VrchatState, groupId: string, userId: string): void {
-  const group = state.groups.get(groupId);
-  if (!group) throw vrcError(404, "Can't find group!");
-  if (!state.member(groupId, userId)) throw vrcError(403, "You're not a member.");
+  const group = groupOfMember(state, groupId, userId);
   if (userId === group.ownerId) throw vrcError(400, "You can't leave a group you own.");
   state.deleteMembership(groupId, userId);
   state.addAudit({
@@ -385,4 +381,12 @@ export function bulkAddMembers(
     if (userIds.length < 10) userIds.push(id);
   }
   return { created: count, userIds };
+}
+
+/** The group, when the user is a member of it; else VRChat's 404 (no such group) or 403 (not a member). */
+function groupOfMember(state: VrchatState, groupId: string, userId: string) {
+  const group = state.groups.get(groupId);
+  if (!group) throw vrcError(404, "Can't find group!");
+  if (!state.member(groupId, userId)) throw vrcError(403, "You're not a member.");
+  return group;
 }

@@ -119,6 +119,16 @@ function groupImages(base: string, g: VrcGroup) {
   };
 }
 
+/** The group's fields both group views share, in VRChat's order (after the id). */
+const groupHead = (base: string, g: VrcGroup) => ({
+  name: g.name,
+  shortCode: g.shortCode,
+  discriminator: g.discriminator,
+  description: g.description,
+  ...groupImages(base, g),
+  ownerId: g.ownerId,
+});
+
 /** GET /groups/{groupId} as seen by `callerId`. */
 export function toGroup(
   base: string,
@@ -130,12 +140,7 @@ export function toGroup(
   const mine = state.membership(g.id, callerId);
   return {
     id: g.id,
-    name: g.name,
-    shortCode: g.shortCode,
-    discriminator: g.discriminator,
-    description: g.description,
-    ...groupImages(base, g),
-    ownerId: g.ownerId,
+    ...groupHead(base, g),
     rules: g.rules,
     links: g.links,
     languages: g.languages,
@@ -161,12 +166,7 @@ export function toLimitedUserGroup(base: string, state: VrchatState, g: VrcGroup
   return {
     id: m.id,
     groupId: g.id,
-    name: g.name,
-    shortCode: g.shortCode,
-    discriminator: g.discriminator,
-    description: g.description,
-    ...groupImages(base, g),
-    ownerId: g.ownerId,
+    ...groupHead(base, g),
     privacy: g.privacy,
     memberCount: memberCounts(state, g.id).memberCount,
     memberVisibility: m.visibility,

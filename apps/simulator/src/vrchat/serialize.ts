@@ -17,15 +17,20 @@ function avatarImages(base: string, u: VrcUser) {
   };
 }
 
+/** The fields every user view starts with, in VRChat's order. */
+const userHead = (u: VrcUser) => ({
+  id: u.id,
+  displayName: u.displayName,
+  bio: u.bio,
+  bioLinks: u.bioLinks,
+  pronouns: u.pronouns,
+});
+
 /** GET /users/{userId} */
 export function toUser(base: string, u: VrcUser) {
   const images = avatarImages(base, u);
   return {
-    id: u.id,
-    displayName: u.displayName,
-    bio: u.bio,
-    bioLinks: u.bioLinks,
-    pronouns: u.pronouns,
+    ...userHead(u),
     ageVerificationStatus: u.ageVerificationStatus,
     ageVerified: u.ageVerified,
     allowAvatarCopying: u.allowAvatarCopying,
@@ -56,11 +61,7 @@ export function toUser(base: string, u: VrcUser) {
 export function toLimitedUserSearch(base: string, u: VrcUser) {
   const images = avatarImages(base, u);
   return {
-    id: u.id,
-    displayName: u.displayName,
-    bio: u.bio,
-    bioLinks: u.bioLinks,
-    pronouns: u.pronouns,
+    ...userHead(u),
     ...images,
     userIcon: '',
     developerType: u.developerType,

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { Providers } from '../app/Providers';
@@ -70,6 +70,3 @@ export function callsTo(
     .map(([request]) => request)
     .filter((request) => request.method === method && new URL(request.url).pathname === path);
 }
-
-/** The texts of the toasts on screen, oldest first. */
-export const toastTexts = () => screen.queryAllByTestId('toast').map((toast) => toast.textContent);

@@ -8,6 +8,7 @@ import {
   signInHangoutOwner,
   vrchatLink,
   vrchatUser,
+  withoutMembersIntent,
 } from '../../../test/factories.js';
 import { guildPermissions } from '../../db/schema/index.js';
 import { userActor } from '../../kernel/actor.js';
@@ -287,14 +288,7 @@ describe('/whois when it has to ask Discord (no Server Members intent)', () => {
   beforeAll(async () => {
     t = await createTestApp({
       simulator: true,
-      beforeStart: async (url) => {
-        const res = await fetch(`${url}/control/discord/application`, {
-          method: 'PATCH',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ guildMembersIntent: false }),
-        });
-        expect(res.status).toBe(200);
-      },
+      beforeStart: withoutMembersIntent,
     });
     owner = await signInHangoutOwner(t);
   }, 60_000);

@@ -73,16 +73,17 @@ export function toGroup(g: Group): VrchatGroup {
   };
 }
 
+/** Who a member or join request is: the user's id, name and picture (the single-member answer lacks `user`). */
+const whoOf = (m: Pick<GroupMember, 'userId'> & { user?: GroupMember['user'] }) => ({
+  userId: m.userId ?? m.user?.id ?? '',
+  displayName: m.user?.displayName ?? null,
+  thumbnailUrl: url(m.user?.profilePicOverride, m.user?.thumbnailUrl, m.user?.currentAvatarThumbnailImageUrl),
+});
+
 /** Members from the list, search and single-member endpoints (the last one lacks `user`). */
 export function toMember(m: Omit<GroupMember, 'user'> & { user?: GroupMember['user'] }): VrchatGroupMember {
   return {
-    userId: m.userId ?? m.user?.id ?? '',
-    displayName: m.user?.displayName ?? null,
-    thumbnailUrl: url(
-      m.user?.profilePicOverride,
-      m.user?.thumbnailUrl,
-      m.user?.currentAvatarThumbnailImageUrl,
-    ),
+    ...whoOf(m),
     roleIds: [...(m.roleIds ?? [])],
     membershipStatus: m.membershipStatus ?? 'member',
     joinedAt: iso(m.joinedAt),
@@ -91,13 +92,7 @@ export function toMember(m: Omit<GroupMember, 'user'> & { user?: GroupMember['us
 
 export function toJoinRequest(m: GroupMember): VrchatJoinRequest {
   return {
-    userId: m.userId ?? m.user?.id ?? '',
-    displayName: m.user?.displayName ?? null,
-    thumbnailUrl: url(
-      m.user?.profilePicOverride,
-      m.user?.thumbnailUrl,
-      m.user?.currentAvatarThumbnailImageUrl,
-    ),
+    ...whoOf(m),
     requestedAt: iso(m.createdAt),
   };
 }

@@ -15,7 +15,13 @@ export {
   type MemberFilter as LinkedMemberFilter,
 } from './members/linked-member-page.js';
 export { memberLinked, mirrorDeps } from './members/member-mirror.events.js';
-export { ensureFilled, freshenLinkedMirror, refreshLinkedUser } from './members/member-mirror.fill.js';
+export {
+  ensureFilled,
+  fillGuild,
+  freshenLinkedMirror,
+  type MirrorDeps,
+  refreshLinkedUser,
+} from './members/member-mirror.fill.js';
 export { memberMirrorDiscord } from './members/member-mirror.port.js';
 export { guildMemberCounts, linkedMembersOf } from './members/member-mirror.reads.js';
 export {
@@ -23,6 +29,7 @@ export {
   currentPeopleWithLinks,
   escapeLike,
   getSync,
+  mirrorRoleChange,
 } from './members/member-mirror.store.js';
 export { BOT_NOT_IN_GUILD, requireGuildPermission } from './permissions/access.service.js';
 export { guildPermissionValues } from './permissions/guild-permissions.js';

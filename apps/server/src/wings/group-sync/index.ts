@@ -7,3 +7,10 @@ export { type GroupNeeds, neededPermissions, permissionLabels } from './role-map
 export { groupRoleActions, groupRoleRankProblem } from './role-mappings/mapping-roles.js';
 export { followProblemOf } from './sync/group-audit-follow.js';
 export { runGuildSync } from './sync/sync.service.js';
+export {
+  type PlanGroup,
+  type PlanMember,
+  planSync,
+  type SyncAction,
+  type SyncPlanInput,
+} from './sync/sync-plan.js';

@@ -1,6 +1,8 @@
 /**
  * The identity wing's face: what other wings use of it. Another wing imports identity only from here.
  */
+
+export { issueLoginToken, LOGIN_TOKEN_TTL_MS } from './auth/login-token.service.js';
 export { requirePlatformAdmin } from './auth/platform-admin.js';
 export { createSession } from './auth/session.service.js';
 export { usernameSql, usernamesOf } from './auth/user-names.js';
@@ -10,6 +12,7 @@ export {
   linkedDiscordIds,
   markLinkEventsHandled,
   recordedInvitesOf,
+  recordInviteSent,
   unhandledLinkEvents,
   vrchatNamesOf,
 } from './links/links.reads.js';

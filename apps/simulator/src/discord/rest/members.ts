@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { discordApp } from '../../demo.js';
 import { requireBot } from '../auth.js';
@@ -112,23 +112,13 @@ export function registerMemberRoutes(api: FastifyInstance, state: DiscordState):
   });
 
   api.put<MemberRoleParams>('/guilds/:guild_id/members/:user_id/roles/:role_id', async (req, reply) => {
-    requireBot(state, req);
-    const guild = botGuild(state, req.params.guild_id);
-    const member = requireMember(guild, req.params.user_id);
-    const role = requireRole(guild, req.params.role_id);
-    requireBotPermission(state, guild, Permission.ManageRoles);
-    requireManageableRole(state, guild, role);
+    const { guild, member, role } = roleChange(state, req);
     setMemberRoles(state, guild, member, [...member.roles, role.id]);
     return reply.code(204).send();
   });
 
   api.delete<MemberRoleParams>('/guilds/:guild_id/members/:user_id/roles/:role_id', async (req, reply) => {
-    requireBot(state, req);
-    const guild = botGuild(state, req.params.guild_id);
-    const member = requireMember(guild, req.params.user_id);
-    const role = requireRole(guild, req.params.role_id);
-    requireBotPermission(state, guild, Permission.ManageRoles);
-    requireManageableRole(state, guild, role);
+    const { guild, member, role } = roleChange(state, req);
     setMemberRoles(
       state,
       guild,
@@ -137,4 +127,15 @@ export function registerMemberRoutes(api: FastifyInstance, state: DiscordState):
     );
     return reply.code(204).send();
   });
+}
+
+/** PUT/DELETE of a member's role: the bot may change it (Manage Roles, the role below its own), else the error. */
+function roleChange(state: DiscordState, req: FastifyRequest<MemberRoleParams>) {
+  requireBot(state, req);
+  const guild = botGuild(state, req.params.guild_id);
+  const member = requireMember(guild, req.params.user_id);
+  const role = requireRole(guild, req.params.role_id);
+  requireBotPermission(state, guild, Permission.ManageRoles);
+  requireManageableRole(state, guild, role);
+  return { guild, member, role };
 }

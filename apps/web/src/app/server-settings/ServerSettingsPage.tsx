@@ -1,20 +1,8 @@
-import {
-  Alert,
-  Button,
-  Center,
-  Container,
-  Grid,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Button, Center, Container, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconBrandDiscord } from '@tabler/icons-react';
 import { Navigate, useNavigate, useParams } from 'react-router';
-import { errorMessage } from '../../api/errors';
 import { usePublicConfig } from '../../api/publicConfig';
+import { LoadFailed, Loading } from '../../components/QueryStatus';
 import { useGuilds } from '../../lib/guild-access/api/guilds';
 import { ServerList } from '../../lib/guild-access/components/ServerList';
 import { parseServerSettingsPath, serverTabs } from '../../lib/guild-access/tabs';
@@ -37,13 +25,9 @@ export function ServerSettingsPage() {
         Server Settings
       </Title>
       {guilds.isPending ? (
-        <Center py={80}>
-          <Loader aria-label="Loading servers" />
-        </Center>
+        <Loading label="Loading servers" py={80} />
       ) : guilds.isError ? (
-        <Alert color="red" variant="light" title="Failed to load server information." role="alert">
-          {errorMessage(guilds.error, 'Please try again.')}
-        </Alert>
+        <LoadFailed title="Failed to load server information." error={guilds.error} />
       ) : (
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 3 }}>

@@ -5,6 +5,7 @@ import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { randomToken, sha256 } from '../../../kernel/crypto.js';
 import { conflict, invalid, missing } from '../../../kernel/errors.js';
+import { deleteAudited } from '../../../kernel/rows.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import type { GuildPermission } from '../permissions/guild-permissions.js';
 import { API_KEY_PREFIX } from './api-key-actor.js';
@@ -84,18 +85,13 @@ export async function createApiKey(
 
 export async function deleteApiKey(ctx: AppContext, actor: Actor, guildId: string, keyId: string) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
-  await ctx.db.transaction(async (tx) => {
-    const [removed] = await tx
-      .delete(apiKeys)
-      .where(and(eq(apiKeys.guildId, guildId), eq(apiKeys.id, keyId)))
-      .returning();
-    if (!removed) throw missing(KEY_NOT_FOUND);
-    await audit(tx, {
-      action: 'api_key.delete',
-      actor,
-      guildId,
-      targetId: keyId,
-      details: { name: removed.name },
-    });
-  });
+  const where = and(eq(apiKeys.guildId, guildId), eq(apiKeys.id, keyId));
+  const removed = await deleteAudited(ctx.db, apiKeys, where, (row) => ({
+    action: 'api_key.delete',
+    actor,
+    guildId,
+    targetId: keyId,
+    details: { name: row.name },
+  }));
+  if (!removed) throw missing(KEY_NOT_FOUND);
 }

@@ -1,20 +1,17 @@
 import { seedGuildIds } from '@vrclink/simulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../../test/app.js';
+import { rows, signInMember, withOwnerApp } from '../../../../test/factories.js';
 
 const { hangout, danceClub } = seedGuildIds;
 const base = `/api/guilds/${hangout.id}/api_keys`;
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 describe('API keys (against the simulators)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
-  beforeAll(async () => {
-    t = await createTestApp({ simulator: true });
-    owner = await signInHangoutOwner(t);
+  let t: TestApp, owner: { id: string; session: string };
+  withOwnerApp((scene) => {
+    ({ t, owner } = scene);
   });
-  afterAll(() => t?.close());
 
   const create = (payload: object, session = owner.session) =>
     t.inject({ method: 'POST', url: `${base}/create`, session, payload });

@@ -2,8 +2,13 @@ import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { GatewayIntentBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
-import { signInHangoutOwner, vrchatLink, vrchatUser } from '../../../../test/factories.js';
-import { callSimulatorControl, waitFor } from '../../../platforms/testing.js';
+import {
+  signInHangoutOwner,
+  vrchatLink,
+  vrchatUser,
+  withoutMembersIntent,
+} from '../../../../test/factories.js';
+import { waitFor } from '../../../platforms/testing.js';
 import { reconcileAllGuildMembers } from './member-mirror.reconcile.js';
 import { currentMembers, getSync } from './member-mirror.store.js';
 
@@ -16,12 +21,7 @@ describe('member mirror without the Server Members intent (linked members only)'
   beforeAll(async () => {
     t = await createTestApp({
       simulator: true,
-      beforeStart: async (url) => {
-        const res = await callSimulatorControl(url, 'PATCH', '/discord/application', {
-          guildMembersIntent: false,
-        });
-        expect(res.status).toBe(200);
-      },
+      beforeStart: withoutMembersIntent,
     });
     owner = await signInHangoutOwner(t);
     await vrchatLink(t, { discordUserId: linkedUser, vrchatName: 'Linked Only', isVerified: true });

@@ -1,5 +1,5 @@
-import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
+import { and, eq, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import type { Db, Queryable } from '../../../db/client.js';
 import { guildMemberSync, guildMembers, vrchatLinks } from '../../../db/schema/index.js';
 import type { DiscordMemberRecord } from '../../../platforms/ports.js';
 
@@ -86,6 +86,25 @@ export async function deleteUnconfirmed(db: Db, guildId: string, before: Date): 
   return gone.length;
 }
 
+/**
+ * The sync tells the member mirror (what the next sync observes) about the bot's own role change at once: without
+ * the Server Members intent no member event ever does, and with it a retry may observe before the event
+ * arrives. Either way the next run would give or take the same role again. The event, when it comes, agrees.
+ */
+export async function mirrorRoleChange(
+  db: Queryable,
+  guildId: string,
+  userId: string,
+  roleId: string,
+  add: boolean,
+) {
+  const without = sql`array_remove(${guildMembers.roleIds}, ${roleId})`;
+  await db
+    .update(guildMembers)
+    .set({ roleIds: add ? sql`array_append(${without}, ${roleId})` : without })
+    .where(and(eq(guildMembers.guildId, guildId), eq(guildMembers.userId, userId)));
+}
+
 /** The bot left the server (or the server was deleted). */
 export async function dropGuild(db: Db, guildId: string): Promise<void> {
   await db.delete(guildMembers).where(eq(guildMembers.guildId, guildId));
@@ -149,19 +168,21 @@ export async function currentMembersWithAnyRole(
   roleIds: string[],
 ): Promise<MemberRow[]> {
   if (roleIds.length === 0) return [];
-  return db
+  return currentInIdOrder(
+    db,
+    guildId,
+    eq(guildMembers.bot, false),
+    sql`${guildMembers.roleIds} && ${textArray(roleIds)}`,
+  );
+}
+
+/** Current members of the guild meeting `conditions`, in Discord's id order (shorter ids first). */
+const currentInIdOrder = (db: Db, guildId: string, ...conditions: SQL[]) =>
+  db
     .select()
     .from(guildMembers)
-    .where(
-      and(
-        eq(guildMembers.guildId, guildId),
-        isNull(guildMembers.leftAt),
-        eq(guildMembers.bot, false),
-        sql`${guildMembers.roleIds} && ${textArray(roleIds)}`,
-      ),
-    )
+    .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt), ...conditions))
     .orderBy(sql`length(${guildMembers.userId})`, guildMembers.userId);
-}
 
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -174,19 +195,12 @@ export async function prefixSearch(
   limit: number,
 ): Promise<MemberRow[]> {
   const pattern = `${escapeLike(query.toLowerCase())}%`;
-  return db
-    .select()
-    .from(guildMembers)
-    .where(
-      and(
-        eq(guildMembers.guildId, guildId),
-        isNull(guildMembers.leftAt),
-        sql`(lower(${guildMembers.username}) like ${pattern} or lower(${guildMembers.globalName}) like ${pattern}
+  return currentInIdOrder(
+    db,
+    guildId,
+    sql`(lower(${guildMembers.username}) like ${pattern} or lower(${guildMembers.globalName}) like ${pattern}
           or lower(${guildMembers.nickname}) like ${pattern})`,
-      ),
-    )
-    .orderBy(sql`length(${guildMembers.userId})`, guildMembers.userId)
-    .limit(limit);
+  ).limit(limit);
 }
 
 /** Current members with a VRChat link (ownership-verified only, if asked), with the link. */

@@ -4,6 +4,7 @@ import { type Actor, actorId, botActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { invalid, missing } from '../../../kernel/errors.js';
+import { deleteAudited } from '../../../kernel/rows.js';
 import { membersWithAnyRole } from '../members/member-mirror.reads.js';
 import { requireGuildPermission } from './access.service.js';
 import {
@@ -112,20 +113,21 @@ export async function setPermissions(
 
 export async function deletePermissions(ctx: AppContext, actor: Actor, guildId: string, userId: string) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
-  await ctx.db.transaction(async (tx) => {
-    const [removed] = await tx
-      .delete(guildPermissions)
-      .where(and(eq(guildPermissions.guildId, guildId), eq(guildPermissions.userId, userId)))
-      .returning();
-    if (!removed) throw missing(NO_PERMISSION_ENTRY);
-    await audit(tx, {
-      action: 'permissions.delete',
-      actor,
-      guildId,
-      targetId: userId,
-      details: { before: removed.permissions },
-    });
-  });
+  const removed = await deleteGrant(ctx, guildId, userId, 'permissions.delete', actor);
+  if (!removed) throw missing(NO_PERMISSION_ENTRY);
+}
+
+/** Deletes a user's grant in a server, audit-logged as `action` with what was held; false without one. */
+async function deleteGrant(ctx: AppContext, guildId: string, userId: string, action: string, actor: Actor) {
+  const where = and(eq(guildPermissions.guildId, guildId), eq(guildPermissions.userId, userId));
+  const removed = await deleteAudited(ctx.db, guildPermissions, where, (row) => ({
+    action,
+    actor,
+    guildId,
+    targetId: userId,
+    details: { before: row.permissions },
+  }));
+  return removed !== undefined;
 }
 
 /**
@@ -138,21 +140,7 @@ export async function endGrantOfDepartedMember(
   userId: string,
   actor: Actor = botActor,
 ): Promise<boolean> {
-  return ctx.db.transaction(async (tx) => {
-    const [removed] = await tx
-      .delete(guildPermissions)
-      .where(and(eq(guildPermissions.guildId, guildId), eq(guildPermissions.userId, userId)))
-      .returning();
-    if (!removed) return false;
-    await audit(tx, {
-      action: 'permissions.ended_left_server',
-      actor,
-      guildId,
-      targetId: userId,
-      details: { before: removed.permissions },
-    });
-    return true;
-  });
+  return deleteGrant(ctx, guildId, userId, 'permissions.ended_left_server', actor);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { discordRole, rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../../test/app.js';
+import { discordRole, rows, signInMember, withOwnerApp } from '../../../../test/factories.js';
 import { guildPermissions } from '../../../db/schema/index.js';
 import { waitFor } from '../../../platforms/testing.js';
 import { createSession } from '../../identity/index.js';
@@ -11,13 +11,10 @@ const { hangout, danceClub, quietCorner } = seedGuildIds;
 type User = { id: string; session: string };
 
 describe('server permissions (against the simulators)', () => {
-  let t: TestApp;
-  let owner: User;
-  beforeAll(async () => {
-    t = await createTestApp({ simulator: true });
-    owner = await signInHangoutOwner(t);
+  let t: TestApp, owner: User;
+  withOwnerApp((scene) => {
+    ({ t, owner } = scene);
   });
-  afterAll(() => t?.close());
 
   const guilds = (user: User) => t.inject({ method: 'GET', url: '/api/guilds', session: user.session });
   const grant = (by: User, guildId: string, userId: string, permissions: string[]) =>

@@ -1,7 +1,7 @@
 import { seedGuildIds } from '@vrclink/simulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../../test/app.js';
+import { signInMember, withOwnerApp } from '../../../../test/factories.js';
 import { purgeExpired } from '../../../jobs/retention.js';
 import { waitFor } from '../../../platforms/testing.js';
 
@@ -23,13 +23,10 @@ interface Entry {
 }
 
 describe('API log (against the simulators)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
-  beforeAll(async () => {
-    t = await createTestApp({ simulator: true });
-    owner = await signInHangoutOwner(t);
+  let t: TestApp, owner: { id: string; session: string };
+  withOwnerApp((scene) => {
+    ({ t, owner } = scene);
   });
-  afterAll(() => t?.close());
 
   const makeKey = async (guildId: string, name: string, session = owner.session) =>
     (

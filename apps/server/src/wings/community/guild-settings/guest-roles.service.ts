@@ -5,6 +5,7 @@ import type { Actor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { conflict, invalid, missing } from '../../../kernel/errors.js';
+import { deleteAudited, rowOrMissing } from '../../../kernel/rows.js';
 import type { DiscordGuildInfo } from '../../../platforms/ports.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { reconcileGuildGuests } from '../guests/guests.reconcile.js';
@@ -33,12 +34,8 @@ export const guestRoleEntriesOf = (db: Queryable, guildId: string) =>
     .orderBy(asc(guestRoles.createdAt), asc(guestRoles.id));
 
 async function findEntry(ctx: AppContext, guildId: string, id: string): Promise<EntryRow> {
-  const [row] = await ctx.db
-    .select()
-    .from(guestRoles)
-    .where(and(eq(guestRoles.guildId, guildId), eq(guestRoles.id, id)));
-  if (!row) throw missing(GUEST_ROLE_NOT_FOUND);
-  return row;
+  const where = and(eq(guestRoles.guildId, guildId), eq(guestRoles.id, id));
+  return rowOrMissing(ctx.db, guestRoles, where, GUEST_ROLE_NOT_FOUND);
 }
 
 /** Whether hosts may have fewer slots after the change: the entry gave slots and lost count or roles. */
@@ -151,20 +148,14 @@ function entrySummary(guild: DiscordGuildInfo, row: EntryRow) {
 
 export async function deleteGuestRole(ctx: AppContext, actor: Actor, guildId: string, id: string) {
   const { guild } = await requireGuildPermission(ctx, actor, guildId, 'Admin');
-  const removed = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .delete(guestRoles)
-      .where(and(eq(guestRoles.guildId, guildId), eq(guestRoles.id, id)))
-      .returning();
-    if (!row) throw missing(GUEST_ROLE_NOT_FOUND);
-    await audit(tx, {
-      action: 'guest_role.delete',
-      actor,
-      guildId,
-      targetId: row.id,
-      details: { before: toEntry(row), summary: entrySummary(guild, row) },
-    });
-    return row;
-  });
+  const where = and(eq(guestRoles.guildId, guildId), eq(guestRoles.id, id));
+  const removed = await deleteAudited(ctx.db, guestRoles, where, (row) => ({
+    action: 'guest_role.delete',
+    actor,
+    guildId,
+    targetId: row.id,
+    details: { before: toEntry(row), summary: entrySummary(guild, row) },
+  }));
+  if (!removed) throw missing(GUEST_ROLE_NOT_FOUND);
   if (maySlotsShrink(removed, null)) await reconcileAfterChange(ctx, guildId);
 }

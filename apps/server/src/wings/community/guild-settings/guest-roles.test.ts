@@ -1,14 +1,14 @@
 import { seedGuildIds } from '@vrclink/simulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../../test/app.js';
 import {
   discordMember,
   discordRole,
   guestRoleEntry,
   rows,
-  signInHangoutOwner,
   signInMember,
   simulatorRoles,
+  withOwnerApp,
 } from '../../../../test/factories.js';
 
 const { hangout, danceClub } = seedGuildIds;
@@ -17,13 +17,10 @@ type User = { id: string; session: string };
 type Entry = { id: string; primaryRoleId: string | null; guestRoleId: string | null; count: number };
 
 describe('guest roles of the Discord tab (against the simulators)', () => {
-  let t: TestApp;
-  let owner: User;
-  beforeAll(async () => {
-    t = await createTestApp({ simulator: true });
-    owner = await signInHangoutOwner(t);
+  let t: TestApp, owner: User;
+  withOwnerApp((scene) => {
+    ({ t, owner } = scene);
   });
-  afterAll(() => t?.close());
 
   const list = async (url = base) =>
     (await t.inject({ method: 'GET', url, session: owner.session })).json().guestRoles as Entry[];

@@ -1,13 +1,7 @@
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import {
-  discordRole,
-  rows,
-  signInHangoutOwner,
-  signInMember,
-  vrchatLink,
-} from '../../../../test/factories.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../../test/app.js';
+import { discordRole, rows, signInMember, vrchatLink, withOwnerApp } from '../../../../test/factories.js';
 import { waitFor } from '../../../platforms/testing.js';
 
 const { hangout, quietCorner } = seedGuildIds;
@@ -27,13 +21,10 @@ const routes: ['GET' | 'POST' | 'PUT' | 'DELETE', string, object?][] = [
 ];
 
 describe('Discord tab settings (against the simulators)', () => {
-  let t: TestApp;
-  let owner: User;
-  beforeAll(async () => {
-    t = await createTestApp({ simulator: true });
-    owner = await signInHangoutOwner(t);
+  let t: TestApp, owner: User;
+  withOwnerApp((scene) => {
+    ({ t, owner } = scene);
   });
-  afterAll(() => t?.close());
 
   const get = (user = owner, url = base) => t.inject({ method: 'GET', url, session: user.session });
   const setRoles = (autoAssignRoles: object, user = owner) =>

@@ -1,7 +1,7 @@
 import { seedGuildIds, vrchatAccounts, vrchatSeed } from '@vrclink/simulator';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { guildGroup, rows, signInHangoutOwner } from '../../../../test/factories.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../../test/app.js';
+import { guildGroup, rows, withOwnerApp } from '../../../../test/factories.js';
 
 const { hangout } = seedGuildIds;
 const { danceClub, hangout: hangoutGroup } = vrchatSeed.groupIds;
@@ -14,13 +14,10 @@ const base = `/api/groups/${hangout.id}`;
 const unknownGroup = 'grp_3f2b6c1e-0000-4000-8000-000000000000';
 
 describe('VRChat tab: linking a group through its description (against the simulators)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
-  beforeAll(async () => {
-    t = await createTestApp({ simulator: true });
-    owner = await signInHangoutOwner(t);
+  let t: TestApp, owner: { id: string; session: string };
+  withOwnerApp((scene) => {
+    ({ t, owner } = scene);
   });
-  afterAll(() => t?.close());
   beforeEach(async () => {
     await t.ctx.database.executeSql('delete from guild_groups');
     await t.ctx.database.executeSql('delete from group_link_codes');

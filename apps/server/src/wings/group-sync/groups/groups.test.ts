@@ -1,7 +1,7 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { guildGroup, rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../../test/app.js';
+import { guildGroup, rows, signInMember, withOwnerApp } from '../../../../test/factories.js';
 
 const { hangout } = seedGuildIds;
 const hangoutGroup = vrchatSeed.groupIds.hangout;
@@ -20,13 +20,10 @@ const routes: ['GET' | 'POST' | 'DELETE', string, object?][] = [
 ];
 
 describe('VRChat tab: linked group, settings and unlink (against the simulators)', () => {
-  let t: TestApp;
-  let owner: User;
-  beforeAll(async () => {
-    t = await createTestApp({ simulator: true });
-    owner = await signInHangoutOwner(t);
+  let t: TestApp, owner: User;
+  withOwnerApp((scene) => {
+    ({ t, owner } = scene);
   });
-  afterAll(() => t?.close());
   beforeEach(async () => {
     await t.ctx.database.executeSql('delete from guild_groups');
   });

@@ -5,6 +5,7 @@ import type { Actor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { invalid, missing } from '../../../kernel/errors.js';
+import { rowOrMissing } from '../../../kernel/rows.js';
 import {
   MAPPING_NOT_FOUND,
   type MappingDirection,
@@ -106,11 +107,12 @@ export async function updateMapping<E, U extends { id: string }>(
 ): Promise<E> {
   const scope = await requireMappingScope(ctx, actor, guildId);
   const table = tableOf(spec);
-  const [row] = await ctx.db
-    .select()
-    .from(table)
-    .where(and(eq(table.guildId, guildId), eq(table.id, change.id)));
-  if (!row) throw missing(MAPPING_NOT_FOUND);
+  const row = await rowOrMissing(
+    ctx.db,
+    table,
+    and(eq(table.guildId, guildId), eq(table.id, change.id)),
+    MAPPING_NOT_FOUND,
+  );
   const next = await spec.nextState(ctx, scope, row, change);
   return saveMappingUpdate(ctx, actor, guildId, {
     table: spec.table,

@@ -16,21 +16,20 @@ z.globalRegistry.add(roleRef, { id: 'MappingRole' });
 const discordToGroupAction = z.enum(discordToGroupActions, { error: DISCORD_TO_GROUP_ACTION });
 const groupToDiscordAction = z.enum(groupToDiscordActions, { error: GROUP_TO_DISCORD_ACTION });
 
-export const discordGroupMapping = z.object({
-  id: z.uuid(),
-  discordRoleId: z.string().nullable(),
-  groupRoleId: z.string().nullable(),
-  action: discordToGroupAction,
-});
+/** A mapping of either direction: the same fields, the actions of its direction. */
+const mappingOf = <A extends z.ZodType>(action: A) =>
+  z.object({
+    id: z.uuid(),
+    discordRoleId: z.string().nullable(),
+    groupRoleId: z.string().nullable(),
+    action,
+  });
+
+export const discordGroupMapping = mappingOf(discordToGroupAction);
 z.globalRegistry.add(discordGroupMapping, { id: 'DiscordGroupMapping' });
 export type DiscordGroupMapping = z.infer<typeof discordGroupMapping>;
 
-export const groupDiscordMapping = z.object({
-  id: z.uuid(),
-  discordRoleId: z.string().nullable(),
-  groupRoleId: z.string().nullable(),
-  action: groupToDiscordAction,
-});
+export const groupDiscordMapping = mappingOf(groupToDiscordAction);
 z.globalRegistry.add(groupDiscordMapping, { id: 'GroupDiscordMapping' });
 export type GroupDiscordMapping = z.infer<typeof groupDiscordMapping>;
 

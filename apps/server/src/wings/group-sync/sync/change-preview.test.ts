@@ -1,4 +1,3 @@
-import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import {
@@ -12,11 +11,7 @@ import {
   vrchatLink,
 } from '../../../../test/factories.js';
 import { discordGroupMappings } from '../../../db/schema/index.js';
-
-const { hangout } = seedGuildIds;
-const groupId = vrchatSeed.groupIds.hangout;
-const groupRoles = vrchatSeed.roleIds.hangout;
-const vrc = vrchatSeed.userIds;
+import { groupId, groupRoles, hangout, vrc } from './testing.js';
 
 describe('POST /api/guilds/:guildId/sync/preview (what a settings change would do)', () => {
   let t: TestApp;

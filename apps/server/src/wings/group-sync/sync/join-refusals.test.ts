@@ -1,4 +1,4 @@
-import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
+import { vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import {
@@ -9,10 +9,8 @@ import {
   vrchatLink,
 } from '../../../../test/factories.js';
 import { runGuildSync } from './sync.service.js';
-import { hangoutGroupForMembers } from './testing.js';
+import { groupId, hangout, hangoutGroupForMembers } from './testing.js';
 
-const { hangout } = seedGuildIds;
-const groupId = vrchatSeed.groupIds.hangout;
 const requester = vrchatSeed.requestedHangoutUserId; // Pixel Panda asked to join the Hangout
 const MESSAGE =
   'VRChat would not let Pixel Panda join the group: they are in too many groups. The bot asks again after 24 hours.';

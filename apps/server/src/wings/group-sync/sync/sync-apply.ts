@@ -1,11 +1,13 @@
-import { and, eq, sql } from 'drizzle-orm';
-import type { Db, Queryable } from '../../../db/client.js';
-import { groupInvites, guildMembers, syncIntents } from '../../../db/schema/index.js';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { syncIntents } from '../../../db/schema/index.js';
 import { botActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { DiscordPermissionError } from '../../../platforms/discord/errors.js';
 import { VrchatError } from '../../../platforms/vrchat/errors.js';
+import { mirrorRoleChange } from '../../access/index.js';
+import { recordInviteSent } from '../../identity/index.js';
 import { actionInPlace } from './action-in-place.js';
 import { joinRefusedMessage, recordJoinRefusal } from './join-refusals.js';
 import type { SyncAction, SyncPlanInput } from './sync-plan.js';
@@ -152,10 +154,11 @@ async function recordDone(
   await db.transaction(async (tx) => {
     await tx.delete(syncIntents).where(eq(syncIntents.id, intentId));
     if (action.kind === 'invite' && action.discordUserId && groupId) {
-      await tx
-        .insert(groupInvites)
-        .values({ discordUserId: action.discordUserId, groupId, vrcUserId: action.vrcUserId })
-        .onConflictDoNothing();
+      await recordInviteSent(tx, {
+        discordUserId: action.discordUserId,
+        groupId,
+        vrcUserId: action.vrcUserId,
+      });
     }
     if (action.kind === 'addDiscordRole' || action.kind === 'removeDiscordRole') {
       await mirrorRoleChange(
@@ -235,23 +238,4 @@ async function applyOne(
       await ctx.vrchat.removeGroupMemberRole(groupId, a.vrcUserId, a.roleId);
       return {};
   }
-}
-
-/**
- * Tells the member mirror (what the next sync observes) about the bot's own role change at once: without
- * the Server Members intent no member event ever does, and with it a retry may observe before the event
- * arrives. Either way the next run would give or take the same role again. The event, when it comes, agrees.
- */
-async function mirrorRoleChange(
-  db: Queryable,
-  guildId: string,
-  userId: string,
-  roleId: string,
-  add: boolean,
-) {
-  const without = sql`array_remove(${guildMembers.roleIds}, ${roleId})`;
-  await db
-    .update(guildMembers)
-    .set({ roleIds: add ? sql`array_append(${without}, ${roleId})` : without })
-    .where(and(eq(guildMembers.guildId, guildId), eq(guildMembers.userId, userId)));
 }

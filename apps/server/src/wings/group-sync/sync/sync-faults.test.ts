@@ -5,7 +5,7 @@
  * shows once in the simulated group's audit log and once in the product's audit log.
  */
 
-import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
+import { vrchatSeed } from '@vrclink/simulator';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
@@ -17,6 +17,7 @@ import {
   signInHangoutOwner,
   simulatorRoles,
   vrchatLink,
+  withoutMembersIntent,
 } from '../../../../test/factories.js';
 import { discordGroupMappings, guildSettings } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
@@ -24,11 +25,8 @@ import { DiscordError } from '../../../platforms/discord/errors.js';
 import type { DiscordPort, VrchatPort } from '../../../platforms/ports.js';
 import { createVrchatPlatform, dbSessionStore, VrchatError } from '../../../platforms/vrchat/index.js';
 import { runGuildSync, type SyncRunResult } from './sync.service.js';
-import { hangoutGroupScene } from './testing.js';
+import { groupId, groupRoles, hangout, hangoutGroupScene } from './testing.js';
 
-const { hangout } = seedGuildIds;
-const groupId = vrchatSeed.groupIds.hangout;
-const groupRoles = vrchatSeed.roleIds.hangout;
 const botVrcId = vrchatSeed.userIds['VRCLink Bot'];
 
 /** One person of a scenario: a Discord member holding the mapped role, linked to a fresh VRChat user. */
@@ -506,14 +504,7 @@ describe('the sync where the mirror keeps linked members only (no Server Members
   beforeAll(async () => {
     t = await createTestApp({
       simulator: true,
-      beforeStart: async (url) => {
-        const res = await fetch(`${url}/control/discord/application`, {
-          method: 'PATCH',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ guildMembersIntent: false }),
-        });
-        expect(res.status).toBe(200);
-      },
+      beforeStart: withoutMembersIntent,
     });
   }, 60_000);
   afterAll(() => t?.close());

@@ -1,13 +1,10 @@
-import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import { discordRole, guildGroup, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
 import { guildSettings, guildSyncState } from '../../../db/schema/index.js';
 import { runGuildSync } from './sync.service.js';
-
-const { hangout } = seedGuildIds;
-const groupId = vrchatSeed.groupIds.hangout;
+import { groupId, hangout } from './testing.js';
 
 const viewKeys = ['discordUserId', 'kind', 'reason', 'roleName', 'targetName', 'vrcUserId'];
 

@@ -1,19 +1,19 @@
 import { seedGuildIds } from '@vrclink/simulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { signInHangoutOwner } from '../../../../test/factories.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../../test/app.js';
+import { withOwnerApp } from '../../../../test/factories.js';
 import type { PgBossJobQueue } from '../../../jobs/pg-boss-queue.js';
 
 const url = `/api/guilds/${seedGuildIds.hangout.id}/sync`;
 
 describe('POST /api/guilds/:guildId/sync says when the server syncs', () => {
-  let t: TestApp;
-  let owner: { session: string };
-  beforeAll(async () => {
-    t = await createTestApp({ simulator: true, jobs: true });
-    owner = await signInHangoutOwner(t);
-  });
-  afterAll(() => t?.close());
+  let t: TestApp, owner: { session: string };
+  withOwnerApp(
+    (scene) => {
+      ({ t, owner } = scene);
+    },
+    { simulator: true, jobs: true },
+  );
 
   it('answers when the queued sync starts, and that one is running when a worker holds one', async () => {
     const first = await t.inject({ method: 'POST', url, session: owner.session });

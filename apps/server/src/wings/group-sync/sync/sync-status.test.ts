@@ -1,4 +1,3 @@
-import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import {
@@ -10,10 +9,7 @@ import {
 } from '../../../../test/factories.js';
 import { discordGroupMappings, guildSettings } from '../../../db/schema/index.js';
 import { runGuildSync } from './sync.service.js';
-
-const { hangout } = seedGuildIds;
-const groupId = vrchatSeed.groupIds.hangout;
-const vrc = vrchatSeed.userIds;
+import { groupId, hangout, vrc } from './testing.js';
 
 describe('what the Sync box and the setup doctor say', () => {
   let t: TestApp;

@@ -1,4 +1,4 @@
-import { seedGuildIds, seedUserIds, vrchatSeed } from '@vrclink/simulator';
+import { seedUserIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import {
@@ -7,15 +7,13 @@ import {
   guildGroup,
   simulatorRoles,
   vrchatLink,
+  withoutMembersIntent,
 } from '../../../../test/factories.js';
 import { discordGroupMappings, guildSettings } from '../../../db/schema/index.js';
-import { callSimulatorControl, waitFor } from '../../../platforms/testing.js';
+import { waitFor } from '../../../platforms/testing.js';
 import { getSync, mirrorDeps, refreshLinkedUser } from '../../access/index.js';
 import { runGuildSync } from './sync.service.js';
-
-const { hangout } = seedGuildIds;
-const groupId = vrchatSeed.groupIds.hangout;
-const vrc = vrchatSeed.userIds;
+import { groupId, hangout, vrc } from './testing.js';
 
 /** The reasons of the sync jobs waiting for a server (requests collapse into one job per server). */
 async function queuedSyncReasons(t: TestApp, guildId: string): Promise<string[]> {
@@ -107,12 +105,7 @@ describe('the sync without the Server Members intent (linked members only)', () 
     t = await createTestApp({
       simulator: true,
       jobs: true,
-      beforeStart: async (url) => {
-        const res = await callSimulatorControl(url, 'PATCH', '/discord/application', {
-          guildMembersIntent: false,
-        });
-        expect(res.status).toBe(200);
-      },
+      beforeStart: withoutMembersIntent,
     });
     // The fill at connect (linked members only) is done before anyone links.
     await waitFor(async () => (await getSync(t.ctx.db, hangout.id))?.mode === 'linked');

@@ -1,4 +1,3 @@
-import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
@@ -17,11 +16,7 @@ import {
 import { discordGroupMappings, groupDiscordMappings, guildSettings } from '../../../db/schema/index.js';
 import { linksRefreshHandler } from '../../../jobs/handlers/links-refresh.js';
 import { runGuildSync } from './sync.service.js';
-
-const { hangout } = seedGuildIds;
-const groupId = vrchatSeed.groupIds.hangout;
-const groupRoles = vrchatSeed.roleIds.hangout;
-const vrc = vrchatSeed.userIds;
+import { groupId, groupRoles, hangout, vrc } from './testing.js';
 
 async function groupRolesOf(t: TestApp, vrcUserId: string) {
   const res = await t.control('GET', `/vrchat/groups/${groupId}`);

@@ -1,4 +1,4 @@
-import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
+import { vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import {
@@ -15,12 +15,8 @@ import {
 import { discordGroupMappings, groupDiscordMappings } from '../../../db/schema/index.js';
 import { followGroupAuditLogs } from './group-audit-follow.js';
 import { HOLD_ABOVE_SHARE, NOTHING_HELD, runGuildSync } from './sync.service.js';
-import { hangoutGroupScene } from './testing.js';
+import { groupId, groupRoles, hangout, hangoutGroupScene, vrc } from './testing.js';
 
-const { hangout } = seedGuildIds;
-const groupId = vrchatSeed.groupIds.hangout;
-const groupRoles = vrchatSeed.roleIds.hangout;
-const vrc = vrchatSeed.userIds;
 const hangoutGroup = { guildId: hangout.id, groupId, name: 'VRC Hangout Official' };
 
 /** The Hangout group's memberships as the simulated VRChat holds them: userId → status and roles. */

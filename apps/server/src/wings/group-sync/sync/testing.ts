@@ -3,6 +3,12 @@ import type { TestApp } from '../../../../test/app.js';
 import { guildGroup } from '../../../../test/factories.js';
 import { discordGroupMappings } from '../../../db/schema/index.js';
 
+/** The ids the sync tests start from: the seeded Hangout server, its VRChat group, that group's roles, the users. */
+export const { hangout } = seedGuildIds;
+export const groupId = vrchatSeed.groupIds.hangout;
+export const groupRoles = vrchatSeed.roleIds.hangout;
+export const vrc = vrchatSeed.userIds;
+
 /**
  * For tests: the Hangout's VRChat group linked with the Groups feature on, and holders of `memberRole` entitled
  * to membership (invited, or their join request accepted).

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
+import { consentOnDiscord } from '../../../../test/factories.js';
 import {
   issueLoginToken,
   LOGIN_LINK_EXPIRED,
@@ -208,18 +209,7 @@ describe('Discord OAuth login (against the simulated Discord)', () => {
   /** Starts a login and plays the person pressing Authorize on Discord's consent page. */
   async function consent(returnTo?: string): Promise<{ code: string; state: string; stateCookie: string }> {
     const query = returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : '';
-    const login = await t.inject({ method: 'GET', url: `/api/login${query}`, headers: { host: 'app.test' } });
-    const stateCookie = login.cookies.find((c) => c.name === 'vrclink_oauth_state')?.value as string;
-    const authorize = new URL(login.json().redirectUri);
-    const form = new URLSearchParams(authorize.searchParams);
-    form.set('decision', 'authorize');
-    form.set('user_id', discordUser);
-    const res = await fetch(`${t.simulatorUrl}/oauth2/authorize`, {
-      method: 'POST',
-      body: form,
-      redirect: 'manual',
-    });
-    const back = new URL(res.headers.get('location') as string);
+    const { stateCookie, back } = await consentOnDiscord(t, discordUser, { url: `/api/login${query}` });
     expect(back.origin + back.pathname).toBe('http://127.0.0.1:3000/discord/login/callback');
     return {
       code: back.searchParams.get('code') as string,

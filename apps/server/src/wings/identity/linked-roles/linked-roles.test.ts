@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { rows, updateVrchatUser, vrchatLink, vrchatUser } from '../../../../test/factories.js';
+import {
+  consentOnDiscord,
+  rows,
+  updateVrchatUser,
+  vrchatLink,
+  vrchatUser,
+} from '../../../../test/factories.js';
 import { linkEventsHandler } from '../../../jobs/handlers/link-events.js';
 import { linkedRolesUpdateHandler } from '../../../jobs/handlers/linked-roles-update.js';
 import { linksRefreshHandler } from '../../../jobs/handlers/links-refresh.js';
@@ -29,19 +35,8 @@ describe('Discord Linked Roles (against the simulated Discord)', () => {
 
   /** Signs a seeded Discord user in through Discord's consent page; answers their session. */
   async function signInWithDiscord(userId: string, env: { host: string } = { host: 'app.test' }) {
-    const login = await t.inject({ method: 'GET', url: '/api/login', headers: env });
-    const stateCookie = login.cookies.find((c) => c.name === 'vrclink_oauth_state')?.value as string;
-    const authorize = new URL(login.json().redirectUri);
+    const { authorize, stateCookie, back } = await consentOnDiscord(t, userId, { host: env.host });
     expect(authorize.searchParams.get('scope')?.split(' ')).toContain('role_connections.write');
-    const form = new URLSearchParams(authorize.searchParams);
-    form.set('decision', 'authorize');
-    form.set('user_id', userId);
-    const res = await fetch(`${t.simulatorUrl}/oauth2/authorize`, {
-      method: 'POST',
-      body: form,
-      redirect: 'manual',
-    });
-    const back = new URL(res.headers.get('location') as string);
     const callback = await t.inject({
       method: 'POST',
       url: '/api/login/callback',

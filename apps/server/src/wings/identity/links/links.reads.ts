@@ -5,7 +5,7 @@ import { groupInvites, linkEvents, vrchatLinks } from '../../../db/schema/index.
 
 /**
  * What other wings read of the links (this module owns vrchat_links, link_events and group_invites): which
- * users are linked, the link events nobody handled yet, the invites the sync recorded.
+ * users are linked, the link events nobody handled yet, the invites the sync recorded (and the sync's record of an invite it sent).
  */
 
 /** Those of these Discord users who have a link. */
@@ -39,6 +39,14 @@ export async function recordedInvitesOf(db: Queryable, groupId: string) {
     .select({ vrcUserId: groupInvites.vrcUserId })
     .from(groupInvites)
     .where(eq(groupInvites.groupId, groupId));
+}
+
+/** Records the invite the sync sent into a group (once: a repeat is a no-op). */
+export async function recordInviteSent(
+  db: Queryable,
+  invite: { discordUserId: string; groupId: string; vrcUserId: string },
+): Promise<void> {
+  await db.insert(groupInvites).values(invite).onConflictDoNothing();
 }
 
 /** The VRChat names of these linked VRChat accounts, by `usr_` id. */

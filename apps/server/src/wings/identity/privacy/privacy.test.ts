@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import {
   botSeesRoles,
+  consentOnDiscord,
   discordMember,
   discordRole,
   rows,
@@ -119,17 +120,7 @@ describe('privacy self-service: download my data, delete my account (against the
   /** Signs a Discord user in through the simulated Discord's consent page; answers their session. */
   async function signInWithDiscord(userId: string) {
     const headers = { host: 'app.test' };
-    const login = await t.inject({ method: 'GET', url: '/api/login', headers });
-    const stateCookie = login.cookies.find((c) => c.name === 'vrclink_oauth_state')?.value as string;
-    const form = new URLSearchParams(new URL(login.json().redirectUri).searchParams);
-    form.set('decision', 'authorize');
-    form.set('user_id', userId);
-    const res = await fetch(`${t.simulatorUrl}/oauth2/authorize`, {
-      method: 'POST',
-      body: form,
-      redirect: 'manual',
-    });
-    const back = new URL(res.headers.get('location') as string);
+    const { stateCookie, back } = await consentOnDiscord(t, userId);
     const callback = await t.inject({
       method: 'POST',
       url: '/api/login/callback',

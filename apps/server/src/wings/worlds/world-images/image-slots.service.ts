@@ -5,6 +5,7 @@ import type { Actor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { conflict, invalid, missing } from '../../../kernel/errors.js';
+import { deleteAudited } from '../../../kernel/rows.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { WORLD_NOT_FOUND } from '../worlds/worlds.service.js';
 import { PREVIEW_SIZE } from './image-content.js';
@@ -182,20 +183,15 @@ export async function deleteSlot(
 ) {
   await requireGuildPermission(ctx, actor, guildId, 'ManageImages');
   await requireWorld(ctx, guildId, worldId);
-  await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .delete(worldImageSlots)
-      .where(and(eq(worldImageSlots.worldId, worldId), eq(worldImageSlots.slotId, slotId)))
-      .returning();
-    if (!row) throw missing(SLOT_NOT_FOUND);
-    await audit(tx, {
-      action: 'world_image_slot.delete',
-      actor,
-      guildId,
-      targetId: worldId,
-      details: { slotId, name: row.name, imageId: row.imageId },
-    });
-  });
+  const where = and(eq(worldImageSlots.worldId, worldId), eq(worldImageSlots.slotId, slotId));
+  const removed = await deleteAudited(ctx.db, worldImageSlots, where, (row) => ({
+    action: 'world_image_slot.delete',
+    actor,
+    guildId,
+    targetId: worldId,
+    details: { slotId, name: row.name, imageId: row.imageId },
+  }));
+  if (!removed) throw missing(SLOT_NOT_FOUND);
 }
 
 /** The drag order: every listed slot gets its order in one transaction; all must be slots of this world. */

@@ -4,6 +4,7 @@ import { type Actor, actorId } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { conflict, missing } from '../../../kernel/errors.js';
+import { rowOrMissing } from '../../../kernel/rows.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { guildSettingsOf } from '../../community/index.js';
 import { PREVIEW_SIZE, readUpload, rotateQuarter } from './image-content.js';
@@ -45,12 +46,8 @@ export function imageNameOf(fileName: string | undefined): string {
 }
 
 async function findImage(ctx: AppContext, guildId: string, imageId: string): Promise<ImageRow> {
-  const [row] = await ctx.db
-    .select()
-    .from(worldImages)
-    .where(and(eq(worldImages.guildId, guildId), eq(worldImages.id, imageId)));
-  if (!row) throw missing(IMAGE_NOT_FOUND);
-  return row;
+  const where = and(eq(worldImages.guildId, guildId), eq(worldImages.id, imageId));
+  return rowOrMissing(ctx.db, worldImages, where, IMAGE_NOT_FOUND);
 }
 
 export async function listImages(ctx: AppContext, actor: Actor, guildId: string) {

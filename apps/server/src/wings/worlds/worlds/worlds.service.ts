@@ -3,7 +3,8 @@ import { worlds } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { conflict, invalid, missing } from '../../../kernel/errors.js';
+import { conflict, invalid } from '../../../kernel/errors.js';
+import { rowOrMissing } from '../../../kernel/rows.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { type RoleContext, roleContext } from './role-context.js';
 import { MAX_WORLDS_PER_GUILD, type RoleListKey, roleListKeys, type WorldUpdate } from './worlds.schemas.js';
@@ -64,12 +65,12 @@ export function toWorld(row: WorldRow, roles: RoleContext, urls: WorldUrls) {
 }
 
 async function findWorld(ctx: AppContext, guildId: string, worldId: string): Promise<WorldRow> {
-  const [row] = await ctx.db
-    .select()
-    .from(worlds)
-    .where(and(eq(worlds.guildId, guildId), eq(worlds.id, worldId)));
-  if (!row) throw missing(WORLD_NOT_FOUND);
-  return row;
+  return rowOrMissing(
+    ctx.db,
+    worlds,
+    and(eq(worlds.guildId, guildId), eq(worlds.id, worldId)),
+    WORLD_NOT_FOUND,
+  );
 }
 
 export async function listWorlds(ctx: AppContext, actor: Actor, guildId: string, urls: WorldUrls) {

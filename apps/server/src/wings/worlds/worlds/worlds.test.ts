@@ -1,7 +1,7 @@
 import { seedGuildIds } from '@vrclink/simulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { discordRole, rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../../test/app.js';
+import { discordRole, rows, signInMember, withOwnerApp } from '../../../../test/factories.js';
 import { createSession } from '../../identity/index.js';
 
 const { hangout, danceClub } = seedGuildIds;
@@ -9,13 +9,10 @@ const base = `/api/guilds/${hangout.id}/worlds`;
 type User = { id: string; session: string };
 
 describe('worlds (against the simulators)', () => {
-  let t: TestApp;
-  let owner: User;
-  beforeAll(async () => {
-    t = await createTestApp({ simulator: true });
-    owner = await signInHangoutOwner(t);
+  let t: TestApp, owner: User;
+  withOwnerApp((scene) => {
+    ({ t, owner } = scene);
   });
-  afterAll(() => t?.close());
 
   const create = async (name?: string) => {
     const res = await t.inject({

@@ -1,4 +1,5 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { polledRead } from '../../../api/cachedRead';
 import { api, type Schemas, unwrap } from '../../../api/client';
 
 export type AdminStatus = Schemas['AdminStatus'];
@@ -9,16 +10,11 @@ export const adminStatusKey = ['admin', 'status'] as const;
 /** Heartbeats come every 5 s; asking more often shows nothing new. */
 export const STATUS_REFRESH_MS = 5000;
 
-export const adminStatusQuery = () =>
-  queryOptions({
-    queryKey: adminStatusKey,
-    queryFn: () => unwrap(api.GET('/api/admin/status')),
-    refetchInterval: STATUS_REFRESH_MS,
-  });
-
-export function useAdminStatus() {
-  return useQuery(adminStatusQuery());
-}
+export const { query: adminStatusQuery, useRead: useAdminStatus } = polledRead(
+  adminStatusKey,
+  () => unwrap(api.GET('/api/admin/status')),
+  STATUS_REFRESH_MS,
+);
 
 export function useRetryVrchatLogin() {
   const queryClient = useQueryClient();

@@ -1,4 +1,5 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { polledRead } from '../../../api/cachedRead';
 import { api, type Schemas, unwrap } from '../../../api/client';
 
 export type ScheduledTask = Schemas['ScheduledTask'];
@@ -8,16 +9,11 @@ export type TaskRef = { api?: string | null; container?: string | null; method?:
 export const TASKS_REFRESH_MS = 1000;
 export const scheduledTasksKey = ['admin', 'scheduled-tasks'] as const;
 
-export const scheduledTasksQuery = () =>
-  queryOptions({
-    queryKey: scheduledTasksKey,
-    queryFn: () => unwrap(api.GET('/api/admin/scheduled-tasks/get_tasks')),
-    refetchInterval: TASKS_REFRESH_MS,
-  });
-
-export function useScheduledTasks() {
-  return useQuery(scheduledTasksQuery());
-}
+export const { query: scheduledTasksQuery, useRead: useScheduledTasks } = polledRead(
+  scheduledTasksKey,
+  () => unwrap(api.GET('/api/admin/scheduled-tasks/get_tasks')),
+  TASKS_REFRESH_MS,
+);
 
 const pathOf = (task: TaskRef) =>
   ({ api: task.api, container: task.container, taskName: task.method }) as {

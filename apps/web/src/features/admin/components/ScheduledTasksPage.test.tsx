@@ -1,13 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  type Answers,
-  callsTo,
-  loggedInAs,
-  renderApp,
-  stubApi,
-  toastTexts,
-} from '../../../testing/renderApp';
+import { type Answers, callsTo, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
+import { toastTexts } from '../../../testing/toasts';
 import { runTask, toggleTask } from '../api/scheduledTasks';
 
 const TASKS = '/api/admin/scheduled-tasks';

@@ -1,5 +1,5 @@
-import { Alert, Badge, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { errorMessage } from '../../../api/errors';
+import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { LoadFailed, Loading } from '../../../components/QueryStatus';
 import { type ScheduledTask, useScheduledTasks } from '../api/scheduledTasks';
 import { TaskTable } from './TaskTable';
 import { useNow } from './useNow';
@@ -26,13 +26,9 @@ export function ScheduledTasksPanel() {
         Scheduled Tasks
       </Title>
       {tasks.isPending ? (
-        <Center py="lg">
-          <Loader aria-label="Loading scheduled tasks" />
-        </Center>
+        <Loading label="Loading scheduled tasks" py="lg" />
       ) : tasks.isError ? (
-        <Alert color="red" variant="light" role="alert" title="Failed to load scheduled tasks.">
-          {errorMessage(tasks.error, 'Please try again.')}
-        </Alert>
+        <LoadFailed title="Failed to load scheduled tasks." error={tasks.error} />
       ) : tasks.data.tasks.length === 0 ? (
         <Text c="dimmed">No scheduled tasks: no worker process is running.</Text>
       ) : (

@@ -1,18 +1,7 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { errorMessage } from '../../../api/errors';
+import { LoadFailed, Loading } from '../../../components/QueryStatus';
 import { StatCard } from '../../../components/StatCard';
 import { notify } from '../../../components/toasts';
 import { type ProcessStatus, useAdminStatus, useRetryVrchatLogin } from '../api/adminStatus';
@@ -81,13 +70,9 @@ export function StatusPanel() {
         </Button>
       </Group>
       {status.isPending ? (
-        <Center py="lg">
-          <Loader aria-label="Loading status" />
-        </Center>
+        <Loading label="Loading status" py="lg" />
       ) : status.isError ? (
-        <Alert color="red" variant="light" role="alert" title="Failed to load the status.">
-          {errorMessage(status.error, 'Please try again.')}
-        </Alert>
+        <LoadFailed title="Failed to load the status." error={status.error} />
       ) : (
         <Stack gap="sm">
           {status.data.processes.length === 0 ? (

@@ -1,6 +1,6 @@
-import { Alert, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { errorMessage } from '../../../api/errors';
+import { LoadFailed, Loading } from '../../../components/QueryStatus';
 import { useWorldMirrorStatus, type WorldMirrorStatus } from '../api/worldMirror';
 import { formatRelative } from '../relativeTime';
 import { useNow } from './useNow';
@@ -63,13 +63,9 @@ export function WorldMirrorPanel() {
         World mirror
       </Title>
       {mirror.isPending ? (
-        <Center py="md">
-          <Loader aria-label="Loading the world mirror" />
-        </Center>
+        <Loading label="Loading the world mirror" py="md" />
       ) : mirror.isError ? (
-        <Alert color="red" variant="light" role="alert" title="Failed to load the world mirror.">
-          {errorMessage(mirror.error, 'Please try again.')}
-        </Alert>
+        <LoadFailed title="Failed to load the world mirror." error={mirror.error} />
       ) : mirror.data.configured ? (
         <MirrorDetails mirror={mirror.data} />
       ) : (

@@ -1,20 +1,14 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { guildRead } from '../../../api/cachedRead';
 import { api, type Schemas, unwrap } from '../../../api/client';
 
 export type GuestRoleEntry = Schemas['GuestRoleEntry'];
 type GuestRoles = { guestRoles: GuestRoleEntry[] };
 
-export const guestRolesKey = (guildId: string) => ['guest-roles', guildId] as const;
-
-export const guestRolesQuery = (guildId: string) =>
-  queryOptions({
-    queryKey: guestRolesKey(guildId),
-    queryFn: () => unwrap(api.GET('/api/guilds/{guildId}/guest_roles', { params: { path: { guildId } } })),
-  });
-
-export function useGuestRoles(guildId: string) {
-  return useQuery(guestRolesQuery(guildId));
-}
+const guestRoles = guildRead('guest-roles', (guildId) =>
+  unwrap(api.GET('/api/guilds/{guildId}/guest_roles', { params: { path: { guildId } } })),
+);
+export const { key: guestRolesKey, query: guestRolesQuery, useRead: useGuestRoles } = guestRoles;
 
 /** 'Add': the server's new list replaces the view. */
 export function useCreateGuestRole(guildId: string) {

@@ -1,20 +1,14 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { guildRead } from '../../../api/cachedRead';
 import { api, type Schemas, unwrap } from '../../../api/client';
 
 export type GuildSettings = Schemas['GuildSettings'];
 export type AutoAssignRoles = Schemas['AutoAssignRoles'];
 
-export const guildSettingsKey = (guildId: string) => ['guild-settings', guildId] as const;
-
-export const guildSettingsQuery = (guildId: string) =>
-  queryOptions({
-    queryKey: guildSettingsKey(guildId),
-    queryFn: () => unwrap(api.GET('/api/guilds/{guildId}', { params: { path: { guildId } } })),
-  });
-
-export function useGuildSettings(guildId: string) {
-  return useQuery(guildSettingsQuery(guildId));
-}
+const settings = guildRead('guild-settings', (guildId) =>
+  unwrap(api.GET('/api/guilds/{guildId}', { params: { path: { guildId } } })),
+);
+export const { key: guildSettingsKey, query: guildSettingsQuery, useRead: useGuildSettings } = settings;
 
 /** Saves one auto-assigned role at once (null clears it); the answer replaces the cached settings. */
 export function useUpdateAutoAssignRoles(guildId: string) {

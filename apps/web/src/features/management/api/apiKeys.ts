@@ -1,20 +1,14 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { guildRead } from '../../../api/cachedRead';
 import { api, type Schemas, unwrap } from '../../../api/client';
 import type { GuildPermission } from '../../../lib/guild-access/api/guilds';
 
 export type ApiKey = Schemas['ApiKey'];
 
-export const apiKeysKey = (guildId: string) => ['api-keys', guildId] as const;
-
-export const apiKeysQuery = (guildId: string) =>
-  queryOptions({
-    queryKey: apiKeysKey(guildId),
-    queryFn: () => unwrap(api.GET('/api/guilds/{guildId}/api_keys', { params: { path: { guildId } } })),
-  });
-
-export function useApiKeys(guildId: string) {
-  return useQuery(apiKeysQuery(guildId));
-}
+const apiKeys = guildRead('api-keys', (guildId) =>
+  unwrap(api.GET('/api/guilds/{guildId}/api_keys', { params: { path: { guildId } } })),
+);
+export const { key: apiKeysKey, query: apiKeysQuery, useRead: useApiKeys } = apiKeys;
 
 export function useCreateApiKey(guildId: string) {
   const queryClient = useQueryClient();

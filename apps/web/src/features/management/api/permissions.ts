@@ -1,16 +1,9 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { guildRead } from '../../../api/cachedRead';
 import { api, unwrap } from '../../../api/client';
 
-export const permissionsKey = (guildId: string) => ['guild-permissions', guildId] as const;
-
-export const permissionsQuery = (guildId: string) =>
-  queryOptions({
-    queryKey: permissionsKey(guildId),
-    queryFn: () => unwrap(api.GET('/api/guilds/permissions/{guildId}', { params: { path: { guildId } } })),
-  });
-
-export function usePermissions(guildId: string) {
-  return useQuery(permissionsQuery(guildId));
-}
+const permissions = guildRead('guild-permissions', (guildId) =>
+  unwrap(api.GET('/api/guilds/permissions/{guildId}', { params: { path: { guildId } } })),
+);
+export const { key: permissionsKey, query: permissionsQuery, useRead: usePermissions } = permissions;
 
 export type PermissionEntry = NonNullable<ReturnType<typeof usePermissions>['data']>['users'][number];

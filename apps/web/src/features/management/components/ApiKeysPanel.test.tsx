@@ -1,13 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import {
-  type Answers,
-  callsTo,
-  loggedInAs,
-  renderApp,
-  stubApi,
-  toastTexts,
-} from '../../../testing/renderApp';
+import { type Answers, callsTo, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
+import { toastTexts } from '../../../testing/toasts';
 
 const KEYS = '/api/guilds/900/api_keys';
 const key = {

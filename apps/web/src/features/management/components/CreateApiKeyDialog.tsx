@@ -12,6 +12,7 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/errors';
+import { DialogActions } from '../../../components/DialogActions';
 import type { GuildPermission } from '../../../lib/guild-access/api/guilds';
 import { guildPermissions } from '../../../lib/guild-access/permissions';
 import { useCreateApiKey } from '../api/apiKeys';
@@ -94,14 +95,12 @@ export function CreateApiKeyDialog({ guildId, onClose }: { guildId: string; onCl
             {problem}
           </Alert>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={submit} loading={create.isPending}>
-            Create
-          </Button>
-        </Group>
+        <DialogActions
+          onCancel={onClose}
+          onConfirm={submit}
+          confirmLabel="Create"
+          loading={create.isPending}
+        />
       </Stack>
     </Modal>
   );

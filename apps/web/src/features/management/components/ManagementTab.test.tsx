@@ -1,14 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { guildPermissions } from '../../../lib/guild-access/permissions';
-import {
-  type Answers,
-  callsTo,
-  loggedInAs,
-  renderApp,
-  stubApi,
-  toastTexts,
-} from '../../../testing/renderApp';
+import { type Answers, callsTo, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
+import { toastTexts } from '../../../testing/toasts';
 
 const all: string[] = [...guildPermissions];
 const guild = (permissions: string[]) => ({ id: '900', name: 'Neon Lounge', icon: null, permissions });

@@ -1,5 +1,6 @@
-import { Alert, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Checkbox, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { DialogActions } from '../../../components/DialogActions';
 import { notify } from '../../../components/toasts';
 import { failureSentence } from '../../../lib/failure-sentence';
 import type { GuildPermission } from '../../../lib/guild-access/api/guilds';
@@ -69,14 +70,13 @@ export function PermissionEditor({ guildId, entry, onClose }: Props) {
             {warning}
           </Alert>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={submit} loading={save.isPending} disabled={!userId || selected.length === 0}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions
+          onCancel={onClose}
+          onConfirm={submit}
+          confirmLabel="Save"
+          loading={save.isPending}
+          disabled={!userId || selected.length === 0}
+        />
       </Stack>
     </Modal>
   );

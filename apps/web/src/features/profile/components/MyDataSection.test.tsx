@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Answers, callsTo, renderApp, stubApi, toastTexts } from '../../../testing/renderApp';
+import { type Answers, callsTo, renderApp, stubApi } from '../../../testing/renderApp';
+import { toastTexts } from '../../../testing/toasts';
 import { profilePageAnswers } from '../testing/profileFixtures';
 
 const exported = { exportedAt: '2026-11-27T04:00:00.000Z', account: { id: '42', username: 'neon' } };

@@ -1,13 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import {
-  type Answers,
-  callsTo,
-  demoConfig,
-  renderApp,
-  stubApi,
-  toastTexts,
-} from '../../../testing/renderApp';
+import { type Answers, callsTo, demoConfig, renderApp, stubApi } from '../../../testing/renderApp';
+import { toastTexts } from '../../../testing/toasts';
 import type { Profile } from '../api/profile';
 import { profileFixture, profilePageAnswers } from '../testing/profileFixtures';
 

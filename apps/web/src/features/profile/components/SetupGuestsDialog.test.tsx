@@ -1,7 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Guest, GuestInfo } from '../../../lib/guests/api/guestInfo';
-import { type Answers, callsTo, renderApp, stubApi, toastTexts } from '../../../testing/renderApp';
+import { type Answers, callsTo, renderApp, stubApi } from '../../../testing/renderApp';
+import { toastTexts } from '../../../testing/toasts';
 import { profilePageAnswers } from '../testing/profileFixtures';
 
 const GUESTS = '/api/users/guests/900';

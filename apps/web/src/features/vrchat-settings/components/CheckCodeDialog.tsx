@@ -1,5 +1,6 @@
 import { Alert, Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { DialogActions } from '../../../components/DialogActions';
 import { notify } from '../../../components/toasts';
 import { VrchatSlowNotice } from '../../../lib/vrchat-wait';
 import { useJoinGroupLink } from '../api/joinGroupLink';
@@ -55,14 +56,13 @@ export function CheckCodeDialog({ guildId, groupId, found, invitesUrl, onClose }
           <Anchor href={invitesUrl} target="_blank" rel="noopener noreferrer" size="sm">
             Open the group's invites and join requests
           </Anchor>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Close
-            </Button>
-            <Button onClick={link} loading={join.isPending}>
-              Link Group
-            </Button>
-          </Group>
+          <DialogActions
+            onCancel={onClose}
+            cancelLabel="Close"
+            onConfirm={link}
+            confirmLabel="Link Group"
+            loading={join.isPending}
+          />
           <VrchatSlowNotice pending={join.isPending} />
         </Stack>
       ) : (

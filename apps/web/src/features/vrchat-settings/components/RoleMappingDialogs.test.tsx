@@ -8,20 +8,13 @@ import {
   loggedInAs,
   renderApp,
   stubApi,
-  toastTexts,
 } from '../../../testing/renderApp';
+import { toastTexts } from '../../../testing/toasts';
+import { neonDancers } from '../testing/fixtures';
 
 const guildRolesPath = '/api/guilds/900/guild_roles';
 const groupRolesPath = '/api/groups/900/group_roles';
-const group = {
-  id: 'grp_3f2b6c1e-0000-4000-8000-00000000abcd',
-  name: 'Neon Dancers',
-  iconUrl: null,
-  memberCount: 42,
-  onlineMemberCount: 5,
-  enabled: true,
-  autoKick: false,
-};
+const group = neonDancers({ enabled: true, autoKick: false });
 const guildRoles = [
   { id: '11', name: 'Supporter' },
   { id: '12', name: 'Verified' },

@@ -8,20 +8,12 @@ import {
   loggedInAs,
   renderApp,
   stubApi,
-  toastTexts,
 } from '../../../testing/renderApp';
+import { toastTexts } from '../../../testing/toasts';
+import { neonDancers } from '../testing/fixtures';
 
-const grp = 'grp_3f2b6c1e-0000-4000-8000-00000000abcd';
 const sync = '/api/guilds/900/sync';
-const group = {
-  id: grp,
-  name: 'Neon Dancers',
-  iconUrl: null,
-  memberCount: 42,
-  onlineMemberCount: 5,
-  enabled: true,
-  autoKick: true,
-};
+const group = neonDancers({ enabled: true, autoKick: true });
 const action = (kind: string, targetName: string, roleName: string | null, reason: string) => ({
   kind,
   targetName,

@@ -8,20 +8,12 @@ import {
   loggedInAs,
   renderApp,
   stubApi,
-  toastTexts,
 } from '../../../testing/renderApp';
+import { toastTexts } from '../../../testing/toasts';
+import { GROUP_ID as grp, neonDancers } from '../testing/fixtures';
 
-const grp = 'grp_3f2b6c1e-0000-4000-8000-00000000abcd';
 const base = '/api/groups/900';
-const group = {
-  id: grp,
-  name: 'Neon Dancers',
-  iconUrl: null,
-  memberCount: 42,
-  onlineMemberCount: 5,
-  enabled: false,
-  autoKick: true,
-};
+const group = neonDancers({ enabled: false, autoKick: true });
 const notLinked = { status: 404, body: { message: 'No VRChat group is linked to this server.' } };
 const info = { id: grp, name: 'Neon Dancers', iconUrl: null, linkCode: 'VRCL-ABCD2345' };
 

@@ -1,19 +1,15 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { guildRead } from '../../../api/cachedRead';
 import { api, unwrap } from '../../../api/client';
 
 // The same cache entry as the Discord tab's settings (GET /api/guilds/{guildId}): one read serves both.
-const guildSettingsKey = (guildId: string) => ['guild-settings', guildId] as const;
-
-export const guildSettingsQuery = (guildId: string) =>
-  queryOptions({
-    queryKey: guildSettingsKey(guildId),
-    queryFn: () => unwrap(api.GET('/api/guilds/{guildId}', { params: { path: { guildId } } })),
-  });
-
+const settings = guildRead('guild-settings', (guildId) =>
+  unwrap(api.GET('/api/guilds/{guildId}', { params: { path: { guildId } } })),
+);
+const guildSettingsKey = settings.key;
+export const guildSettingsQuery = settings.query;
 /** The server's settings, read for its contact e-mail (World Images needs one first). */
-export function useGuildSettings(guildId: string) {
-  return useQuery(guildSettingsQuery(guildId));
-}
+export const useGuildSettings = settings.useRead;
 
 /** Stores the contact e-mail; the cached settings take it so the editor opens. */
 export function useSetContactEmail(guildId: string) {

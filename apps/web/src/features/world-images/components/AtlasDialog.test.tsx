@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { type Answers, callsTo, renderApp, stubApi, toastTexts } from '../../../testing/renderApp';
+import { type Answers, callsTo, renderApp, stubApi } from '../../../testing/renderApp';
+import { toastTexts } from '../../../testing/toasts';
 import { atlasFixture, editorAnswers, GENERATE, METADATA, PAGE_PATH, WORLD_ID } from '../testing/fixtures';
 
 const RUNNING = 'An atlas is already being generated for this world.';

@@ -1,20 +1,9 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Modal,
-  Progress,
-  SimpleGrid,
-  Stack,
-  Text,
-} from '@mantine/core';
+import { Anchor, Button, Group, Modal, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconSparkles } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../../api/errors';
+import { LoadFailed, Loading } from '../../../components/QueryStatus';
 import { notify } from '../../../components/toasts';
 import { atlasImageUrl } from '../api/imageUrls';
 import { type AtlasMetadata, isGenerating, useAtlasMetadata, useGenerateAtlas } from '../api/worldAtlas';
@@ -71,13 +60,9 @@ export function AtlasDialog({ guildId, worldId, opened, canManage, onClose }: Pr
           </Group>
         )}
         {atlas.isPending ? (
-          <Center py="lg">
-            <Loader aria-label="Loading atlases" />
-          </Center>
+          <Loading label="Loading atlases" py="lg" />
         ) : atlas.isError ? (
-          <Alert color="red" variant="light" title="Failed to load atlases." role="alert">
-            {errorMessage(atlas.error, 'Please try again.')}
-          </Alert>
+          <LoadFailed title="Failed to load atlases." error={atlas.error} />
         ) : (
           <AtlasList worldId={worldId} atlas={atlas.data} />
         )}

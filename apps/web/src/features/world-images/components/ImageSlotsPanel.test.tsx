@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { callsTo, renderApp, stubApi, toastTexts } from '../../../testing/renderApp';
+import { callsTo, renderApp, stubApi } from '../../../testing/renderApp';
+import { toastTexts } from '../../../testing/toasts';
 import { editorAnswers, image, PAGE_PATH, SLOTS, slot, slotPath, slotsFixture } from '../testing/fixtures';
 import { IMAGE_DRAG_TYPE } from './imageDrag';
 

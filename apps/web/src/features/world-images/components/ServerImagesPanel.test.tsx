@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { callsTo, renderApp, stubApi, toastTexts } from '../../../testing/renderApp';
+import { callsTo, renderApp, stubApi } from '../../../testing/renderApp';
+import { toastTexts } from '../../../testing/toasts';
 import { stubUploads } from '../testing/fakeUpload';
 import { editorAnswers, GUILD_ID, IMAGES, image, imagePath, PAGE_PATH } from '../testing/fixtures';
 

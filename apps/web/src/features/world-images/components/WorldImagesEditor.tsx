@@ -1,8 +1,8 @@
-import { Alert, Button, Center, Grid, Group, Loader, Stack } from '@mantine/core';
+import { Alert, Button, Grid, Group, Stack } from '@mantine/core';
 import { IconLayoutGrid } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { errorMessage } from '../../../api/errors';
+import { LoadFailed, Loading } from '../../../components/QueryStatus';
 import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
 import { can } from '../../../lib/guild-access/tabs';
 import { useImageSlots } from '../api/imageSlots';
@@ -49,13 +49,9 @@ export function WorldImagesEditor({ guild, worldId }: { guild: ManageableGuild; 
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 7 }}>
           {slots.isPending ? (
-            <Center py={60}>
-              <Loader aria-label="Loading image slots" />
-            </Center>
+            <Loading label="Loading image slots" py={60} />
           ) : slots.isError ? (
-            <Alert color="red" variant="light" title="Failed to load image slots." role="alert">
-              {errorMessage(slots.error, 'Please try again.')}
-            </Alert>
+            <LoadFailed title="Failed to load image slots." error={slots.error} />
           ) : (
             <ImageSlotsPanel
               guildId={guild.id}
@@ -68,13 +64,9 @@ export function WorldImagesEditor({ guild, worldId }: { guild: ManageableGuild; 
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           {images.isPending ? (
-            <Center py={60}>
-              <Loader aria-label="Loading server images" />
-            </Center>
+            <Loading label="Loading server images" py={60} />
           ) : images.isError ? (
-            <Alert color="red" variant="light" title="Failed to load server images." role="alert">
-              {errorMessage(images.error, 'Please try again.')}
-            </Alert>
+            <LoadFailed title="Failed to load server images." error={images.error} />
           ) : (
             <ServerImagesPanel
               guildId={guild.id}

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { type Answers, callsTo, renderApp, stubApi, toastTexts } from '../../../testing/renderApp';
+import { type Answers, callsTo, renderApp, stubApi } from '../../../testing/renderApp';
+import { toastTexts } from '../../../testing/toasts';
 import {
   LOBBY_ID,
   WORLDS,

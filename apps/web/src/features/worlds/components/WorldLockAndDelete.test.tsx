@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { callsTo, toastTexts } from '../../../testing/renderApp';
+import { callsTo } from '../../../testing/renderApp';
+import { toastTexts } from '../../../testing/toasts';
 import { sentBodies as bodies, renderWorldCard as setup } from '../testing/renderWorlds';
 import { LOBBY_ID, WORLDS, worldFixture } from '../testing/worldFixtures';
 

@@ -1,21 +1,16 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { guildRead } from '../../../api/cachedRead';
 import { api, type Schemas, unwrap } from '../../../api/client';
 
 export type LoggingConfig = Schemas['LoggingConfig'];
 export type LogEventType = LoggingConfig['eventTypes'][number];
 
-export const loggingConfigKey = (guildId: string) => ['logging-config', guildId] as const;
-
-export const loggingConfigQuery = (guildId: string) =>
-  queryOptions({
-    queryKey: loggingConfigKey(guildId),
-    queryFn: () => unwrap(api.GET('/api/guilds/logging/{guildId}/config', { params: { path: { guildId } } })),
-  });
-
+const config = guildRead('logging-config', (guildId) =>
+  unwrap(api.GET('/api/guilds/logging/{guildId}/config', { params: { path: { guildId } } })),
+);
+export const { key: loggingConfigKey, query: loggingConfigQuery } = config;
 /** The log channel and the kinds of events posted (ViewGuild). */
-export function useLoggingConfig(guildId: string) {
-  return useQuery(loggingConfigQuery(guildId));
-}
+export const useLoggingConfig = config.useRead;
 
 /** Saves the log channel (null: off) and the kinds posted (Admin). */
 export function useUpdateLoggingConfig(guildId: string) {

@@ -1,13 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import {
-  type Answers,
-  callsTo,
-  loggedInAs,
-  renderApp,
-  stubApi,
-  toastTexts,
-} from '../../../testing/renderApp';
+import { type Answers, callsTo, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
+import { toastTexts } from '../../../testing/toasts';
 import { guildPermissions } from '../../guild-access/permissions';
 
 const CONFIG = '/api/guilds/logging/900/config';

@@ -1,6 +1,7 @@
-import { Alert, Button, Checkbox, Group, Modal, NativeSelect, Stack, Text } from '@mantine/core';
+import { Alert, Checkbox, Modal, NativeSelect, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/errors';
+import { DialogActions } from '../../../components/DialogActions';
 import { notify } from '../../../components/toasts';
 import { useGuildChannels } from '../api/guildChannels';
 import {
@@ -99,14 +100,7 @@ function LoggingForm({
           />
         ))}
       </Stack>
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button onClick={submit} loading={save.isPending}>
-          Save
-        </Button>
-      </Group>
+      <DialogActions onCancel={onClose} onConfirm={submit} confirmLabel="Save" loading={save.isPending} />
     </Stack>
   );
 }

@@ -1,13 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  type Answers,
-  callsTo,
-  demoConfig,
-  renderApp,
-  stubApi,
-  toastTexts,
-} from '../../../../testing/renderApp';
+import { type Answers, callsTo, demoConfig, renderApp, stubApi } from '../../../../testing/renderApp';
+import { toastTexts } from '../../../../testing/toasts';
 import { profileFixture, profilePageAnswers } from '../../testing/profileFixtures';
 
 const neon = {
