@@ -70,6 +70,10 @@ export default async function setup(project: TestProject) {
       // The same crowd would queue behind the simulated platforms' per-route buckets (OAuth token exchanges,
       // 10 per 10 s per address); the strict limits have their own tests.
       SIMULATOR_LIMITS: 'lax',
+      // The product's VRChat pacer 10 times faster (10 requests/s, burst 30; the lax simulator grants that): the
+      // journeys are about what the bot does, and at VRChat's real pace each awaited effect took 10-20 s. The pacing
+      // itself is tested against the strict simulator in the server suite (vrchat-limits, sync-under-limits).
+      VRCHAT_TIME_SCALE: '10',
     },
   });
   const serverLog = process.env.E2E_SERVER_LOG;

@@ -22,8 +22,9 @@ const GUILD = seedGuildIds.danceClub.id;
 const GROUP = vrchatSeed.groupIds.danceClub;
 const DANCER = vrchatSeed.roleIds.danceClub.dancer;
 /**
- * Every VRChat call goes through the pacer (1 request/s, burst 3: VRChat's quoted ~60/min), and a sync reads
- * the group about seven times, so an effect takes 10-20 s even on a quiet machine: wait well beyond that.
+ * Every VRChat call goes through the pacer (the e2e server runs it 10 times faster than VRChat's ~1 request/s;
+ * see global-setup.ts), and a sync reads the group about seven times: on a loaded machine an effect can still
+ * take several seconds, so wait well beyond that.
  */
 const EFFECT_TIMEOUT_MS = 45_000;
 
@@ -283,7 +284,7 @@ describe('the bot sync', () => {
       await page.getByRole('button', { name: 'Sync now' }).click();
       const heldTitle = `The last sync held back ${unentitled.length} removals`;
       // The tab follows a running sync by itself; reopening it on every check would queue its VRChat reads
-      // (the group, the setup check, the preview) ahead of the sync at VRChat's pace of about 1 request/s.
+      // (the group, the setup check, the preview) ahead of the sync, at the pacer's pace.
       let reopenedAt = Date.now();
       await eventually(
         'the held removals alert',
