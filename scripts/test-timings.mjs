@@ -33,7 +33,9 @@ for (const arg of process.argv.slice(2)) {
   }
 }
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
-console.log('\n== test time per pass and project (file seconds summed; e2e files one at a time beside the rest) ==');
+console.log(
+  '\n== test time per pass and project (file seconds summed; e2e files one at a time beside the rest) ==',
+);
 const groups = new Map();
 for (const r of rows) {
   const key = `${r.label} ${r.project}`;
