@@ -46,12 +46,15 @@ export async function createTestApp(
      */
     beforeStart?: (simulatorUrl: string) => Promise<void>;
     /**
-     * The simulator's options. Default LAX_SIMULATOR, for tests about something other than the limits: they
-     * pace VRChat at 200/s (the strict budget is ~1/s and blocks them) and make Discord sign-ins, reads and
-     * role changes faster than its per-route buckets allow; strict-by-default failed links.test.ts and made
-     * light files ~3× slower (docs/testing.md, "Lax simulator limits in tests", lists the files by reason).
-     * Tests about the limits pass `{}` (strict) or `vrchatTimeScale`.
+     * The simulator's limits, when neither `simulatorOptions` nor `vrchatTimeScale` is given: 'strict' (the
+     * default, as Discord and VRChat limit) or 'lax' (LAX_SIMULATOR). A test about something other than the
+     * limits may ask for 'lax', saying why on the line: they pace VRChat at 200/s (the strict budget is ~1/s
+     * and blocks them), sign many people in or read and change roles faster than Discord's per-route
+     * buckets allow, or inject 429s that must be the only ones (docs/testing.md, "Lax simulator limits in
+     * tests", lists the files by reason). Tests about the limits leave it strict or pass `vrchatTimeScale`.
      */
+    limits?: 'strict' | 'lax';
+    /** The simulator's options (over `limits`); `{}` is the strict default. */
     simulatorOptions?: SimulatorOptions;
     /**
      * Strict VRChat at N times the speed: the simulator's default (strict) limits with `timeScale: N` and
@@ -70,7 +73,12 @@ export async function createTestApp(
   const demo = opts.simulator
     ? await (await import('../src/demo.js')).startOwnSimulator(
         0,
-        opts.simulatorOptions ?? (opts.vrchatTimeScale ? { timeScale: opts.vrchatTimeScale } : LAX_SIMULATOR),
+        opts.simulatorOptions ??
+          (opts.vrchatTimeScale
+            ? { timeScale: opts.vrchatTimeScale }
+            : opts.limits === 'lax'
+              ? LAX_SIMULATOR
+              : {}),
       )
     : undefined;
   if (demo && opts.beforeStart) await opts.beforeStart(demo.sim.url);

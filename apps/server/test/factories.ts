@@ -137,12 +137,12 @@ export const signInHangoutOwner = (t: TestApp) =>
   signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
 
 /**
- * For one describe block: a test app (against the simulators unless other options are given) with the Hangout's
- * owner signed in, handed to `set` before the tests and closed after them.
+ * For one describe block: a test app with `options` (which say the simulator's limits, see createTestApp) with
+ * the Hangout's owner signed in, handed to `set` before the tests and closed after them.
  */
 export function withOwnerApp(
   set: (scene: { t: TestApp; owner: { id: string; session: string } }) => void,
-  options: Parameters<typeof createTestApp>[0] = { simulator: true },
+  options: Parameters<typeof createTestApp>[0],
 ): void {
   let app: TestApp | undefined;
   beforeAll(async () => {

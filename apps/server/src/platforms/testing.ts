@@ -19,11 +19,12 @@ export interface SimHarness {
  * The simulator for tests about something other than the platforms' rate limits: they pace VRChat calls at
  * 200/s (test/app.ts) to stay fast, which the strict default budget (about 1/s) would block for minutes, and
  * sign many people in through Discord's OAuth token route from one address, which Discord's per-route buckets
- * (10 per 10 s) would slow to a crawl. Tests about the limits start a strict simulator instead.
+ * (10 per 10 s) would slow to a crawl. Tests about the limits start a strict simulator instead (the default of
+ * `createTestApp` and `startSimHarness`); a test asks for this one explicitly, saying why.
  */
 export const LAX_SIMULATOR: SimulatorOptions = LAX_LIMITS;
 
-export async function startSimHarness(options: SimulatorOptions = LAX_SIMULATOR): Promise<SimHarness> {
+export async function startSimHarness(options: SimulatorOptions = {}): Promise<SimHarness> {
   const demo = await startOwnSimulator(0, options);
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SECRET_KEY: 'x'.repeat(32) });
   return {

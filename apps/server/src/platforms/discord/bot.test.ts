@@ -1,7 +1,7 @@
 import { demo, seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { type APIMessage, Routes } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SimHarness, startSimHarness, waitFor } from '../testing.js';
+import { LAX_SIMULATOR, type SimHarness, startSimHarness, waitFor } from '../testing.js';
 import { createDiscordBot, type DiscordBot } from './bot.js';
 import { DiscordPermissionError } from './errors.js';
 import { DiscordGrantError, DiscordOAuth } from './oauth.js';
@@ -19,7 +19,8 @@ describe('Discord bot adapter against the simulator', () => {
   let restOnly: DiscordBot;
 
   beforeAll(async () => {
-    sim = await startSimHarness();
+    // Lax: many Discord sign-ins, reads or role changes from one address; not a test of the limits.
+    sim = await startSimHarness(LAX_SIMULATOR);
     bot = createDiscordBot({ config: sim.config.discord, log: sim.log });
     restOnly = createDiscordBot({ config: sim.config.discord, log: sim.log });
     await bot.start();

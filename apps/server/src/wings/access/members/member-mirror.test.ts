@@ -29,6 +29,7 @@ describe('member mirror (Discord sends members only through op 8 and REST)', () 
   beforeAll(async () => {
     t = await createTestApp({
       simulator: true,
+      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
       beforeStart: async (url) => {
         const res = await callSimulatorControl(url, 'POST', `/discord/guilds/${danceClub.id}/bulk-members`, {
           count: BULK,

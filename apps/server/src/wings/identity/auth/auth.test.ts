@@ -200,7 +200,11 @@ describe('Discord OAuth login (against the simulated Discord)', () => {
   let t: TestApp;
   beforeAll(async () => {
     // Linked roles (on by default in demo mode) keep the tokens at logout; these tests are about the default.
-    t = await createTestApp({ simulator: true, env: { LINKED_ROLES_ENABLED: 'false' } });
+    t = await createTestApp({
+      simulator: true,
+      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
+      env: { LINKED_ROLES_ENABLED: 'false' },
+    });
   });
   afterAll(() => t?.close());
 
