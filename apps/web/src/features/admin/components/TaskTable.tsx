@@ -3,6 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { errorMessage } from '../../../api/errors';
+import { TableScroll } from '../../../components/TableScroll';
 import { notify } from '../../../components/toasts';
 import { failureSentence } from '../../../lib/failure-sentence';
 import { type ScheduledTask, useRunTask, useToggleTask } from '../api/scheduledTasks';
@@ -130,7 +131,7 @@ export function TaskTable({ tasks, now }: { tasks: ScheduledTask[]; now: number 
     );
   }
   return (
-    <Table.ScrollContainer minWidth={560}>
+    <TableScroll label="Scheduled tasks table" minWidth={560}>
       <Table striped verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
@@ -148,6 +149,6 @@ export function TaskTable({ tasks, now }: { tasks: ScheduledTask[]; now: number 
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScroll>
   );
 }

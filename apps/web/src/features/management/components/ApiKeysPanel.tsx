@@ -2,6 +2,7 @@ import { ActionIcon, Alert, Button, Group, Loader, Paper, Table, Text, Title } f
 import { IconKey, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { TableScroll } from '../../../components/TableScroll';
 import { TruncatedName } from '../../../components/TruncatedName';
 import { notify } from '../../../components/toasts';
 import { ApiLogPanel } from '../../../lib/api-log';
@@ -45,7 +46,7 @@ export function ApiKeysPanel({ guildId }: { guildId: string }) {
       ) : (
         // Fixed columns, cut names, and a table that scrolls within itself on a phone: a 100-character key
         // name (the form's limit) never widens the page.
-        <Table.ScrollContainer minWidth={640}>
+        <TableScroll label="API keys table" minWidth={640}>
           <Table layout="fixed">
             <Table.Thead>
               <Table.Tr>
@@ -87,7 +88,7 @@ export function ApiKeysPanel({ guildId }: { guildId: string }) {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       )}
       <ApiLogPanel guildId={guildId} />
       {creating && <CreateApiKeyDialog guildId={guildId} onClose={() => setCreating(false)} />}

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
+import { TableScroll } from '../../../components/TableScroll';
 import { VrchatSlowNotice } from '../../../lib/vrchat-wait';
 
 interface Props {
@@ -46,7 +47,7 @@ export function MappingDialog(props: Props) {
           Failed to load role mappings.
         </Alert>
       ) : (
-        <Table.ScrollContainer minWidth={560}>
+        <TableScroll label={`${props.title} table`} minWidth={560}>
           <Table>
             <Table.Thead>
               <Table.Tr>
@@ -57,7 +58,7 @@ export function MappingDialog(props: Props) {
             </Table.Thead>
             <Table.Tbody>{props.children}</Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       )}
       {!props.loading && props.empty && (
         <Text c="dimmed" my="sm">

@@ -1,11 +1,12 @@
 import { Table, Text } from '@mantine/core';
+import { TableScroll } from '../../../components/TableScroll';
 import type { SyncActionView } from '../../../lib/sync/api/sync';
 import { actionLabel, reasonLabel } from '../../../lib/sync/syncWords';
 
 /** The actions of a sync, one per row; scrolls sideways on narrow screens. */
 export function SyncActionTable({ actions, label }: { actions: SyncActionView[]; label: string }) {
   return (
-    <Table.ScrollContainer minWidth={560}>
+    <TableScroll label={`${label} table`} minWidth={560}>
       <Table striped highlightOnHover verticalSpacing={4} fz="sm" aria-label={label}>
         <Table.Thead>
           <Table.Tr>
@@ -33,6 +34,6 @@ export function SyncActionTable({ actions, label }: { actions: SyncActionView[];
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScroll>
   );
 }

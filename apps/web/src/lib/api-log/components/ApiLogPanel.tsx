@@ -1,5 +1,6 @@
 import { Alert, Anchor, Badge, Button, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
+import { TableScroll } from '../../../components/TableScroll';
 import { type ApiLogEntry, useApiLog } from '../api/apiLog';
 
 const statusColor = (status: number) =>
@@ -53,7 +54,7 @@ export function ApiLogPanel({ guildId }: { guildId: string }) {
       ) : entries.length === 0 ? (
         <Text c="dimmed">No API calls in the last 30 days.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={700}>
+        <TableScroll label="API log table" minWidth={700}>
           <Table striped verticalSpacing="xs" aria-label="API log">
             <Table.Thead>
               <Table.Tr>
@@ -84,7 +85,7 @@ export function ApiLogPanel({ guildId }: { guildId: string }) {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       )}
       {log.hasNextPage && (
         <Button variant="light" onClick={() => log.fetchNextPage()} loading={log.isFetchingNextPage}>

@@ -1,5 +1,6 @@
 import { Button, Code, Collapse, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { TableScroll } from '../../../components/TableScroll';
 import { TruncatedName } from '../../../components/TruncatedName';
 import type { AuditLogEntry } from '../api/auditLog';
 
@@ -48,7 +49,7 @@ function TargetCell({ entry }: { entry: AuditLogEntry }) {
 export function AuditLogTable({ entries }: { entries: AuditLogEntry[] }) {
   if (entries.length === 0) return <Text c="dimmed">No audit logs found.</Text>;
   return (
-    <Table.ScrollContainer minWidth={900}>
+    <TableScroll label="Audit log table" minWidth={900}>
       <Table striped verticalSpacing="xs" layout="fixed">
         <Table.Thead>
           <Table.Tr>
@@ -86,6 +87,6 @@ export function AuditLogTable({ entries }: { entries: AuditLogEntry[] }) {
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScroll>
   );
 }

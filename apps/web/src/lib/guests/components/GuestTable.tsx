@@ -2,6 +2,7 @@ import { Avatar, Button, Group, Modal, Paper, Stack, Table, Text, VisuallyHidden
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/errors';
+import { TableScroll } from '../../../components/TableScroll';
 import { notify } from '../../../components/toasts';
 import type { Guest } from '../api/guestInfo';
 import { useUnassignGuest } from '../api/unassignGuest';
@@ -80,7 +81,7 @@ export function GuestTable({ guildId, guests }: { guildId: string; guests: Guest
       ))}
     </Stack>
   ) : (
-    <Table.ScrollContainer minWidth={560}>
+    <TableScroll label="Guests table" minWidth={560}>
       <Table verticalSpacing="xs" aria-label="Guests">
         <Table.Thead>
           <Table.Tr>
@@ -112,7 +113,7 @@ export function GuestTable({ guildId, guests }: { guildId: string; guests: Guest
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScroll>
   );
 
   return (
