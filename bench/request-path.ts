@@ -78,6 +78,8 @@ export async function runRequestPathBench(): Promise<void> {
       SIMULATOR_URL: sim.sim.url,
       // The per-user limit (600 a minute) would answer 429s; its bookkeeping still runs on every request.
       RATE_LIMIT_USER: '1000000000',
+      // What an API process runs in production: no gateway, no job worker sharing its event loop.
+      PROCESS_ROLES: 'api',
     },
     { bundleDir: serverDist },
   );
