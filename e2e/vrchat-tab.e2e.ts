@@ -49,7 +49,11 @@ describe('VRChat tab', () => {
       await dialog.getByRole('button', { name: 'Unlink' }).click();
       await page.getByText('Group not Linked').waitFor();
     };
+    const linked = page.getByText('Group successfully linked');
     const link = async (group: { id: string; description: string }, name: string) => {
+      // The toast of an earlier link may still show (toasts last about 5 s): wait it out, so the one awaited
+      // below is this link's.
+      await linked.first().waitFor({ state: 'detached', timeout: 15_000 });
       await page.getByRole('textbox', { name: 'Group ID' }).fill(`https://vrchat.com/home/group/${group.id}`);
       await page.getByRole('button', { name: 'Start Linking Group' }).click();
       await page.getByRole('heading', { name }).waitFor();
@@ -61,7 +65,7 @@ describe('VRChat tab', () => {
       await page.getByRole('button', { name: 'Check Code' }).click();
       const dialog = page.getByRole('dialog', { name: 'Code found in group description' });
       await dialog.getByRole('button', { name: 'Link Group' }).click();
-      await page.getByText('Group successfully linked').waitFor();
+      await linked.waitFor();
       await page.getByRole('heading', { name }).waitFor();
       await page.getByRole('button', { name: 'Unlink Group' }).waitFor();
       await control('PATCH', `/vrchat/groups/${group.id}`, { description: group.description });
