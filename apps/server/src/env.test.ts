@@ -43,7 +43,9 @@ describe('configuration', () => {
       '127.0.0.2',
     );
     expect(parseEnv({ VRCHAT_LOCAL_ADDRESS: '2001:db8::7' }).VRCHAT_LOCAL_ADDRESS).toBe('2001:db8::7');
-    expect(() => parseEnv({ VRCHAT_LOCAL_ADDRESS: 'eth0' })).toThrow(/VRCHAT_LOCAL_ADDRESS/);
+    expect(() => parseEnv({ VRCHAT_LOCAL_ADDRESS: 'eth0' })).toThrow(
+      /VRCHAT_LOCAL_ADDRESS: must be an IP address of this machine \(IPv4 or IPv6\)/,
+    );
   });
 
   it('runs in demo mode with the documented defaults when nothing is set', () => {

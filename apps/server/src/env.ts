@@ -96,7 +96,11 @@ export const envSchema = z.object({
    * The local address VRChat API requests leave from, for a host with several egress addresses. Processes
    * with different addresses keep one VRChat session each (VRChat may refuse a session from another address).
    */
-  VRCHAT_LOCAL_ADDRESS: optionalString.pipe(z.union([z.ipv4(), z.ipv6()]).optional()),
+  VRCHAT_LOCAL_ADDRESS: optionalString.pipe(
+    z
+      .union([z.ipv4(), z.ipv6()], { message: 'must be an IP address of this machine (IPv4 or IPv6)' })
+      .optional(),
+  ),
   WORLD_MIRROR_URL: optionalString.pipe(z.string().url().optional()),
   /** The git repository the world mirror pushes to (https URL with a token, an SSH address, or a path). */
   WORLD_MIRROR_REMOTE: optionalString,
