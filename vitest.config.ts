@@ -47,6 +47,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 240_000,
+          // expect.poll's 1 s default is shorter than a page's round trip on a loaded 2-core CI machine.
+          expect: { poll: { timeout: 15_000 } },
           globalSetup: ['global-setup.ts'],
           fileParallelism: false,
         },

@@ -60,7 +60,9 @@ describe('keyboard alone', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`/server-settings/${DANCE_CLUB.id}/discord$`));
     // The address changes before React renders the chosen server.
-    await vi.waitFor(async () => expect(await server.getAttribute('aria-current')).toBe('page'));
+    await vi.waitFor(async () => expect(await server.getAttribute('aria-current')).toBe('page'), {
+      timeout: 15_000,
+    });
 
     // The Linked Users Role: the arrow keys walk the list, Enter chooses, the preview's Save saves.
     const select = page.getByRole('combobox', { name: 'Linked Users Role' });

@@ -32,7 +32,9 @@ describe('the Trusted URL (demo mode)', () => {
     // Wait for the new card: until it renders, the last card is the seeded world, which this would rename.
     const before = await page.getByRole('article').count();
     await page.getByRole('button', { name: 'Create new' }).click();
-    await vi.waitFor(async () => expect(await page.getByRole('article').count()).toBe(before + 1));
+    await vi.waitFor(async () => expect(await page.getByRole('article').count()).toBe(before + 1), {
+      timeout: 15_000,
+    });
     const created = page.getByRole('article').last();
     await created.getByLabel('World name').fill(NAME);
     await created.getByLabel('World name').press('Enter');

@@ -61,7 +61,9 @@ describe('Worlds tab', () => {
     // Create new, then rename it in place.
     const before = await page.getByRole('article').count();
     await page.getByRole('button', { name: 'Create new' }).click();
-    await vi.waitFor(async () => expect(await page.getByRole('article').count()).toBe(before + 1));
+    await vi.waitFor(async () => expect(await page.getByRole('article').count()).toBe(before + 1), {
+      timeout: 15_000,
+    });
     await page.getByRole('article').last().getByLabel('World name').fill('E2E World');
     await page.getByRole('article').last().getByLabel('World name').press('Enter');
     const card = page.getByRole('article', { name: 'E2E World' });
@@ -84,7 +86,9 @@ describe('Worlds tab', () => {
       .getByRole('group', { name: 'Admin', exact: true });
     await admin.focus();
     await page.keyboard.press('Space');
-    await vi.waitFor(async () => expect(await admin.getAttribute('data-dragging')).toBe('true'));
+    await vi.waitFor(async () => expect(await admin.getAttribute('data-dragging')).toBe('true'), {
+      timeout: 15_000,
+    });
     // Each press moves the chip 25 px (unit-tested in roleSensors.test.ts): go until it is 125 px left, past
     // the middle of 'Verified'. A press that lands before the sensor is listening just moves nothing.
     const offset = async () =>
@@ -167,8 +171,9 @@ describe('Worlds tab', () => {
 
     // Compression cannot be turned off once on; the body is then no longer plain JSON.
     await card.getByRole('switch', { name: 'Compression' }).click({ force: true });
-    await vi.waitFor(async () =>
-      expect(await card.getByRole('switch', { name: 'Compression' }).isDisabled()).toBe(true),
+    await vi.waitFor(
+      async () => expect(await card.getByRole('switch', { name: 'Compression' }).isDisabled()).toBe(true),
+      { timeout: 15_000 },
     );
     await card.getByText('Compression cannot be turned off once on.').waitFor();
     await vi.waitFor(

@@ -13,7 +13,9 @@ describe('home page', () => {
       await screen.findByRole('heading', { name: 'Seamless Linking and Syncing for VRChat' }),
     ).toBeTruthy();
     const invite = await screen.findByRole('link', { name: 'Invite to Server' });
-    await vi.waitFor(() => expect(invite.getAttribute('href')).toBe(demoConfig.inviteUrl));
+    await vi.waitFor(() => expect(invite.getAttribute('href')).toBe(demoConfig.inviteUrl), {
+      timeout: 5_000,
+    });
     expect(screen.getByRole('link', { name: 'Support' }).getAttribute('href')).toBe(demoConfig.supportUrl);
     expect(screen.getByText('1100+')).toBeTruthy();
     expect(screen.getByText('45K+')).toBeTruthy();
