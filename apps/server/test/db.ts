@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type Database, openDatabase } from '../src/db/client.js';
 
 /**
@@ -37,13 +39,22 @@ export async function createScratchDatabase(
   };
 }
 
+let template: Blob | undefined;
+/** The migrated data directory test/global-setup.ts made, read once per test file. */
+function pgliteTemplate(): Blob | undefined {
+  // Outside Vitest (the benchmarks build test apps too) there is no template: initdb runs.
+  const path = process.env.VITEST ? inject('pgliteTemplate') : '';
+  if (path && !template) template = new Blob([readFileSync(path)]);
+  return template;
+}
+
 /**
  * A fresh, migrated database for one test app: in-memory PGlite by default, or a throw-away database
  * on the PostgreSQL server named by DATABASE_URL (dropped on close).
  */
 export async function openTestDatabase(): Promise<Database> {
   const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) return openDatabase({ dataDir: 'memory://' });
+  if (!adminUrl) return openDatabase({ dataDir: 'memory://', loadDataDir: pgliteTemplate() });
   const scratch = await createScratchDatabase(adminUrl);
   // A connection broken by the final drop is expected; it must not fail the run.
   const database = await openDatabase({ url: scratch.url, onConnectionError: () => {} });
