@@ -48,10 +48,13 @@ async function linkCommandAnswer(simulatorUrl: string): Promise<string> {
         commandName: 'link',
       }),
     });
-    if (typeof sent.interactionId !== 'string')
+    // Until the bot has registered its commands (at start, after login) there is no /link to run, and until its
+    // gateway session is up nobody to deliver to: ask again once it is.
+    const notYet =
+      typeof sent.message === 'string' && /No chat-input command .* is registered/.test(sent.message);
+    if (!notYet && typeof sent.interactionId !== 'string')
       throw new Error(`The simulator refused: ${JSON.stringify(sent)}`);
-    // Nobody to deliver to until the bot's gateway session is up: ask again once it is.
-    if (sent.deliveredTo === 0) {
+    if (notYet || sent.deliveredTo === 0) {
       await new Promise((r) => setTimeout(r, 250));
       continue;
     }
