@@ -39,6 +39,13 @@ export async function createScratchDatabase(
   };
 }
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A migrated in-memory PGlite's data directory (tar) from test/global-setup.ts, or '' on PostgreSQL. */
+    pgliteTemplate: string;
+  }
+}
+
 let template: Blob | undefined;
 /** The migrated data directory test/global-setup.ts made, read once per test file. */
 function pgliteTemplate(): Blob | undefined {

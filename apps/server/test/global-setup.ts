@@ -10,13 +10,6 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import type { TestProject } from 'vitest/node';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** A migrated in-memory PGlite's data directory (tar), or '' on PostgreSQL. */
-    pgliteTemplate: string;
-  }
-}
-
 const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
 
 /** What the template depends on: the committed migrations and the PGlite build. */
