@@ -162,7 +162,7 @@ describe('Discord tab', () => {
       autoAssignRoles: { linkedRoleId: '11' },
     });
     expect(panel.queryByText('Bea')).toBeNull();
-    fireEvent.click(panel.getByRole('button', { name: 'Show members' }));
+    fireEvent.click(await panel.findByRole('button', { name: 'Show members' }));
     expect(panel.getByRole('list', { name: 'Given to' }).textContent).toBe('Ann');
     expect(panel.getByRole('list', { name: 'Taken from' }).textContent).toBe('BeaCid');
     expect(callsTo(fetchMock, 'POST', '/api/guilds/900')).toHaveLength(0);
@@ -389,7 +389,7 @@ describe('Discord tab', () => {
     let panel = within(await dialog.findByRole('region', { name: 'Change preview' }));
     expect(panel.getByText('Guest role 1: Count: 2 → 1')).toBeTruthy();
     expect(await panel.findByText('Guest will be taken from 1 guest.')).toBeTruthy();
-    fireEvent.click(panel.getByRole('button', { name: 'Show members' }));
+    fireEvent.click(await panel.findByRole('button', { name: 'Show members' }));
     expect(within(panel.getByRole('list', { name: 'Taken from' })).getByText('Bea')).toBeTruthy();
     fireEvent.click(panel.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(dialog.queryByRole('region', { name: 'Change preview' })).toBeNull());
