@@ -65,9 +65,17 @@ describe('what sets off a sync (with the Server Members intent)', () => {
   });
 
   it('syncs when a member leaves or is banned', async () => {
-    const leaver = await discordMember(t, hangout.id);
-    const banned = await discordMember(t, hangout.id);
-    await forgetQueuedSyncs(t);
+    // Each join asks for a sync once the mirror has stored it: wait for that request to land before forgetting
+    // it, or it could land after and hold the departure's request (one waiting job per server).
+    const joined = async () => {
+      await forgetQueuedSyncs(t);
+      const member = await discordMember(t, hangout.id);
+      expect(await queuedReason(t, hangout.id)).toBe('member');
+      await forgetQueuedSyncs(t);
+      return member;
+    };
+    const leaver = await joined();
+    const banned = await joined();
     await t.control('DELETE', `/discord/guilds/${hangout.id}/members/${leaver.id}`);
     expect(await queuedReason(t, hangout.id)).toBe('departure');
     await forgetQueuedSyncs(t);
