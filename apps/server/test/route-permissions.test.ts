@@ -6,7 +6,7 @@ import {
   guildPermissionValues,
 } from '../src/wings/access/permissions/guild-permissions.js';
 import { multipartFile, solidImage } from '../src/wings/worlds/world-images/testing.js';
-import { createTestApp, type TestApp } from './app.js';
+import { createTestApp, laxSimulator, type TestApp } from './app.js';
 import { guildGroup, signInHangoutOwner, signInMember } from './factories.js';
 
 /**
@@ -175,11 +175,7 @@ describe('every server route refuses callers without the permission it needs (40
   };
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
     owner = await signInHangoutOwner(t);
     const asOwner = (method: Route['method'], url: string, payload?: object) =>
       t.inject({ method, url, payload, session: owner.session });

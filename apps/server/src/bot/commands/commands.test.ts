@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../test/app.js';
 import {
   discordMember,
   discordRole,
@@ -59,8 +59,7 @@ describe('slash commands (discord.js against the simulated Discord)', () => {
   beforeAll(async () => {
     // The interactive deadline shortened from the default 10 s so a hanging VRChat is answered quickly.
     t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
+      ...laxSimulator.forVrchatTestPacing,
       jobs: true,
       vrchatPacer: { interactiveDeadlineMs: DEADLINE_MS },
     });
@@ -287,11 +286,7 @@ describe('/whois when it has to ask Discord (no Server Members intent)', () => {
   let t: TestApp;
   let owner: { id: string; session: string };
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      beforeStart: withoutMembersIntent,
-    });
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, beforeStart: withoutMembersIntent });
     owner = await signInHangoutOwner(t);
   }, 60_000);
   afterAll(() => t?.close());

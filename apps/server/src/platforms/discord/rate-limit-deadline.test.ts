@@ -6,7 +6,7 @@
 
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../test/app.js';
 import {
   discordMember,
   discordRole,
@@ -25,10 +25,7 @@ describe('Discord rate limits and interactive requests (against the simulators)'
   const roles = { host: '', guestRole: '' };
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // the 429s this file injects must be the only ones, so its counts are exact
-    });
+    t = await createTestApp(laxSimulator.forOnlyInjected429s);
     owner = await signInHangoutOwner(t);
     roles.host = await discordRole(t, hangout.id, 'Storm Host');
     roles.guestRole = await discordRole(t, hangout.id, 'Storm Guest');

@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import { rows, signInMember, withOwnerApp } from '../../../../test/factories.js';
 
 const { hangout, danceClub } = seedGuildIds;
@@ -13,10 +13,7 @@ describe('API keys (against the simulators)', () => {
     (scene) => {
       ({ t, owner } = scene);
     },
-    {
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    },
+    laxSimulator.forManyDiscordCalls,
   );
 
   const create = (payload: object, session = owner.session) =>

@@ -1,7 +1,7 @@
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { GatewayIntentBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
 import {
   signInHangoutOwner,
   vrchatLink,
@@ -19,11 +19,7 @@ describe('member mirror without the Server Members intent (linked members only)'
   let t: TestApp;
   let owner: { id: string; session: string };
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      beforeStart: withoutMembersIntent,
-    });
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, beforeStart: withoutMembersIntent });
     owner = await signInHangoutOwner(t);
     await vrchatLink(t, { discordUserId: linkedUser, vrchatName: 'Linked Only', isVerified: true });
     await reconcileAllGuildMembers(t.ctx);

@@ -1,7 +1,7 @@
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { GatewayIntentBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { discordRole, signInHangoutOwner } from '../../../../test/factories.js';
 import { callSimulatorControl, waitFor } from '../../../platforms/testing.js';
 import { reconcileAllGuildMembers } from './member-mirror.reconcile.js';
@@ -28,8 +28,7 @@ describe('member mirror (Discord sends members only through op 8 and REST)', () 
   let owner: { id: string; session: string };
   beforeAll(async () => {
     t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
+      ...laxSimulator.forManyDiscordCalls,
       beforeStart: async (url) => {
         const res = await callSimulatorControl(url, 'POST', `/discord/guilds/${danceClub.id}/bulk-members`, {
           count: BULK,

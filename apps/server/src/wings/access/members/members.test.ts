@@ -1,6 +1,6 @@
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { signInHangoutOwner, signInMember, vrchatLink } from '../../../../test/factories.js';
 
 const { hangout } = seedGuildIds;
@@ -11,10 +11,7 @@ describe('member search (against the simulators)', () => {
   let owner: { id: string; session: string };
   let linked: { id: string; session: string; username: string };
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forVrchatTestPacing);
     owner = await signInHangoutOwner(t);
     linked = await signInMember(t, hangout.id, {
       username: 'zz_linked_member',

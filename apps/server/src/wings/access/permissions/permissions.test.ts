@@ -1,6 +1,6 @@
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import { discordRole, rows, signInMember, withOwnerApp } from '../../../../test/factories.js';
 import { guildPermissions } from '../../../db/schema/index.js';
 import { waitFor } from '../../../platforms/testing.js';
@@ -16,10 +16,7 @@ describe('server permissions (against the simulators)', () => {
     (scene) => {
       ({ t, owner } = scene);
     },
-    {
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    },
+    laxSimulator.forManyDiscordCalls,
   );
 
   const guilds = (user: User) => t.inject({ method: 'GET', url: '/api/guilds', session: user.session });

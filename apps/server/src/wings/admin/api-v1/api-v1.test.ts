@@ -1,6 +1,6 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   discordMember,
   guildGroup,
@@ -39,11 +39,7 @@ describe('/api/v1 (against the simulators)', () => {
   const ids = (body: { members: { discordId: string }[] }) => body.members.map((x) => x.discordId);
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      env: { RATE_LIMIT_API_KEY: '40' },
-    });
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, env: { RATE_LIMIT_API_KEY: '40' } });
     owner = await signInHangoutOwner(t);
     m.glimmer = await discordMember(t, hangout.id, {
       roles: [hangout.roles.Verified, hangout.roles['Event Host']],

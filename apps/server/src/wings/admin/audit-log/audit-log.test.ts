@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { signInHangoutOwner, signInMember } from '../../../../test/factories.js';
 import { userActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
@@ -23,10 +23,7 @@ describe('GET /api/groups/audit_log/{guildId} (against the simulators)', () => {
   let worldId: string;
   let keyId: string;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forManyDiscordCalls);
     owner = await signInHangoutOwner(t);
     member = await signInMember(t, hangout.id, { username: 'audit_viewer' });
     const created = await t.inject({

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { seedGuildIds } from '@vrclink/simulator';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { discordMember, rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
 import { userActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
@@ -33,11 +33,7 @@ describe('Logging to Discord (against the simulated Discord)', () => {
         done();
       },
     });
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-      log: pino({ level: 'warn' }, sink),
-    });
+    t = await createTestApp({ ...laxSimulator.forManyDiscordCalls, log: pino({ level: 'warn' }, sink) });
     owner = await signInHangoutOwner(t);
   }, 60_000);
   afterEach(async () => {

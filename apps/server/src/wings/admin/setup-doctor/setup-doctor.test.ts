@@ -1,7 +1,7 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { discordRole, guildGroup, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
 import { discordGroupMappings, guildGroups, guildSettings } from '../../../db/schema/index.js';
 import { waitFor } from '../../../platforms/testing.js';
@@ -22,10 +22,7 @@ describe('GET /api/guilds/{guildId}/setup_check (against the simulators)', () =>
   let linkedRole: string;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forVrchatTestPacing);
     owner = await signInHangoutOwner(t);
     linkedRole = await discordRole(t, hangout.id, 'Doctor Linked');
     await t.ctx.db.insert(guildSettings).values({ guildId: hangout.id, linkedRoleId: linkedRole });

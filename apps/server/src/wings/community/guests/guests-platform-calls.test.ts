@@ -6,7 +6,7 @@
 
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   botSeesRoles,
   discordMember,
@@ -27,10 +27,7 @@ describe('guest assignment and the platforms (against the simulators, on PGlite)
   const roles = { host: '', guestRole: '' };
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forManyDiscordCalls);
     roles.host = await discordRole(t, hangout.id, 'Crash Host');
     roles.guestRole = await discordRole(t, hangout.id, 'Crash Guest');
     await guestRoleEntry(t, {

@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
 import {
   discordMember,
   discordRole,
@@ -25,10 +25,7 @@ describe('guest setup (against the simulators)', () => {
   const roleNames = { host1: 'Supporter', host2: 'Patron', guestRole: 'Guest Pass' };
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forVrchatTestPacing);
     roles.host1 = await discordRole(t, hangout.id, roleNames.host1);
     roles.host2 = await discordRole(t, hangout.id, roleNames.host2);
     roles.unused = await discordRole(t, hangout.id);

@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   discordMember,
   discordRole,
@@ -22,10 +22,7 @@ describe('guest roles of the Discord tab (against the simulators)', () => {
     (scene) => {
       ({ t, owner } = scene);
     },
-    {
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    },
+    laxSimulator.forManyDiscordCalls,
   );
 
   const list = async (url = base) =>

@@ -1,6 +1,6 @@
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import { discordRole, rows, signInMember, vrchatLink, withOwnerApp } from '../../../../test/factories.js';
 import { waitFor } from '../../../platforms/testing.js';
 
@@ -26,10 +26,7 @@ describe('Discord tab settings (against the simulators)', () => {
     (scene) => {
       ({ t, owner } = scene);
     },
-    {
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    },
+    laxSimulator.forVrchatTestPacing,
   );
 
   const get = (user = owner, url = base) => t.inject({ method: 'GET', url, session: user.session });

@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
 import {
   discordRole,
   guestRoleEntry,
@@ -16,10 +16,7 @@ describe('GET /api/users/profile (against the simulators)', () => {
   let t: TestApp;
   let mainRole: string;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forVrchatTestPacing);
     mainRole = await discordRole(t, hangout.id, 'Host');
     await guestRoleEntry(t, {
       guildId: hangout.id,

@@ -1,6 +1,6 @@
 import { seedGuildIds, vrchatAccounts, vrchatSeed } from '@vrclink/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import { guildGroup, rows, withOwnerApp } from '../../../../test/factories.js';
 
 const { hangout } = seedGuildIds;
@@ -19,10 +19,7 @@ describe('VRChat tab: linking a group through its description (against the simul
     (scene) => {
       ({ t, owner } = scene);
     },
-    {
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    },
+    laxSimulator.forVrchatTestPacing,
   );
   beforeEach(async () => {
     await t.ctx.database.executeSql('delete from guild_groups');

@@ -1,6 +1,6 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import { guildGroup, rows, signInMember, withOwnerApp } from '../../../../test/factories.js';
 
 const { hangout } = seedGuildIds;
@@ -25,10 +25,7 @@ describe('VRChat tab: linked group, settings and unlink (against the simulators)
     (scene) => {
       ({ t, owner } = scene);
     },
-    {
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    },
+    laxSimulator.forVrchatTestPacing,
   );
   beforeEach(async () => {
     await t.ctx.database.executeSql('delete from guild_groups');

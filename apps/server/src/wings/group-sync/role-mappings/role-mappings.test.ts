@@ -1,6 +1,6 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { guildGroup, rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
 import { syncGuildJob } from '../../../kernel/job-catalog.js';
 
@@ -29,10 +29,7 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
   let owner: User;
   let purchaseRole: { id: string; name: string } | null = null;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forVrchatTestPacing);
     owner = await signInHangoutOwner(t);
     const made = await t.control('POST', `/vrchat/groups/${hangoutGroup}/roles`, {
       name: 'Supporter Tier',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   discordMember,
   discordRole,
@@ -27,10 +27,7 @@ describe('POST /api/guilds/:guildId/sync/preview (what a settings change would d
     t.ctx.database.executeSql(`update guild_groups set ${set} where guild_id = '${hangout.id}'`);
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forVrchatTestPacing);
     owner = await signInHangoutOwner(t);
     verified = await discordRole(t, hangout.id, 'Verified');
     eventHost = await discordRole(t, hangout.id, 'Event Host');

@@ -1,6 +1,6 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { guildGroup, signInHangoutOwner } from '../../../../test/factories.js';
 import { followGroupAuditLogs } from './group-audit-follow.js';
 
@@ -23,11 +23,7 @@ describe('following groups when one of them refuses the bot its audit log', () =
     ).rows[0] as { follow_failures: number; follow_error: string | null; follow_retry_at: Date | null };
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
     owner = await signInHangoutOwner(t);
     await guildGroup(t, { guildId: hangout.id, groupId: groups.hangout, name: 'VRC Hangout Official' });
     await guildGroup(t, { guildId: danceClub.id, groupId: groups.danceClub, name: 'Dance Club' });

@@ -8,7 +8,7 @@
 import { vrchatSeed } from '@vrclink/simulator';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   botSeesRoles,
   discordMember,
@@ -51,10 +51,7 @@ describe('the sync under platform faults (against the simulators)', () => {
   let scenarioNo = 0;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // the 429s this file injects must be the only ones, so its counts are exact
-    });
+    t = await createTestApp(laxSimulator.forOnlyInjected429s);
     owner = await signInHangoutOwner(t);
     linkedRole = await discordRole(t, hangout.id, 'Linked');
     memberRole = await discordRole(t, hangout.id, 'Group Member');
@@ -505,11 +502,7 @@ describe('the sync under platform faults (against the simulators)', () => {
 describe('the sync where the mirror keeps linked members only (no Server Members intent)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // the 429s this file injects must be the only ones, so its counts are exact
-      beforeStart: withoutMembersIntent,
-    });
+    t = await createTestApp({ ...laxSimulator.forOnlyInjected429s, beforeStart: withoutMembersIntent });
   }, 60_000);
   afterAll(() => t?.close());
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { discordRole, guildGroup, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
 import { guildSettings, guildSyncState } from '../../../db/schema/index.js';
 import { runGuildSync } from './sync.service.js';
@@ -18,8 +18,7 @@ describe('the sync status with held removals, as production serializes it', () =
 
   beforeAll(async () => {
     t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
+      ...laxSimulator.forVrchatTestPacing,
       jobs: true,
       env: { NODE_ENV: 'production' },
     });

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   botSeesRoles,
   discordRole,
@@ -34,11 +34,7 @@ describe('only proven links receive, and temporary grants end with their cause',
   let hostRole: string;
   let adultRole: string;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
     await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
     hostRole = await discordRole(t, hangout.id, 'Host');
     adultRole = await discordRole(t, hangout.id, 'Adult');
@@ -177,11 +173,7 @@ describe('the removal circuit breaker', () => {
   let t: TestApp;
   let owner: { id: string; session: string };
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
     owner = await signInHangoutOwner(t);
     await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
   });

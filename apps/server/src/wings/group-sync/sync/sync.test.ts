@@ -1,6 +1,6 @@
 import { vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   botSeesRoles,
   discordMember,
@@ -35,10 +35,7 @@ describe('the sync (against the simulators)', () => {
   let requester: { id: string };
   let newcomer: { id: string };
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forVrchatTestPacing);
     owner = await signInHangoutOwner(t);
     linkedRole = await discordRole(t, hangout.id, 'Linked');
     memberRole = await discordRole(t, hangout.id, 'Group Member');
@@ -158,11 +155,7 @@ describe('the sync (against the simulators)', () => {
 describe('sync routes', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
     await guildGroup(t, { ...hangoutGroup, enabled: true, autoKick: true });
   });
   afterAll(() => t?.close());
@@ -249,11 +242,7 @@ describe('sync routes', () => {
 describe('following the group through its audit log', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
     await guildGroup(t, { ...hangoutGroup, enabled: true });
   });
   afterAll(() => t?.close());
@@ -284,10 +273,7 @@ describe('following the group through its audit log', () => {
 describe('a group too large for VRChat to list', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forVrchatTestPacing);
     await guildGroup(t, { ...hangoutGroup, enabled: true, autoKick: true });
     // VRChat stops listing after 5 members here: the engine must still reach linked members past that.
     await t.control('PATCH', '/vrchat/config', { groupMemberListCap: 5 });

@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { discordRole, guestRoleEntry, signInMember, vrchatUser } from '../../../../test/factories.js';
 
 const { hangout } = seedGuildIds;
@@ -19,8 +19,7 @@ describe('interactive VRChat calls under rate limits (against the simulators)', 
 
   beforeAll(async () => {
     t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // the 429s this file injects must be the only ones, so its counts are exact
+      ...laxSimulator.forOnlyInjected429s,
       vrchatPacer: { rateLimitPauseMs: 2000, rateLimitPauseMaxMs: 4000, random: () => 1 },
     });
     mainRole = await discordRole(t, hangout.id);

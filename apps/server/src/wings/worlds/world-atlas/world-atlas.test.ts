@@ -3,7 +3,7 @@ import { seedGuildIds } from '@vrclink/simulator';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
 import { imageBlobs, worldAtlasState, worldImageSlots, worldImages } from '../../../db/schema/index.js';
 import { worldsAtlasHandler } from '../../../jobs/handlers/worlds-atlas.js';
@@ -26,11 +26,7 @@ describe('world atlases (against the simulators)', () => {
   let nobody: { id: string; session: string };
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
     owner = await signInHangoutOwner(t);
     viewer = await signInMember(t, hangout.id);
     nobody = await signInMember(t, hangout.id);

@@ -1,7 +1,7 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
 import { multipartFile, solidImage } from './testing.js';
 
@@ -29,10 +29,7 @@ describe('world images: image slots (against the simulators)', () => {
   let poster: { id: string; imageHash: string };
   let clubImage: { id: string };
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forManyDiscordCalls);
     owner = await signInHangoutOwner(t);
     clubAdmin = await signInMember(t, danceClub.id, { roles: [danceClub.roles.Staff] });
     for (const [guildId, user] of [

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { seedGuildIds } from '@vrclink/simulator';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { signInHangoutOwner } from '../../../../test/factories.js';
 import { multipartFile } from './testing.js';
 
@@ -28,10 +28,7 @@ describe('world images: memory of uploads on PGlite', () => {
   let t: TestApp;
   let owner: { id: string; session: string };
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forManyDiscordCalls);
     owner = await signInHangoutOwner(t);
     const contact = await t.inject({
       method: 'POST',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { seedGuildIds } from '@vrclink/simulator';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
 import { multipartFile, solidImage } from './testing.js';
 
@@ -16,10 +16,7 @@ describe('world images: server images (against the simulators)', () => {
   let t: TestApp;
   let owner: User;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forManyDiscordCalls);
     owner = await signInHangoutOwner(t);
     await setContact(hangout.id, owner);
   });

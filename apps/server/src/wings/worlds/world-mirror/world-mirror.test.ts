@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
 import { signInHangoutOwner } from '../../../../test/factories.js';
 import type { JobDefinition } from '../../../jobs/define.js';
 import { worldsMirrorHandler } from '../../../jobs/handlers/worlds-mirror.js';
@@ -29,8 +29,7 @@ describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () =>
     dataDir = mkdtempSync(join(tmpdir(), 'vrclink-mirror-'));
     bare = join(dataDir, 'world-mirror.git');
     t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
+      ...laxSimulator.forManyDiscordCalls,
       env: { ADMIN_DISCORD_IDS: ADMIN, DATA_DIR: dataDir },
     });
     owner = await signInHangoutOwner(t);

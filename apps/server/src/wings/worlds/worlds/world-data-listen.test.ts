@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { signInHangoutOwner } from '../../../../test/factories.js';
 import { type Database, openDatabase } from '../../../db/client.js';
 import { type AppContext, createContext } from '../../../kernel/context.js';
@@ -27,10 +27,7 @@ describe.skipIf(!process.env.DATABASE_URL)('world data across processes (Postgre
   let otherCtx: AppContext;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forManyDiscordCalls);
     owner = await signInHangoutOwner(t);
     otherDb = await openDatabase({ url: t.ctx.database.url as string, onConnectionError: () => {} });
     const parts = { config: t.ctx.config, database: otherDb, log: t.ctx.log, platforms: t.platforms };

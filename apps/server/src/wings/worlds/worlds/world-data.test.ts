@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { seedGuildIds, vrchatGroupIds, vrchatRoleIds } from '@vrclink/simulator';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   guestRoleEntry,
   guildGroup,
@@ -38,8 +38,7 @@ describe('world data (against the simulators)', () => {
   let origin: string;
   beforeAll(async () => {
     t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
+      ...laxSimulator.forVrchatTestPacing,
       env: { LOG_LEVEL: 'info' },
       log: pino({ level: 'info' }, logSink),
     });

@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import { discordRole, rows, signInMember, withOwnerApp } from '../../../../test/factories.js';
 import { createSession } from '../../identity/index.js';
 
@@ -14,10 +14,7 @@ describe('worlds (against the simulators)', () => {
     (scene) => {
       ({ t, owner } = scene);
     },
-    {
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    },
+    laxSimulator.forManyDiscordCalls,
   );
 
   const create = async (name?: string) => {
