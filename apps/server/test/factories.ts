@@ -141,8 +141,8 @@ export const signInHangoutOwner = (t: TestApp) =>
  * the Hangout's owner signed in, handed to `set` before the tests and closed after them.
  */
 export function withOwnerApp(
-  set: (scene: { t: TestApp; owner: { id: string; session: string } }) => void,
   options: Parameters<typeof createTestApp>[0],
+  set: (scene: { t: TestApp; owner: { id: string; session: string } }) => void,
 ): void {
   let app: TestApp | undefined;
   beforeAll(async () => {

@@ -9,12 +9,9 @@ const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOS
 
 describe('API keys (against the simulators)', () => {
   let t: TestApp, owner: { id: string; session: string };
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    laxSimulator.forManyDiscordCalls,
-  );
+  withOwnerApp(laxSimulator.forManyDiscordCalls, (scene) => {
+    ({ t, owner } = scene);
+  });
 
   const create = (payload: object, session = owner.session) =>
     t.inject({ method: 'POST', url: `${base}/create`, session, payload });

@@ -12,12 +12,9 @@ type User = { id: string; session: string };
 
 describe('server permissions (against the simulators)', () => {
   let t: TestApp, owner: User;
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    laxSimulator.forManyDiscordCalls,
-  );
+  withOwnerApp(laxSimulator.forManyDiscordCalls, (scene) => {
+    ({ t, owner } = scene);
+  });
 
   const guilds = (user: User) => t.inject({ method: 'GET', url: '/api/guilds', session: user.session });
   const grant = (by: User, guildId: string, userId: string, permissions: string[]) =>

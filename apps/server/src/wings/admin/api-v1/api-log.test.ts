@@ -24,12 +24,9 @@ interface Entry {
 
 describe('API log (against the simulators)', () => {
   let t: TestApp, owner: { id: string; session: string };
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    laxSimulator.forManyDiscordCalls,
-  );
+  withOwnerApp(laxSimulator.forManyDiscordCalls, (scene) => {
+    ({ t, owner } = scene);
+  });
 
   const makeKey = async (guildId: string, name: string, session = owner.session) =>
     (

@@ -18,12 +18,9 @@ type Entry = { id: string; primaryRoleId: string | null; guestRoleId: string | n
 
 describe('guest roles of the Discord tab (against the simulators)', () => {
   let t: TestApp, owner: User;
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    laxSimulator.forManyDiscordCalls,
-  );
+  withOwnerApp(laxSimulator.forManyDiscordCalls, (scene) => {
+    ({ t, owner } = scene);
+  });
 
   const list = async (url = base) =>
     (await t.inject({ method: 'GET', url, session: owner.session })).json().guestRoles as Entry[];

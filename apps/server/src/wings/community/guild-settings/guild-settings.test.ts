@@ -22,12 +22,9 @@ const routes: ['GET' | 'POST' | 'PUT' | 'DELETE', string, object?][] = [
 
 describe('Discord tab settings (against the simulators)', () => {
   let t: TestApp, owner: User;
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    laxSimulator.forVrchatTestPacing,
-  );
+  withOwnerApp(laxSimulator.forVrchatTestPacing, (scene) => {
+    ({ t, owner } = scene);
+  });
 
   const get = (user = owner, url = base) => t.inject({ method: 'GET', url, session: user.session });
   const setRoles = (autoAssignRoles: object, user = owner) =>

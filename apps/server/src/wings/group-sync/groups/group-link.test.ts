@@ -15,12 +15,9 @@ const unknownGroup = 'grp_3f2b6c1e-0000-4000-8000-000000000000';
 
 describe('VRChat tab: linking a group through its description (against the simulators)', () => {
   let t: TestApp, owner: { id: string; session: string };
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    laxSimulator.forVrchatTestPacing,
-  );
+  withOwnerApp(laxSimulator.forVrchatTestPacing, (scene) => {
+    ({ t, owner } = scene);
+  });
   beforeEach(async () => {
     await t.ctx.database.executeSql('delete from guild_groups');
     await t.ctx.database.executeSql('delete from group_link_codes');

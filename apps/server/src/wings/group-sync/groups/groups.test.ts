@@ -21,12 +21,9 @@ const routes: ['GET' | 'POST' | 'DELETE', string, object?][] = [
 
 describe('VRChat tab: linked group, settings and unlink (against the simulators)', () => {
   let t: TestApp, owner: User;
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    laxSimulator.forVrchatTestPacing,
-  );
+  withOwnerApp(laxSimulator.forVrchatTestPacing, (scene) => {
+    ({ t, owner } = scene);
+  });
   beforeEach(async () => {
     await t.ctx.database.executeSql('delete from guild_groups');
   });

@@ -8,12 +8,9 @@ const url = `/api/guilds/${seedGuildIds.hangout.id}/sync`;
 
 describe('POST /api/guilds/:guildId/sync says when the server syncs', () => {
   let t: TestApp, owner: { session: string };
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    { ...laxSimulator.forVrchatTestPacing, jobs: true },
-  );
+  withOwnerApp({ ...laxSimulator.forVrchatTestPacing, jobs: true }, (scene) => {
+    ({ t, owner } = scene);
+  });
 
   it('answers when the queued sync starts, and that one is running when a worker holds one', async () => {
     const first = await t.inject({ method: 'POST', url, session: owner.session });

@@ -10,12 +10,9 @@ type User = { id: string; session: string };
 
 describe('worlds (against the simulators)', () => {
   let t: TestApp, owner: User;
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    laxSimulator.forManyDiscordCalls,
-  );
+  withOwnerApp(laxSimulator.forManyDiscordCalls, (scene) => {
+    ({ t, owner } = scene);
+  });
 
   const create = async (name?: string) => {
     const res = await t.inject({
