@@ -161,6 +161,22 @@ export async function guestRoleEntry(
   return row.id;
 }
 
+/**
+ * A new main role and a new guest role in the guild (named `names`, or made-up names), with the entry that lets
+ * holders of the main role (`host`) give `count` people the guest role.
+ */
+export async function hostAndGuestRoles(
+  t: TestApp,
+  guildId: string,
+  count: number,
+  names: [host: string, guest: string] | [] = [],
+): Promise<{ host: string; guestRole: string }> {
+  const host = await discordRole(t, guildId, names[0]);
+  const guestRole = await discordRole(t, guildId, names[1]);
+  await guestRoleEntry(t, { guildId, mainRoleId: host, guestRoleId: guestRole, count });
+  return { host, guestRole };
+}
+
 /** A VRChat group linked to a Discord server. */
 export async function guildGroup(
   t: TestApp,

@@ -9,8 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, laxSimulator, type TestApp } from '../../../test/app.js';
 import {
   discordMember,
-  discordRole,
-  guestRoleEntry,
+  hostAndGuestRoles,
   signInHangoutOwner,
   signInMember,
   simulatorRoles,
@@ -22,19 +21,12 @@ const RATE_LIMITED = /^Discord is rate limiting requests\. Try again in \d+ seco
 describe('Discord rate limits and interactive requests (against the simulators)', () => {
   let t: TestApp;
   let owner: { id: string; session: string };
-  const roles = { host: '', guestRole: '' };
+  let roles: { host: string; guestRole: string };
 
   beforeAll(async () => {
     t = await createTestApp(laxSimulator.forOnlyInjected429s);
     owner = await signInHangoutOwner(t);
-    roles.host = await discordRole(t, hangout.id, 'Storm Host');
-    roles.guestRole = await discordRole(t, hangout.id, 'Storm Guest');
-    await guestRoleEntry(t, {
-      guildId: hangout.id,
-      mainRoleId: roles.host,
-      guestRoleId: roles.guestRole,
-      count: 5,
-    });
+    roles = await hostAndGuestRoles(t, hangout.id, 5, ['Storm Host', 'Storm Guest']);
   });
   afterEach(async () => {
     await t.control('DELETE', '/faults');

@@ -10,8 +10,7 @@ import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.
 import {
   botSeesRoles,
   discordMember,
-  discordRole,
-  guestRoleEntry,
+  hostAndGuestRoles,
   rows,
   signInMember,
   simulatorRoles,
@@ -24,18 +23,11 @@ const base = `/api/users/guests/${hangout.id}`;
 
 describe('guest assignment and the platforms (against the simulators, on PGlite)', () => {
   let t: TestApp;
-  const roles = { host: '', guestRole: '' };
+  let roles: { host: string; guestRole: string };
 
   beforeAll(async () => {
     t = await createTestApp(laxSimulator.forManyDiscordCalls);
-    roles.host = await discordRole(t, hangout.id, 'Crash Host');
-    roles.guestRole = await discordRole(t, hangout.id, 'Crash Guest');
-    await guestRoleEntry(t, {
-      guildId: hangout.id,
-      mainRoleId: roles.host,
-      guestRoleId: roles.guestRole,
-      count: 5,
-    });
+    roles = await hostAndGuestRoles(t, hangout.id, 5, ['Crash Host', 'Crash Guest']);
   });
   afterEach(async () => {
     vi.restoreAllMocks();

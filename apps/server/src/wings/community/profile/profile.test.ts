@@ -2,9 +2,9 @@ import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
 import {
-  discordRole,
   guestRoleEntry,
   guildGroup,
+  hostAndGuestRoles,
   signInMember,
   vrchatUser,
 } from '../../../../test/factories.js';
@@ -17,13 +17,7 @@ describe('GET /api/users/profile (against the simulators)', () => {
   let mainRole: string;
   beforeAll(async () => {
     t = await createTestApp(laxSimulator.forVrchatTestPacing);
-    mainRole = await discordRole(t, hangout.id, 'Host');
-    await guestRoleEntry(t, {
-      guildId: hangout.id,
-      mainRoleId: mainRole,
-      guestRoleId: await discordRole(t, hangout.id, 'Guest'),
-      count: 2,
-    });
+    mainRole = (await hostAndGuestRoles(t, hangout.id, 2, ['Host', 'Guest'])).host;
     // Dance Club has an entry too, for a role our users do not hold.
     await guestRoleEntry(t, {
       guildId: danceClub.id,

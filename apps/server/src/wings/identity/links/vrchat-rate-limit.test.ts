@@ -1,7 +1,7 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
-import { discordRole, guestRoleEntry, signInMember, vrchatUser } from '../../../../test/factories.js';
+import { hostAndGuestRoles, signInMember, vrchatUser } from '../../../../test/factories.js';
 
 const { hangout } = seedGuildIds;
 const RATE_LIMITED = /^VRChat is rate limiting requests\. Try again in \d+ seconds?\.$/;
@@ -22,9 +22,7 @@ describe('interactive VRChat calls under rate limits (against the simulators)', 
       ...laxSimulator.forOnlyInjected429s,
       vrchatPacer: { rateLimitPauseMs: 2000, rateLimitPauseMaxMs: 4000, random: () => 1 },
     });
-    mainRole = await discordRole(t, hangout.id);
-    const guestRole = await discordRole(t, hangout.id);
-    await guestRoleEntry(t, { guildId: hangout.id, mainRoleId: mainRole, guestRoleId: guestRole, count: 1 });
+    mainRole = (await hostAndGuestRoles(t, hangout.id, 1)).host;
     host = await signInMember(t, hangout.id, { roles: [mainRole] });
     vrcId = (await vrchatUser(t)).id;
   });
