@@ -136,6 +136,14 @@ export async function consentOnDiscord(
 export const signInHangoutOwner = (t: TestApp) =>
   signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
 
+/** A test app with `options` (see createTestApp) and the Hangout's owner signed in; the caller closes it. */
+export async function appWithHangoutOwner(
+  options: Parameters<typeof createTestApp>[0],
+): Promise<{ t: TestApp; owner: { id: string; session: string } }> {
+  const t = await createTestApp(options);
+  return { t, owner: await signInHangoutOwner(t) };
+}
+
 /**
  * For one describe block: a test app with `options` (which say the simulator's limits, see createTestApp) with
  * the Hangout's owner signed in, handed to `set` before the tests and closed after them.
@@ -146,8 +154,9 @@ export function withOwnerApp(
 ): void {
   let app: TestApp | undefined;
   beforeAll(async () => {
-    app = await createTestApp(options);
-    set({ t: app, owner: await signInHangoutOwner(app) });
+    const scene = await appWithHangoutOwner(options);
+    app = scene.t;
+    set(scene);
   });
   afterAll(() => app?.close());
 }

@@ -6,11 +6,11 @@
 
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, laxSimulator, type TestApp } from '../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../test/app.js';
 import {
+  appWithHangoutOwner,
   discordMember,
   hostAndGuestRoles,
-  signInHangoutOwner,
   signInMember,
   simulatorRoles,
 } from '../../../test/factories.js';
@@ -19,13 +19,11 @@ const { hangout } = seedGuildIds;
 const RATE_LIMITED = /^Discord is rate limiting requests\. Try again in \d+ seconds?\.$/;
 
 describe('Discord rate limits and interactive requests (against the simulators)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   let roles: { host: string; guestRole: string };
 
   beforeAll(async () => {
-    t = await createTestApp(laxSimulator.forOnlyInjected429s);
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forOnlyInjected429s));
     roles = await hostAndGuestRoles(t, hangout.id, 5, ['Storm Host', 'Storm Guest']);
   });
   afterEach(async () => {

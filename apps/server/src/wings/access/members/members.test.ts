@@ -1,18 +1,16 @@
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
-import { signInHangoutOwner, signInMember, vrchatLink } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner, signInMember, vrchatLink } from '../../../../test/factories.js';
 
 const { hangout } = seedGuildIds;
 const base = `/api/members/${hangout.id}`;
 
 describe('member search (against the simulators)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   let linked: { id: string; session: string; username: string };
   beforeAll(async () => {
-    t = await createTestApp(laxSimulator.forVrchatTestPacing);
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forVrchatTestPacing));
     linked = await signInMember(t, hangout.id, {
       username: 'zz_linked_member',
       roles: [hangout.roles.Verified],

@@ -1,7 +1,7 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
-import { guildGroup, rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner, guildGroup, rows, signInMember } from '../../../../test/factories.js';
 import { syncGuildJob } from '../../../kernel/job-catalog.js';
 
 const { hangout } = seedGuildIds;
@@ -25,12 +25,10 @@ const routes: ['GET' | 'POST' | 'PUT' | 'DELETE', string, object?][] = [
 ];
 
 describe('VRChat tab: role mappings both ways (against the simulators)', () => {
-  let t: TestApp;
-  let owner: User;
+  let t: TestApp, owner: User;
   let purchaseRole: { id: string; name: string } | null = null;
   beforeAll(async () => {
-    t = await createTestApp(laxSimulator.forVrchatTestPacing);
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forVrchatTestPacing));
     const made = await t.control('POST', `/vrchat/groups/${hangoutGroup}/roles`, {
       name: 'Supporter Tier',
       requiresPurchase: true,

@@ -10,11 +10,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
+  appWithHangoutOwner,
   botSeesRoles,
   discordMember,
   discordRole,
   rows,
-  signInHangoutOwner,
   simulatorRoles,
   vrchatLink,
   withoutMembersIntent,
@@ -44,15 +44,13 @@ interface GroupAuditEntry {
 }
 
 describe('the sync under platform faults (against the simulators)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   let linkedRole: string;
   let memberRole: string;
   let scenarioNo = 0;
 
   beforeAll(async () => {
-    t = await createTestApp(laxSimulator.forOnlyInjected429s);
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forOnlyInjected429s));
     linkedRole = await discordRole(t, hangout.id, 'Linked');
     memberRole = await discordRole(t, hangout.id, 'Group Member');
     await hangoutGroupScene(t, owner, { linkedRole, memberRole });

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
-import { discordRole, guildGroup, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner, discordRole, guildGroup, signInMember } from '../../../../test/factories.js';
 import { guildSettings, guildSyncState } from '../../../db/schema/index.js';
 import { runGuildSync } from './sync.service.js';
 import { groupId, hangout } from './testing.js';
@@ -11,18 +11,16 @@ const viewKeys = ['discordUserId', 'kind', 'reason', 'roleName', 'targetName', '
 // Production's compiled serializer (not zod's, which the other tests use): it answered 500 "The value of
 // '#/properties/held' does not match schema definition" for the stored entries' `key` and `approved`.
 describe('the sync status with held removals, as production serializes it', () => {
-  let t: TestApp;
-  let owner: { session: string };
+  let t: TestApp, owner: { session: string };
   const status = () =>
     t.inject({ method: 'GET', url: `/api/guilds/${hangout.id}/sync`, session: owner.session });
 
   beforeAll(async () => {
-    t = await createTestApp({
+    ({ t, owner } = await appWithHangoutOwner({
       ...laxSimulator.forVrchatTestPacing,
       jobs: true,
       env: { NODE_ENV: 'production' },
-    });
-    owner = await signInHangoutOwner(t);
+    }));
     await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
   });
   afterAll(() => t?.close());

@@ -2,11 +2,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
+  appWithHangoutOwner,
   botSeesRoles,
   discordRole,
   guildGroup,
   rows,
-  signInHangoutOwner,
   signInMember,
   simulatorRoles,
   updateVrchatUser,
@@ -170,11 +170,9 @@ describe('only proven links receive, and temporary grants end with their cause',
 });
 
 describe('the removal circuit breaker', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   beforeAll(async () => {
-    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner({ ...laxSimulator.forVrchatTestPacing, jobs: true }));
     await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
   });
   afterAll(() => t?.close());

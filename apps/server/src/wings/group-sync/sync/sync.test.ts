@@ -2,6 +2,7 @@ import { vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
+  appWithHangoutOwner,
   botSeesRoles,
   discordMember,
   discordRole,
@@ -27,16 +28,14 @@ async function groupState(t: TestApp) {
 }
 
 describe('the sync (against the simulators)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   let linkedRole: string;
   let memberRole: string;
   let partner: { id: string };
   let requester: { id: string };
   let newcomer: { id: string };
   beforeAll(async () => {
-    t = await createTestApp(laxSimulator.forVrchatTestPacing);
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forVrchatTestPacing));
     linkedRole = await discordRole(t, hangout.id, 'Linked');
     memberRole = await discordRole(t, hangout.id, 'Group Member');
     // Carol is in no group; Pixel Panda asked to join; the newcomer is linked but holds no mapped role.

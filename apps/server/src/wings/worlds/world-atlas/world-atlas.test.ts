@@ -3,8 +3,8 @@ import { seedGuildIds } from '@vrclink/simulator';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
-import { rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner, rows, signInMember } from '../../../../test/factories.js';
 import { imageBlobs, worldAtlasState, worldImageSlots, worldImages } from '../../../db/schema/index.js';
 import { worldsAtlasHandler } from '../../../jobs/handlers/worlds-atlas.js';
 import { noJobQueue } from '../../../jobs/queue.js';
@@ -20,14 +20,12 @@ const { hangout } = seedGuildIds;
 type Rgb = { r: number; g: number; b: number };
 
 describe('world atlases (against the simulators)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   let viewer: { id: string; session: string };
   let nobody: { id: string; session: string };
 
   beforeAll(async () => {
-    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner({ ...laxSimulator.forVrchatTestPacing, jobs: true }));
     viewer = await signInMember(t, hangout.id);
     nobody = await signInMember(t, hangout.id);
     const granted = await t.inject({

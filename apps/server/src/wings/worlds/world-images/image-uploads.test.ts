@@ -2,8 +2,8 @@ import { crc32, deflateSync } from 'node:zlib';
 import { seedGuildIds } from '@vrclink/simulator';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
-import { signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner, signInMember } from '../../../../test/factories.js';
 import { multipartFile, solidImage } from './testing.js';
 
 const { hangout, danceClub } = seedGuildIds;
@@ -35,11 +35,12 @@ function pngDeclaring(width: number, height: number): Buffer {
 }
 
 describe('world images: uploads that cannot hurt the server', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   beforeAll(async () => {
-    t = await createTestApp({ ...laxSimulator.forManyDiscordCalls, env: { WORLD_IMAGE_MAX_PER_GUILD: '2' } });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner({
+      ...laxSimulator.forManyDiscordCalls,
+      env: { WORLD_IMAGE_MAX_PER_GUILD: '2' },
+    }));
     await setContact(hangout.id, owner.session);
   });
   afterAll(() => t?.close());

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
-import { signInHangoutOwner } from '../../../../test/factories.js';
+import { laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner } from '../../../../test/factories.js';
 import type { JobDefinition } from '../../../jobs/define.js';
 import { worldsMirrorHandler } from '../../../jobs/handlers/worlds-mirror.js';
 import { createJobQueue } from '../../../jobs/pg-boss-queue.js';
@@ -19,8 +19,7 @@ const base = `/api/guilds/${hangout.id}/worlds`;
 const ORIGIN = 'http://127.0.0.1:3000';
 
 describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () => {
-  let t: TestApp;
-  let owner: { session: string };
+  let t: TestApp, owner: { session: string };
   let admin: { session: string };
   let dataDir: string;
   let bare: string;
@@ -28,11 +27,10 @@ describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () =>
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'vrclink-mirror-'));
     bare = join(dataDir, 'world-mirror.git');
-    t = await createTestApp({
+    ({ t, owner } = await appWithHangoutOwner({
       ...laxSimulator.forManyDiscordCalls,
       env: { ADMIN_DISCORD_IDS: ADMIN, DATA_DIR: dataDir },
-    });
-    owner = await signInHangoutOwner(t);
+    }));
     admin = await signIn(t, { id: ADMIN, username: 'root' });
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
-import { signInHangoutOwner } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner } from '../../../../test/factories.js';
 import { type Database, openDatabase } from '../../../db/client.js';
 import { type AppContext, createContext } from '../../../kernel/context.js';
 import { waitFor } from '../../../platforms/testing.js';
@@ -20,15 +20,13 @@ const base = `/api/guilds/${hangout.id}/worlds`;
  * LISTEN world_data, and reads the database only when told, never per request.
  */
 describe.skipIf(!process.env.DATABASE_URL)('world data across processes (PostgreSQL LISTEN/NOTIFY)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   let otherDb: Database;
   let other: WorldDataCache;
   let otherCtx: AppContext;
 
   beforeAll(async () => {
-    t = await createTestApp(laxSimulator.forManyDiscordCalls);
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forManyDiscordCalls));
     otherDb = await openDatabase({ url: t.ctx.database.url as string, onConnectionError: () => {} });
     const parts = { config: t.ctx.config, database: otherDb, log: t.ctx.log, platforms: t.platforms };
     otherCtx = createContext({ ...parts, discord: memberMirrorDiscord(parts) });
