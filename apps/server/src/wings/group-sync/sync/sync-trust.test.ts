@@ -16,7 +16,7 @@ import {
 import { discordGroupMappings, groupDiscordMappings, guildSettings } from '../../../db/schema/index.js';
 import { linksRefreshHandler } from '../../../jobs/handlers/links-refresh.js';
 import { runGuildSync } from './sync.service.js';
-import { groupId, groupRoles, hangout, vrc } from './testing.js';
+import { discordRoleForGroupRole, groupId, groupRoles, hangout, vrc } from './testing.js';
 
 async function groupRolesOf(t: TestApp, vrcUserId: string) {
   const res = await t.control('GET', `/vrchat/groups/${groupId}`);
@@ -208,13 +208,7 @@ describe('the removal circuit breaker', () => {
   });
 
   it('holds what follows from a held removal: the Discord role a kept group role grants stays', async () => {
-    const host = await discordRole(t, hangout.id, 'Event Host');
-    await t.ctx.db.insert(groupDiscordMappings).values({
-      guildId: hangout.id,
-      groupRoleId: groupRoles.eventHost,
-      discordRoleId: host,
-      action: 'GrantRoleTemporary',
-    });
+    const host = await discordRoleForGroupRole(t, groupRoles.eventHost, 'GrantRoleTemporary', 'Event Host');
     const glimmer = await signInMember(t, hangout.id);
     await vrchatLink(t, { discordUserId: glimmer.id, vrcUserId: vrc.Glimmer, vrchatName: 'Glimmer' });
     await runGuildSync(t.ctx, hangout.id);

@@ -13,10 +13,10 @@ import {
   simulatorRoles,
   vrchatLink,
 } from '../../../../test/factories.js';
-import { discordGroupMappings, groupDiscordMappings } from '../../../db/schema/index.js';
+import { discordGroupMappings } from '../../../db/schema/index.js';
 import { followGroupAuditLogs } from './group-audit-follow.js';
 import { HOLD_ABOVE_SHARE, NOTHING_HELD, runGuildSync } from './sync.service.js';
-import { groupId, groupRoles, hangout, hangoutGroupScene, vrc } from './testing.js';
+import { discordRoleForGroupRole, groupId, groupRoles, hangout, hangoutGroupScene, vrc } from './testing.js';
 
 const hangoutGroup = { guildId: hangout.id, groupId, name: 'VRC Hangout Official' };
 
@@ -109,17 +109,11 @@ describe('the sync (against the simulators)', () => {
   });
 
   it('gives a Discord role for a group role (group to Discord)', async () => {
-    const eventHost = await discordRole(t, hangout.id, 'Group Event Host');
-    await t.ctx.db.insert(groupDiscordMappings).values({
-      guildId: hangout.id,
-      groupRoleId: groupRoles.eventHost,
-      discordRoleId: eventHost,
-      action: 'GrantRolePermanent',
-    });
+    const host = await discordRoleForGroupRole(t, groupRoles.eventHost, 'GrantRolePermanent', 'Event Host');
     const glimmer = await discordMember(t, hangout.id);
     await vrchatLink(t, { discordUserId: glimmer.id, vrcUserId: vrc.Glimmer, vrchatName: 'Glimmer' });
     await runGuildSync(t.ctx, hangout.id);
-    expect(await simulatorRoles(t, hangout.id, glimmer.id)).toContain(eventHost);
+    expect(await simulatorRoles(t, hangout.id, glimmer.id)).toContain(host);
   });
 
   it('holds a mass removal, then carries it out when approved, never touching the owner, the bot or a moderator', async () => {
