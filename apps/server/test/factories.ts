@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { seedUserIds } from '@vrclink/simulator';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { guestRoles, guildGroups, vrchatLinks } from '../src/db/schema/index.js';
 import { callSimulatorControl, waitFor } from '../src/platforms/testing.js';
 import { createTestApp, signIn, type TestApp } from './app.js';
@@ -159,6 +159,18 @@ export function withOwnerApp(
     set(scene);
   });
   afterAll(() => app?.close());
+}
+
+/** A call of one of the API's routes: method, URL and (for writes) a body. */
+export type RouteCall = [method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object];
+
+/** One test per route: a request without a session answers 401 with the sign-in message. */
+export function itAnswers401WhenLoggedOut(app: () => TestApp, routes: RouteCall[]): void {
+  it.each(routes)('%s %s answers 401 when logged out', async (method, url, payload) => {
+    const res = await app().inject({ method, url, payload });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe('You must be logged in to do this.');
+  });
 }
 
 /** A guest-role entry: holders of `mainRoleId` may give `count` people `guestRoleId` (null: not set up yet). */

@@ -5,6 +5,7 @@ import {
   discordMember,
   discordRole,
   guestRoleEntry,
+  itAnswers401WhenLoggedOut,
   rows,
   signInMember,
   simulatorRoles,
@@ -64,10 +65,7 @@ describe('guest setup (against the simulators)', () => {
       ['DELETE', `${base}/unassign/${uuid}`],
     ];
 
-    it.each(routes)('%s %s answers 401 when logged out', async (method, url, payload) => {
-      const res = await t.inject({ method, url, payload });
-      expect(res.statusCode).toBe(401);
-    });
+    itAnswers401WhenLoggedOut(() => t, routes);
 
     it.each(routes.filter(([m]) => m !== 'GET'))(
       '%s %s answers 403 without the XSRF header',

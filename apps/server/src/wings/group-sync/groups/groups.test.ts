@@ -1,7 +1,13 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { laxSimulator, type TestApp } from '../../../../test/app.js';
-import { guildGroup, rows, signInMember, withOwnerApp } from '../../../../test/factories.js';
+import {
+  guildGroup,
+  itAnswers401WhenLoggedOut,
+  rows,
+  signInMember,
+  withOwnerApp,
+} from '../../../../test/factories.js';
 
 const { hangout } = seedGuildIds;
 const hangoutGroup = vrchatSeed.groupIds.hangout;
@@ -34,11 +40,7 @@ describe('VRChat tab: linked group, settings and unlink (against the simulators)
   const linkHangout = () => guildGroup(t, { guildId: hangout.id, groupId: hangoutGroup, name: 'Old name' });
 
   describe('access', () => {
-    it.each(routes)('%s %s answers 401 when logged out', async (method, url, payload) => {
-      const res = await t.inject({ method, url, payload });
-      expect(res.statusCode).toBe(401);
-      expect(res.json().message).toBe('You must be logged in to do this.');
-    });
+    itAnswers401WhenLoggedOut(() => t, routes);
 
     it.each(routes)('%s %s answers 403 to a member without permissions', async (method, url, payload) => {
       const member = await signInMember(t, hangout.id);

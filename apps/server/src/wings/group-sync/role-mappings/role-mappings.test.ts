@@ -1,7 +1,13 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { laxSimulator, type TestApp } from '../../../../test/app.js';
-import { appWithHangoutOwner, guildGroup, rows, signInMember } from '../../../../test/factories.js';
+import {
+  appWithHangoutOwner,
+  guildGroup,
+  itAnswers401WhenLoggedOut,
+  rows,
+  signInMember,
+} from '../../../../test/factories.js';
 import { syncGuildJob } from '../../../kernel/job-catalog.js';
 
 const { hangout } = seedGuildIds;
@@ -53,10 +59,7 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
   };
 
   describe('access', () => {
-    it.each(routes)('%s %s answers 401 when logged out', async (method, url, payload) => {
-      const res = await t.inject({ method, url, payload });
-      expect(res.statusCode).toBe(401);
-    });
+    itAnswers401WhenLoggedOut(() => t, routes);
 
     it.each(routes)('%s %s answers 403 to a member without Admin', async (method, url, payload) => {
       const member = await signInMember(t, hangout.id);
