@@ -173,6 +173,27 @@ export function itAnswers401WhenLoggedOut(app: () => TestApp, routes: RouteCall[
   });
 }
 
+/** A new world in the guild, made through its route by `user` (who may manage worlds); answers its id. */
+export async function newWorld(t: TestApp, guildId: string, user: { session: string }): Promise<string> {
+  const url = `/api/guilds/${guildId}/worlds`;
+  const res = await t.inject({ method: 'PUT', url, session: user.session, payload: {} });
+  return res.json().worlds.at(-1).id;
+}
+
+/** Changes a world's settings through its route as `user`, expecting success; answers the world list. */
+export async function updateWorld(
+  t: TestApp,
+  world: { guildId: string; id: string },
+  user: { session: string },
+  payload: object,
+  // biome-ignore lint/suspicious/noExplicitAny: tests read the route's JSON ad hoc
+): Promise<any> {
+  const url = `/api/guilds/${world.guildId}/worlds/${world.id}`;
+  const res = await t.inject({ method: 'POST', url, session: user.session, payload });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
 /** A guest-role entry: holders of `mainRoleId` may give `count` people `guestRoleId` (null: not set up yet). */
 export async function guestRoleEntry(
   t: TestApp,

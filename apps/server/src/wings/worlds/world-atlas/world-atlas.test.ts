@@ -4,7 +4,13 @@ import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { laxSimulator, type TestApp } from '../../../../test/app.js';
-import { appWithHangoutOwner, rows, signInMember } from '../../../../test/factories.js';
+import {
+  appWithHangoutOwner,
+  newWorld,
+  rows,
+  signInMember,
+  updateWorld,
+} from '../../../../test/factories.js';
 import { imageBlobs, worldAtlasState, worldImageSlots, worldImages } from '../../../db/schema/index.js';
 import { worldsAtlasHandler } from '../../../jobs/handlers/worlds-atlas.js';
 import { noJobQueue } from '../../../jobs/queue.js';
@@ -39,20 +45,8 @@ describe('world atlases (against the simulators)', () => {
   afterAll(() => t?.close());
 
   const createWorld = async (payload: object = {}) => {
-    const res = await t.inject({
-      method: 'PUT',
-      url: `/api/guilds/${hangout.id}/worlds`,
-      session: owner.session,
-      payload: {},
-    });
-    const id = res.json().worlds.at(-1).id as string;
-    const updated = await t.inject({
-      method: 'POST',
-      url: `/api/guilds/${hangout.id}/worlds/${id}`,
-      session: owner.session,
-      payload: { name: 'Poster world', ...payload },
-    });
-    expect(updated.statusCode, updated.body).toBe(200);
+    const id = await newWorld(t, hangout.id, owner);
+    await updateWorld(t, { guildId: hangout.id, id }, owner, { name: 'Poster world', ...payload });
     return id;
   };
 

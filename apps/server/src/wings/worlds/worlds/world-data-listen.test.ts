@@ -1,7 +1,7 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { laxSimulator, type TestApp } from '../../../../test/app.js';
-import { appWithHangoutOwner } from '../../../../test/factories.js';
+import { appWithHangoutOwner, newWorld } from '../../../../test/factories.js';
 import { type Database, openDatabase } from '../../../db/client.js';
 import { type AppContext, createContext } from '../../../kernel/context.js';
 import { waitFor } from '../../../platforms/testing.js';
@@ -39,10 +39,7 @@ describe.skipIf(!process.env.DATABASE_URL)('world data across processes (Postgre
     await t?.close();
   });
 
-  const createWorld = async () => {
-    const res = await t.inject({ method: 'PUT', url: base, session: owner.session, payload: {} });
-    return res.json().worlds.at(-1).id as string;
-  };
+  const createWorld = () => newWorld(t, hangout.id, owner);
   const download = (id: string) => t.app.inject({ method: 'GET', url: `/data/v2/${id}` });
 
   it('takes the body the other process built, and each rebuild of it, without building itself', async () => {

@@ -6,8 +6,10 @@ import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.
 import {
   guestRoleEntry,
   guildGroup,
+  newWorld,
   signInHangoutOwner,
   signInMember,
+  updateWorld,
   vrchatLink,
   vrchatUser,
 } from '../../../../test/factories.js';
@@ -72,14 +74,8 @@ describe('world data (against the simulators)', () => {
   });
   afterAll(() => t?.close());
 
-  const createWorld = async () => {
-    const res = await t.inject({ method: 'PUT', url: base, session: owner.session, payload: {} });
-    return res.json().worlds.at(-1).id as string;
-  };
-  const update = async (id: string, payload: object) => {
-    const res = await t.inject({ method: 'POST', url: `${base}/${id}`, session: owner.session, payload });
-    expect(res.statusCode, res.body).toBe(200);
-  };
+  const createWorld = () => newWorld(t, hangout.id, owner);
+  const update = (id: string, payload: object) => updateWorld(t, { guildId: hangout.id, id }, owner, payload);
   const setRoles = async (id: string, payload: object) => {
     const res = await t.inject({
       method: 'POST',
