@@ -42,15 +42,17 @@ describe('the sync status with held removals, as production serializes it', () =
   });
 
   it('answers rows stored by older code: group removals without a key, an entry missing fields', async () => {
+    // Complete but for the key: answered as stored.
+    const complete = {
+      kind: 'remove',
+      targetName: 'Glimmer',
+      discordUserId: null,
+      vrcUserId: 'usr_old1',
+      roleName: null,
+      reason: 'AutoRemove',
+    };
     const old = [
-      {
-        kind: 'remove',
-        targetName: 'Glimmer',
-        discordUserId: null,
-        vrcUserId: 'usr_old1',
-        roleName: null,
-        reason: 'AutoRemove',
-      },
+      complete,
       { kind: 'remove', vrcUserId: 'usr_old2', reason: 'AutoRemove' },
       { kind: 'remove', targetName: 'Gone', vrcUserId: 'usr_old3', approved: true },
     ];
@@ -64,14 +66,7 @@ describe('the sync status with held removals, as production serializes it', () =
     expect(res.json().held).toMatchObject({
       count: 2,
       actions: [
-        {
-          kind: 'remove',
-          targetName: 'Glimmer',
-          discordUserId: null,
-          vrcUserId: 'usr_old1',
-          roleName: null,
-          reason: 'AutoRemove',
-        },
+        complete,
         {
           kind: 'remove',
           targetName: 'usr_old2',
