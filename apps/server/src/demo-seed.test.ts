@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { createTestApp, laxSimulator, signIn, type TestApp } from '../test/app.js';
 import { signInHangoutOwner } from '../test/factories.js';
 import { demoSeed, seedDemoData } from './demo-seed.js';
 
@@ -24,10 +24,7 @@ describe('demo seed', () => {
 describe('demo seed against the simulators', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forVrchatTestPacing);
     await seedDemoData(t.ctx.db);
   });
   afterAll(() => t.close());

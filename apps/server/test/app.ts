@@ -30,6 +30,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * `createTestApp` options for a test about something other than the limits that asks for the lax simulator,
+ * named by why (docs/testing.md lists the files by reason); tests about the limits leave them strict.
+ */
+export const laxSimulator = {
+  /** VRChat paced at 200/s here (the strict budget allows ~1/s and blocks the tests). */
+  forVrchatTestPacing: { simulator: true, limits: 'lax' },
+  /** Many Discord sign-ins, member reads or role changes from one address (Discord's per-route buckets). */
+  forManyDiscordCalls: { simulator: true, limits: 'lax' },
+  /** The 429s the test injects must be the only ones, so the counts it asserts are exact. */
+  forOnlyInjected429s: { simulator: true, limits: 'lax' },
+} as const;
+
 const XSRF = 'test-xsrf-token';
 /** VRChat's pacing, shortened so tests do not wait a second per call. */
 const fastPacer = { ratePerSecond: 200, burst: 50, backoffBaseMs: 5, backoffMaxMs: 40, rateLimitPauseMs: 40 };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { seedUserIds } from '@vrclink/simulator';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { guestRoles, guildGroups, vrchatLinks } from '../src/db/schema/index.js';
 import { callSimulatorControl, waitFor } from '../src/platforms/testing.js';
 import { createTestApp, signIn, type TestApp } from './app.js';
@@ -136,20 +136,62 @@ export async function consentOnDiscord(
 export const signInHangoutOwner = (t: TestApp) =>
   signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
 
+/** A test app with `options` (see createTestApp) and the Hangout's owner signed in; the caller closes it. */
+export async function appWithHangoutOwner(
+  options: Parameters<typeof createTestApp>[0],
+): Promise<{ t: TestApp; owner: { id: string; session: string } }> {
+  const t = await createTestApp(options);
+  return { t, owner: await signInHangoutOwner(t) };
+}
+
 /**
  * For one describe block: a test app with `options` (which say the simulator's limits, see createTestApp) with
  * the Hangout's owner signed in, handed to `set` before the tests and closed after them.
  */
 export function withOwnerApp(
-  set: (scene: { t: TestApp; owner: { id: string; session: string } }) => void,
   options: Parameters<typeof createTestApp>[0],
+  set: (scene: { t: TestApp; owner: { id: string; session: string } }) => void,
 ): void {
   let app: TestApp | undefined;
   beforeAll(async () => {
-    app = await createTestApp(options);
-    set({ t: app, owner: await signInHangoutOwner(app) });
+    const scene = await appWithHangoutOwner(options);
+    app = scene.t;
+    set(scene);
   });
   afterAll(() => app?.close());
+}
+
+/** A call of one of the API's routes: method, URL and (for writes) a body. */
+export type RouteCall = [method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object];
+
+/** One test per route: a request without a session answers 401 with the sign-in message. */
+export function itAnswers401WhenLoggedOut(app: () => TestApp, routes: RouteCall[]): void {
+  it.each(routes)('%s %s answers 401 when logged out', async (method, url, payload) => {
+    const res = await app().inject({ method, url, payload });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe('You must be logged in to do this.');
+  });
+}
+
+/** A new world in the guild, made through its route by `user` (who may manage worlds); answers its id. */
+export async function newWorld(t: TestApp, guildId: string, user: { session: string }): Promise<string> {
+  const url = `/api/guilds/${guildId}/worlds`;
+  const res = await t.inject({ method: 'PUT', url, session: user.session, payload: {} });
+  return res.json().worlds.at(-1).id;
+}
+
+/** Changes a world's settings through its route as `user`, expecting success; answers the world list. */
+export async function updateWorld(
+  t: TestApp,
+  world: { guildId: string; id: string },
+  user: { session: string },
+  payload: object,
+  // biome-ignore lint/suspicious/noExplicitAny: tests read the route's JSON ad hoc
+): Promise<any> {
+  const url = `/api/guilds/${world.guildId}/worlds/${world.id}`;
+  const res = await t.inject({ method: 'POST', url, session: user.session, payload });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
 }
 
 /** A guest-role entry: holders of `mainRoleId` may give `count` people `guestRoleId` (null: not set up yet). */
@@ -159,6 +201,22 @@ export async function guestRoleEntry(
 ): Promise<string> {
   const [row] = await t.ctx.db.insert(guestRoles).values(entry).returning();
   return row.id;
+}
+
+/**
+ * A new main role and a new guest role in the guild (named `names`, or made-up names), with the entry that lets
+ * holders of the main role (`host`) give `count` people the guest role.
+ */
+export async function hostAndGuestRoles(
+  t: TestApp,
+  guildId: string,
+  count: number,
+  names: [host: string, guest: string] | [] = [],
+): Promise<{ host: string; guestRole: string }> {
+  const host = await discordRole(t, guildId, names[0]);
+  const guestRole = await discordRole(t, guildId, names[1]);
+  await guestRoleEntry(t, { guildId, mainRoleId: host, guestRoleId: guestRole, count });
+  return { host, guestRole };
 }
 
 /** A VRChat group linked to a Discord server. */

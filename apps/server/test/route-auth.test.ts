@@ -2,7 +2,7 @@ import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SDK_TOKEN_REFUSED } from '../src/http/auth.js';
 import { createSession } from '../src/wings/identity/auth/session.service.js';
-import { createTestApp, type TestApp } from './app.js';
+import { createTestApp, laxSimulator, type TestApp } from './app.js';
 import { signInHangoutOwner } from './factories.js';
 
 const guild = seedGuildIds.hangout.id;
@@ -180,11 +180,7 @@ describe('the Unity SDK access token', () => {
   let t: TestApp;
   let token: string;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-      jobs: true,
-    });
+    t = await createTestApp({ ...laxSimulator.forManyDiscordCalls, jobs: true });
     const owner = await signInHangoutOwner(t);
     token = await createSession(t.ctx.db, owner.id, 'sdk');
   });

@@ -6,8 +6,8 @@ import {
   guildPermissionValues,
 } from '../src/wings/access/permissions/guild-permissions.js';
 import { multipartFile, solidImage } from '../src/wings/worlds/world-images/testing.js';
-import { createTestApp, type TestApp } from './app.js';
-import { guildGroup, signInHangoutOwner, signInMember } from './factories.js';
+import { laxSimulator, type TestApp } from './app.js';
+import { appWithHangoutOwner, guildGroup, signInMember } from './factories.js';
 
 /**
  * The 403 matrix (issue #12 §5), next to route-auth's 401 one: every server-scoped route of the Hangout against
@@ -146,8 +146,7 @@ const guestRefusal = (route: Route) =>
   route.url.includes('/unassign/') ? { status: 404, message: 'Guest not found.' } : NOT_A_HOST;
 
 describe('every server route refuses callers without the permission it needs (403 matrix)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   let outsider: { id: string; session: string };
   let nobody: { id: string; session: string };
   const holders = new Map<GuildPermission, { id: string; session: string }>();
@@ -175,12 +174,7 @@ describe('every server route refuses callers without the permission it needs (40
   };
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner({ ...laxSimulator.forVrchatTestPacing, jobs: true }));
     const asOwner = (method: Route['method'], url: string, payload?: object) =>
       t.inject({ method, url, payload, session: owner.session });
 

@@ -5,6 +5,7 @@ import { type RunningSimulator, startSimulator } from '../src/app.js';
 import { discordApp } from '../src/demo.js';
 import { seedGuildIds, seedUserIds } from '../src/discord/seed.js';
 import { expectMatchesDiscordSpec } from './contract/discord-spec.js';
+import { NOTHING_COUNTED } from './counters.js';
 import { call, type Res } from './discord-helpers.js';
 
 const { hangout, danceClub } = seedGuildIds;
@@ -139,14 +140,7 @@ describe('Discord per-route buckets (strict by default)', () => {
     expect(seen.byRoute['GET /api/v10/guilds/{guild_id}/roles']).toEqual({ requests: 11, rateLimited: 1 });
     expect(seen.byRoute['GET /api/v10/users/@me']).toEqual({ requests: 1, rateLimited: 0 });
     expect((await control('DELETE', '/counters')).status).toBe(204);
-    expect(await counters()).toEqual({
-      requests: 0,
-      rateLimited: 0,
-      invalid: 0,
-      firstAt: null,
-      lastAt: null,
-      byRoute: {},
-    });
+    expect(await counters()).toEqual(NOTHING_COUNTED);
   });
 });
 

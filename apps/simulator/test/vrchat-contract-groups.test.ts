@@ -1,20 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../src/app.js';
-import {
-  vrchatAccounts,
-  vrchatGroupIds,
-  vrchatRoleIds,
-  vrchatSeed,
-  vrchatUserIds,
-} from '../src/vrchat/index.js';
+import { vrchatAccounts, vrchatSeed, vrchatUserIds } from '../src/vrchat/index.js';
 import { contractCaller } from './contract/vrchat-call.js';
-import { call, login } from './vrchat-helpers.js';
+import { call, dance, hangout, login, hangoutRoles as roles } from './vrchat-helpers.js';
 
 /** Every group operation the simulator serves, validated against the spec's response schemas. */
-
-const hangout = vrchatGroupIds.hangout;
-const dance = vrchatGroupIds.danceClub;
-const roles = vrchatRoleIds.hangout;
 
 let sim: RunningSimulator;
 let botCookie: string;

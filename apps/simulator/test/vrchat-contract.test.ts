@@ -1,7 +1,7 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../src/app.js';
-import { servedVrchatRoutes, vrchatAccounts, vrchatGroupIds, vrchatUserIds } from '../src/vrchat/index.js';
+import { servedVrchatRoutes, vrchatAccounts, vrchatUserIds } from '../src/vrchat/index.js';
 import { contractCaller } from './contract/vrchat-call.js';
 import {
   expectMatchesVrchatSpec,
@@ -9,10 +9,8 @@ import {
   specHasOperation,
   toJsonSchema,
 } from './contract/vrchat-spec.js';
-import { basic, call, login } from './vrchat-helpers.js';
+import { basic, call, dance, hangout, login } from './vrchat-helpers.js';
 
-const hangout = vrchatGroupIds.hangout;
-const dance = vrchatGroupIds.danceClub;
 const bot = vrchatAccounts.bot;
 
 let sim: RunningSimulator;

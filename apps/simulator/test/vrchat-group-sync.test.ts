@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../src/app.js';
-import { vrchatAccounts, vrchatGroupIds, vrchatRoleIds, vrchatUserIds } from '../src/vrchat/index.js';
-import { call, login } from './vrchat-helpers.js';
+import { vrchatAccounts, vrchatRoleIds, vrchatUserIds } from '../src/vrchat/index.js';
+import { call, dance, hangout, login, hangoutRoles as roles } from './vrchat-helpers.js';
 
 /** What a group-sync engine relies on: the listing cap, the audit log as a feed, invites, roles. */
 
-const hangout = vrchatGroupIds.hangout;
-const dance = vrchatGroupIds.danceClub;
-const roles = vrchatRoleIds.hangout;
 const carolId = vrchatAccounts.carol.userId;
 const daveId = vrchatAccounts.dave.userId;
 

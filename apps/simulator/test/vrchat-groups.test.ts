@@ -1,17 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../src/app.js';
-import {
-  vrchatAccounts,
-  vrchatGroupIds,
-  vrchatRoleIds,
-  vrchatSeed,
-  vrchatUserIds,
-} from '../src/vrchat/index.js';
-import { call, login } from './vrchat-helpers.js';
-
-const hangout = vrchatGroupIds.hangout;
-const dance = vrchatGroupIds.danceClub;
-const roles = vrchatRoleIds.hangout;
+import { vrchatAccounts, vrchatRoleIds, vrchatSeed, vrchatUserIds } from '../src/vrchat/index.js';
+import { call, dance, hangout, login, hangoutRoles as roles } from './vrchat-helpers.js';
 
 let sim: RunningSimulator;
 let bot: string;

@@ -1,10 +1,15 @@
 import { generate } from 'otplib';
-import { vrchatAccounts } from '../src/vrchat/seed.js';
+import { vrchatAccounts, vrchatGroupIds, vrchatRoleIds } from '../src/vrchat/seed.js';
 
 /** Plain-fetch helpers for the VRChat simulator tests. */
 
 export const UA = 'VRCLinkTest/1.0.0 (test@vrclink.local)';
 export const API = '/api/1';
+
+/** The seeded groups the tests act on, and the Hangout group's roles. */
+export const hangout = vrchatGroupIds.hangout;
+export const dance = vrchatGroupIds.danceClub;
+export const hangoutRoles = vrchatRoleIds.hangout;
 
 export interface Res {
   status: number;

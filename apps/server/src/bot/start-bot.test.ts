@@ -1,7 +1,7 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../test/app.js';
 import { createScratchDatabase } from '../../test/db.js';
 import { waitFor } from '../platforms/testing.js';
 import { acquireGatewayLock } from './gateway-lock.js';
@@ -34,8 +34,7 @@ describe.skipIf(!adminUrl)('the bot role holding the gateway lock (PostgreSQL)',
     admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
+      ...laxSimulator.forManyDiscordCalls,
       env: { DATABASE_URL: scratch.url },
       bot: { lockRetryMs: 100, connectRetryMs: 500 },
     });

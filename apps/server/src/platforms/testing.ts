@@ -1,4 +1,4 @@
-import type { SimulatorOptions } from '@vrclink/simulator';
+import { type SimulatorOptions, vrchatAccounts } from '@vrclink/simulator';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { LAX_LIMITS, startOwnSimulator } from '../demo.js';
@@ -12,6 +12,8 @@ export interface SimHarness {
   log: FastifyBaseLogger;
   /** Calls the simulator's control API (JSON in, JSON out). */
   control(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+  /** How often the seeded bot account logged in to VRChat within the simulator's login window. */
+  vrchatBotLogins(): Promise<number | undefined>;
   close(): Promise<void>;
 }
 
@@ -26,12 +28,20 @@ export const LAX_SIMULATOR: SimulatorOptions = LAX_LIMITS;
 
 export async function startSimHarness(options: SimulatorOptions = {}): Promise<SimHarness> {
   const demo = await startOwnSimulator(0, options);
+  const control: SimHarness['control'] = (method, path, body) =>
+    callSimulatorControl(demo.sim.url, method, path, body);
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SECRET_KEY: 'x'.repeat(32) });
   return {
     url: demo.sim.url,
     config: resolveConfig(env, demo.endpoints),
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    control: (method, path, body) => callSimulatorControl(demo.sim.url, method, path, body),
+    control,
+    async vrchatBotLogins() {
+      const { body } = await control('GET', '/vrchat/sessions');
+      return (body as { accounts: { username: string; loginsInWindow: number }[] }).accounts.find(
+        (a) => a.username === vrchatAccounts.bot.username,
+      )?.loginsInWindow;
+    },
     close: () => demo.sim.close(),
   };
 }

@@ -1,11 +1,11 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../test/app.js';
 import {
+  appWithHangoutOwner,
   discordMember,
   discordRole,
   rows,
-  signInHangoutOwner,
   vrchatLink,
   vrchatUser,
   withoutMembersIntent,
@@ -54,17 +54,14 @@ const DEADLINE_MS = 5000;
 const urlIn = (content: string) => new URL((content.match(/https?:\/\/\S+/) as RegExpMatchArray)[0]);
 
 describe('slash commands (discord.js against the simulated Discord)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   beforeAll(async () => {
     // The interactive deadline shortened from the default 10 s so a hanging VRChat is answered quickly.
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
+    ({ t, owner } = await appWithHangoutOwner({
+      ...laxSimulator.forVrchatTestPacing,
       jobs: true,
       vrchatPacer: { interactiveDeadlineMs: DEADLINE_MS },
-    });
-    owner = await signInHangoutOwner(t);
+    }));
   });
   afterAll(() => t?.close());
 
@@ -284,15 +281,12 @@ describe('slash commands (discord.js against the simulated Discord)', () => {
 });
 
 describe('/whois when it has to ask Discord (no Server Members intent)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
+    ({ t, owner } = await appWithHangoutOwner({
+      ...laxSimulator.forVrchatTestPacing,
       beforeStart: withoutMembersIntent,
-    });
-    owner = await signInHangoutOwner(t);
+    }));
   }, 60_000);
   afterAll(() => t?.close());
 

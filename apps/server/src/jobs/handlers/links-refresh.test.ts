@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../test/app.js';
 import { rows, updateVrchatUser, vrchatLink, vrchatUser } from '../../../test/factories.js';
 import { linkRefreshBatchSize } from './link-refresh-batch.js';
 import { linksRefreshHandler } from './links-refresh.js';
@@ -19,10 +19,7 @@ describe('linkRefreshBatchSize', () => {
 describe('links.refresh job', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forVrchatTestPacing);
   });
   afterAll(() => t.close());
 

@@ -6,12 +6,11 @@
 
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../test/app.js';
 import {
+  appWithHangoutOwner,
   discordMember,
-  discordRole,
-  guestRoleEntry,
-  signInHangoutOwner,
+  hostAndGuestRoles,
   signInMember,
   simulatorRoles,
 } from '../../../test/factories.js';
@@ -20,24 +19,12 @@ const { hangout } = seedGuildIds;
 const RATE_LIMITED = /^Discord is rate limiting requests\. Try again in \d+ seconds?\.$/;
 
 describe('Discord rate limits and interactive requests (against the simulators)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
-  const roles = { host: '', guestRole: '' };
+  let t: TestApp, owner: { id: string; session: string };
+  let roles: { host: string; guestRole: string };
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // the 429s this file injects must be the only ones, so its counts are exact
-    });
-    owner = await signInHangoutOwner(t);
-    roles.host = await discordRole(t, hangout.id, 'Storm Host');
-    roles.guestRole = await discordRole(t, hangout.id, 'Storm Guest');
-    await guestRoleEntry(t, {
-      guildId: hangout.id,
-      mainRoleId: roles.host,
-      guestRoleId: roles.guestRole,
-      count: 5,
-    });
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forOnlyInjected429s));
+    roles = await hostAndGuestRoles(t, hangout.id, 5, ['Storm Host', 'Storm Guest']);
   });
   afterEach(async () => {
     await t.control('DELETE', '/faults');

@@ -1,4 +1,4 @@
-import { vrchatAccounts, vrchatSeed } from '@vrclink/simulator';
+import { vrchatSeed } from '@vrclink/simulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../test/db.js';
 import type { Database } from '../../db/client.js';
@@ -51,12 +51,6 @@ describe('VRChat adapter: session, login and pacing against the simulator', () =
     open.push(platform);
     return platform;
   };
-  const botLogins = async () => {
-    const { body } = await sim.control('GET', '/vrchat/sessions');
-    return (body as { accounts: { username: string; loginsInWindow: number }[] }).accounts.find(
-      (a) => a.username === vrchatAccounts.bot.username,
-    )?.loginsInWindow;
-  };
 
   beforeAll(async () => {
     // Lax: VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits.
@@ -82,7 +76,7 @@ describe('VRChat adapter: session, login and pacing against the simulator', () =
     expect(first.state().status).toBe('logged_out');
     expect((await first.getUser(aurora))?.displayName).toBe('Aurora Skye');
     expect(first.state().status).toBe('ok');
-    expect(await botLogins()).toBe(1);
+    expect(await sim.vrchatBotLogins()).toBe(1);
     expect(sent).toContain('POST /auth/twofactorauth/totp/verify');
     // The TOTP code is never offered as a recovery code.
     expect(sent).not.toContain('POST /auth/twofactorauth/otp/verify');
@@ -97,7 +91,7 @@ describe('VRChat adapter: session, login and pacing against the simulator', () =
     expect(await second.start()).toMatchObject({ status: 'ok' });
     expect((await second.getUser(aurora))?.id).toBe(aurora);
     expect(basicLogins()).toBe(0);
-    expect(await botLogins()).toBe(1);
+    expect(await sim.vrchatBotLogins()).toBe(1);
   });
 
   it('lets concurrent first callers share one login', async () => {
@@ -105,7 +99,7 @@ describe('VRChat adapter: session, login and pacing against the simulator', () =
     const users = await Promise.all([1, 2, 3, 4, 5].map(() => platform.getUser(aurora)));
     expect(users.every((u) => u?.id === aurora)).toBe(true);
     expect(basicLogins()).toBe(1);
-    expect(await botLogins()).toBe(1);
+    expect(await sim.vrchatBotLogins()).toBe(1);
   });
 
   it('replaces a session VRChat stopped accepting with exactly one new login', async () => {

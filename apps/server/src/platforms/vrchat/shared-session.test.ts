@@ -1,4 +1,4 @@
-import { vrchatAccounts, vrchatSeed } from '@vrclink/simulator';
+import { vrchatSeed } from '@vrclink/simulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createScratchDatabase, openTestDatabase } from '../../../test/db.js';
 import { type Database, openDatabase } from '../../db/client.js';
@@ -44,12 +44,6 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
     const [a, b] = databases();
     return [make(a), make(b)] as const;
   };
-  const botLogins = async () => {
-    const { body } = await sim.control('GET', '/vrchat/sessions');
-    return (body as { accounts: { username: string; loginsInWindow: number }[] }).accounts.find(
-      (a) => a.username === vrchatAccounts.bot.username,
-    )?.loginsInWindow;
-  };
 
   beforeAll(async () => {
     // Lax: VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits.
@@ -72,7 +66,7 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
     const [a, b] = pair();
     const states = await Promise.all([a.start(), b.start()]);
     expect(states.map((s) => s.status)).toEqual(['ok', 'ok']);
-    expect(await botLogins()).toBe(1);
+    expect(await sim.vrchatBotLogins()).toBe(1);
   });
 
   it('makes no login at start when a valid session is stored', async () => {
@@ -84,7 +78,7 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
     const [a, b] = pair();
     const states = await Promise.all([a.start(), b.start()]);
     expect(states.map((s) => s.status)).toEqual(['ok', 'ok']);
-    expect(await botLogins()).toBe(0);
+    expect(await sim.vrchatBotLogins()).toBe(0);
   });
 
   it('pauses every adapter after one failed login: a wrong password is sent once, not once per process', async () => {
@@ -110,13 +104,13 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
   it('replaces an expired session with one login that both adapters use', async () => {
     const [a, b] = pair();
     await Promise.all([a.start(), b.start()]);
-    expect(await botLogins()).toBe(1);
+    expect(await sim.vrchatBotLogins()).toBe(1);
 
     await sim.control('POST', '/vrchat/invalidate-sessions', {});
     // The adapter that logged in at start is in its login cooldown: the other one logs in for both.
     const users = await Promise.all([a.getUser(aurora), b.getUser(aurora)]);
     expect(users.map((u) => u?.id)).toEqual([aurora, aurora]);
-    expect(await botLogins()).toBe(2);
+    expect(await sim.vrchatBotLogins()).toBe(2);
     expect([a.state().status, b.state().status]).toEqual(['ok', 'ok']);
   });
 
@@ -146,7 +140,7 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
       // b finds a's session refused from its address: it logs in once, and a keeps its own session.
       expect((await b.start()).status).toBe('ok');
       await rounds([a, b], 10);
-      expect(await botLogins()).toBe(2);
+      expect(await sim.vrchatBotLogins()).toBe(2);
       expect([a.state().status, b.state().status]).toEqual(['ok', 'ok']);
     });
 
@@ -159,10 +153,10 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
       await a.start();
       await b.start();
       await rounds([a, b], 3);
-      expect(await botLogins()).toBe(2);
+      expect(await sim.vrchatBotLogins()).toBe(2);
       await sim.control('POST', '/vrchat/invalidate-sessions', {});
       await rounds([a, b], 10);
-      expect(await botLogins()).toBe(4);
+      expect(await sim.vrchatBotLogins()).toBe(4);
       expect([a.state().status, b.state().status]).toEqual(['ok', 'ok']);
     });
 
@@ -182,7 +176,7 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
         await rounds([a, b], 3);
         await Promise.all([a.close(), b.close()]);
       }
-      expect(await botLogins()).toBe(2);
+      expect(await sim.vrchatBotLogins()).toBe(2);
     });
 
     it('replaces a session refused from this address with exactly one login, however many callers wait', async () => {
@@ -194,7 +188,7 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
       const moved = make(two, { localAddress: '127.0.0.1' });
       const users = await Promise.all(Array.from({ length: 8 }, () => moved.getUser(aurora)));
       expect(users.map((u) => u?.id)).toEqual(users.map(() => aurora));
-      expect(await botLogins()).toBe(2);
+      expect(await sim.vrchatBotLogins()).toBe(2);
       expect(basicLogins).toBe(2);
       expect(moved.state().status).toBe('ok');
     });
@@ -210,7 +204,7 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
       expect(platforms.vrchat.state().status).toBe('ok');
       const names = await one.db.select({ name: platformSessions.name }).from(platformSessions);
       expect(names).toEqual([{ name: 'vrchat@127.0.0.2' }]);
-      expect(await botLogins()).toBe(1);
+      expect(await sim.vrchatBotLogins()).toBe(1);
     } finally {
       await platforms.close();
       await sim.control('PATCH', '/vrchat/config', { sessionAddressBinding: 'off' });

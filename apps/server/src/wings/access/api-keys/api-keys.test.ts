@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import { rows, signInMember, withOwnerApp } from '../../../../test/factories.js';
 
 const { hangout, danceClub } = seedGuildIds;
@@ -9,15 +9,9 @@ const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOS
 
 describe('API keys (against the simulators)', () => {
   let t: TestApp, owner: { id: string; session: string };
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    {
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    },
-  );
+  withOwnerApp(laxSimulator.forManyDiscordCalls, (scene) => {
+    ({ t, owner } = scene);
+  });
 
   const create = (payload: object, session = owner.session) =>
     t.inject({ method: 'POST', url: `${base}/create`, session, payload });

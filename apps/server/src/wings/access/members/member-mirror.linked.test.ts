@@ -1,9 +1,9 @@
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { GatewayIntentBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
+import { laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
 import {
-  signInHangoutOwner,
+  appWithHangoutOwner,
   vrchatLink,
   vrchatUser,
   withoutMembersIntent,
@@ -16,15 +16,12 @@ const { hangout } = seedGuildIds;
 const linkedUser = seedUserIds.humans[3];
 
 describe('member mirror without the Server Members intent (linked members only)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
+    ({ t, owner } = await appWithHangoutOwner({
+      ...laxSimulator.forVrchatTestPacing,
       beforeStart: withoutMembersIntent,
-    });
-    owner = await signInHangoutOwner(t);
+    }));
     await vrchatLink(t, { discordUserId: linkedUser, vrchatName: 'Linked Only', isVerified: true });
     await reconcileAllGuildMembers(t.ctx);
   });

@@ -1,8 +1,8 @@
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { GatewayIntentBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { discordRole, signInHangoutOwner } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner, discordRole } from '../../../../test/factories.js';
 import { callSimulatorControl, waitFor } from '../../../platforms/testing.js';
 import { reconcileAllGuildMembers } from './member-mirror.reconcile.js';
 import { currentMembers, getSync, readMember } from './member-mirror.store.js';
@@ -24,12 +24,10 @@ const filled = (t: TestApp, guildId: string) =>
   waitFor(async () => (await getSync(t.ctx.db, guildId))?.filledAt, 15_000);
 
 describe('member mirror (Discord sends members only through op 8 and REST)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
+    ({ t, owner } = await appWithHangoutOwner({
+      ...laxSimulator.forManyDiscordCalls,
       beforeStart: async (url) => {
         const res = await callSimulatorControl(url, 'POST', `/discord/guilds/${danceClub.id}/bulk-members`, {
           count: BULK,
@@ -37,8 +35,7 @@ describe('member mirror (Discord sends members only through op 8 and REST)', () 
         });
         expect(res.status).toBe(201);
       },
-    });
-    owner = await signInHangoutOwner(t);
+    }));
     await filled(t, hangout.id);
     await filled(t, danceClub.id);
   });

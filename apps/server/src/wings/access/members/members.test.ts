@@ -1,21 +1,16 @@
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { signInHangoutOwner, signInMember, vrchatLink } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner, signInMember, vrchatLink } from '../../../../test/factories.js';
 
 const { hangout } = seedGuildIds;
 const base = `/api/members/${hangout.id}`;
 
 describe('member search (against the simulators)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   let linked: { id: string; session: string; username: string };
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forVrchatTestPacing));
     linked = await signInMember(t, hangout.id, {
       username: 'zz_linked_member',
       roles: [hangout.roles.Verified],

@@ -1,6 +1,6 @@
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import { discordRole, rows, signInMember, withOwnerApp } from '../../../../test/factories.js';
 import { guildPermissions } from '../../../db/schema/index.js';
 import { waitFor } from '../../../platforms/testing.js';
@@ -12,15 +12,9 @@ type User = { id: string; session: string };
 
 describe('server permissions (against the simulators)', () => {
   let t: TestApp, owner: User;
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    {
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    },
-  );
+  withOwnerApp(laxSimulator.forManyDiscordCalls, (scene) => {
+    ({ t, owner } = scene);
+  });
 
   const guilds = (user: User) => t.inject({ method: 'GET', url: '/api/guilds', session: user.session });
   const grant = (by: User, guildId: string, userId: string, permissions: string[]) =>

@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { signInHangoutOwner } from '../../../../test/factories.js';
 import { apiKeyActor, botActor, jobActor, userActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
@@ -11,10 +11,7 @@ const { hangout } = seedGuildIds;
 describe('who acts: users, API keys, the bot and jobs', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forManyDiscordCalls);
   });
   afterAll(async () => {
     await t.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
 import { writeHeartbeat } from '../../../jobs/scheduled-tasks/heartbeat.js';
 import { startScheduler, type TaskScheduler } from '../../../jobs/scheduled-tasks/scheduler.js';
 
@@ -15,8 +15,7 @@ describe('/api/admin (platform admins)', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
+      ...laxSimulator.forVrchatTestPacing,
       jobs: true,
       env: { ADMIN_DISCORD_IDS: ADMIN },
     });

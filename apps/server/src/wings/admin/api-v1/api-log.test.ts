@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import { signInMember, withOwnerApp } from '../../../../test/factories.js';
 import { purgeExpired } from '../../../jobs/retention.js';
 import { waitFor } from '../../../platforms/testing.js';
@@ -24,15 +24,9 @@ interface Entry {
 
 describe('API log (against the simulators)', () => {
   let t: TestApp, owner: { id: string; session: string };
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    {
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    },
-  );
+  withOwnerApp(laxSimulator.forManyDiscordCalls, (scene) => {
+    ({ t, owner } = scene);
+  });
 
   const makeKey = async (guildId: string, name: string, session = owner.session) =>
     (

@@ -1,10 +1,10 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
+  appWithHangoutOwner,
   discordMember,
   guildGroup,
-  signInHangoutOwner,
   signInMember,
   vrchatLink,
 } from '../../../../test/factories.js';
@@ -18,8 +18,7 @@ const keyPermissions = guildPermissionValues.filter((p) => p !== 'Admin');
 const glimmer = vrchatSeed.userIds.Glimmer;
 
 describe('/api/v1 (against the simulators)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   /** Linked members made here (the seeded members have no links): Glimmer, Glitter, Zed; one unlinked. */
   const m: Record<'glimmer' | 'glitter' | 'zed' | 'unlinked', { id: string; username: string }> = {} as never;
   const keys = new Map<string, string>();
@@ -39,12 +38,10 @@ describe('/api/v1 (against the simulators)', () => {
   const ids = (body: { members: { discordId: string }[] }) => body.members.map((x) => x.discordId);
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
+    ({ t, owner } = await appWithHangoutOwner({
+      ...laxSimulator.forVrchatTestPacing,
       env: { RATE_LIMIT_API_KEY: '40' },
-    });
-    owner = await signInHangoutOwner(t);
+    }));
     m.glimmer = await discordMember(t, hangout.id, {
       roles: [hangout.roles.Verified, hangout.roles['Event Host']],
     });

@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { signInHangoutOwner } from '../../../../test/factories.js';
 import { discordLogDeliverHandler } from '../../../jobs/handlers/discord-log-deliver.js';
 import { findJob } from '../../../jobs/registry.js';
@@ -11,11 +11,7 @@ const { hangout } = seedGuildIds;
 describe('the discordLog.deliver job (pg-boss, against the simulated Discord)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-      jobs: true,
-    });
+    t = await createTestApp({ ...laxSimulator.forManyDiscordCalls, jobs: true });
   }, 60_000);
   afterAll(() => t?.close());
 

@@ -2,8 +2,8 @@ import { Writable } from 'node:stream';
 import { seedGuildIds } from '@vrclink/simulator';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { discordMember, rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner, discordMember, rows, signInMember } from '../../../../test/factories.js';
 import { userActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import { deliverDiscordLogs } from './delivery.js';
@@ -21,8 +21,7 @@ interface Message {
 }
 
 describe('Logging to Discord (against the simulated Discord)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   const warnings: string[] = [];
 
   beforeAll(async () => {
@@ -33,12 +32,10 @@ describe('Logging to Discord (against the simulated Discord)', () => {
         done();
       },
     });
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
+    ({ t, owner } = await appWithHangoutOwner({
+      ...laxSimulator.forManyDiscordCalls,
       log: pino({ level: 'warn' }, sink),
-    });
-    owner = await signInHangoutOwner(t);
+    }));
   }, 60_000);
   afterEach(async () => {
     await t.control('DELETE', '/faults');

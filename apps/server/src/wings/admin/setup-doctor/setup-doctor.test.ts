@@ -1,8 +1,8 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { discordRole, guildGroup, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner, discordRole, guildGroup, signInMember } from '../../../../test/factories.js';
 import { discordGroupMappings, guildGroups, guildSettings } from '../../../db/schema/index.js';
 import { waitFor } from '../../../platforms/testing.js';
 import type { SetupCheck } from './setup-checks.js';
@@ -17,16 +17,11 @@ const MANAGE_ROLES = 1n << 28n;
 const SEND_MESSAGES = String(1 << 11);
 
 describe('GET /api/guilds/{guildId}/setup_check (against the simulators)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   let linkedRole: string;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forVrchatTestPacing));
     linkedRole = await discordRole(t, hangout.id, 'Doctor Linked');
     await t.ctx.db.insert(guildSettings).values({ guildId: hangout.id, linkedRoleId: linkedRole });
     await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });

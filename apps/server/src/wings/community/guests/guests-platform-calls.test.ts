@@ -6,12 +6,11 @@
 
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   botSeesRoles,
   discordMember,
-  discordRole,
-  guestRoleEntry,
+  hostAndGuestRoles,
   rows,
   signInMember,
   simulatorRoles,
@@ -24,21 +23,11 @@ const base = `/api/users/guests/${hangout.id}`;
 
 describe('guest assignment and the platforms (against the simulators, on PGlite)', () => {
   let t: TestApp;
-  const roles = { host: '', guestRole: '' };
+  let roles: { host: string; guestRole: string };
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    });
-    roles.host = await discordRole(t, hangout.id, 'Crash Host');
-    roles.guestRole = await discordRole(t, hangout.id, 'Crash Guest');
-    await guestRoleEntry(t, {
-      guildId: hangout.id,
-      mainRoleId: roles.host,
-      guestRoleId: roles.guestRole,
-      count: 5,
-    });
+    t = await createTestApp(laxSimulator.forManyDiscordCalls);
+    roles = await hostAndGuestRoles(t, hangout.id, 5, ['Crash Host', 'Crash Guest']);
   });
   afterEach(async () => {
     vi.restoreAllMocks();

@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
 import { guests } from '../../../db/schema/index.js';
 
 const { hangout } = seedGuildIds;
@@ -10,10 +10,7 @@ const elsewhere = '1999999999999999999';
 describe('guest routes: 404 for what does not exist, 403 for what is not yours', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forManyDiscordCalls);
   });
   afterAll(async () => {
     await t?.close();

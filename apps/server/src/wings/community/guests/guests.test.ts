@@ -1,10 +1,11 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
 import {
   discordMember,
   discordRole,
   guestRoleEntry,
+  itAnswers401WhenLoggedOut,
   rows,
   signInMember,
   simulatorRoles,
@@ -25,10 +26,7 @@ describe('guest setup (against the simulators)', () => {
   const roleNames = { host1: 'Supporter', host2: 'Patron', guestRole: 'Guest Pass' };
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forVrchatTestPacing);
     roles.host1 = await discordRole(t, hangout.id, roleNames.host1);
     roles.host2 = await discordRole(t, hangout.id, roleNames.host2);
     roles.unused = await discordRole(t, hangout.id);
@@ -67,10 +65,7 @@ describe('guest setup (against the simulators)', () => {
       ['DELETE', `${base}/unassign/${uuid}`],
     ];
 
-    it.each(routes)('%s %s answers 401 when logged out', async (method, url, payload) => {
-      const res = await t.inject({ method, url, payload });
-      expect(res.statusCode).toBe(401);
-    });
+    itAnswers401WhenLoggedOut(() => t, routes);
 
     it.each(routes.filter(([m]) => m !== 'GET'))(
       '%s %s answers 403 without the XSRF header',

@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   discordMember,
   discordRole,
@@ -18,15 +18,9 @@ type Entry = { id: string; primaryRoleId: string | null; guestRoleId: string | n
 
 describe('guest roles of the Discord tab (against the simulators)', () => {
   let t: TestApp, owner: User;
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    {
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    },
-  );
+  withOwnerApp(laxSimulator.forManyDiscordCalls, (scene) => {
+    ({ t, owner } = scene);
+  });
 
   const list = async (url = base) =>
     (await t.inject({ method: 'GET', url, session: owner.session })).json().guestRoles as Entry[];

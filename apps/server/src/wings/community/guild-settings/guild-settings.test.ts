@@ -1,7 +1,14 @@
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
-import { discordRole, rows, signInMember, vrchatLink, withOwnerApp } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import {
+  discordRole,
+  itAnswers401WhenLoggedOut,
+  rows,
+  signInMember,
+  vrchatLink,
+  withOwnerApp,
+} from '../../../../test/factories.js';
 import { waitFor } from '../../../platforms/testing.js';
 
 const { hangout, quietCorner } = seedGuildIds;
@@ -22,15 +29,9 @@ const routes: ['GET' | 'POST' | 'PUT' | 'DELETE', string, object?][] = [
 
 describe('Discord tab settings (against the simulators)', () => {
   let t: TestApp, owner: User;
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    {
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    },
-  );
+  withOwnerApp(laxSimulator.forVrchatTestPacing, (scene) => {
+    ({ t, owner } = scene);
+  });
 
   const get = (user = owner, url = base) => t.inject({ method: 'GET', url, session: user.session });
   const setRoles = (autoAssignRoles: object, user = owner) =>
@@ -48,11 +49,7 @@ describe('Discord tab settings (against the simulators)', () => {
   };
 
   describe('access', () => {
-    it.each(routes)('%s %s answers 401 when logged out', async (method, url, payload) => {
-      const res = await t.inject({ method, url, payload });
-      expect(res.statusCode).toBe(401);
-      expect(res.json().message).toBe('You must be logged in to do this.');
-    });
+    itAnswers401WhenLoggedOut(() => t, routes);
 
     it.each(routes)('%s %s answers 403 to a member without permissions', async (method, url, payload) => {
       const member = await signInMember(t, hangout.id);

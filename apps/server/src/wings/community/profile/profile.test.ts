@@ -1,10 +1,10 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
 import {
-  discordRole,
   guestRoleEntry,
   guildGroup,
+  hostAndGuestRoles,
   signInMember,
   vrchatUser,
 } from '../../../../test/factories.js';
@@ -16,17 +16,8 @@ describe('GET /api/users/profile (against the simulators)', () => {
   let t: TestApp;
   let mainRole: string;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
-    mainRole = await discordRole(t, hangout.id, 'Host');
-    await guestRoleEntry(t, {
-      guildId: hangout.id,
-      mainRoleId: mainRole,
-      guestRoleId: await discordRole(t, hangout.id, 'Guest'),
-      count: 2,
-    });
+    t = await createTestApp(laxSimulator.forVrchatTestPacing);
+    mainRole = (await hostAndGuestRoles(t, hangout.id, 2, ['Host', 'Guest'])).host;
     // Dance Club has an entry too, for a role our users do not hold.
     await guestRoleEntry(t, {
       guildId: danceClub.id,

@@ -1,6 +1,6 @@
 import { seedGuildIds, vrchatAccounts, vrchatSeed } from '@vrclink/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import { guildGroup, rows, withOwnerApp } from '../../../../test/factories.js';
 
 const { hangout } = seedGuildIds;
@@ -15,15 +15,9 @@ const unknownGroup = 'grp_3f2b6c1e-0000-4000-8000-000000000000';
 
 describe('VRChat tab: linking a group through its description (against the simulators)', () => {
   let t: TestApp, owner: { id: string; session: string };
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    {
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    },
-  );
+  withOwnerApp(laxSimulator.forVrchatTestPacing, (scene) => {
+    ({ t, owner } = scene);
+  });
   beforeEach(async () => {
     await t.ctx.database.executeSql('delete from guild_groups');
     await t.ctx.database.executeSql('delete from group_link_codes');

@@ -1,7 +1,13 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
-import { guildGroup, rows, signInMember, withOwnerApp } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import {
+  guildGroup,
+  itAnswers401WhenLoggedOut,
+  rows,
+  signInMember,
+  withOwnerApp,
+} from '../../../../test/factories.js';
 
 const { hangout } = seedGuildIds;
 const hangoutGroup = vrchatSeed.groupIds.hangout;
@@ -21,15 +27,9 @@ const routes: ['GET' | 'POST' | 'DELETE', string, object?][] = [
 
 describe('VRChat tab: linked group, settings and unlink (against the simulators)', () => {
   let t: TestApp, owner: User;
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    {
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    },
-  );
+  withOwnerApp(laxSimulator.forVrchatTestPacing, (scene) => {
+    ({ t, owner } = scene);
+  });
   beforeEach(async () => {
     await t.ctx.database.executeSql('delete from guild_groups');
   });
@@ -40,11 +40,7 @@ describe('VRChat tab: linked group, settings and unlink (against the simulators)
   const linkHangout = () => guildGroup(t, { guildId: hangout.id, groupId: hangoutGroup, name: 'Old name' });
 
   describe('access', () => {
-    it.each(routes)('%s %s answers 401 when logged out', async (method, url, payload) => {
-      const res = await t.inject({ method, url, payload });
-      expect(res.statusCode).toBe(401);
-      expect(res.json().message).toBe('You must be logged in to do this.');
-    });
+    itAnswers401WhenLoggedOut(() => t, routes);
 
     it.each(routes)('%s %s answers 403 to a member without permissions', async (method, url, payload) => {
       const member = await signInMember(t, hangout.id);

@@ -1,7 +1,13 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { guildGroup, rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import {
+  appWithHangoutOwner,
+  guildGroup,
+  itAnswers401WhenLoggedOut,
+  rows,
+  signInMember,
+} from '../../../../test/factories.js';
 import { syncGuildJob } from '../../../kernel/job-catalog.js';
 
 const { hangout } = seedGuildIds;
@@ -25,15 +31,10 @@ const routes: ['GET' | 'POST' | 'PUT' | 'DELETE', string, object?][] = [
 ];
 
 describe('VRChat tab: role mappings both ways (against the simulators)', () => {
-  let t: TestApp;
-  let owner: User;
+  let t: TestApp, owner: User;
   let purchaseRole: { id: string; name: string } | null = null;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forVrchatTestPacing));
     const made = await t.control('POST', `/vrchat/groups/${hangoutGroup}/roles`, {
       name: 'Supporter Tier',
       requiresPurchase: true,
@@ -58,10 +59,7 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
   };
 
   describe('access', () => {
-    it.each(routes)('%s %s answers 401 when logged out', async (method, url, payload) => {
-      const res = await t.inject({ method, url, payload });
-      expect(res.statusCode).toBe(401);
-    });
+    itAnswers401WhenLoggedOut(() => t, routes);
 
     it.each(routes)('%s %s answers 403 to a member without Admin', async (method, url, payload) => {
       const member = await signInMember(t, hangout.id);

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
+  appWithHangoutOwner,
   discordMember,
   discordRole,
   guildGroup,
   rows,
-  signInHangoutOwner,
   signInMember,
   simulatorRoles,
   vrchatLink,
@@ -14,8 +14,7 @@ import { discordGroupMappings } from '../../../db/schema/index.js';
 import { groupId, groupRoles, hangout, vrc } from './testing.js';
 
 describe('POST /api/guilds/:guildId/sync/preview (what a settings change would do)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   let verified: string;
   let eventHost: string;
   const hosts: { id: string; username: string }[] = [];
@@ -27,11 +26,7 @@ describe('POST /api/guilds/:guildId/sync/preview (what a settings change would d
     t.ctx.database.executeSql(`update guild_groups set ${set} where guild_id = '${hangout.id}'`);
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forVrchatTestPacing));
     verified = await discordRole(t, hangout.id, 'Verified');
     eventHost = await discordRole(t, hangout.id, 'Event Host');
     // Five unlinked members hold Event Host; two linked members hold the linked role (Verified) already.

@@ -1,7 +1,7 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { guildGroup, signInHangoutOwner } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner, guildGroup } from '../../../../test/factories.js';
 import { followGroupAuditLogs } from './group-audit-follow.js';
 
 const { hangout, danceClub } = seedGuildIds;
@@ -11,8 +11,7 @@ const AUDIT_VIEW_MISSING =
   "The bot's role in the VRChat group lacks the permission group-audit-view, so changes made in the group by hand reach Discord only at the next scheduled sync.";
 
 describe('following groups when one of them refuses the bot its audit log', () => {
-  let t: TestApp;
-  let owner: { session: string };
+  let t: TestApp, owner: { session: string };
   const tick = () => new Promise((r) => setTimeout(r, 20));
   const followState = async (guildId: string) =>
     (
@@ -23,12 +22,7 @@ describe('following groups when one of them refuses the bot its audit log', () =
     ).rows[0] as { follow_failures: number; follow_error: string | null; follow_retry_at: Date | null };
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner({ ...laxSimulator.forVrchatTestPacing, jobs: true }));
     await guildGroup(t, { guildId: hangout.id, groupId: groups.hangout, name: 'VRC Hangout Official' });
     await guildGroup(t, { guildId: danceClub.id, groupId: groups.danceClub, name: 'Dance Club' });
     await t.ctx.database.executeSql('update guild_groups set enabled = true');

@@ -1,6 +1,6 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { discordMember, discordRole, signInHangoutOwner, vrchatLink } from '../../../../test/factories.js';
 import { runGuildSync } from './sync.service.js';
 import { hangoutGroupForMembers } from './testing.js';
@@ -23,10 +23,7 @@ describe('group reads shared by previews', () => {
   const preview = () => t.inject({ method: 'GET', url: `/api/guilds/${hangout.id}/sync/preview`, session });
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forVrchatTestPacing);
     session = (await signInHangoutOwner(t)).session;
     const memberRole = await discordRole(t, hangout.id, 'Group Member');
     const member = await discordMember(t, hangout.id, { roles: [memberRole] });

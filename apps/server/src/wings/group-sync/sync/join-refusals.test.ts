@@ -1,6 +1,6 @@
 import { vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   discordMember,
   discordRole,
@@ -39,10 +39,7 @@ describe('a join request VRChat refuses (too many groups)', () => {
     }));
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forVrchatTestPacing);
     session = (await signInHangoutOwner(t)).session;
     const memberRole = await discordRole(t, hangout.id, 'Group Member');
     const member = await discordMember(t, hangout.id, { roles: [memberRole] });

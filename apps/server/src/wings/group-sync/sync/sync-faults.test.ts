@@ -8,13 +8,13 @@
 import { vrchatSeed } from '@vrclink/simulator';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
+  appWithHangoutOwner,
   botSeesRoles,
   discordMember,
   discordRole,
   rows,
-  signInHangoutOwner,
   simulatorRoles,
   vrchatLink,
   withoutMembersIntent,
@@ -44,18 +44,13 @@ interface GroupAuditEntry {
 }
 
 describe('the sync under platform faults (against the simulators)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   let linkedRole: string;
   let memberRole: string;
   let scenarioNo = 0;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // the 429s this file injects must be the only ones, so its counts are exact
-    });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forOnlyInjected429s));
     linkedRole = await discordRole(t, hangout.id, 'Linked');
     memberRole = await discordRole(t, hangout.id, 'Group Member');
     await hangoutGroupScene(t, owner, { linkedRole, memberRole });
@@ -505,11 +500,7 @@ describe('the sync under platform faults (against the simulators)', () => {
 describe('the sync where the mirror keeps linked members only (no Server Members intent)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // the 429s this file injects must be the only ones, so its counts are exact
-      beforeStart: withoutMembersIntent,
-    });
+    t = await createTestApp({ ...laxSimulator.forOnlyInjected429s, beforeStart: withoutMembersIntent });
   }, 60_000);
   afterAll(() => t?.close());
 

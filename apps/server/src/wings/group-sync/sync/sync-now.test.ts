@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import { withOwnerApp } from '../../../../test/factories.js';
 import type { PgBossJobQueue } from '../../../jobs/pg-boss-queue.js';
 
@@ -8,16 +8,9 @@ const url = `/api/guilds/${seedGuildIds.hangout.id}/sync`;
 
 describe('POST /api/guilds/:guildId/sync says when the server syncs', () => {
   let t: TestApp, owner: { session: string };
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    {
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    },
-  );
+  withOwnerApp({ ...laxSimulator.forVrchatTestPacing, jobs: true }, (scene) => {
+    ({ t, owner } = scene);
+  });
 
   it('answers when the queued sync starts, and that one is running when a worker holds one', async () => {
     const first = await t.inject({ method: 'POST', url, session: owner.session });

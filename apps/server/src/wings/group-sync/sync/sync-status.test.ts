@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
+  appWithHangoutOwner,
   discordMember,
   discordRole,
   guildGroup,
-  signInHangoutOwner,
   vrchatLink,
 } from '../../../../test/factories.js';
 import { discordGroupMappings, guildSettings } from '../../../db/schema/index.js';
@@ -12,20 +12,14 @@ import { runGuildSync } from './sync.service.js';
 import { groupId, hangout, vrc } from './testing.js';
 
 describe('what the Sync box and the setup doctor say', () => {
-  let t: TestApp;
-  let owner: { session: string };
+  let t: TestApp, owner: { session: string };
   const get = async (url: string) =>
     (
       await t.inject({ method: 'GET', url: `/api/guilds/${hangout.id}${url}`, session: owner.session })
     ).json();
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner({ ...laxSimulator.forVrchatTestPacing, jobs: true }));
     const role = await discordRole(t, hangout.id, 'Group Member');
     await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official', enabled: true });
     // Only invites are asked of the group: the bot's role may invite and nothing else.

@@ -1,6 +1,6 @@
 import { seedUserIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   discordMember,
   discordRole,
@@ -39,11 +39,7 @@ async function useLinkedRole(t: TestApp, roleId: string) {
 describe('what sets off a sync (with the Server Members intent)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
   });
   afterAll(() => t?.close());
 
@@ -115,8 +111,7 @@ describe('the sync without the Server Members intent (linked members only)', () 
   let member: { id: string };
   beforeAll(async () => {
     t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
+      ...laxSimulator.forVrchatTestPacing,
       jobs: true,
       beforeStart: withoutMembersIntent,
     });

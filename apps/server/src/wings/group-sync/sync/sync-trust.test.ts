@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
+  appWithHangoutOwner,
   botSeesRoles,
   discordRole,
   guildGroup,
   rows,
-  signInHangoutOwner,
   signInMember,
   simulatorRoles,
   updateVrchatUser,
@@ -16,7 +16,7 @@ import {
 import { discordGroupMappings, groupDiscordMappings, guildSettings } from '../../../db/schema/index.js';
 import { linksRefreshHandler } from '../../../jobs/handlers/links-refresh.js';
 import { runGuildSync } from './sync.service.js';
-import { groupId, groupRoles, hangout, vrc } from './testing.js';
+import { discordRoleForGroupRole, groupId, groupRoles, hangout, vrc } from './testing.js';
 
 async function groupRolesOf(t: TestApp, vrcUserId: string) {
   const res = await t.control('GET', `/vrchat/groups/${groupId}`);
@@ -34,11 +34,7 @@ describe('only proven links receive, and temporary grants end with their cause',
   let hostRole: string;
   let adultRole: string;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
     await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
     hostRole = await discordRole(t, hangout.id, 'Host');
     adultRole = await discordRole(t, hangout.id, 'Adult');
@@ -174,15 +170,9 @@ describe('only proven links receive, and temporary grants end with their cause',
 });
 
 describe('the removal circuit breaker', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner({ ...laxSimulator.forVrchatTestPacing, jobs: true }));
     await guildGroup(t, { guildId: hangout.id, groupId, name: 'VRC Hangout Official' });
   });
   afterAll(() => t?.close());
@@ -218,13 +208,7 @@ describe('the removal circuit breaker', () => {
   });
 
   it('holds what follows from a held removal: the Discord role a kept group role grants stays', async () => {
-    const host = await discordRole(t, hangout.id, 'Event Host');
-    await t.ctx.db.insert(groupDiscordMappings).values({
-      guildId: hangout.id,
-      groupRoleId: groupRoles.eventHost,
-      discordRoleId: host,
-      action: 'GrantRoleTemporary',
-    });
+    const host = await discordRoleForGroupRole(t, groupRoles.eventHost, 'GrantRoleTemporary', 'Event Host');
     const glimmer = await signInMember(t, hangout.id);
     await vrchatLink(t, { discordUserId: glimmer.id, vrcUserId: vrc.Glimmer, vrchatName: 'Glimmer' });
     await runGuildSync(t.ctx, hangout.id);

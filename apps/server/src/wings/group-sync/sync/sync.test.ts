@@ -1,7 +1,8 @@
 import { vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
+  appWithHangoutOwner,
   botSeesRoles,
   discordMember,
   discordRole,
@@ -12,10 +13,10 @@ import {
   simulatorRoles,
   vrchatLink,
 } from '../../../../test/factories.js';
-import { discordGroupMappings, groupDiscordMappings } from '../../../db/schema/index.js';
+import { discordGroupMappings } from '../../../db/schema/index.js';
 import { followGroupAuditLogs } from './group-audit-follow.js';
 import { HOLD_ABOVE_SHARE, NOTHING_HELD, runGuildSync } from './sync.service.js';
-import { groupId, groupRoles, hangout, hangoutGroupScene, vrc } from './testing.js';
+import { discordRoleForGroupRole, groupId, groupRoles, hangout, hangoutGroupScene, vrc } from './testing.js';
 
 const hangoutGroup = { guildId: hangout.id, groupId, name: 'VRC Hangout Official' };
 
@@ -27,19 +28,14 @@ async function groupState(t: TestApp) {
 }
 
 describe('the sync (against the simulators)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   let linkedRole: string;
   let memberRole: string;
   let partner: { id: string };
   let requester: { id: string };
   let newcomer: { id: string };
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forVrchatTestPacing));
     linkedRole = await discordRole(t, hangout.id, 'Linked');
     memberRole = await discordRole(t, hangout.id, 'Group Member');
     // Carol is in no group; Pixel Panda asked to join; the newcomer is linked but holds no mapped role.
@@ -113,17 +109,11 @@ describe('the sync (against the simulators)', () => {
   });
 
   it('gives a Discord role for a group role (group to Discord)', async () => {
-    const eventHost = await discordRole(t, hangout.id, 'Group Event Host');
-    await t.ctx.db.insert(groupDiscordMappings).values({
-      guildId: hangout.id,
-      groupRoleId: groupRoles.eventHost,
-      discordRoleId: eventHost,
-      action: 'GrantRolePermanent',
-    });
+    const host = await discordRoleForGroupRole(t, groupRoles.eventHost, 'GrantRolePermanent', 'Event Host');
     const glimmer = await discordMember(t, hangout.id);
     await vrchatLink(t, { discordUserId: glimmer.id, vrcUserId: vrc.Glimmer, vrchatName: 'Glimmer' });
     await runGuildSync(t.ctx, hangout.id);
-    expect(await simulatorRoles(t, hangout.id, glimmer.id)).toContain(eventHost);
+    expect(await simulatorRoles(t, hangout.id, glimmer.id)).toContain(host);
   });
 
   it('holds a mass removal, then carries it out when approved, never touching the owner, the bot or a moderator', async () => {
@@ -158,11 +148,7 @@ describe('the sync (against the simulators)', () => {
 describe('sync routes', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
     await guildGroup(t, { ...hangoutGroup, enabled: true, autoKick: true });
   });
   afterAll(() => t?.close());
@@ -249,11 +235,7 @@ describe('sync routes', () => {
 describe('following the group through its audit log', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
     await guildGroup(t, { ...hangoutGroup, enabled: true });
   });
   afterAll(() => t?.close());
@@ -284,10 +266,7 @@ describe('following the group through its audit log', () => {
 describe('a group too large for VRChat to list', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forVrchatTestPacing);
     await guildGroup(t, { ...hangoutGroup, enabled: true, autoKick: true });
     // VRChat stops listing after 5 members here: the engine must still reach linked members past that.
     await t.control('PATCH', '/vrchat/config', { groupMemberListCap: 5 });

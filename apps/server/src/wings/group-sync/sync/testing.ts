@@ -1,7 +1,7 @@
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import type { TestApp } from '../../../../test/app.js';
-import { guildGroup } from '../../../../test/factories.js';
-import { discordGroupMappings } from '../../../db/schema/index.js';
+import { discordRole, guildGroup } from '../../../../test/factories.js';
+import { discordGroupMappings, groupDiscordMappings } from '../../../db/schema/index.js';
 
 /** The ids the sync tests start from: the seeded Hangout server, its VRChat group, that group's roles, the users. */
 export const { hangout } = seedGuildIds;
@@ -52,4 +52,17 @@ export async function hangoutGroupScene(
   });
   if (res.statusCode !== 200)
     throw new Error(`the Linked Users Role was not set: ${res.statusCode} ${res.body}`);
+}
+
+/** For tests: a new Discord role (`roleName`) that holders of `groupRoleId` in the Hangout's group get by `action`. */
+export async function discordRoleForGroupRole(
+  t: TestApp,
+  groupRoleId: string,
+  action: typeof groupDiscordMappings.$inferInsert.action,
+  roleName: string,
+): Promise<string> {
+  const guildId = seedGuildIds.hangout.id;
+  const discordRoleId = await discordRole(t, guildId, roleName);
+  await t.ctx.db.insert(groupDiscordMappings).values({ guildId, groupRoleId, discordRoleId, action });
+  return discordRoleId;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
 import { consentOnDiscord } from '../../../../test/factories.js';
 import {
   issueLoginToken,
@@ -200,11 +200,7 @@ describe('Discord OAuth login (against the simulated Discord)', () => {
   let t: TestApp;
   beforeAll(async () => {
     // Linked roles (on by default in demo mode) keep the tokens at logout; these tests are about the default.
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-      env: { LINKED_ROLES_ENABLED: 'false' },
-    });
+    t = await createTestApp({ ...laxSimulator.forManyDiscordCalls, env: { LINKED_ROLES_ENABLED: 'false' } });
   });
   afterAll(() => t?.close());
 

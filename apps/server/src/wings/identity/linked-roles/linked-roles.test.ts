@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   consentOnDiscord,
   rows,
@@ -25,11 +25,7 @@ describe('Discord Linked Roles (against the simulated Discord)', () => {
   let stopWorker: () => Promise<void>;
   beforeAll(async () => {
     // Demo mode (the simulator) turns Linked Roles on by default.
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
     stopWorker = await startJobWorker(t.ctx, [linkEventsHandler, linkedRolesUpdateHandler]);
   });
   afterAll(async () => {

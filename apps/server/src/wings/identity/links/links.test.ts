@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
 import { rows, updateVrchatUser, vrchatUser } from '../../../../test/factories.js';
 import { groupInvites, verificationCodes } from '../../../db/schema/index.js';
 import { VERIFY_FAILED, VRCHAT_USER_NOT_FOUND } from './links.service.js';
@@ -10,10 +10,7 @@ const CODE = /^VRCL-[A-HJKMNP-Z2-9]{8}$/;
 describe('linking a VRChat account (against the simulators)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-    });
+    t = await createTestApp(laxSimulator.forVrchatTestPacing);
   });
   afterAll(() => t?.close());
 

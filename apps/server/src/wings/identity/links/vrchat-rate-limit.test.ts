@@ -1,7 +1,7 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { discordRole, guestRoleEntry, signInMember, vrchatUser } from '../../../../test/factories.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
+import { hostAndGuestRoles, signInMember, vrchatUser } from '../../../../test/factories.js';
 
 const { hangout } = seedGuildIds;
 const RATE_LIMITED = /^VRChat is rate limiting requests\. Try again in \d+ seconds?\.$/;
@@ -19,13 +19,10 @@ describe('interactive VRChat calls under rate limits (against the simulators)', 
 
   beforeAll(async () => {
     t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // the 429s this file injects must be the only ones, so its counts are exact
+      ...laxSimulator.forOnlyInjected429s,
       vrchatPacer: { rateLimitPauseMs: 2000, rateLimitPauseMaxMs: 4000, random: () => 1 },
     });
-    mainRole = await discordRole(t, hangout.id);
-    const guestRole = await discordRole(t, hangout.id);
-    await guestRoleEntry(t, { guildId: hangout.id, mainRoleId: mainRole, guestRoleId: guestRole, count: 1 });
+    mainRole = (await hostAndGuestRoles(t, hangout.id, 1)).host;
     host = await signInMember(t, hangout.id, { roles: [mainRole] });
     vrcId = (await vrchatUser(t)).id;
   });

@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   botSeesRoles,
   consentOnDiscord,
@@ -47,11 +47,7 @@ describe('privacy self-service: download my data, delete my account (against the
 
   beforeAll(async () => {
     // Demo mode (the simulator) turns Linked Roles on.
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
     stopWorker = await startJobWorker(t.ctx, [
       linkEventsHandler,
       linkedRolesUpdateHandler,

@@ -3,8 +3,14 @@ import { seedGuildIds } from '@vrclink/simulator';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import {
+  appWithHangoutOwner,
+  newWorld,
+  rows,
+  signInMember,
+  updateWorld,
+} from '../../../../test/factories.js';
 import { imageBlobs, worldAtlasState, worldImageSlots, worldImages } from '../../../db/schema/index.js';
 import { worldsAtlasHandler } from '../../../jobs/handlers/worlds-atlas.js';
 import { noJobQueue } from '../../../jobs/queue.js';
@@ -20,18 +26,12 @@ const { hangout } = seedGuildIds;
 type Rgb = { r: number; g: number; b: number };
 
 describe('world atlases (against the simulators)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   let viewer: { id: string; session: string };
   let nobody: { id: string; session: string };
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
-      jobs: true,
-    });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner({ ...laxSimulator.forVrchatTestPacing, jobs: true }));
     viewer = await signInMember(t, hangout.id);
     nobody = await signInMember(t, hangout.id);
     const granted = await t.inject({
@@ -45,20 +45,8 @@ describe('world atlases (against the simulators)', () => {
   afterAll(() => t?.close());
 
   const createWorld = async (payload: object = {}) => {
-    const res = await t.inject({
-      method: 'PUT',
-      url: `/api/guilds/${hangout.id}/worlds`,
-      session: owner.session,
-      payload: {},
-    });
-    const id = res.json().worlds.at(-1).id as string;
-    const updated = await t.inject({
-      method: 'POST',
-      url: `/api/guilds/${hangout.id}/worlds/${id}`,
-      session: owner.session,
-      payload: { name: 'Poster world', ...payload },
-    });
-    expect(updated.statusCode, updated.body).toBe(200);
+    const id = await newWorld(t, hangout.id, owner);
+    await updateWorld(t, { guildId: hangout.id, id }, owner, { name: 'Poster world', ...payload });
     return id;
   };
 

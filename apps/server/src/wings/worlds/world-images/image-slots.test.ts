@@ -1,8 +1,8 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner, rows, signInMember } from '../../../../test/factories.js';
 import { multipartFile, solidImage } from './testing.js';
 
 const { hangout, danceClub } = seedGuildIds;
@@ -23,17 +23,12 @@ type Slot = {
 };
 
 describe('world images: image slots (against the simulators)', () => {
-  let t: TestApp;
-  let owner: User;
+  let t: TestApp, owner: User;
   let clubAdmin: User;
   let poster: { id: string; imageHash: string };
   let clubImage: { id: string };
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forManyDiscordCalls));
     clubAdmin = await signInMember(t, danceClub.id, { roles: [danceClub.roles.Staff] });
     for (const [guildId, user] of [
       [hangout.id, owner],

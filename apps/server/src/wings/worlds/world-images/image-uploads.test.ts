@@ -2,8 +2,8 @@ import { crc32, deflateSync } from 'node:zlib';
 import { seedGuildIds } from '@vrclink/simulator';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner, signInMember } from '../../../../test/factories.js';
 import { multipartFile, solidImage } from './testing.js';
 
 const { hangout, danceClub } = seedGuildIds;
@@ -35,15 +35,12 @@ function pngDeclaring(width: number, height: number): Buffer {
 }
 
 describe('world images: uploads that cannot hurt the server', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
+    ({ t, owner } = await appWithHangoutOwner({
+      ...laxSimulator.forManyDiscordCalls,
       env: { WORLD_IMAGE_MAX_PER_GUILD: '2' },
-    });
-    owner = await signInHangoutOwner(t);
+    }));
     await setContact(hangout.id, owner.session);
   });
   afterAll(() => t?.close());

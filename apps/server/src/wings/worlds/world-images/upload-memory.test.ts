@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { seedGuildIds } from '@vrclink/simulator';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { signInHangoutOwner } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner } from '../../../../test/factories.js';
 import { multipartFile } from './testing.js';
 
 const { hangout } = seedGuildIds;
@@ -25,14 +25,9 @@ async function noisePng(): Promise<Buffer> {
  * shrinks): six 10 MB uploads at once stay under 300 MB above idle, and /api/health keeps answering.
  */
 describe('world images: memory of uploads on PGlite', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forManyDiscordCalls));
     const contact = await t.inject({
       method: 'POST',
       url: `/api/guilds/${hangout.id}/contact`,

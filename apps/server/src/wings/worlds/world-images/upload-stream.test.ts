@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { signInHangoutOwner } from '../../../../test/factories.js';
 import { IMAGE_WORK_SLOTS, withImageSlot } from './image-work.js';
 import { multipartFile, solidImage } from './testing.js';
@@ -30,11 +30,7 @@ describe('world images: uploads stream to a temporary file', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'vrclink-uploads-'));
     tempDir = uploadTempDir(dataDir);
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-      env: { DATA_DIR: dataDir },
-    });
+    t = await createTestApp({ ...laxSimulator.forManyDiscordCalls, env: { DATA_DIR: dataDir } });
     session = (await signInHangoutOwner(t)).session;
     const contact = await t.inject({
       method: 'POST',

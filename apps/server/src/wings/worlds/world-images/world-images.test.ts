@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { seedGuildIds } from '@vrclink/simulator';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { rows, signInHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner, rows, signInMember } from '../../../../test/factories.js';
 import { multipartFile, solidImage } from './testing.js';
 
 const { hangout, danceClub } = seedGuildIds;
@@ -13,14 +13,9 @@ type User = { id: string; session: string };
 type Image = { id: string; name: string; width: number; height: number; imageHash: string };
 
 describe('world images: server images (against the simulators)', () => {
-  let t: TestApp;
-  let owner: User;
+  let t: TestApp, owner: User;
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forManyDiscordCalls));
     await setContact(hangout.id, owner);
   });
   afterAll(() => t?.close());

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
-import { signInHangoutOwner } from '../../../../test/factories.js';
+import { laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner, newWorld, updateWorld } from '../../../../test/factories.js';
 import type { JobDefinition } from '../../../jobs/define.js';
 import { worldsMirrorHandler } from '../../../jobs/handlers/worlds-mirror.js';
 import { createJobQueue } from '../../../jobs/pg-boss-queue.js';
@@ -19,8 +19,7 @@ const base = `/api/guilds/${hangout.id}/worlds`;
 const ORIGIN = 'http://127.0.0.1:3000';
 
 describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () => {
-  let t: TestApp;
-  let owner: { session: string };
+  let t: TestApp, owner: { session: string };
   let admin: { session: string };
   let dataDir: string;
   let bare: string;
@@ -28,12 +27,10 @@ describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () =>
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'vrclink-mirror-'));
     bare = join(dataDir, 'world-mirror.git');
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
+    ({ t, owner } = await appWithHangoutOwner({
+      ...laxSimulator.forManyDiscordCalls,
       env: { ADMIN_DISCORD_IDS: ADMIN, DATA_DIR: dataDir },
-    });
-    owner = await signInHangoutOwner(t);
+    }));
     admin = await signIn(t, { id: ADMIN, username: 'root' });
   });
   afterAll(async () => {
@@ -47,15 +44,8 @@ describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () =>
   const history = () => sh('log', '--all', '--format=', '--name-only', '-p');
   const files = () => sh('ls-tree', '-r', '--name-only', 'refs/heads/main').split('\n');
   const mirrored = (id: string) => sh('show', `refs/heads/main:worlds/${id}`);
-  const createWorld = async () => {
-    const res = await t.inject({ method: 'PUT', url: base, session: owner.session, payload: {} });
-    return res.json().worlds.at(-1).id as string;
-  };
-  const update = async (id: string, payload: object) => {
-    const res = await t.inject({ method: 'POST', url: `${base}/${id}`, session: owner.session, payload });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json();
-  };
+  const createWorld = () => newWorld(t, hangout.id, owner);
+  const update = (id: string, payload: object) => updateWorld(t, { guildId: hangout.id, id }, owner, payload);
   /** What /data/v2 serves (the Untrusted URL) and what the demo's mirror serves (the Trusted URL). */
   const download = async (id: string) => (await t.app.inject({ method: 'GET', url: `/data/v2/${id}` })).body;
   const trusted = (id: string) => t.app.inject({ method: 'GET', url: `/mirror/worlds/${id}` });

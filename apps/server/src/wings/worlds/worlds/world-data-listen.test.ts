@@ -1,7 +1,7 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
-import { signInHangoutOwner } from '../../../../test/factories.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner, newWorld } from '../../../../test/factories.js';
 import { type Database, openDatabase } from '../../../db/client.js';
 import { type AppContext, createContext } from '../../../kernel/context.js';
 import { waitFor } from '../../../platforms/testing.js';
@@ -20,18 +20,13 @@ const base = `/api/guilds/${hangout.id}/worlds`;
  * LISTEN world_data, and reads the database only when told, never per request.
  */
 describe.skipIf(!process.env.DATABASE_URL)('world data across processes (PostgreSQL LISTEN/NOTIFY)', () => {
-  let t: TestApp;
-  let owner: { id: string; session: string };
+  let t: TestApp, owner: { id: string; session: string };
   let otherDb: Database;
   let other: WorldDataCache;
   let otherCtx: AppContext;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    });
-    owner = await signInHangoutOwner(t);
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forManyDiscordCalls));
     otherDb = await openDatabase({ url: t.ctx.database.url as string, onConnectionError: () => {} });
     const parts = { config: t.ctx.config, database: otherDb, log: t.ctx.log, platforms: t.platforms };
     otherCtx = createContext({ ...parts, discord: memberMirrorDiscord(parts) });
@@ -44,10 +39,7 @@ describe.skipIf(!process.env.DATABASE_URL)('world data across processes (Postgre
     await t?.close();
   });
 
-  const createWorld = async () => {
-    const res = await t.inject({ method: 'PUT', url: base, session: owner.session, payload: {} });
-    return res.json().worlds.at(-1).id as string;
-  };
+  const createWorld = () => newWorld(t, hangout.id, owner);
   const download = (id: string) => t.app.inject({ method: 'GET', url: `/data/v2/${id}` });
 
   it('takes the body the other process built, and each rebuild of it, without building itself', async () => {

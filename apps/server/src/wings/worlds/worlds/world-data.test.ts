@@ -2,12 +2,14 @@ import { Writable } from 'node:stream';
 import { seedGuildIds, vrchatGroupIds, vrchatRoleIds } from '@vrclink/simulator';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/app.js';
+import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   guestRoleEntry,
   guildGroup,
+  newWorld,
   signInHangoutOwner,
   signInMember,
+  updateWorld,
   vrchatLink,
   vrchatUser,
 } from '../../../../test/factories.js';
@@ -38,8 +40,7 @@ describe('world data (against the simulators)', () => {
   let origin: string;
   beforeAll(async () => {
     t = await createTestApp({
-      simulator: true,
-      limits: 'lax', // VRChat paced at 200/s here (strict allows ~1/s); not a test of the limits
+      ...laxSimulator.forVrchatTestPacing,
       env: { LOG_LEVEL: 'info' },
       log: pino({ level: 'info' }, logSink),
     });
@@ -73,14 +74,8 @@ describe('world data (against the simulators)', () => {
   });
   afterAll(() => t?.close());
 
-  const createWorld = async () => {
-    const res = await t.inject({ method: 'PUT', url: base, session: owner.session, payload: {} });
-    return res.json().worlds.at(-1).id as string;
-  };
-  const update = async (id: string, payload: object) => {
-    const res = await t.inject({ method: 'POST', url: `${base}/${id}`, session: owner.session, payload });
-    expect(res.statusCode, res.body).toBe(200);
-  };
+  const createWorld = () => newWorld(t, hangout.id, owner);
+  const update = (id: string, payload: object) => updateWorld(t, { guildId: hangout.id, id }, owner, payload);
   const setRoles = async (id: string, payload: object) => {
     const res = await t.inject({
       method: 'POST',

@@ -1,6 +1,6 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
+import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import { discordRole, rows, signInMember, withOwnerApp } from '../../../../test/factories.js';
 import { createSession } from '../../identity/index.js';
 
@@ -10,15 +10,9 @@ type User = { id: string; session: string };
 
 describe('worlds (against the simulators)', () => {
   let t: TestApp, owner: User;
-  withOwnerApp(
-    (scene) => {
-      ({ t, owner } = scene);
-    },
-    {
-      simulator: true,
-      limits: 'lax', // many Discord sign-ins, reads or role changes from one address; not a test of the limits
-    },
-  );
+  withOwnerApp(laxSimulator.forManyDiscordCalls, (scene) => {
+    ({ t, owner } = scene);
+  });
 
   const create = async (name?: string) => {
     const res = await t.inject({
