@@ -1,6 +1,6 @@
 import { closestCenter, DndContext, type DragEndEvent } from '@dnd-kit/core';
 import { arrayMove, rectSortingStrategy, SortableContext } from '@dnd-kit/sortable';
-import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
@@ -12,6 +12,7 @@ import { byOrder, type ImageSlot } from '../api/imageSlots';
 import { renumber, useReorderSlots } from '../api/reorderSlots';
 import type { WorldImage } from '../api/serverImages';
 import { type SlotChange, useUpdateSlot } from '../api/updateSlot';
+import { PanelTitle } from './PanelTitle';
 import { SlotCard } from './SlotCard';
 import { useSlotSensors } from './slotSensors';
 
@@ -70,14 +71,12 @@ export function ImageSlotsPanel({ guildId, worldId, slots, images, canManage }: 
     <Paper withBorder p="md" component="section" aria-labelledby="image-slots-title">
       <Stack gap="sm">
         <Group justify="space-between" gap="xs">
-          <Group gap="xs">
-            <Title order={3} size="h4" id="image-slots-title">
-              Image Slots
-            </Title>
-            <Badge variant="light" aria-label="Number of image slots">
-              {slots.length}
-            </Badge>
-          </Group>
+          <PanelTitle
+            id="image-slots-title"
+            title="Image Slots"
+            count={slots.length}
+            countLabel="Number of image slots"
+          />
           {canManage && (
             <Button
               variant="default"

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
@@ -7,6 +7,7 @@ import { failureSentence } from '../../../lib/failure-sentence';
 import { useDeleteImages } from '../api/deleteImage';
 import type { WorldImage } from '../api/serverImages';
 import { ImageEditDialog } from './ImageEditDialog';
+import { PanelTitle } from './PanelTitle';
 import { ServerImageCard } from './ServerImageCard';
 import { UploadButton } from './UploadButton';
 
@@ -63,14 +64,12 @@ export function ServerImagesPanel({ guildId, images, canManage, onUpload }: Prop
     <Paper withBorder p="md" component="section" aria-labelledby="server-images-title">
       <Stack gap="sm">
         <Group justify="space-between" gap="xs">
-          <Group gap="xs">
-            <Title order={3} size="h4" id="server-images-title">
-              Server Images
-            </Title>
-            <Badge variant="light" aria-label="Number of server images">
-              {images.length}
-            </Badge>
-          </Group>
+          <PanelTitle
+            id="server-images-title"
+            title="Server Images"
+            count={images.length}
+            countLabel="Number of server images"
+          />
           {canManage && (
             <Group gap="xs">
               {chosen.length > 0 && (
