@@ -1,7 +1,8 @@
-import { Button, Center, Container, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Container, Grid, Group, Stack, Title } from '@mantine/core';
 import { IconBrandDiscord } from '@tabler/icons-react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { usePublicConfig } from '../../api/publicConfig';
+import { EmptyState } from '../../components/EmptyState';
 import { LoadFailed, Loading } from '../../components/QueryStatus';
 import { useGuilds } from '../../lib/guild-access/api/guilds';
 import { ServerList } from '../../lib/guild-access/components/ServerList';
@@ -54,20 +55,11 @@ export function ServerSettingsPage() {
               ) : guilds.data.length === 0 ? (
                 <NoServers />
               ) : (
-                <Paper withBorder p="xl">
-                  <Center>
-                    <Stack align="center" gap={4}>
-                      <Title order={2} size="h3">
-                        No Server Selected
-                      </Title>
-                      <Text c="dimmed">
-                        {serverId && !guild
-                          ? 'You cannot manage this server, or the bot is not in it.'
-                          : 'Choose a server on the left.'}
-                      </Text>
-                    </Stack>
-                  </Center>
-                </Paper>
+                <EmptyState title="No Server Selected" order={2}>
+                  {serverId && !guild
+                    ? 'You cannot manage this server, or the bot is not in it.'
+                    : 'Choose a server on the left.'}
+                </EmptyState>
               )}
             </Stack>
           </Grid.Col>
@@ -81,30 +73,28 @@ export function ServerSettingsPage() {
 function NoServers() {
   const config = usePublicConfig();
   return (
-    <Paper withBorder p="xl">
-      <Center>
-        <Stack align="center" gap="sm">
-          <Title order={2} size="h3">
-            No Servers to Manage
-          </Title>
-          <Text c="dimmed" ta="center">
-            You do not manage any server that uses the bot. Invite the bot to a server you run, or ask a
-            server admin for access.
-          </Text>
-          <Button
-            component="a"
-            href={config?.inviteUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            leftSection={<IconBrandDiscord size={18} />}
-            disabled={!config}
-            // A disabled link is no <button>: say so, for assistive technology (and axe's contrast rule).
-            aria-disabled={!config || undefined}
-          >
-            Invite to Server
-          </Button>
-        </Stack>
-      </Center>
-    </Paper>
+    <EmptyState
+      title="No Servers to Manage"
+      order={2}
+      textAlign="center"
+      gap="sm"
+      action={
+        <Button
+          component="a"
+          href={config?.inviteUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          leftSection={<IconBrandDiscord size={18} />}
+          disabled={!config}
+          // A disabled link is no <button>: say so, for assistive technology (and axe's contrast rule).
+          aria-disabled={!config || undefined}
+        >
+          Invite to Server
+        </Button>
+      }
+    >
+      You do not manage any server that uses the bot. Invite the bot to a server you run, or ask a server
+      admin for access.
+    </EmptyState>
   );
 }
