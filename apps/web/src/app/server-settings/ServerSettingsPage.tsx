@@ -3,7 +3,7 @@ import { IconBrandDiscord } from '@tabler/icons-react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { usePublicConfig } from '../../api/publicConfig';
 import { EmptyState } from '../../components/EmptyState';
-import { LoadFailed, Loading } from '../../components/QueryStatus';
+import { Loaded } from '../../components/QueryStatus';
 import { useGuilds } from '../../lib/guild-access/api/guilds';
 import { ServerList } from '../../lib/guild-access/components/ServerList';
 import { parseServerSettingsPath, serverTabs } from '../../lib/guild-access/tabs';
@@ -25,46 +25,44 @@ export function ServerSettingsPage() {
       <Title order={1} mb="md">
         Server Settings
       </Title>
-      {guilds.isPending ? (
-        <Loading label="Loading servers" py={80} />
-      ) : guilds.isError ? (
-        <LoadFailed title="Failed to load server information." error={guilds.error} />
-      ) : (
-        <Grid gap="lg">
-          <Grid.Col span={{ base: 12, md: 3 }}>
-            <ServerList guilds={guilds.data} selectedId={serverId} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 9 }}>
-            <Stack gap="md">
-              <Group gap="xs" role="tablist" aria-label="Server settings">
-                {serverTabs.map((t) => (
-                  <Button
-                    key={t.value}
-                    role="tab"
-                    aria-selected={guild !== null && tab === t.value}
-                    variant={guild !== null && tab === t.value ? 'filled' : 'default'}
-                    disabled={!guild}
-                    onClick={() => guild && navigate(`/server-settings/${guild.id}/${t.value}`)}
-                  >
-                    {t.label}
-                  </Button>
-                ))}
-              </Group>
-              {guild && tab ? (
-                <TabContent key={`${guild.id}/${tab}`} guild={guild} tab={tab} rest={rest} />
-              ) : guilds.data.length === 0 ? (
-                <NoServers />
-              ) : (
-                <EmptyState title="No Server Selected" order={2}>
-                  {serverId && !guild
-                    ? 'You cannot manage this server, or the bot is not in it.'
-                    : 'Choose a server on the left.'}
-                </EmptyState>
-              )}
-            </Stack>
-          </Grid.Col>
-        </Grid>
-      )}
+      <Loaded query={guilds} loading="Loading servers" failed="Failed to load server information." py={80}>
+        {(data) => (
+          <Grid gap="lg">
+            <Grid.Col span={{ base: 12, md: 3 }}>
+              <ServerList guilds={data} selectedId={serverId} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 9 }}>
+              <Stack gap="md">
+                <Group gap="xs" role="tablist" aria-label="Server settings">
+                  {serverTabs.map((t) => (
+                    <Button
+                      key={t.value}
+                      role="tab"
+                      aria-selected={guild !== null && tab === t.value}
+                      variant={guild !== null && tab === t.value ? 'filled' : 'default'}
+                      disabled={!guild}
+                      onClick={() => guild && navigate(`/server-settings/${guild.id}/${t.value}`)}
+                    >
+                      {t.label}
+                    </Button>
+                  ))}
+                </Group>
+                {guild && tab ? (
+                  <TabContent key={`${guild.id}/${tab}`} guild={guild} tab={tab} rest={rest} />
+                ) : data.length === 0 ? (
+                  <NoServers />
+                ) : (
+                  <EmptyState title="No Server Selected" order={2}>
+                    {serverId && !guild
+                      ? 'You cannot manage this server, or the bot is not in it.'
+                      : 'Choose a server on the left.'}
+                  </EmptyState>
+                )}
+              </Stack>
+            </Grid.Col>
+          </Grid>
+        )}
+      </Loaded>
     </Container>
   );
 }
