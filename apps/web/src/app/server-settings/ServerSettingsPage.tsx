@@ -3,6 +3,7 @@ import { IconBrandDiscord } from '@tabler/icons-react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { usePublicConfig } from '../../api/publicConfig';
 import { EmptyState } from '../../components/EmptyState';
+import { ExternalLinkButton } from '../../components/ExternalLinkButton';
 import { Loaded } from '../../components/QueryStatus';
 import { useGuilds } from '../../lib/guild-access/api/guilds';
 import { ServerList } from '../../lib/guild-access/components/ServerList';
@@ -77,18 +78,14 @@ function NoServers() {
       textAlign="center"
       gap="sm"
       action={
-        <Button
-          component="a"
+        <ExternalLinkButton
           href={config?.inviteUrl}
-          target="_blank"
-          rel="noopener noreferrer"
-          leftSection={<IconBrandDiscord size={18} />}
-          disabled={!config}
-          // A disabled link is no <button>: say so, for assistive technology (and axe's contrast rule).
-          aria-disabled={!config || undefined}
+          size="sm"
+          variant="filled"
+          icon={<IconBrandDiscord size={18} />}
         >
           Invite to Server
-        </Button>
+        </ExternalLinkButton>
       }
     >
       You do not manage any server that uses the bot. Invite the bot to a server you run, or ask a server
