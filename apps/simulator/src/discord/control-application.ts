@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { ApiCounters } from '../api-counters.js';
 import { parse } from './control-parse.js';
-import type { ApiCounters } from './counters.js';
 import type { InvalidRequestGuard } from './edge.js';
 import type { Gateway } from './gateway.js';
 import { Intent, intentSwitches, PRIVILEGED_INTENTS } from './intents.js';
@@ -101,7 +101,7 @@ export function registerApplicationControl(
     return limitsView(state, limits);
   });
 
-  api.get('/counters', async () => limits.counters.view());
+  api.get('/counters', async () => limits.counters.snapshot());
 
   api.delete('/counters', async (_req, reply) => {
     limits.counters.reset();

@@ -1,12 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocketServer } from 'ws';
+import { ApiCounters } from '../api-counters.js';
 import type { SimContext } from '../context.js';
 import { applyFault } from '../faults.js';
 import { useDiscordBodyParsers } from './body-parsers.js';
 import { registerDiscordCdn } from './cdn.js';
 import { registerDiscordControl } from './control.js';
 import type { DiscordLimits } from './control-application.js';
-import { ApiCounters } from './counters.js';
 import { InvalidRequestGuard, refuseUserAgent } from './edge.js';
 import { DiscordApiError, notFound } from './errors.js';
 import { Gateway } from './gateway.js';

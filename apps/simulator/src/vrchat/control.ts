@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { VrchatCounters } from './counters.js';
+import type { ApiCounters } from '../api-counters.js';
 import { VrcApiError } from './errors.js';
 import {
   BIO_MAX,
@@ -110,7 +110,7 @@ export interface ControlHooks {
   reset(): void;
   /** Empties the rate-limit buckets and ends every block (done with the session counters). */
   resetRate(): void;
-  counters: VrchatCounters;
+  counters: ApiCounters;
 }
 
 export function registerVrchatControl(

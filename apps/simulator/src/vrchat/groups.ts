@@ -28,6 +28,16 @@ export function registerGroupRoutes(api: FastifyInstance, state: VrchatState, ba
     const { user } = requireCaller(state, req);
     const group = loadGroup(state, req.params.groupId);
     const existing = state.membership(group.id, user.id);
+    /** The group's audit entry for the caller's own step, e.g. "<name> joined the group." */
+    const auditOwnStep = (eventType: string, didWhat: string, data: Record<string, unknown> = {}) =>
+      state.addAudit({
+        groupId: group.id,
+        actorId: user.id,
+        targetId: user.id,
+        eventType,
+        description: `${user.displayName} ${didWhat}`,
+        data,
+      });
     switch (existing?.status) {
       case 'member':
         throw vrcError(400, "You're already a member!");
@@ -47,39 +57,20 @@ export function registerGroupRoutes(api: FastifyInstance, state: VrchatState, ba
         const inviter = existing.acceptedById;
         const m = state.putMembership(group.id, user.id, 'member');
         m.acceptedById = inviter ?? group.ownerId;
-        state.addAudit({
-          groupId: group.id,
-          actorId: user.id,
-          targetId: user.id,
-          eventType: 'group.member.join',
-          description: `${user.displayName} accepted an invite and joined the group.`,
-          data: { inviteAccepted: true },
+        auditOwnStep('group.member.join', 'accepted an invite and joined the group.', {
+          inviteAccepted: true,
         });
         return toGroupMember(baseUrl(), state, m);
       }
     }
     if (group.joinState === 'open') {
       const m = state.putMembership(group.id, user.id, 'member');
-      state.addAudit({
-        groupId: group.id,
-        actorId: user.id,
-        targetId: user.id,
-        eventType: 'group.member.join',
-        description: `${user.displayName} joined the group.`,
-        data: {},
-      });
+      auditOwnStep('group.member.join', 'joined the group.');
       return toGroupMember(baseUrl(), state, m);
     }
     if (group.joinState === 'request') {
       const m = state.putMembership(group.id, user.id, 'requested');
-      state.addAudit({
-        groupId: group.id,
-        actorId: user.id,
-        targetId: user.id,
-        eventType: 'group.request.create',
-        description: `${user.displayName} requested to join the group.`,
-        data: {},
-      });
+      auditOwnStep('group.request.create', 'requested to join the group.');
       return toGroupMember(baseUrl(), state, m);
     }
     if (group.joinState === 'invite') throw vrcError(403, 'This group is invite only.');

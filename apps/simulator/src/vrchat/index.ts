@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocketServer } from 'ws';
+import { ApiCounters } from '../api-counters.js';
 import type { SimContext } from '../context.js';
 import { applyFault } from '../faults.js';
 import { registerAuthRoutes, sessionOf } from './auth.js';
 import { useVrchatBodyParsers } from './body-parsers.js';
 import { registerVrchatControl } from './control.js';
-import { VrchatCounters } from './counters.js';
 import { errorBody, vrchatErrorHandler, writeVrchat429 } from './errors.js';
 import { registerGroupInviteRoutes } from './group-invites.js';
 import { registerGroupMemberRoutes } from './group-members.js';
@@ -53,7 +53,7 @@ export async function registerVrchat(
   });
   seedVrchat(state);
   const limiter = new VrchatRateLimiter(() => state.config.rate, ctx.options.timeScale ?? 1);
-  const counters = new VrchatCounters();
+  const counters = new ApiCounters(/^\/api\/1/);
   registerPipeline(addSocket('/vrchat/pipeline'), state);
 
   await app.register(

@@ -52,13 +52,20 @@ export interface NewUser extends UserPatch {
 
 let created = 0;
 
-export function createUser(state: VrchatState, input: NewUser): VrcUser {
-  created += 1;
-  const id = stableId('usr', `created:${input.displayName}:${Date.now()}:${created}`);
-  const now = new Date().toISOString();
-  const user: VrcUser = {
+/**
+ * A user as a new VRChat account looks: no bio, age hidden, offline, basic trust, joined and last seen
+ * at `at`, with a default avatar named by `avatarKey`.
+ */
+function freshUser(
+  id: string,
+  displayName: string,
+  at: string,
+  avatarKey: string,
+  differences: Pick<VrcUser, 'status'> & Partial<VrcUser>,
+): VrcUser {
+  return {
     id,
-    displayName: input.displayName,
+    displayName,
     bio: '',
     bioLinks: [],
     pronouns: '',
@@ -66,18 +73,28 @@ export function createUser(state: VrchatState, input: NewUser): VrcUser {
     ageVerified: false,
     developerType: 'none',
     state: 'offline',
-    status: 'active',
     statusDescription: '',
-    tags: ['system_trust_basic', 'language_eng'],
-    dateJoined: now.slice(0, 10),
-    lastLogin: now,
-    lastActivity: now,
+    tags: ['system_trust_basic'],
+    dateJoined: at.slice(0, 10),
+    lastLogin: at,
+    lastActivity: at,
     lastPlatform: 'standalonewindows',
-    avatarId: stableId('avtr', `created:${id}`),
+    avatarId: stableId('avtr', avatarKey),
     hasProfilePic: false,
     allowAvatarCopying: false,
     pastDisplayNames: [],
+    ...differences,
   };
+}
+
+export function createUser(state: VrchatState, input: NewUser): VrcUser {
+  created += 1;
+  const id = stableId('usr', `created:${input.displayName}:${Date.now()}:${created}`);
+  const now = new Date().toISOString();
+  const user = freshUser(id, input.displayName, now, `created:${id}`, {
+    status: 'active',
+    tags: ['system_trust_basic', 'language_eng'],
+  });
   state.users.set(id, user);
   const { username, password, totpSecret, displayName: _d, ...rest } = input;
   patchUser(state, id, rest);
@@ -340,28 +357,8 @@ export function bulkAddMembers(
     state.bulkUsers += 1;
     const seq = state.bulkUsers;
     const id = stableId('usr', `bulk:${seq}`);
-    state.users.set(id, {
-      id,
-      displayName: `Bulk Member ${String(seq).padStart(6, '0')}`,
-      bio: '',
-      bioLinks: [],
-      pronouns: '',
-      ageVerificationStatus: 'hidden',
-      ageVerified: false,
-      developerType: 'none',
-      state: 'offline',
-      status: 'offline',
-      statusDescription: '',
-      tags: ['system_trust_basic'],
-      dateJoined: today.slice(0, 10),
-      lastLogin: today,
-      lastActivity: today,
-      lastPlatform: 'standalonewindows',
-      avatarId: stableId('avtr', `bulk:${seq}`),
-      hasProfilePic: false,
-      allowAvatarCopying: false,
-      pastDisplayNames: [],
-    });
+    const displayName = `Bulk Member ${String(seq).padStart(6, '0')}`;
+    state.users.set(id, freshUser(id, displayName, today, `bulk:${seq}`, { status: 'offline' }));
     const at = new Date(firstJoin + i).toISOString();
     state.setMembership({
       id: stableId('gmem', `bulk:${groupId}:${seq}`),

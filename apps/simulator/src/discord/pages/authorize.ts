@@ -37,8 +37,9 @@ export function canManage(state: DiscordState, guild: SimGuild, userId: string):
   return (perms & Permission.ManageGuild) !== 0n;
 }
 
-function hidden(req: AuthorizeRequest): string {
-  const fields: [string, string | null][] = [
+/** The request's parameters as the authorize address carries them; null: not given. */
+function requestParams(req: AuthorizeRequest): [string, string | null][] {
+  return [
     ['client_id', req.clientId],
     ['scope', req.scopes.join(' ')],
     ['response_type', req.responseType],
@@ -46,11 +47,16 @@ function hidden(req: AuthorizeRequest): string {
     ['state', req.state],
     ['prompt', req.prompt],
     ['permissions', req.permissions],
+    ['guild_id', req.guildId],
     ['integration_type', req.integrationType],
     ['disable_guild_select', req.disableGuildSelect ? 'true' : null],
   ];
-  return fields
-    .filter(([, v]) => v !== null)
+}
+
+/** The request carried through the form; the server choice is the form's own guild_id field. */
+function hidden(req: AuthorizeRequest): string {
+  return requestParams(req)
+    .filter(([k, v]) => v !== null && k !== 'guild_id')
     .map(([k, v]) => `<input type="hidden" name="${k}" value="${esc(v)}">`)
     .join('');
 }
@@ -111,18 +117,7 @@ const SCRIPT = `
 /** The authorize address again, without prompt=none, through the sign-out that forgets the chosen user. */
 export function switchAccountHref(req: AuthorizeRequest): string {
   const params = new URLSearchParams();
-  for (const [k, v] of [
-    ['client_id', req.clientId],
-    ['scope', req.scopes.join(' ')],
-    ['response_type', req.responseType],
-    ['redirect_uri', req.redirectUri],
-    ['state', req.state],
-    ['permissions', req.permissions],
-    ['guild_id', req.guildId],
-    ['integration_type', req.integrationType],
-    ['disable_guild_select', req.disableGuildSelect ? 'true' : null],
-  ] as const)
-    if (v !== null) params.set(k, v);
+  for (const [k, v] of requestParams(req)) if (v !== null && k !== 'prompt') params.set(k, v);
   return `/oauth2/switch-account?${params}`;
 }
 

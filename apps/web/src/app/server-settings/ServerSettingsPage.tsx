@@ -1,8 +1,10 @@
-import { Button, Center, Container, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Container, Grid, Group, Stack, Title } from '@mantine/core';
 import { IconBrandDiscord } from '@tabler/icons-react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { usePublicConfig } from '../../api/publicConfig';
-import { LoadFailed, Loading } from '../../components/QueryStatus';
+import { EmptyState } from '../../components/EmptyState';
+import { ExternalLinkButton } from '../../components/ExternalLinkButton';
+import { Loaded } from '../../components/QueryStatus';
 import { useGuilds } from '../../lib/guild-access/api/guilds';
 import { ServerList } from '../../lib/guild-access/components/ServerList';
 import { parseServerSettingsPath, serverTabs } from '../../lib/guild-access/tabs';
@@ -24,55 +26,44 @@ export function ServerSettingsPage() {
       <Title order={1} mb="md">
         Server Settings
       </Title>
-      {guilds.isPending ? (
-        <Loading label="Loading servers" py={80} />
-      ) : guilds.isError ? (
-        <LoadFailed title="Failed to load server information." error={guilds.error} />
-      ) : (
-        <Grid gap="lg">
-          <Grid.Col span={{ base: 12, md: 3 }}>
-            <ServerList guilds={guilds.data} selectedId={serverId} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 9 }}>
-            <Stack gap="md">
-              <Group gap="xs" role="tablist" aria-label="Server settings">
-                {serverTabs.map((t) => (
-                  <Button
-                    key={t.value}
-                    role="tab"
-                    aria-selected={guild !== null && tab === t.value}
-                    variant={guild !== null && tab === t.value ? 'filled' : 'default'}
-                    disabled={!guild}
-                    onClick={() => guild && navigate(`/server-settings/${guild.id}/${t.value}`)}
-                  >
-                    {t.label}
-                  </Button>
-                ))}
-              </Group>
-              {guild && tab ? (
-                <TabContent key={`${guild.id}/${tab}`} guild={guild} tab={tab} rest={rest} />
-              ) : guilds.data.length === 0 ? (
-                <NoServers />
-              ) : (
-                <Paper withBorder p="xl">
-                  <Center>
-                    <Stack align="center" gap={4}>
-                      <Title order={2} size="h3">
-                        No Server Selected
-                      </Title>
-                      <Text c="dimmed">
-                        {serverId && !guild
-                          ? 'You cannot manage this server, or the bot is not in it.'
-                          : 'Choose a server on the left.'}
-                      </Text>
-                    </Stack>
-                  </Center>
-                </Paper>
-              )}
-            </Stack>
-          </Grid.Col>
-        </Grid>
-      )}
+      <Loaded query={guilds} loading="Loading servers" failed="Failed to load server information." py={80}>
+        {(data) => (
+          <Grid gap="lg">
+            <Grid.Col span={{ base: 12, md: 3 }}>
+              <ServerList guilds={data} selectedId={serverId} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 9 }}>
+              <Stack gap="md">
+                <Group gap="xs" role="tablist" aria-label="Server settings">
+                  {serverTabs.map((t) => (
+                    <Button
+                      key={t.value}
+                      role="tab"
+                      aria-selected={guild !== null && tab === t.value}
+                      variant={guild !== null && tab === t.value ? 'filled' : 'default'}
+                      disabled={!guild}
+                      onClick={() => guild && navigate(`/server-settings/${guild.id}/${t.value}`)}
+                    >
+                      {t.label}
+                    </Button>
+                  ))}
+                </Group>
+                {guild && tab ? (
+                  <TabContent key={`${guild.id}/${tab}`} guild={guild} tab={tab} rest={rest} />
+                ) : data.length === 0 ? (
+                  <NoServers />
+                ) : (
+                  <EmptyState title="No Server Selected" order={2}>
+                    {serverId && !guild
+                      ? 'You cannot manage this server, or the bot is not in it.'
+                      : 'Choose a server on the left.'}
+                  </EmptyState>
+                )}
+              </Stack>
+            </Grid.Col>
+          </Grid>
+        )}
+      </Loaded>
     </Container>
   );
 }
@@ -81,30 +72,24 @@ export function ServerSettingsPage() {
 function NoServers() {
   const config = usePublicConfig();
   return (
-    <Paper withBorder p="xl">
-      <Center>
-        <Stack align="center" gap="sm">
-          <Title order={2} size="h3">
-            No Servers to Manage
-          </Title>
-          <Text c="dimmed" ta="center">
-            You do not manage any server that uses the bot. Invite the bot to a server you run, or ask a
-            server admin for access.
-          </Text>
-          <Button
-            component="a"
-            href={config?.inviteUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            leftSection={<IconBrandDiscord size={18} />}
-            disabled={!config}
-            // A disabled link is no <button>: say so, for assistive technology (and axe's contrast rule).
-            aria-disabled={!config || undefined}
-          >
-            Invite to Server
-          </Button>
-        </Stack>
-      </Center>
-    </Paper>
+    <EmptyState
+      title="No Servers to Manage"
+      order={2}
+      textAlign="center"
+      gap="sm"
+      action={
+        <ExternalLinkButton
+          href={config?.inviteUrl}
+          size="sm"
+          variant="filled"
+          icon={<IconBrandDiscord size={18} />}
+        >
+          Invite to Server
+        </ExternalLinkButton>
+      }
+    >
+      You do not manage any server that uses the bot. Invite the bot to a server you run, or ask a server
+      admin for access.
+    </EmptyState>
   );
 }

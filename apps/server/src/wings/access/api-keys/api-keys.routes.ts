@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { requireActor } from '../../../http/auth.js';
-import { errorResponses } from '../../../http/errors.js';
 import { snowflake } from '../../../http/params.js';
+import { routeSchemas } from '../../../http/route-schema.js';
 import type { ZodApp } from '../../../http/types.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { guildPermission } from '../permissions/permissions.routes.js';
@@ -18,40 +18,36 @@ const apiKey = z.object({
 z.globalRegistry.add(apiKey, { id: 'ApiKey' });
 const guildParams = z.object({ guildId: snowflake });
 
+const route = routeSchemas({ tag: 'api-keys' });
+
 export async function apiKeysRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
   app.get(
     '/guilds/:guildId/api_keys',
-    {
-      schema: {
-        operationId: 'listApiKeys',
-        tags: ['api-keys'],
-        description: "Admin only. The server's API keys (never their tokens).",
-        params: guildParams,
-        response: { 200: z.object({ apiKeys: z.array(apiKey) }), ...errorResponses },
-      },
-    },
+    route({
+      operationId: 'listApiKeys',
+      description: "Admin only. The server's API keys (never their tokens).",
+      params: guildParams,
+      response: { 200: z.object({ apiKeys: z.array(apiKey) }) },
+    }),
     async (req) => listApiKeys(ctx, requireActor(req), req.params.guildId),
   );
 
   app.post(
     '/guilds/:guildId/api_keys/create',
-    {
-      schema: {
-        operationId: 'createApiKey',
-        tags: ['api-keys'],
-        description:
-          'Admin only. The token is answered once; send it as `Authorization: <token>` (or Bearer). Keys act only in this server, with their permissions (never Admin).',
-        params: guildParams,
-        body: z
-          .object({
-            name: z.string().max(100),
-            permissions: z.array(guildPermission).max(14),
-            validUntil: z.iso.datetime({ offset: true }),
-          })
-          .strict(),
-        response: { 200: apiKey.extend({ token: z.string() }), ...errorResponses },
-      },
-    },
+    route({
+      operationId: 'createApiKey',
+      description:
+        'Admin only. The token is answered once; send it as `Authorization: <token>` (or Bearer). Keys act only in this server, with their permissions (never Admin).',
+      params: guildParams,
+      body: z
+        .object({
+          name: z.string().max(100),
+          permissions: z.array(guildPermission).max(14),
+          validUntil: z.iso.datetime({ offset: true }),
+        })
+        .strict(),
+      response: { 200: apiKey.extend({ token: z.string() }) },
+    }),
     async (req) =>
       createApiKey(ctx, requireActor(req), req.params.guildId, {
         ...req.body,
@@ -61,15 +57,12 @@ export async function apiKeysRoutes(app: ZodApp, ctx: AppContext): Promise<void>
 
   app.delete(
     '/guilds/:guildId/api_keys/:apiKeyId',
-    {
-      schema: {
-        operationId: 'deleteApiKey',
-        tags: ['api-keys'],
-        description: 'Admin only. The key stops working at once.',
-        params: z.object({ guildId: snowflake, apiKeyId: z.uuid() }),
-        response: { 204: z.undefined(), ...errorResponses },
-      },
-    },
+    route({
+      operationId: 'deleteApiKey',
+      description: 'Admin only. The key stops working at once.',
+      params: z.object({ guildId: snowflake, apiKeyId: z.uuid() }),
+      response: { 204: z.undefined() },
+    }),
     async (req, reply) => {
       await deleteApiKey(ctx, requireActor(req), req.params.guildId, req.params.apiKeyId);
       return reply.code(204).send();

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { requireActor } from '../../../http/auth.js';
 import { errorBody } from '../../../http/errors.js';
 import { snowflake } from '../../../http/params.js';
+import { routeSchemas } from '../../../http/route-schema.js';
 import type { ZodApp } from '../../../http/types.js';
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
@@ -24,7 +25,7 @@ const v1Errors = {
   502: errorBody,
   503: errorBody,
 };
-const security = [{ bearer: [] }];
+const route = routeSchemas({ tag: 'api-v1', errors: v1Errors, security: [{ bearer: [] }] });
 const guildParams = z.object({ guildId: snowflake.describe('The Discord server id.') });
 
 /** An API key (the intended caller) or a signed-in user, with the same permission checks; else 401. */
@@ -47,53 +48,39 @@ export async function apiV1Routes(app: ZodApp, ctx: AppContext): Promise<void> {
 
       api.get(
         '/guilds/:guildId/members',
-        {
-          schema: {
-            operationId: 'v1ListMembers',
-            tags: ['api-v1'],
-            security,
-            description:
-              'Needs ViewGuild. Linked members of the server (current members with a VRChat link), in a stable ' +
-              'order, one page at a time. Every filter given must match; a repeated filter matches any of its ' +
-              'values. `groupRoleId` reads the linked VRChat group from VRChat (kept a minute).',
-            params: guildParams,
-            querystring: v1MemberQuery,
-            response: { 200: v1MemberPage, ...v1Errors },
-          },
-        },
+        route({
+          operationId: 'v1ListMembers',
+          description:
+            'Needs ViewGuild. Linked members of the server (current members with a VRChat link), in a stable ' +
+            'order, one page at a time. Every filter given must match; a repeated filter matches any of its ' +
+            'values. `groupRoleId` reads the linked VRChat group from VRChat (kept a minute).',
+          params: guildParams,
+          querystring: v1MemberQuery,
+          response: { 200: v1MemberPage },
+        }),
         async (req) => listLinkedMembers(ctx, v1Actor(req), req.params.guildId, req.query),
       );
 
       api.get(
         '/guilds/:guildId/members/discord/:discordId',
-        {
-          schema: {
-            operationId: 'v1GetMemberByDiscordId',
-            tags: ['api-v1'],
-            security,
-            description:
-              'Needs ViewGuild. One linked member by Discord user id; 404 when not a linked member.',
-            params: guildParams.extend({ discordId: snowflake }),
-            response: { 200: v1Member, ...v1Errors },
-          },
-        },
+        route({
+          operationId: 'v1GetMemberByDiscordId',
+          description: 'Needs ViewGuild. One linked member by Discord user id; 404 when not a linked member.',
+          params: guildParams.extend({ discordId: snowflake }),
+          response: { 200: v1Member },
+        }),
         async (req) =>
           linkedMemberBy(ctx, v1Actor(req), req.params.guildId, { discordId: req.params.discordId }),
       );
 
       api.get(
         '/guilds/:guildId/members/vrchat/:vrcId',
-        {
-          schema: {
-            operationId: 'v1GetMemberByVrchatId',
-            tags: ['api-v1'],
-            security,
-            description:
-              'Needs ViewGuild. One linked member by VRChat user id; 404 when not a linked member.',
-            params: guildParams.extend({ vrcId: vrchatUserId }),
-            response: { 200: v1Member, ...v1Errors },
-          },
-        },
+        route({
+          operationId: 'v1GetMemberByVrchatId',
+          description: 'Needs ViewGuild. One linked member by VRChat user id; 404 when not a linked member.',
+          params: guildParams.extend({ vrcId: vrchatUserId }),
+          response: { 200: v1Member },
+        }),
         async (req) => linkedMemberBy(ctx, v1Actor(req), req.params.guildId, { vrcId: req.params.vrcId }),
       );
     },

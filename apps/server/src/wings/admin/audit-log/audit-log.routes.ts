@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { requireActor } from '../../../http/auth.js';
-import { errorResponses } from '../../../http/errors.js';
 import { snowflake } from '../../../http/params.js';
+import { routeSchemas } from '../../../http/route-schema.js';
 import type { ZodApp } from '../../../http/types.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { auditSortFields, auditSortOrders } from './audit-log.query.js';
 import { AUDIT_PAGE_SIZES, listAuditLog } from './audit-log.service.js';
 import { AUDIT_DATE_RULE, parseAuditDate } from './parseAuditDate.js';
+
+const route = routeSchemas({ tag: 'audit' });
 
 /** A list given as `a,b` or as the parameter repeated. */
 const list = z
@@ -44,45 +46,41 @@ z.globalRegistry.add(auditLogEntry, { id: 'AuditLogEntry' });
 export async function auditLogRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
   app.get(
     '/groups/audit_log/:guildId',
-    {
-      schema: {
-        operationId: 'getAuditLog',
-        tags: ['audit'],
-        description:
-          "Needs Admin. The server's audit trail: who changed what through the dashboard, keys and bot.",
-        params: z.object({ guildId: snowflake }),
-        querystring: z.object({
-          page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-          pageSize: z.coerce
-            .number()
-            .int()
-            .refine(
-              (n) => (AUDIT_PAGE_SIZES as readonly number[]).includes(n),
-              'must be 25, 50, 100, 250 or 1000',
-            )
-            .default(25),
-          eventTypes: list,
-          actorIds: list,
-          targetIds: list,
-          actorNames: list,
-          startDate: isoDate.optional(),
-          endDate: isoDate.optional(),
-          sortBy: z.enum(auditSortFields).default('CreatedAt'),
-          sortOrder: z.enum(auditSortOrders).default('Descending'),
-          fullTextSearch: z.string().max(200).optional(),
+    route({
+      operationId: 'getAuditLog',
+      description:
+        "Needs Admin. The server's audit trail: who changed what through the dashboard, keys and bot.",
+      params: z.object({ guildId: snowflake }),
+      querystring: z.object({
+        page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+        pageSize: z.coerce
+          .number()
+          .int()
+          .refine(
+            (n) => (AUDIT_PAGE_SIZES as readonly number[]).includes(n),
+            'must be 25, 50, 100, 250 or 1000',
+          )
+          .default(25),
+        eventTypes: list,
+        actorIds: list,
+        targetIds: list,
+        actorNames: list,
+        startDate: isoDate.optional(),
+        endDate: isoDate.optional(),
+        sortBy: z.enum(auditSortFields).default('CreatedAt'),
+        sortOrder: z.enum(auditSortOrders).default('Descending'),
+        fullTextSearch: z.string().max(200).optional(),
+      }),
+      response: {
+        200: z.object({
+          auditLogs: z.array(auditLogEntry),
+          totalCount: z.number().int(),
+          eventTypes: z.array(z.string()),
+          /** Each of `eventTypes` in words. */
+          eventLabels: z.record(z.string(), z.string()),
         }),
-        response: {
-          200: z.object({
-            auditLogs: z.array(auditLogEntry),
-            totalCount: z.number().int(),
-            eventTypes: z.array(z.string()),
-            /** Each of `eventTypes` in words. */
-            eventLabels: z.record(z.string(), z.string()),
-          }),
-          ...errorResponses,
-        },
       },
-    },
+    }),
     async (req) => listAuditLog(ctx, requireActor(req), req.params.guildId, req.query),
   );
 }

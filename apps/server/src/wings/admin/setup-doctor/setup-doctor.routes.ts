@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { requireActor } from '../../../http/auth.js';
-import { errorResponses } from '../../../http/errors.js';
 import { snowflake } from '../../../http/params.js';
+import { routeSchemas } from '../../../http/route-schema.js';
 import type { ZodApp } from '../../../http/types.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { runSetupCheck } from './setup-doctor.service.js';
@@ -21,20 +21,19 @@ const setupCheckResult = z.object({
 });
 z.globalRegistry.add(setupCheckResult, { id: 'SetupCheckResult' });
 
+const route = routeSchemas({ tag: 'setup-doctor' });
+
 /** The setup doctor behind the 'Check setup' panels of the Discord and VRChat tabs. */
 export async function setupDoctorRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
   app.get(
     '/guilds/:guildId/setup_check',
-    {
-      schema: {
-        operationId: 'checkSetup',
-        tags: ['setup-doctor'],
-        description:
-          "Needs ViewGuild. What would stop the bot from doing its job here (Manage Roles, roles above the bot's or deleted, the log channel, the bot's VRChat group membership and permissions, the group's join state), each with a one-line fix. Platform calls are bounded by a deadline; a check that could not be made says so.",
-        params: z.object({ guildId: snowflake }),
-        response: { 200: setupCheckResult, ...errorResponses },
-      },
-    },
+    route({
+      operationId: 'checkSetup',
+      description:
+        "Needs ViewGuild. What would stop the bot from doing its job here (Manage Roles, roles above the bot's or deleted, the log channel, the bot's VRChat group membership and permissions, the group's join state), each with a one-line fix. Platform calls are bounded by a deadline; a check that could not be made says so.",
+      params: z.object({ guildId: snowflake }),
+      response: { 200: setupCheckResult },
+    }),
     async (req) => runSetupCheck(ctx, requireActor(req), req.params.guildId),
   );
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requireActor } from '../../../http/auth.js';
-import { errorResponses } from '../../../http/errors.js';
+import { routeSchemas } from '../../../http/route-schema.js';
 import type { ZodApp } from '../../../http/types.js';
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
@@ -19,7 +19,7 @@ import {
   mappingParams,
 } from './role-mappings.schemas.js';
 
-const tags = ['role-mappings'];
+const route = routeSchemas({ tag: 'role-mappings' });
 const NEEDS = 'Needs Admin; 404 when the server has no linked VRChat group.';
 
 /** One direction's four routes: what differs is its address, names, schemas, listing and descriptions. */
@@ -38,59 +38,47 @@ interface MappingRoutes<E, U extends { id: string }> {
 function mappingRoutes<E, U extends { id: string }>(app: ZodApp, ctx: AppContext, r: MappingRoutes<E, U>) {
   app.get(
     r.path,
-    {
-      schema: {
-        operationId: `list${r.name}Mappings`,
-        tags,
-        description: `${NEEDS} ${r.describe.list}`,
-        params: guildParams,
-        response: { 200: r.listResponse, ...errorResponses },
-      },
-    },
+    route({
+      operationId: `list${r.name}Mappings`,
+      description: `${NEEDS} ${r.describe.list}`,
+      params: guildParams,
+      response: { 200: r.listResponse },
+    }),
     async (req) => r.list(ctx, requireActor(req), req.params.guildId),
   );
 
   app.post(
     r.path,
-    {
-      schema: {
-        operationId: `create${r.name}Mapping`,
-        tags,
-        description: `${NEEDS} Adds an empty entry (no roles, action None) and answers its id.`,
-        params: guildParams,
-        response: { 200: createdMapping, ...errorResponses },
-      },
-    },
+    route({
+      operationId: `create${r.name}Mapping`,
+      description: `${NEEDS} Adds an empty entry (no roles, action None) and answers its id.`,
+      params: guildParams,
+      response: { 200: createdMapping },
+    }),
     async (req) => createMapping(ctx, requireActor(req), req.params.guildId, r.spec),
   );
 
   app.put(
     r.path,
-    {
-      schema: {
-        operationId: `update${r.name}Mapping`,
-        tags,
-        description: `${NEEDS} Changes an entry (null clears a role, a field left out keeps it). ${r.describe.update}`,
-        params: guildParams,
-        body: r.update,
-        response: { 200: r.entry, ...errorResponses },
-      },
-    },
+    route({
+      operationId: `update${r.name}Mapping`,
+      description: `${NEEDS} Changes an entry (null clears a role, a field left out keeps it). ${r.describe.update}`,
+      params: guildParams,
+      body: r.update,
+      response: { 200: r.entry },
+    }),
     // The body passed r.update, whose output is U.
     async (req) => updateMapping(ctx, requireActor(req), req.params.guildId, r.spec, req.body as U),
   );
 
   app.delete(
     `${r.path}/:roleId`,
-    {
-      schema: {
-        operationId: `delete${r.name}Mapping`,
-        tags,
-        description: `${NEEDS} ${r.describe.delete}`,
-        params: mappingParams,
-        response: { 204: z.undefined(), ...errorResponses },
-      },
-    },
+    route({
+      operationId: `delete${r.name}Mapping`,
+      description: `${NEEDS} ${r.describe.delete}`,
+      params: mappingParams,
+      response: { 204: z.undefined() },
+    }),
     async (req, reply) => {
       await deleteMapping(ctx, requireActor(req), req.params.guildId, r.spec, req.params.roleId);
       return reply.code(204).send();

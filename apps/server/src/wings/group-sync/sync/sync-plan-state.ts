@@ -68,74 +68,47 @@ export function diffStates(
   );
   const who = (vrcUserId: string) => discordOf.get(vrcUserId) ?? null;
   const reason = (key: string): SyncReason => reasons.get(key) ?? 'Membership';
+  // Each action names the member on both platforms (where linked) and the reason the planner recorded.
+  const memberAction = (kind: 'invite' | 'acceptRequest' | 'remove', vrcUserId: string, reasonKey: string) =>
+    actions.push({ kind, vrcUserId, discordUserId: who(vrcUserId), reason: reason(reasonKey) });
+  const groupRoleAction = (kind: 'addGroupRole' | 'removeGroupRole', vrcUserId: string, roleId: string) =>
+    actions.push({
+      kind,
+      vrcUserId,
+      discordUserId: who(vrcUserId),
+      roleId,
+      reason: reason(`grole:${vrcUserId}:${roleId}`),
+    });
+  const discordRoleAction = (
+    kind: 'addDiscordRole' | 'removeDiscordRole',
+    discordUserId: string,
+    roleId: string,
+  ) => actions.push({ kind, discordUserId, roleId, reason: reason(`drole:${discordUserId}:${roleId}`) });
 
   for (const vrcUserId of final.invited) {
-    if (!observed.invited.has(vrcUserId))
-      actions.push({
-        kind: 'invite',
-        vrcUserId,
-        discordUserId: who(vrcUserId),
-        reason: reason(`invite:${vrcUserId}`),
-      });
+    if (!observed.invited.has(vrcUserId)) memberAction('invite', vrcUserId, `invite:${vrcUserId}`);
   }
   for (const [vrcUserId, roles] of final.groupRoles) {
     const before = observed.groupRoles.get(vrcUserId);
     if (!before) {
-      actions.push({
-        kind: 'acceptRequest',
-        vrcUserId,
-        discordUserId: who(vrcUserId),
-        reason: reason(`accept:${vrcUserId}`),
-      });
+      memberAction('acceptRequest', vrcUserId, `accept:${vrcUserId}`);
     }
     for (const roleId of roles) {
-      if (!before?.has(roleId))
-        actions.push({
-          kind: 'addGroupRole',
-          vrcUserId,
-          discordUserId: who(vrcUserId),
-          roleId,
-          reason: reason(`grole:${vrcUserId}:${roleId}`),
-        });
+      if (!before?.has(roleId)) groupRoleAction('addGroupRole', vrcUserId, roleId);
     }
     for (const roleId of before ?? []) {
-      if (!roles.has(roleId))
-        actions.push({
-          kind: 'removeGroupRole',
-          vrcUserId,
-          discordUserId: who(vrcUserId),
-          roleId,
-          reason: reason(`grole:${vrcUserId}:${roleId}`),
-        });
+      if (!roles.has(roleId)) groupRoleAction('removeGroupRole', vrcUserId, roleId);
     }
   }
   for (const vrcUserId of observed.groupRoles.keys()) {
-    if (!final.groupRoles.has(vrcUserId))
-      actions.push({
-        kind: 'remove',
-        vrcUserId,
-        discordUserId: who(vrcUserId),
-        reason: reason(`remove:${vrcUserId}`),
-      });
+    if (!final.groupRoles.has(vrcUserId)) memberAction('remove', vrcUserId, `remove:${vrcUserId}`);
   }
   for (const [discordUserId, roles] of final.discordRoles) {
     const before = observed.discordRoles.get(discordUserId) ?? new Set<string>();
     for (const roleId of roles)
-      if (!before.has(roleId))
-        actions.push({
-          kind: 'addDiscordRole',
-          discordUserId,
-          roleId,
-          reason: reason(`drole:${discordUserId}:${roleId}`),
-        });
+      if (!before.has(roleId)) discordRoleAction('addDiscordRole', discordUserId, roleId);
     for (const roleId of before)
-      if (!roles.has(roleId))
-        actions.push({
-          kind: 'removeDiscordRole',
-          discordUserId,
-          roleId,
-          reason: reason(`drole:${discordUserId}:${roleId}`),
-        });
+      if (!roles.has(roleId)) discordRoleAction('removeDiscordRole', discordUserId, roleId);
   }
   return actions;
 }

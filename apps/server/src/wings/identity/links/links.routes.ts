@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requireUser } from '../../../http/auth.js';
-import { errorResponses } from '../../../http/errors.js';
+import { routeSchemas } from '../../../http/route-schema.js';
 import type { ZodApp } from '../../../http/types.js';
 import type { AppContext } from '../../../kernel/context.js';
 import {
@@ -31,19 +31,18 @@ const checkResult = z.object({ status: z.enum(['Success', 'Conflict']), verifica
 const linkResult = z.object({ status: z.enum(['Success', 'SuccessVerified']) });
 const okResult = z.object({ status: z.literal('Success') });
 
+const route = routeSchemas({ tag: 'links' });
+
 /** Linking a VRChat account to the signed-in Discord account (spec user-area sections 4, 7, 8). */
 export async function linksRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
   app.get(
     '/users/search',
-    {
-      schema: {
-        operationId: 'searchVrchatUsers',
-        tags: ['links'],
-        description: 'VRChat users by display name, usr_ id or profile URL.',
-        querystring: z.object({ query: z.string().trim().min(1, 'must not be empty').max(200) }),
-        response: { 200: z.array(vrchatUserResult), ...errorResponses },
-      },
-    },
+    route({
+      operationId: 'searchVrchatUsers',
+      description: 'VRChat users by display name, usr_ id or profile URL.',
+      querystring: z.object({ query: z.string().trim().min(1, 'must not be empty').max(200) }),
+      response: { 200: z.array(vrchatUserResult) },
+    }),
     async (req) => {
       requireUser(req);
       return searchVrchatUsers(ctx, req.query.query);
@@ -52,46 +51,37 @@ export async function linksRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
 
   app.get(
     '/users/check',
-    {
-      schema: {
-        operationId: 'checkVrchatUser',
-        tags: ['links'],
-        description:
-          'Conflict when the VRChat account is linked to another Discord account; the code to prove ownership. 404 when VRChat has no such user.',
-        querystring: vrcIdQuery,
-        response: { 200: checkResult, ...errorResponses },
-      },
-    },
+    route({
+      operationId: 'checkVrchatUser',
+      description:
+        'Conflict when the VRChat account is linked to another Discord account; the code to prove ownership. 404 when VRChat has no such user.',
+      querystring: vrcIdQuery,
+      response: { 200: checkResult },
+    }),
     async (req) => checkLink(ctx, requireUser(req).user.id, req.query.vrcId),
   );
 
   app.post(
     '/users/link',
-    {
-      schema: {
-        operationId: 'linkVrchatUser',
-        tags: ['links'],
-        description:
-          'SuccessVerified when the code is already in the bio, else Success (linked, not verified).',
-        querystring: vrcIdQuery,
-        response: { 200: linkResult, ...errorResponses },
-      },
-    },
+    route({
+      operationId: 'linkVrchatUser',
+      description:
+        'SuccessVerified when the code is already in the bio, else Success (linked, not verified).',
+      querystring: vrcIdQuery,
+      response: { 200: linkResult },
+    }),
     async (req) => linkAccount(ctx, requireUser(req).user.id, req.query.vrcId),
   );
 
   app.post(
     '/users/verify',
-    {
-      schema: {
-        operationId: 'verifyVrchatUser',
-        tags: ['links'],
-        description:
-          'Reads the VRChat bio; with the code the link is verified (and moved here from another account).',
-        querystring: vrcIdQuery,
-        response: { 200: linkResult, ...errorResponses },
-      },
-    },
+    route({
+      operationId: 'verifyVrchatUser',
+      description:
+        'Reads the VRChat bio; with the code the link is verified (and moved here from another account).',
+      querystring: vrcIdQuery,
+      response: { 200: linkResult },
+    }),
     async (req) => verifyAccount(ctx, requireUser(req).user.id, req.query.vrcId),
   );
 
@@ -99,25 +89,21 @@ export async function linksRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
     '/users/refresh',
     {
       config: { stateChanging: true },
-      schema: {
+      ...route({
         operationId: 'refreshLink',
-        tags: ['links'],
         description: 'Re-reads the linked VRChat account (name, age verification).',
-        response: { 200: okResult, ...errorResponses },
-      },
+        response: { 200: okResult },
+      }),
     },
     async (req) => refreshLink(ctx, requireUser(req).user.id),
   );
 
   app.post(
     '/users/unlink',
-    {
-      schema: {
-        operationId: 'unlinkAccount',
-        tags: ['links'],
-        response: { 200: okResult, ...errorResponses },
-      },
-    },
+    route({
+      operationId: 'unlinkAccount',
+      response: { 200: okResult },
+    }),
     async (req) => unlinkAccount(ctx, requireUser(req).user.id),
   );
 
@@ -125,12 +111,11 @@ export async function linksRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
     '/users/group/reset_invites',
     {
       config: { stateChanging: true },
-      schema: {
+      ...route({
         operationId: 'resetGroupInvites',
-        tags: ['links'],
         description: 'Forgets the group invites sent to this user so the sync may invite again.',
-        response: { 200: okResult, ...errorResponses },
-      },
+        response: { 200: okResult },
+      }),
     },
     async (req) => resetGroupInvites(ctx, requireUser(req).user.id),
   );

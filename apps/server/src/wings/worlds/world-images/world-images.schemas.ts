@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorBody, errorResponses } from '../../../http/errors.js';
+import { errorBody } from '../../../http/errors.js';
 import { snowflake } from '../../../http/params.js';
 import { SLOT_MAX_DIMENSIONS } from './slot-size.js';
 
@@ -84,11 +84,10 @@ export const imageQuery = z.object({
     ),
 });
 
-/** Image answers: the bytes (with an ETag), or 304 when If-None-Match names that ETag. */
+/** Image answers (besides the usual errors): the bytes (with an ETag), or 304 when If-None-Match names that ETag. */
 export const imageBytesResponses = {
   200: z.any().describe('The image bytes (image/png, image/jpeg or image/webp), with an ETag'),
   304: z.undefined().describe('Not modified: If-None-Match named the current ETag'),
-  ...errorResponses,
 };
 
 /**

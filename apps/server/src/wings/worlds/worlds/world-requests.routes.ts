@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requireActor } from '../../../http/auth.js';
-import { errorResponses } from '../../../http/errors.js';
+import { routeSchemas } from '../../../http/route-schema.js';
 import type { ZodApp } from '../../../http/types.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { worldRequestsOfGuild } from './world-requests.js';
@@ -14,19 +14,18 @@ const worldRequestsResponse = z.object({
 });
 z.globalRegistry.add(worldRequestsResponse, { id: 'WorldRequests' });
 
+const route = routeSchemas({ tag: 'worlds' });
+
 export async function worldRequestsRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
   app.get(
     '/guilds/:guildId/worlds/requests',
-    {
-      schema: {
-        operationId: 'listWorldRequests',
-        tags: ['worlds'],
-        description:
-          'Needs ViewWorlds. Downloads of each world’s data over the last 24 hours (counted per process, stored each minute).',
-        params: guildParams,
-        response: { 200: worldRequestsResponse, ...errorResponses },
-      },
-    },
+    route({
+      operationId: 'listWorldRequests',
+      description:
+        'Needs ViewWorlds. Downloads of each world’s data over the last 24 hours (counted per process, stored each minute).',
+      params: guildParams,
+      response: { 200: worldRequestsResponse },
+    }),
     async (req) => worldRequestsOfGuild(ctx, requireActor(req), req.params.guildId),
   );
 }

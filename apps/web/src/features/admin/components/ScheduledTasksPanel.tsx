@@ -1,5 +1,5 @@
 import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { LoadFailed, Loading } from '../../../components/QueryStatus';
+import { Loaded } from '../../../components/QueryStatus';
 import { type ScheduledTask, useScheduledTasks } from '../api/scheduledTasks';
 import { TaskTable } from './TaskTable';
 import { useNow } from './useNow';
@@ -25,27 +25,35 @@ export function ScheduledTasksPanel() {
       <Title order={3} mb="md">
         Scheduled Tasks
       </Title>
-      {tasks.isPending ? (
-        <Loading label="Loading scheduled tasks" py="lg" />
-      ) : tasks.isError ? (
-        <LoadFailed title="Failed to load scheduled tasks." error={tasks.error} />
-      ) : tasks.data.tasks.length === 0 ? (
-        <Text c="dimmed">No scheduled tasks: no worker process is running.</Text>
-      ) : (
-        <Stack gap="lg">
-          {groupTasks(tasks.data.tasks).map((group) => (
-            <section key={`${group.api}/${group.container}`} aria-label={`${group.api} ${group.container}`}>
-              <Group gap="xs" mb={4}>
-                <Badge variant="light">{group.api}</Badge>
-                <Text fw={600} size="sm" style={{ wordBreak: 'break-all' }}>
-                  {group.container}
-                </Text>
-              </Group>
-              <TaskTable tasks={group.tasks} now={now} />
-            </section>
-          ))}
-        </Stack>
-      )}
+      <Loaded
+        query={tasks}
+        loading="Loading scheduled tasks"
+        failed="Failed to load scheduled tasks."
+        py="lg"
+      >
+        {(data) =>
+          data.tasks.length === 0 ? (
+            <Text c="dimmed">No scheduled tasks: no worker process is running.</Text>
+          ) : (
+            <Stack gap="lg">
+              {groupTasks(data.tasks).map((group) => (
+                <section
+                  key={`${group.api}/${group.container}`}
+                  aria-label={`${group.api} ${group.container}`}
+                >
+                  <Group gap="xs" mb={4}>
+                    <Badge variant="light">{group.api}</Badge>
+                    <Text fw={600} size="sm" style={{ wordBreak: 'break-all' }}>
+                      {group.container}
+                    </Text>
+                  </Group>
+                  <TaskTable tasks={group.tasks} now={now} />
+                </section>
+              ))}
+            </Stack>
+          )
+        }
+      </Loaded>
     </Paper>
   );
 }

@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { errorMessage } from '../../../api/errors';
-import { LoadFailed, Loading } from '../../../components/QueryStatus';
+import { Loaded } from '../../../components/QueryStatus';
 import { StatCard } from '../../../components/StatCard';
 import { notify } from '../../../components/toasts';
 import { type ProcessStatus, useAdminStatus, useRetryVrchatLogin } from '../api/adminStatus';
@@ -69,27 +69,25 @@ export function StatusPanel() {
           Retry login
         </Button>
       </Group>
-      {status.isPending ? (
-        <Loading label="Loading status" py="lg" />
-      ) : status.isError ? (
-        <LoadFailed title="Failed to load the status." error={status.error} />
-      ) : (
-        <Stack gap="sm">
-          {status.data.processes.length === 0 ? (
-            <Text c="dimmed">No live processes.</Text>
-          ) : (
-            status.data.processes.map((p) => <ProcessCard key={p.container} process={p} />)
-          )}
-          <Title order={4} mt="xs">
-            Job queue
-          </Title>
-          <SimpleGrid cols={3} spacing="xs">
-            <StatCard label="Queued" value={status.data.queue.queued} />
-            <StatCard label="Running" value={status.data.queue.active} />
-            <StatCard label="Failed (24 h)" value={status.data.queue.failedLast24h} />
-          </SimpleGrid>
-        </Stack>
-      )}
+      <Loaded query={status} loading="Loading status" failed="Failed to load the status." py="lg">
+        {(data) => (
+          <Stack gap="sm">
+            {data.processes.length === 0 ? (
+              <Text c="dimmed">No live processes.</Text>
+            ) : (
+              data.processes.map((p) => <ProcessCard key={p.container} process={p} />)
+            )}
+            <Title order={4} mt="xs">
+              Job queue
+            </Title>
+            <SimpleGrid cols={3} spacing="xs">
+              <StatCard label="Queued" value={data.queue.queued} />
+              <StatCard label="Running" value={data.queue.active} />
+              <StatCard label="Failed (24 h)" value={data.queue.failedLast24h} />
+            </SimpleGrid>
+          </Stack>
+        )}
+      </Loaded>
     </Paper>
   );
 }

@@ -1,6 +1,6 @@
 import { Alert, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { LoadFailed, Loading } from '../../../components/QueryStatus';
+import { Loaded } from '../../../components/QueryStatus';
 import { useWorldMirrorStatus, type WorldMirrorStatus } from '../api/worldMirror';
 import { formatRelative } from '../relativeTime';
 import { useNow } from './useNow';
@@ -62,17 +62,22 @@ export function WorldMirrorPanel() {
       <Title order={3} mb="sm">
         World mirror
       </Title>
-      {mirror.isPending ? (
-        <Loading label="Loading the world mirror" py="md" />
-      ) : mirror.isError ? (
-        <LoadFailed title="Failed to load the world mirror." error={mirror.error} />
-      ) : mirror.data.configured ? (
-        <MirrorDetails mirror={mirror.data} />
-      ) : (
-        <Text size="sm" c="dimmed">
-          No mirror is configured: set WORLD_MIRROR_REMOTE to publish world data to GitHub Pages.
-        </Text>
-      )}
+      <Loaded
+        query={mirror}
+        loading="Loading the world mirror"
+        failed="Failed to load the world mirror."
+        py="md"
+      >
+        {(data) =>
+          data.configured ? (
+            <MirrorDetails mirror={data} />
+          ) : (
+            <Text size="sm" c="dimmed">
+              No mirror is configured: set WORLD_MIRROR_REMOTE to publish world data to GitHub Pages.
+            </Text>
+          )
+        }
+      </Loaded>
     </Paper>
   );
 }

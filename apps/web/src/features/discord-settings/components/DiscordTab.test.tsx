@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { guildPermissions } from '../../../lib/guild-access/permissions';
+import { neonLoungeSettings } from '../../../testing/guildFixtures';
 import { type Answers, callsTo, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
 import { toastTexts } from '../../../testing/toasts';
 
@@ -10,17 +11,10 @@ const roles = [
   { id: '12', name: 'Supporter', color: 0, position: 3 },
   { id: '13', name: 'Guest', color: 0, position: 1 },
 ];
-const settings = {
-  id: '900',
-  name: 'Neon Lounge',
-  icon: null,
-  members: 40,
-  linkedMembers: 7,
-  membersIntent: true,
+const settings = neonLoungeSettings({
   roles,
   autoAssignRoles: { ageVerifiedRoleId: null, ageVerifiedPlus18RoleId: '12', linkedRoleId: null },
-  contactEmail: null,
-};
+});
 const entry = {
   id: '1c2b3d4e-0000-4000-8000-000000000001',
   primaryRoleId: '12',

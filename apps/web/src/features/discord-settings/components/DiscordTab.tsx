@@ -1,7 +1,7 @@
-import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { EntityHeader } from '../../../components/EntityHeader';
-import { StatCard } from '../../../components/StatCard';
+import { StatCards } from '../../../components/StatCard';
 import { notify } from '../../../components/toasts';
 import { failureSentence } from '../../../lib/failure-sentence';
 import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
@@ -80,10 +80,7 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
   return (
     <Stack gap="lg">
       <EntityHeader icon={data.icon} name={data.name} subtitle="Discord Settings" />
-      <SimpleGrid cols={2} maw={420}>
-        <StatCard label="Members" value={data.members} />
-        <StatCard label="Linked Members" value={data.linkedMembers} />
-      </SimpleGrid>
+      <StatCards stats={{ Members: data.members, 'Linked Members': data.linkedMembers }} />
       {!data.membersIntent && <MembersIntentNote />}
       <Paper withBorder p="lg">
         <Title order={3} mb="md">

@@ -15,6 +15,7 @@ import { IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../../api/errors';
+import { DismissibleError } from '../../../components/DismissibleError';
 import { notify } from '../../../components/toasts';
 import { failureSentence } from '../../../lib/failure-sentence';
 import { changePreviewQuery, type ProposedChange } from '../../../lib/sync/api/changePreview';
@@ -198,18 +199,7 @@ export function GuestRolesDialog({ guildId, roles, canEdit, onClose }: Props) {
 
   return (
     <Modal opened onClose={onClose} title="Guest Users" size="xl" fullScreen={isPhone}>
-      {deleteError && (
-        <Alert
-          color="red"
-          variant="light"
-          role="alert"
-          mb="sm"
-          withCloseButton
-          onClose={() => setDeleteError(null)}
-        >
-          {deleteError}
-        </Alert>
-      )}
+      <DismissibleError message={deleteError} onDismiss={() => setDeleteError(null)} />
       {entries.isPending ? (
         <Loader aria-label="Loading guest roles" />
       ) : entries.isError ? (

@@ -1,5 +1,6 @@
-import { List, ThemeIcon, Title } from '@mantine/core';
+import { List, ThemeIcon } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
+import { HomeSection } from './HomeSection';
 
 const benefits = [
   'One-click linking of Discord and VRChat accounts.',
@@ -13,10 +14,7 @@ const benefits = [
 
 export function Benefits() {
   return (
-    <section aria-labelledby="benefits-title">
-      <Title order={2} id="benefits-title" mb="lg">
-        Why communities use VRCLink
-      </Title>
+    <HomeSection id="benefits-title" title="Why communities use VRCLink">
       <List
         spacing="sm"
         size="md"
@@ -30,6 +28,6 @@ export function Benefits() {
           <List.Item key={benefit}>{benefit}</List.Item>
         ))}
       </List>
-    </section>
+    </HomeSection>
   );
 }

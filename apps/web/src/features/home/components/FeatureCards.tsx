@@ -1,5 +1,6 @@
 import { Card, SimpleGrid, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconApi, IconRobot, IconUsersGroup, IconWorld } from '@tabler/icons-react';
+import { HomeSection } from './HomeSection';
 import classes from './home.module.css';
 
 const features = [
@@ -27,10 +28,7 @@ const features = [
 
 export function FeatureCards() {
   return (
-    <section aria-labelledby="features-title">
-      <Title order={2} id="features-title" mb="lg">
-        Everything your community needs
-      </Title>
+    <HomeSection id="features-title" title="Everything your community needs">
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
         {features.map(({ title, icon: Icon, text }) => (
           <Card key={title} withBorder padding="lg" className={classes.card}>
@@ -46,6 +44,6 @@ export function FeatureCards() {
           </Card>
         ))}
       </SimpleGrid>
-    </section>
+    </HomeSection>
   );
 }

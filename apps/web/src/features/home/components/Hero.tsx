@@ -1,6 +1,7 @@
-import { Badge, Box, Button, Container, Group, Stack, Text, Title } from '@mantine/core';
+import { Badge, Box, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { IconBrandDiscord, IconLifebuoy } from '@tabler/icons-react';
 import { usePublicConfig } from '../../../api/publicConfig';
+import { ExternalLinkButton } from '../../../components/ExternalLinkButton';
 import { HeroPreview } from './HeroPreview';
 import classes from './home.module.css';
 
@@ -34,31 +35,17 @@ export function Hero() {
               platforms, and bring your community's data into your worlds.
             </Text>
             <Group gap="sm">
-              <Button
-                component="a"
+              <ExternalLinkButton
                 href={config?.inviteUrl}
-                target="_blank"
-                rel="noopener noreferrer"
                 size="md"
-                leftSection={<IconBrandDiscord size={20} />}
-                disabled={!config}
-                aria-disabled={!config || undefined}
+                variant="filled"
+                icon={<IconBrandDiscord size={20} />}
               >
                 Invite to Server
-              </Button>
-              <Button
-                component="a"
-                href={config?.supportUrl}
-                target="_blank"
-                rel="noopener noreferrer"
-                size="md"
-                variant="default"
-                leftSection={<IconLifebuoy size={20} />}
-                disabled={!config}
-                aria-disabled={!config || undefined}
-              >
+              </ExternalLinkButton>
+              <ExternalLinkButton href={config?.supportUrl} size="md" icon={<IconLifebuoy size={20} />}>
                 Support
-              </Button>
+              </ExternalLinkButton>
             </Group>
             <Group gap="xl" mt="sm">
               {stats.map((stat) => (

@@ -1,5 +1,6 @@
-import { Avatar, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Avatar, Badge, Group, Paper, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { RowList } from './RowList';
 
 export interface Entity {
   id: string;
@@ -32,16 +33,9 @@ export function EntityList<T extends Entity>({ title, items, empty, actions }: P
           {empty}
         </Text>
       ) : (
-        <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }}>
+        <RowList gap="sm">
           {items.map((item) => (
-            <Group
-              component="li"
-              key={item.id}
-              aria-label={item.name}
-              justify="space-between"
-              gap="sm"
-              wrap="wrap"
-            >
+            <RowList.Row key={item.id} label={item.name} wrap="wrap">
               <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '1 1 12rem' }}>
                 <Avatar src={item.icon} alt="" radius="md" color="indigo">
                   {item.name.slice(0, 2).toUpperCase()}
@@ -51,9 +45,9 @@ export function EntityList<T extends Entity>({ title, items, empty, actions }: P
                 </Text>
               </Group>
               <Group gap="xs">{actions(item)}</Group>
-            </Group>
+            </RowList.Row>
           ))}
-        </Stack>
+        </RowList>
       )}
     </Paper>
   );

@@ -43,6 +43,10 @@ const switchLabels = {
   autoKick: 'Auto Remove Members without membership',
 } as const;
 type SwitchKey = keyof typeof switchLabels;
+const switchDescriptions: Record<SwitchKey, string> = {
+  enabled: "Sync group membership and roles with this server's Discord roles.",
+  autoKick: 'Remove group members whose Discord roles give them no membership.',
+};
 
 /**
  * The group's switches and the two role-mapping dialogs (Admin only). A switch is saved only after the
@@ -67,20 +71,16 @@ export function GroupSettings({ guildId, group, canEdit }: Props) {
         Settings
       </Title>
       <Stack>
-        <Switch
-          label="Enable Groups feature"
-          description="Sync group membership and roles with this server's Discord roles."
-          checked={shown('enabled')}
-          disabled={!canEdit || update.isPending}
-          onChange={(e) => propose('enabled', e.currentTarget.checked)}
-        />
-        <Switch
-          label="Auto Remove Members without membership"
-          description="Remove group members whose Discord roles give them no membership."
-          checked={shown('autoKick')}
-          disabled={!canEdit || update.isPending}
-          onChange={(e) => propose('autoKick', e.currentTarget.checked)}
-        />
+        {(Object.keys(switchLabels) as SwitchKey[]).map((key) => (
+          <Switch
+            key={key}
+            label={switchLabels[key]}
+            description={switchDescriptions[key]}
+            checked={shown(key)}
+            disabled={!canEdit || update.isPending}
+            onChange={(e) => propose(key, e.currentTarget.checked)}
+          />
+        ))}
         {pending && (
           <ChangePreviewPanel
             guildId={guildId}

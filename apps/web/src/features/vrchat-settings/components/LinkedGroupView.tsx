@@ -1,10 +1,10 @@
-import { Button, Group, SimpleGrid, Stack } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { usePublicConfig } from '../../../api/publicConfig';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { EntityHeader } from '../../../components/EntityHeader';
 import { ExternalLinkButton } from '../../../components/ExternalLinkButton';
-import { StatCard } from '../../../components/StatCard';
+import { StatCards } from '../../../components/StatCard';
 import { notify } from '../../../components/toasts';
 import { AuditLogDialog } from '../../../lib/audit-log';
 import { failureSentence } from '../../../lib/failure-sentence';
@@ -35,10 +35,7 @@ export function LinkedGroupView({ guildId, group, canEdit }: Props) {
   return (
     <Stack gap="lg">
       <EntityHeader icon={group.iconUrl} name={group.name} subtitle="VRChat Settings" />
-      <SimpleGrid cols={2} maw={420}>
-        <StatCard label="Members" value={group.memberCount} />
-        <StatCard label="Online Members" value={group.onlineMemberCount} />
-      </SimpleGrid>
+      <StatCards stats={{ Members: group.memberCount, 'Online Members': group.onlineMemberCount }} />
       <Group>
         <ExternalLinkButton href={pageUrl} size="sm">
           Open Group Page

@@ -1,6 +1,8 @@
 import { Alert, Button, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
+import { DismissibleError } from '../../../components/DismissibleError';
+import { TableHead } from '../../../components/TableHead';
 import { TableScroll } from '../../../components/TableScroll';
 import { VrchatSlowNotice } from '../../../lib/vrchat-wait';
 
@@ -25,18 +27,7 @@ export function MappingDialog(props: Props) {
   const isPhone = useMediaQuery('(max-width: 36em)');
   return (
     <Modal opened onClose={props.onClose} title={props.title} size="xl" fullScreen={isPhone}>
-      {props.deleteError && (
-        <Alert
-          color="red"
-          variant="light"
-          role="alert"
-          mb="sm"
-          withCloseButton
-          onClose={props.onDismissDeleteError}
-        >
-          {props.deleteError}
-        </Alert>
-      )}
+      <DismissibleError message={props.deleteError} onDismiss={props.onDismissDeleteError} />
       {props.loading ? (
         <Stack gap="xs" align="flex-start">
           <Loader aria-label={`Loading ${props.title}`} />
@@ -49,13 +40,7 @@ export function MappingDialog(props: Props) {
       ) : (
         <TableScroll label={`${props.title} table`} minWidth={560}>
           <Table>
-            <Table.Thead>
-              <Table.Tr>
-                {props.columns.map((c) => (
-                  <Table.Th key={c}>{c}</Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={props.columns} />
             <Table.Tbody>{props.children}</Table.Tbody>
           </Table>
         </TableScroll>

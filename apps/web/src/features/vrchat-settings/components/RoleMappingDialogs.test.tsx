@@ -1,16 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { guildPermissions } from '../../../lib/guild-access/permissions';
-import {
-  type Answers,
-  callsTo,
-  demoConfig,
-  loggedInAs,
-  renderApp,
-  stubApi,
-} from '../../../testing/renderApp';
+import { type Answers, callsTo, renderApp, stubApi } from '../../../testing/renderApp';
 import { toastTexts } from '../../../testing/toasts';
-import { neonDancers } from '../testing/fixtures';
+import { neonDancers, vrchatTabAnswers } from '../testing/fixtures';
 
 const guildRolesPath = '/api/guilds/900/guild_roles';
 const groupRolesPath = '/api/groups/900/group_roles';
@@ -44,17 +36,12 @@ const toDiscord = {
 };
 const groupToDiscord = { guildRoles, groupRoles, linkedGuildRoles: [toDiscord] };
 
-const all = [...guildPermissions];
-
 /** The answers stay live: a test may change what a later GET answers (the list after a save). */
 let answers: Answers = {};
 
-function setup(extra: Answers = {}, permissions = all) {
+function setup(extra: Answers = {}, permissions?: string[]) {
   answers = {
-    ...loggedInAs('User'),
-    'GET /api/config': { body: demoConfig },
-    'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions }] },
-    'GET /api/groups/900': { body: group },
+    ...vrchatTabAnswers(group, permissions),
     [`GET ${guildRolesPath}`]: { body: discordToGroup },
     [`GET ${groupRolesPath}`]: { body: groupToDiscord },
     ...extra,

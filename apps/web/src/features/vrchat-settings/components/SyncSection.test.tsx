@@ -1,16 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { guildPermissions } from '../../../lib/guild-access/permissions';
-import {
-  type Answers,
-  callsTo,
-  demoConfig,
-  loggedInAs,
-  renderApp,
-  stubApi,
-} from '../../../testing/renderApp';
+import { type Answers, callsTo, renderApp, stubApi } from '../../../testing/renderApp';
 import { toastTexts } from '../../../testing/toasts';
-import { neonDancers } from '../testing/fixtures';
+import { neonDancers, vrchatTabAnswers } from '../testing/fixtures';
 
 const sync = '/api/guilds/900/sync';
 const group = neonDancers({ enabled: true, autoKick: true });
@@ -54,12 +46,9 @@ const held = {
   ),
 };
 
-function setup(extra: Answers = {}, permissions: string[] = [...guildPermissions]) {
+function setup(extra: Answers = {}, permissions?: string[]) {
   const fetchMock = stubApi({
-    ...loggedInAs('User'),
-    'GET /api/config': { body: demoConfig },
-    'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions }] },
-    'GET /api/groups/900': { body: group },
+    ...vrchatTabAnswers(group, permissions),
     [`GET ${sync}`]: { body: status },
     [`GET ${sync}/preview`]: { body: preview },
     ...extra,
@@ -91,12 +80,7 @@ describe('VRChat tab, Sync section', () => {
 
   it('shows a running sync, then its result without a reload, when the next one is due and how long it takes', async () => {
     const answers: Answers = {
-      ...loggedInAs('User'),
-      'GET /api/config': { body: demoConfig },
-      'GET /api/guilds': {
-        body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions: guildPermissions }],
-      },
-      'GET /api/groups/900': { body: group },
+      ...vrchatTabAnswers(group),
       [`GET ${sync}`]: {
         body: {
           ...status,

@@ -1,31 +1,17 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { guildPermissions } from '../../../lib/guild-access/permissions';
-import {
-  type Answers,
-  callsTo,
-  demoConfig,
-  loggedInAs,
-  renderApp,
-  stubApi,
-} from '../../../testing/renderApp';
+import { type Answers, callsTo, demoConfig, renderApp, stubApi } from '../../../testing/renderApp';
 import { toastTexts } from '../../../testing/toasts';
-import { GROUP_ID as grp, neonDancers } from '../testing/fixtures';
+import { GROUP_ID as grp, neonDancers, vrchatTabAnswers } from '../testing/fixtures';
 
 const base = '/api/groups/900';
 const group = neonDancers({ enabled: false, autoKick: true });
 const notLinked = { status: 404, body: { message: 'No VRChat group is linked to this server.' } };
 const info = { id: grp, name: 'Neon Dancers', iconUrl: null, linkCode: 'VRCL-ABCD2345' };
 
-/** Effective permissions, as GET /api/guilds answers them (Admin implies the rest). */
-const all = [...guildPermissions];
-
-function setup(extra: Answers = {}, permissions = all) {
+function setup(extra: Answers = {}, permissions?: string[]) {
   const fetchMock = stubApi({
-    ...loggedInAs('User'),
-    'GET /api/config': { body: demoConfig },
-    'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions }] },
-    [`GET ${base}`]: { body: group },
+    ...vrchatTabAnswers(group, permissions),
     ...extra,
   });
   renderApp('/server-settings/900/vrchat');

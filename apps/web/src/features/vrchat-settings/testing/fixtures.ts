@@ -1,3 +1,6 @@
+import { guildPermissions } from '../../../lib/guild-access/permissions';
+import { type Answers, demoConfig, loggedInAs } from '../../../testing/renderApp';
+
 /** The VRChat tab tests' linked group, 'Neon Dancers'. */
 export const GROUP_ID = 'grp_3f2b6c1e-0000-4000-8000-00000000abcd';
 
@@ -9,4 +12,18 @@ export const neonDancers = (settings: { enabled: boolean; autoKick: boolean }) =
   memberCount: 42,
   onlineMemberCount: 5,
   ...settings,
+});
+
+/**
+ * What the VRChat tab of server 900 ('Neon Lounge') reads first: a signed-in user holding `permissions` there
+ * (every one unless given) and `group` as the linked group.
+ */
+export const vrchatTabAnswers = (
+  group: unknown,
+  permissions: readonly string[] = guildPermissions,
+): Answers => ({
+  ...loggedInAs('User'),
+  'GET /api/config': { body: demoConfig },
+  'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions }] },
+  'GET /api/groups/900': { body: group },
 });

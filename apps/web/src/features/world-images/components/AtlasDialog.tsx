@@ -3,7 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconSparkles } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../../api/errors';
-import { LoadFailed, Loading } from '../../../components/QueryStatus';
+import { Loaded } from '../../../components/QueryStatus';
 import { notify } from '../../../components/toasts';
 import { atlasImageUrl } from '../api/imageUrls';
 import { type AtlasMetadata, isGenerating, useAtlasMetadata, useGenerateAtlas } from '../api/worldAtlas';
@@ -59,13 +59,9 @@ export function AtlasDialog({ guildId, worldId, opened, canManage, onClose }: Pr
             </Button>
           </Group>
         )}
-        {atlas.isPending ? (
-          <Loading label="Loading atlases" py="lg" />
-        ) : atlas.isError ? (
-          <LoadFailed title="Failed to load atlases." error={atlas.error} />
-        ) : (
-          <AtlasList worldId={worldId} atlas={atlas.data} />
-        )}
+        <Loaded query={atlas} loading="Loading atlases" failed="Failed to load atlases." py="lg">
+          {(data) => <AtlasList worldId={worldId} atlas={data} />}
+        </Loaded>
       </Stack>
     </Modal>
   );

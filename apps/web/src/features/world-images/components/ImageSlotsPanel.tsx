@@ -1,6 +1,6 @@
 import { closestCenter, DndContext, type DragEndEvent } from '@dnd-kit/core';
 import { arrayMove, rectSortingStrategy, SortableContext } from '@dnd-kit/sortable';
-import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, SimpleGrid } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
@@ -12,6 +12,7 @@ import { byOrder, type ImageSlot } from '../api/imageSlots';
 import { renumber, useReorderSlots } from '../api/reorderSlots';
 import type { WorldImage } from '../api/serverImages';
 import { type SlotChange, useUpdateSlot } from '../api/updateSlot';
+import { CountedPanel } from './CountedPanel';
 import { SlotCard } from './SlotCard';
 import { useSlotSensors } from './slotSensors';
 
@@ -67,18 +68,14 @@ export function ImageSlotsPanel({ guildId, worldId, slots, images, canManage }: 
   };
 
   return (
-    <Paper withBorder p="md" component="section" aria-labelledby="image-slots-title">
-      <Stack gap="sm">
-        <Group justify="space-between" gap="xs">
-          <Group gap="xs">
-            <Title order={3} size="h4" id="image-slots-title">
-              Image Slots
-            </Title>
-            <Badge variant="light" aria-label="Number of image slots">
-              {slots.length}
-            </Badge>
-          </Group>
-          {canManage && (
+    <>
+      <CountedPanel
+        id="image-slots-title"
+        title="Image Slots"
+        count={slots.length}
+        countLabel="Number of image slots"
+        actions={
+          canManage && (
             <Button
               variant="default"
               leftSection={<IconPlus size={16} />}
@@ -92,48 +89,41 @@ export function ImageSlotsPanel({ guildId, worldId, slots, images, canManage }: 
             >
               Add slot
             </Button>
-          )}
-        </Group>
-        {ordered.length === 0 ? (
-          <Stack align="center" gap={4} py="lg">
-            <Text fw={500}>No image slots yet</Text>
-            <Text size="sm" c="dimmed" ta="center">
-              {canManage
-                ? 'Add a slot with Add slot, then drop a server image on it.'
-                : 'Someone with the ManageImages permission can add some.'}
-            </Text>
-          </Stack>
-        ) : (
-          <>
-            {canManage && (
-              <Text size="xs" c="dimmed">
-                Drag a slot by its handle to change the order (with the keyboard: Space, the arrow keys, then
-                Space).
-              </Text>
-            )}
-            <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
-              <SortableContext items={ordered.map((slot) => slot.id)} strategy={rectSortingStrategy}>
-                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-                  {ordered.map((slot) => (
-                    <SlotCard
-                      key={slot.id}
-                      guildId={guildId}
-                      slot={slot}
-                      images={images}
-                      canManage={canManage}
-                      onChange={(change) => save(slot, change)}
-                      onDelete={() => {
-                        setDeleting(slot);
-                        setConfirming(true);
-                      }}
-                    />
-                  ))}
-                </SimpleGrid>
-              </SortableContext>
-            </DndContext>
-          </>
-        )}
-      </Stack>
+          )
+        }
+        empty={{
+          title: 'No image slots yet',
+          text: canManage
+            ? 'Add a slot with Add slot, then drop a server image on it.'
+            : 'Someone with the ManageImages permission can add some.',
+        }}
+        hint={
+          canManage
+            ? 'Drag a slot by its handle to change the order (with the keyboard: Space, the arrow keys, then Space).'
+            : undefined
+        }
+      >
+        <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+          <SortableContext items={ordered.map((slot) => slot.id)} strategy={rectSortingStrategy}>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+              {ordered.map((slot) => (
+                <SlotCard
+                  key={slot.id}
+                  guildId={guildId}
+                  slot={slot}
+                  images={images}
+                  canManage={canManage}
+                  onChange={(change) => save(slot, change)}
+                  onDelete={() => {
+                    setDeleting(slot);
+                    setConfirming(true);
+                  }}
+                />
+              ))}
+            </SimpleGrid>
+          </SortableContext>
+        </DndContext>
+      </CountedPanel>
       <ConfirmDialog
         opened={confirming}
         title="Delete Slot"
@@ -144,6 +134,6 @@ export function ImageSlotsPanel({ guildId, worldId, slots, images, canManage }: 
       >
         Delete slot {deleting?.slotId}? Worlds stop showing its image after the next atlas generation.
       </ConfirmDialog>
-    </Paper>
+    </>
   );
 }

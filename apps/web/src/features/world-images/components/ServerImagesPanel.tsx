@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, SimpleGrid } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
@@ -6,6 +6,7 @@ import { notify } from '../../../components/toasts';
 import { failureSentence } from '../../../lib/failure-sentence';
 import { useDeleteImages } from '../api/deleteImage';
 import type { WorldImage } from '../api/serverImages';
+import { CountedPanel } from './CountedPanel';
 import { ImageEditDialog } from './ImageEditDialog';
 import { ServerImageCard } from './ServerImageCard';
 import { UploadButton } from './UploadButton';
@@ -60,18 +61,14 @@ export function ServerImagesPanel({ guildId, images, canManage, onUpload }: Prop
   };
 
   return (
-    <Paper withBorder p="md" component="section" aria-labelledby="server-images-title">
-      <Stack gap="sm">
-        <Group justify="space-between" gap="xs">
-          <Group gap="xs">
-            <Title order={3} size="h4" id="server-images-title">
-              Server Images
-            </Title>
-            <Badge variant="light" aria-label="Number of server images">
-              {images.length}
-            </Badge>
-          </Group>
-          {canManage && (
+    <>
+      <CountedPanel
+        id="server-images-title"
+        title="Server Images"
+        count={images.length}
+        countLabel="Number of server images"
+        actions={
+          canManage && (
             <Group gap="xs">
               {chosen.length > 0 && (
                 <Button
@@ -86,41 +83,35 @@ export function ServerImagesPanel({ guildId, images, canManage, onUpload }: Prop
               )}
               <UploadButton onFiles={onUpload} />
             </Group>
-          )}
-        </Group>
-        {images.length === 0 ? (
-          <Stack align="center" gap={4} py="lg">
-            <Text fw={500}>No images yet</Text>
-            <Text size="sm" c="dimmed" ta="center">
-              {canManage
-                ? 'Drop image files anywhere on this page, or choose them with Upload.'
-                : 'Someone with the ManageImages permission can upload some.'}
-            </Text>
-          </Stack>
-        ) : (
-          <>
-            {canManage && (
-              <Text size="xs" c="dimmed">
-                Drag an image onto a slot to show it there. Double click an image to select it.
-              </Text>
-            )}
-            <SimpleGrid cols={{ base: 2, sm: 3, md: 2 }} spacing="xs">
-              {images.map((image) => (
-                <ServerImageCard
-                  key={image.id}
-                  guildId={guildId}
-                  image={image}
-                  selected={selected.has(image.id)}
-                  canManage={canManage}
-                  onToggle={() => toggle(image.id)}
-                  onEdit={() => setEditingId(image.id)}
-                  onDelete={() => ask([image], false)}
-                />
-              ))}
-            </SimpleGrid>
-          </>
-        )}
-      </Stack>
+          )
+        }
+        empty={{
+          title: 'No images yet',
+          text: canManage
+            ? 'Drop image files anywhere on this page, or choose them with Upload.'
+            : 'Someone with the ManageImages permission can upload some.',
+        }}
+        hint={
+          canManage
+            ? 'Drag an image onto a slot to show it there. Double click an image to select it.'
+            : undefined
+        }
+      >
+        <SimpleGrid cols={{ base: 2, sm: 3, md: 2 }} spacing="xs">
+          {images.map((image) => (
+            <ServerImageCard
+              key={image.id}
+              guildId={guildId}
+              image={image}
+              selected={selected.has(image.id)}
+              canManage={canManage}
+              onToggle={() => toggle(image.id)}
+              onEdit={() => setEditingId(image.id)}
+              onDelete={() => ask([image], false)}
+            />
+          ))}
+        </SimpleGrid>
+      </CountedPanel>
       <ImageEditDialog
         guildId={guildId}
         image={images.find((image) => image.id === editingId) ?? null}
@@ -138,6 +129,6 @@ export function ServerImagesPanel({ guildId, images, canManage, onUpload }: Prop
           ? `Delete the ${deleting.images.length} selected images? Slots showing them become empty. This cannot be undone.`
           : `Delete “${deleting?.images[0]?.name}”? Slots showing it become empty. This cannot be undone.`}
       </ConfirmDialog>
-    </Paper>
+    </>
   );
 }

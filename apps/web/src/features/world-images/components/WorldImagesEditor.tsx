@@ -2,7 +2,7 @@ import { Alert, Button, Grid, Group, Stack } from '@mantine/core';
 import { IconLayoutGrid } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { LoadFailed, Loading } from '../../../components/QueryStatus';
+import { Loaded } from '../../../components/QueryStatus';
 import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
 import { can } from '../../../lib/guild-access/tabs';
 import { useImageSlots } from '../api/imageSlots';
@@ -48,33 +48,34 @@ export function WorldImagesEditor({ guild, worldId }: { guild: ManageableGuild; 
       )}
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 7 }}>
-          {slots.isPending ? (
-            <Loading label="Loading image slots" py={60} />
-          ) : slots.isError ? (
-            <LoadFailed title="Failed to load image slots." error={slots.error} />
-          ) : (
-            <ImageSlotsPanel
-              guildId={guild.id}
-              worldId={worldId}
-              slots={slots.data.imageSlots}
-              images={images.data?.images ?? []}
-              canManage={canManage}
-            />
-          )}
+          <Loaded query={slots} loading="Loading image slots" failed="Failed to load image slots." py={60}>
+            {(data) => (
+              <ImageSlotsPanel
+                guildId={guild.id}
+                worldId={worldId}
+                slots={data.imageSlots}
+                images={images.data?.images ?? []}
+                canManage={canManage}
+              />
+            )}
+          </Loaded>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
-          {images.isPending ? (
-            <Loading label="Loading server images" py={60} />
-          ) : images.isError ? (
-            <LoadFailed title="Failed to load server images." error={images.error} />
-          ) : (
-            <ServerImagesPanel
-              guildId={guild.id}
-              images={images.data.images}
-              canManage={canManage}
-              onUpload={upload}
-            />
-          )}
+          <Loaded
+            query={images}
+            loading="Loading server images"
+            failed="Failed to load server images."
+            py={60}
+          >
+            {(data) => (
+              <ServerImagesPanel
+                guildId={guild.id}
+                images={data.images}
+                canManage={canManage}
+                onUpload={upload}
+              />
+            )}
+          </Loaded>
         </Grid.Col>
       </Grid>
       <AtlasDialog

@@ -1,5 +1,6 @@
 import { Alert, Badge, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { errorMessage } from '../../../api/errors';
+import { EmptyState } from '../../../components/EmptyState';
 import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
 import { can } from '../../../lib/guild-access/tabs';
 import { useWorlds } from '../api/worlds';
@@ -43,20 +44,11 @@ export function WorldList({ guild }: { guild: ManageableGuild }) {
           {errorMessage(worlds.error, 'Please try again.')}
         </Alert>
       ) : worlds.data.worlds.length === 0 ? (
-        <Paper withBorder p="xl">
-          <Center>
-            <Stack align="center" gap={4}>
-              <Title order={3} size="h4">
-                No worlds yet
-              </Title>
-              <Text c="dimmed">
-                {canManage
-                  ? 'Create one with Create new to give a VRChat world its data.'
-                  : 'An admin of this server can create one.'}
-              </Text>
-            </Stack>
-          </Center>
-        </Paper>
+        <EmptyState title="No worlds yet">
+          {canManage
+            ? 'Create one with Create new to give a VRChat world its data.'
+            : 'An admin of this server can create one.'}
+        </EmptyState>
       ) : (
         worlds.data.worlds.map((world) => (
           <WorldCard key={world.id} guild={guild} world={world} roles={worlds.data} />

@@ -1,5 +1,6 @@
 import { Alert, Anchor, Badge, Button, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
+import { TableHead } from '../../../components/TableHead';
 import { TableScroll } from '../../../components/TableScroll';
 import { type ApiLogEntry, useApiLog } from '../api/apiLog';
 
@@ -56,13 +57,7 @@ export function ApiLogPanel({ guildId }: { guildId: string }) {
       ) : (
         <TableScroll label="API log table" minWidth={700}>
           <Table striped verticalSpacing="xs" aria-label="API log">
-            <Table.Thead>
-              <Table.Tr>
-                {['Time', 'Key', 'Request', 'Status', 'Duration'].map((h) => (
-                  <Table.Th key={h}>{h}</Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Time', 'Key', 'Request', 'Status', 'Duration']} />
             <Table.Tbody>
               {entries.map((e) => (
                 <Table.Tr key={e.id}>

@@ -1,5 +1,6 @@
 import { Button, Code, Collapse, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { TableHead } from '../../../components/TableHead';
 import { TableScroll } from '../../../components/TableScroll';
 import { TruncatedName } from '../../../components/TruncatedName';
 import type { AuditLogEntry } from '../api/auditLog';
@@ -51,13 +52,7 @@ export function AuditLogTable({ entries }: { entries: AuditLogEntry[] }) {
   return (
     <TableScroll label="Audit log table" minWidth={900}>
       <Table striped verticalSpacing="xs" layout="fixed">
-        <Table.Thead>
-          <Table.Tr>
-            {['Date', 'Actor', 'Event Type', 'Target', 'Description', 'Data'].map((h) => (
-              <Table.Th key={h}>{h}</Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead columns={['Date', 'Actor', 'Event Type', 'Target', 'Description', 'Data']} />
         <Table.Tbody>
           {entries.map((e) => (
             <Table.Tr key={e.id}>

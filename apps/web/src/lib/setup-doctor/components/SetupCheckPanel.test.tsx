@@ -1,20 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { neonLoungeSettings } from '../../../testing/guildFixtures';
 import { type Answers, callsTo, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
 import { guildPermissions } from '../../guild-access/permissions';
 
 const CHECK = '/api/guilds/900/setup_check';
-const settings = {
-  id: '900',
-  name: 'Neon Lounge',
-  icon: null,
-  members: 40,
-  linkedMembers: 7,
-  membersIntent: true,
-  roles: [],
-  autoAssignRoles: { ageVerifiedRoleId: null, ageVerifiedPlus18RoleId: null, linkedRoleId: null },
-  contactEmail: null,
-};
+const settings = neonLoungeSettings();
 const ok = (id: string, area: 'discord' | 'vrchat') => ({
   id,
   area,

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { errorMessage } from '../../../../api/errors';
 import { VrchatSlowNotice, vrchatRetrySentence } from '../../../../lib/vrchat-wait';
 import { useVrchatUserSearch, type VrchatUserResult } from '../../api/searchVrchatUsers';
+import { RowList } from '../RowList';
 import { VrchatUserAvatar } from './VrchatUserAvatar';
 
 export const ACCOUNT_SEARCH_DEBOUNCE_MS = 1500;
@@ -53,16 +54,9 @@ export function SearchStep({ text, onTextChange, onPick, checkingId }: Props) {
     );
   } else if (hasQuery && search.data) {
     results = (
-      <Stack component="ul" gap="xs" p={0} m={0} aria-label="Search results" style={{ listStyle: 'none' }}>
+      <RowList gap="xs" label="Search results">
         {search.data.map((user) => (
-          <Group
-            component="li"
-            key={user.id}
-            aria-label={user.displayName}
-            justify="space-between"
-            wrap="nowrap"
-            gap="sm"
-          >
+          <RowList.Row key={user.id} label={user.displayName} wrap="nowrap">
             <Group gap="sm" wrap="nowrap" miw={0}>
               <VrchatUserAvatar user={user} />
               <Stack gap={0} miw={0}>
@@ -84,9 +78,9 @@ export function SearchStep({ text, onTextChange, onPick, checkingId }: Props) {
             >
               Link
             </Button>
-          </Group>
+          </RowList.Row>
         ))}
-      </Stack>
+      </RowList>
     );
   }
 

@@ -1,15 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Requests and 429s of one route, `"<METHOD> <route>"` with the route as a spec template. */
-interface RouteCount {
+export interface RouteCount {
   requests: number;
   rateLimited: number;
 }
 
 /**
- * What the Discord API answered, for tests that must prove a client polite: every request under /api,
- * its 429s (any scope), and its invalid requests: 400, 401 and 403 answers (a malformed body, a bad
- * token, a refused action), which a well-behaved bot never causes. 429s are counted apart, not as invalid.
+ * What a simulated platform answered the product, for tests and benchmarks: every request, the 429s among
+ * them, and the invalid ones (400, 401 and 403: a malformed body, a bad token, a refused action, which a
+ * well-behaved client never causes), in all and per route as the spec writes it.
  */
 export class ApiCounters {
   private requests = 0;
@@ -20,14 +20,16 @@ export class ApiCounters {
   private lastAt: number | null = null;
   private byRoute = new Map<string, RouteCount>();
 
+  /** @param routePrefix the part of Fastify's route the spec leaves out (e.g. VRChat's /api/1). */
+  constructor(private readonly routePrefix?: RegExp) {}
+
   record(req: FastifyRequest, reply: FastifyReply): void {
-    const template = req.routeOptions.url?.replace(/:(\w+)/g, '{$1}') ?? '(no route)';
-    const key = `${req.method} ${template}`;
-    let route = this.byRoute.get(key);
-    if (!route) {
-      route = { requests: 0, rateLimited: 0 };
-      this.byRoute.set(key, route);
-    }
+    // The route as the spec writes it: /groups/{groupId}/… (Fastify's :groupId, less the prefix).
+    let pattern = req.routeOptions.url ?? '(no route)';
+    if (this.routePrefix) pattern = pattern.replace(this.routePrefix, '');
+    const key = `${req.method} ${pattern.replace(/:(\w+)/g, '{$1}')}`;
+    const route = this.byRoute.get(key) ?? { requests: 0, rateLimited: 0 };
+    this.byRoute.set(key, route);
     this.requests += 1;
     route.requests += 1;
     this.lastAt = Date.now();
@@ -36,17 +38,18 @@ export class ApiCounters {
     if (status === 429) {
       this.rateLimited += 1;
       route.rateLimited += 1;
-    } else if (status === 400 || status === 401 || status === 403) this.invalid += 1;
+    }
+    if (status === 400 || status === 401 || status === 403) this.invalid += 1;
   }
 
-  view() {
+  snapshot() {
     return {
       requests: this.requests,
       rateLimited: this.rateLimited,
       invalid: this.invalid,
       firstAt: this.firstAt,
       lastAt: this.lastAt,
-      byRoute: Object.fromEntries(this.byRoute),
+      byRoute: Object.fromEntries([...this.byRoute].sort(([a], [b]) => (a < b ? -1 : 1))),
     };
   }
 
