@@ -173,6 +173,23 @@ export function itAnswers401WhenLoggedOut(app: () => TestApp, routes: RouteCall[
   });
 }
 
+/** Each route answers 403 with the message `expected(method)` names to a member of `guildId` granted nothing. */
+export function itAnswers403ToAPlainMember(
+  app: () => TestApp,
+  guildId: string,
+  routes: RouteCall[],
+  expected: (method: RouteCall[0]) => string | RegExp,
+): void {
+  it.each(routes)('%s %s answers 403 to a member without permissions', async (method, url, payload) => {
+    const member = await signInMember(app(), guildId);
+    const res = await app().inject({ method, url, payload, session: member.session });
+    expect(res.statusCode).toBe(403);
+    const message = expected(method);
+    if (typeof message === 'string') expect(res.json().message).toBe(message);
+    else expect(res.json().message).toMatch(message);
+  });
+}
+
 /** A new world in the guild, made through its route by `user` (who may manage worlds); answers its id. */
 export async function newWorld(t: TestApp, guildId: string, user: { session: string }): Promise<string> {
   const url = `/api/guilds/${guildId}/worlds`;

@@ -2,12 +2,12 @@ import { seedGuildIds } from '@vrclink/simulator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.js';
-import { startOwnSimulator } from '../src/demo.js';
-import { callSimulatorControl, LAX_SIMULATOR } from '../src/platforms/testing.js';
+import type { startOwnSimulator } from '../src/demo.js';
+import { callSimulatorControl } from '../src/platforms/testing.js';
 import { createSession } from '../src/wings/identity/auth/session.service.js';
 import { upsertUser } from '../src/wings/identity/auth/user.service.js';
-import { createScratchDatabase } from './db.js';
-import { type ServerProcess, startServerProcess } from './server-process.js';
+import type { createScratchDatabase } from './db.js';
+import { type ServerProcess, sharedBackends, startServerProcess } from './server-process.js';
 
 const adminUrl = process.env.DATABASE_URL;
 const ADMIN = '1200000000000000001';
@@ -72,14 +72,8 @@ describe.skipIf(!adminUrl)('fault suite: two processes on PostgreSQL', () => {
   };
 
   beforeAll(async () => {
-    // Two processes pacing VRChat at 1/s each: a lax budget, the strict limit is tested elsewhere.
-    sim = await startOwnSimulator(0, LAX_SIMULATOR);
-    scratch = await createScratchDatabase(adminUrl as string);
-    const env = {
-      DATABASE_URL: scratch.url,
-      SIMULATOR_URL: sim.sim.url,
-      SECRET_KEY: 'fault-suite-secret-key-000000000000',
-    };
+    let env: Record<string, string>;
+    ({ sim, scratch, env } = await sharedBackends(adminUrl as string, 'fault-suite-secret-key-000000000000'));
     procs.a = await startServerProcess({ ...env, INSTANCE_NAME: 'fault-a' });
     await poll(async () => (await sessionIds()).length === 1, 30_000);
     procs.b = await startServerProcess({ ...env, INSTANCE_NAME: 'fault-b' });

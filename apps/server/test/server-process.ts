@@ -4,6 +4,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startOwnSimulator } from '../src/demo.js';
+import { LAX_SIMULATOR } from '../src/platforms/testing.js';
+import { createScratchDatabase } from './db.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const tsx = join(repoRoot, 'node_modules/.bin/tsx');
@@ -101,4 +104,19 @@ export async function startServerProcess(
   }
   await proc.stop();
   throw new Error(`Server did not become healthy:\n${log}`);
+}
+
+/**
+ * What several server processes on PostgreSQL share in a test: one simulator, a throw-away database, and the
+ * environment naming both. The simulator is lax: processes pacing VRChat at 1/s each would share one account
+ * budget (the strict limit is tested elsewhere).
+ */
+export async function sharedBackends(adminUrl: string, secretKey: string) {
+  const sim = await startOwnSimulator(0, LAX_SIMULATOR);
+  const scratch = await createScratchDatabase(adminUrl);
+  return {
+    sim,
+    scratch,
+    env: { DATABASE_URL: scratch.url, SIMULATOR_URL: sim.sim.url, SECRET_KEY: secretKey },
+  };
 }

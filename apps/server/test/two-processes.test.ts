@@ -1,13 +1,13 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/client.js';
-import { startOwnSimulator } from '../src/demo.js';
-import { callSimulatorControl, LAX_SIMULATOR, waitFor } from '../src/platforms/testing.js';
+import type { startOwnSimulator } from '../src/demo.js';
+import { callSimulatorControl, waitFor } from '../src/platforms/testing.js';
 import { createSession } from '../src/wings/identity/auth/session.service.js';
 import { SESSION_CACHE_TTL_MS } from '../src/wings/identity/auth/session-cache.js';
 import { upsertUser } from '../src/wings/identity/auth/user.service.js';
-import { createScratchDatabase } from './db.js';
-import { type ServerProcess, startServerProcess } from './server-process.js';
+import type { createScratchDatabase } from './db.js';
+import { type ServerProcess, sharedBackends, startServerProcess } from './server-process.js';
 
 const adminUrl = process.env.DATABASE_URL;
 const ADMIN = '1200000000000000001';
@@ -45,14 +45,8 @@ describe.skipIf(!adminUrl)('two server processes on one PostgreSQL database', ()
   };
 
   beforeAll(async () => {
-    // Two processes pacing VRChat at 1/s each: a lax budget, the strict limit is tested elsewhere.
-    sim = await startOwnSimulator(0, LAX_SIMULATOR);
-    scratch = await createScratchDatabase(adminUrl as string);
-    const env = {
-      DATABASE_URL: scratch.url,
-      SIMULATOR_URL: sim.sim.url,
-      SECRET_KEY: 'two-processes-secret-key-0000000000',
-    };
+    let env: Record<string, string>;
+    ({ sim, scratch, env } = await sharedBackends(adminUrl as string, 'two-processes-secret-key-0000000000'));
     a = await startServerProcess({ ...env, INSTANCE_NAME: 'proc-a' });
     // The first process holds the gateway before the second one starts, so the test knows which one.
     await waitFor(async () => (await gatewaySessions()) === 1, 30_000);

@@ -4,6 +4,7 @@ import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   discordRole,
   itAnswers401WhenLoggedOut,
+  itAnswers403ToAPlainMember,
   rows,
   signInMember,
   vrchatLink,
@@ -51,12 +52,12 @@ describe('Discord tab settings (against the simulators)', () => {
   describe('access', () => {
     itAnswers401WhenLoggedOut(() => t, routes);
 
-    it.each(routes)('%s %s answers 403 to a member without permissions', async (method, url, payload) => {
-      const member = await signInMember(t, hangout.id);
-      const res = await t.inject({ method, url, payload, session: member.session });
-      expect(res.statusCode).toBe(403);
-      expect(res.json().message).toMatch(/^You need the (ViewGuild|Admin|ManageImages) permission/);
-    });
+    itAnswers403ToAPlainMember(
+      () => t,
+      hangout.id,
+      routes,
+      () => /^You need the (ViewGuild|Admin|ManageImages) permission/,
+    );
 
     it('lets ViewGuild read the tab and its guest roles, but change nothing', async () => {
       const viewer = await signInMember(t, hangout.id);

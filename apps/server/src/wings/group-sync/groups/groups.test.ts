@@ -4,6 +4,7 @@ import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   guildGroup,
   itAnswers401WhenLoggedOut,
+  itAnswers403ToAPlainMember,
   rows,
   signInMember,
   withOwnerApp,
@@ -42,14 +43,12 @@ describe('VRChat tab: linked group, settings and unlink (against the simulators)
   describe('access', () => {
     itAnswers401WhenLoggedOut(() => t, routes);
 
-    it.each(routes)('%s %s answers 403 to a member without permissions', async (method, url, payload) => {
-      const member = await signInMember(t, hangout.id);
-      const res = await t.inject({ method, url, payload, session: member.session });
-      expect(res.statusCode).toBe(403);
-      expect(res.json().message).toBe(
-        `You need the ${method === 'GET' ? 'ViewGuild' : 'Admin'} permission in this server.`,
-      );
-    });
+    itAnswers403ToAPlainMember(
+      () => t,
+      hangout.id,
+      routes,
+      (method) => `You need the ${method === 'GET' ? 'ViewGuild' : 'Admin'} permission in this server.`,
+    );
 
     it('lets ViewGuild read the group but change nothing', async () => {
       await linkHangout();

@@ -5,6 +5,7 @@ import {
   appWithHangoutOwner,
   guildGroup,
   itAnswers401WhenLoggedOut,
+  itAnswers403ToAPlainMember,
   rows,
   signInMember,
 } from '../../../../test/factories.js';
@@ -61,12 +62,12 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
   describe('access', () => {
     itAnswers401WhenLoggedOut(() => t, routes);
 
-    it.each(routes)('%s %s answers 403 to a member without Admin', async (method, url, payload) => {
-      const member = await signInMember(t, hangout.id);
-      const res = await call(method, url, payload, member);
-      expect(res.statusCode).toBe(403);
-      expect(res.json().message).toBe('You need the Admin permission in this server.');
-    });
+    itAnswers403ToAPlainMember(
+      () => t,
+      hangout.id,
+      routes,
+      () => 'You need the Admin permission in this server.',
+    );
 
     it('refuses ViewGuild too: only Admin sees the mappings', async () => {
       const viewer = await signInMember(t, hangout.id);
