@@ -173,13 +173,17 @@ export function itAnswers401WhenLoggedOut(app: () => TestApp, routes: RouteCall[
   });
 }
 
-/** Each route answers 403 with the message `expected(method)` names to a member of `guildId` granted nothing. */
-export function itAnswers403ToAPlainMember(
+/**
+ * Each route answers 401 when logged out, and 403 with the message `expected(method)` names to a member of
+ * `guildId` granted nothing.
+ */
+export function itRefusesOutsiders(
   app: () => TestApp,
   guildId: string,
   routes: RouteCall[],
   expected: (method: RouteCall[0]) => string | RegExp,
 ): void {
+  itAnswers401WhenLoggedOut(app, routes);
   it.each(routes)('%s %s answers 403 to a member without permissions', async (method, url, payload) => {
     const member = await signInMember(app(), guildId);
     const res = await app().inject({ method, url, payload, session: member.session });

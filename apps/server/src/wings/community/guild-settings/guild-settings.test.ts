@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   discordRole,
-  itAnswers401WhenLoggedOut,
-  itAnswers403ToAPlainMember,
+  itRefusesOutsiders,
   rows,
   signInMember,
   vrchatLink,
@@ -50,9 +49,7 @@ describe('Discord tab settings (against the simulators)', () => {
   };
 
   describe('access', () => {
-    itAnswers401WhenLoggedOut(() => t, routes);
-
-    itAnswers403ToAPlainMember(
+    itRefusesOutsiders(
       () => t,
       hangout.id,
       routes,

@@ -3,8 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   guildGroup,
-  itAnswers401WhenLoggedOut,
-  itAnswers403ToAPlainMember,
+  itRefusesOutsiders,
   rows,
   signInMember,
   withOwnerApp,
@@ -41,9 +40,7 @@ describe('VRChat tab: linked group, settings and unlink (against the simulators)
   const linkHangout = () => guildGroup(t, { guildId: hangout.id, groupId: hangoutGroup, name: 'Old name' });
 
   describe('access', () => {
-    itAnswers401WhenLoggedOut(() => t, routes);
-
-    itAnswers403ToAPlainMember(
+    itRefusesOutsiders(
       () => t,
       hangout.id,
       routes,

@@ -4,8 +4,7 @@ import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   appWithHangoutOwner,
   guildGroup,
-  itAnswers401WhenLoggedOut,
-  itAnswers403ToAPlainMember,
+  itRefusesOutsiders,
   rows,
   signInMember,
 } from '../../../../test/factories.js';
@@ -60,9 +59,7 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
   };
 
   describe('access', () => {
-    itAnswers401WhenLoggedOut(() => t, routes);
-
-    itAnswers403ToAPlainMember(
+    itRefusesOutsiders(
       () => t,
       hangout.id,
       routes,
