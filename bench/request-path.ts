@@ -1,8 +1,11 @@
 /**
  * The request path, measured from outside (the first part of `npm run bench`; BENCH_REQUEST_PATH=0 skips it,
  * or alone: `tsx bench/request-path.ts`). Every party runs in its own process:
- * - the product as production runs it: the `npm start` bundle, NODE_ENV=production, LOG_LEVEL=info, demo
- *   mode (the simulators run in this process, idle while measured), PGlite;
+ * - the product as production runs it: the `npm start` bundle, NODE_ENV=production, LOG_LEVEL=info, against
+ *   simulators (run in this process, idle while measured), as an API process (`PROCESS_ROLES=api`) on a throw-away
+ *   database of the PostgreSQL server at BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test):
+ *   API-only processes exist only beside others, which share work through PostgreSQL. BENCH_DATABASE=embedded,
+ *   or no PostgreSQL reachable, measures the single-process shape instead: embedded PGlite, every role;
  * - the bare Node anchor (anchors/bare-server.mjs): node:http sending the product's recorded bytes and headers;
  * - nginx (when installed) serving the same bytes from files, one worker;
  * - wrk (-t2, keep-alive), or bench/load.ts's generator in a worker thread where wrk cannot be installed.
@@ -13,6 +16,7 @@
 import { loadavg } from 'node:os';
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { startOwnSimulator } from '../apps/server/src/demo.js';
+import { createScratchDatabase } from '../apps/server/test/db.js';
 import { freePort, startServerProcess } from '../apps/server/test/server-process.js';
 // @ts-expect-error: a plain ES module script (scripts/), without type declarations
 import { buildServerIfChanged, serverDist } from '../scripts/build-server-if-changed.mjs';
@@ -68,9 +72,25 @@ async function signIn(product: string, simulator: string, userId: string): Promi
   return session.split(';')[0]!;
 }
 
+/** A throw-away database on the bench's PostgreSQL server, or undefined when it should not or cannot be used. */
+async function benchDatabase() {
+  if (process.env.BENCH_DATABASE === 'embedded') return undefined;
+  const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  try {
+    return await createScratchDatabase(url);
+  } catch (err) {
+    process.stdout.write(`No PostgreSQL at ${url} (${(err as Error).message}): measuring embedded PGlite.\n`);
+    return undefined;
+  }
+}
+
 export async function runRequestPathBench(): Promise<void> {
   await buildServerIfChanged();
   const sim = await startOwnSimulator(0);
+  const scratch = await benchDatabase();
+  const shape = scratch
+    ? 'an API process (PROCESS_ROLES=api) on PostgreSQL'
+    : 'one process with every role on embedded PGlite';
   const product = await startServerProcess(
     {
       NODE_ENV: 'production',
@@ -78,12 +98,13 @@ export async function runRequestPathBench(): Promise<void> {
       SIMULATOR_URL: sim.sim.url,
       // The per-user limit (600 a minute) would answer 429s; its bookkeeping still runs on every request.
       RATE_LIMIT_USER: '1000000000',
-      // What an API process runs in production: no gateway, no job worker sharing its event loop.
-      PROCESS_ROLES: 'api',
+      // What an API process runs in production: no gateway, no job worker sharing its event loop. On PGlite the
+      // one process is everything (`npm start`).
+      ...(scratch ? { PROCESS_ROLES: 'api', DATABASE_URL: scratch.url } : {}),
     },
     { bundleDir: serverDist },
   );
-  const stops: (() => Promise<void>)[] = [() => product.stop(), () => sim.sim.close()];
+  const stops: (() => Promise<void>)[] = [async () => scratch?.drop(), () => sim.sim.close(), () => product.stop()];
   try {
     const session = await signIn(product.url, sim.sim.url, seedUserIds.admin);
     // A returning browser: it holds the XSRF cookie the first answer gave it.
@@ -165,11 +186,11 @@ export async function runRequestPathBench(): Promise<void> {
 
     const out = process.stdout;
     out.write(
-      `\nThe request path from outside (${loadGenerator()}, keep-alive, ${SECONDS} s per case and server, ` +
+      `\nThe request path from outside, the product as ${shape} (${loadGenerator()}, keep-alive, ${SECONDS} s per case and server, ` +
         `${ROUNDS} rounds alternating; medians; load average ${median(load1).toFixed(2)}). Every server in its own process.\n\n`,
     );
     const cols = ['case', ...servers.map((s) => `${s.name} req/s`), 'p99 ms (prod/bare)', '× bare', 'target'];
-    const widths = [26, ...servers.map(() => 16), 20, 8, 22];
+    const widths = [26, ...servers.map(() => 16), 20, 8, 27];
     const row = (cells: string[]) =>
       `${cells.map((cell, i) => (i ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('')}\n`;
     out.write(row(cols));
