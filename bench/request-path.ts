@@ -104,7 +104,11 @@ export async function runRequestPathBench(): Promise<void> {
     },
     { bundleDir: serverDist },
   );
-  const stops: (() => Promise<void>)[] = [async () => scratch?.drop(), () => sim.sim.close(), () => product.stop()];
+  const stops: (() => Promise<void>)[] = [
+    async () => scratch?.drop(),
+    () => sim.sim.close(),
+    () => product.stop(),
+  ];
   try {
     const session = await signIn(product.url, sim.sim.url, seedUserIds.admin);
     // A returning browser: it holds the XSRF cookie the first answer gave it.
