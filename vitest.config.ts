@@ -6,11 +6,10 @@ export default defineConfig({
     // One more worker than cores (Vitest's default is one fewer, a single worker on a 2-core machine): most test
     // files wait on simulators, databases and timers, not on the CPU. VITEST_MAX_WORKERS overrides it.
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || availableParallelism() + 1,
-    // Test files of the server, simulator and web projects share their worker's loaded modules (isolate: false
-    // in each): isolated, every file loaded the whole server (or React and Mantine) again, and the server suite
-    // spent 365 s of CPU instead of 176 s, the web suite 175 s instead of 75 s. What one file could leave behind
-    // (fake timers, stubbed globals and env, spies) is undone after each file by the projects' setup files;
-    // tests build their own apps and databases.
+    // Test files of the server and simulator projects share their worker's loaded modules (isolate: false in
+    // each): isolated, every file loaded the whole server again, and the server suite spent 365 s of CPU instead of
+    // 176 s. What one file could leave behind (fake timers, stubbed globals and env, spies) is undone after each
+    // file by the projects' setup files; tests build their own apps and databases.
     projects: [
       {
         test: {
@@ -41,7 +40,8 @@ export default defineConfig({
         extends: 'apps/web/vite.config.ts',
         test: {
           name: 'web',
-          isolate: false,
+          // Isolated: with shared modules a lazily imported page (React.lazy) that one file started loading while
+          // its jsdom was torn down stayed failed for every later file.
           root: 'apps/web',
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
