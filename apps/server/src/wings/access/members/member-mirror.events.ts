@@ -46,11 +46,8 @@ export function memberChanged(
   return inOrder(ctx.db, guildId, async () => {
     const before = (await readMember(ctx.db, guildId, member.user.id)).member;
     const wasCurrent = before !== undefined && before.leftAt === null;
-    // The row and the count change together: a reader never sees one without the other.
-    await ctx.db.transaction(async (tx) => {
-      await upsertMembers(tx, guildId, [recordFromApi(member)], seenAt);
-      if (!wasCurrent) await adjustMemberCount(tx, guildId, 1);
-    });
+    await upsertMembers(ctx.db, guildId, [recordFromApi(member)], seenAt);
+    if (!wasCurrent) await adjustMemberCount(ctx.db, guildId, 1);
     return wasCurrent ? before.roleIds : null;
   });
 }
@@ -58,11 +55,9 @@ export function memberChanged(
 /** GUILD_MEMBER_REMOVE. */
 export function memberLeft(ctx: AppContext, guildId: string, userId: string): Promise<void> {
   const at = new Date();
-  return inOrder(ctx.db, guildId, () =>
-    ctx.db.transaction(async (tx) => {
-      if (await markLeft(tx, guildId, userId, at)) await adjustMemberCount(tx, guildId, -1);
-    }),
-  );
+  return inOrder(ctx.db, guildId, async () => {
+    if (await markLeft(ctx.db, guildId, userId, at)) await adjustMemberCount(ctx.db, guildId, -1);
+  });
 }
 
 /** GUILD_ROLE_DELETE. */

@@ -21,7 +21,7 @@ const textArray = (values: (string | null)[]) => sql`${sql.param(values)}::text[
 
 /** Inserts or refreshes members (they are current members: `left_at` is cleared). */
 export async function upsertMembers(
-  db: Queryable,
+  db: Db,
   guildId: string,
   members: DiscordMemberRecord[],
   seenAt: Date,
@@ -53,7 +53,7 @@ export async function upsertMembers(
 }
 
 /** The member left (the row stays, marked, until the next complete fill deletes it). True if they were current. */
-export async function markLeft(db: Queryable, guildId: string, userId: string, at: Date): Promise<boolean> {
+export async function markLeft(db: Db, guildId: string, userId: string, at: Date): Promise<boolean> {
   const updated = await db
     .update(guildMembers)
     .set({ leftAt: at, seenAt: at })
@@ -129,7 +129,7 @@ export async function saveSync(
 }
 
 /** A join or a leave seen on the gateway moves Discord's count. */
-export async function adjustMemberCount(db: Queryable, guildId: string, delta: number): Promise<void> {
+export async function adjustMemberCount(db: Db, guildId: string, delta: number): Promise<void> {
   await db
     .update(guildMemberSync)
     .set({ memberCount: sql`greatest(${guildMemberSync.memberCount} + ${delta}, 0)`, updatedAt: new Date() })
