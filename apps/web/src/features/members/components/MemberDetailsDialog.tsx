@@ -1,4 +1,16 @@
-import { Alert, Anchor, Avatar, Badge, Group, Loader, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Avatar,
+  Badge,
+  ColorSwatch,
+  Group,
+  Loader,
+  Modal,
+  SimpleGrid,
+  Stack,
+  Text,
+} from '@mantine/core';
 import { roleColor } from '../../../components/roleColor';
 import { TruncatedName } from '../../../components/TruncatedName';
 import type { MemberSearchResult } from '../../../lib/guild-access/api/members';
@@ -51,6 +63,7 @@ export function MemberDetailsDialog({
                   rel="noreferrer"
                   size="sm"
                   truncate="end"
+                  c="blue.3"
                 >
                   {member.vrcName ?? member.vrcId}
                 </Anchor>
@@ -74,7 +87,17 @@ export function MemberDetailsDialog({
             ) : (
               <Group gap={6} aria-label="Roles">
                 {details.data.discordRoles.map((r) => (
-                  <Badge key={r.id} variant="outline" color={roleColor(r.color)} maw="100%">
+                  // A role's colour is the server's choice and may be unreadable as text on the dark theme: it
+                  // shows as a swatch beside the name instead.
+                  <Badge
+                    key={r.id}
+                    variant="outline"
+                    color="gray"
+                    maw="100%"
+                    leftSection={
+                      <ColorSwatch color={roleColor(r.color)} size={10} withShadow={false} aria-hidden />
+                    }
+                  >
                     {r.name}
                   </Badge>
                 ))}
