@@ -93,13 +93,12 @@ describe('member listing cap', () => {
 });
 
 describe('bulk members', () => {
-  it('adds 50,000 members in a few seconds, and the listing ends at 5100', async () => {
-    const started = Date.now();
+  // How fast is the benchmarks' business (bench/), not a timed assertion that a loaded machine can fail.
+  it('adds 50,000 members in one call, and the listing ends at 5100', async () => {
     const res = await control('POST', `/groups/${dance}/bulk-members`, {
       count: 50_000,
       roleIds: [vrchatRoleIds.danceClub.dancer],
     });
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(res.status).toBe(201);
     const body = res.body as { created: number; userIds: string[] };
     expect(body.created).toBe(50_000);

@@ -174,17 +174,19 @@ describe('VRChat adapter: session, login and pacing against the simulator', () =
   });
 
   it('retries a request that times out', async () => {
-    const platform = make(memorySessionStore(), { pacer: { ...fast, requestTimeoutMs: 100 } });
+    // The slow answer comes far past the time-out, and the time-out is far past a loaded machine's answer; still,
+    // a retry may itself time out when the CPU is starved, so the count is a lower bound (the retry happened).
+    const platform = make(memorySessionStore(), { pacer: { ...fast, requestTimeoutMs: 1000 } });
     await platform.start();
     await sim.control('POST', '/faults', {
       platform: 'vrchat',
       kind: 'slow',
       count: 1,
-      delayMs: 400,
+      delayMs: 4000,
       pathContains: '/users/',
     });
     expect((await platform.getUser(aurora))?.id).toBe(aurora);
-    expect(sent.filter((s) => s === `GET /users/${aurora}`)).toHaveLength(2);
+    expect(sent.filter((s) => s === `GET /users/${aurora}`).length).toBeGreaterThanOrEqual(2);
   });
 
   it('gives up after the bounded retries with a VrchatError and shows unreachable', async () => {
