@@ -129,7 +129,12 @@ describe('API keys (against the simulators)', () => {
     const refused = results.filter((r) => r.statusCode === 409);
     expect(refused).toHaveLength(5);
     expect(refused[0].json().message).toBe('A server can have at most 25 API keys.');
-    expect(await rows(t, 'api_keys', 'guild_id = $1', [danceClub.id])).toHaveLength(25);
+    const listed = await t.inject({
+      method: 'GET',
+      url: `/api/guilds/${danceClub.id}/api_keys`,
+      session: admin.session,
+    });
+    expect(listed.json().apiKeys).toHaveLength(25);
   });
 
   it('is managed by server admins only', async () => {
