@@ -102,3 +102,24 @@ describe('a message nonce', () => {
     expect(res.body).toMatchObject({ code: 50035 });
   });
 });
+
+describe('a slow_answer fault', () => {
+  it('makes the message at once and holds the answer', async () => {
+    const made = await control('POST', `/guilds/${hangout.id}/channels`, { name: 'late-answer' });
+    const id = (made.body as { id: string }).id;
+    const fault = { platform: 'discord', kind: 'slow_answer', delayMs: 5000, count: 1, pathContains: id };
+    expect((await call(sim.url, 'POST', '/control/faults', { auth: null, json: fault })).status).toBe(201);
+    let answered = false;
+    const answer = post(id, { content: 'made before the answer' }).then((res) => {
+      answered = true;
+      return res;
+    });
+    const transcript = async () =>
+      (await call(sim.url, 'GET', `/api/v10/channels/${id}/messages`)).body as { content: string }[];
+    while ((await transcript()).length === 0) await new Promise((r) => setTimeout(r, 25));
+    // The message is there while its answer is still held.
+    expect(answered).toBe(false);
+    expect((await answer).status).toBe(200);
+    expect((await transcript()).map((m) => m.content)).toEqual(['made before the answer']);
+  });
+});
