@@ -43,7 +43,12 @@ const median = (xs: number[]) => {
 };
 
 /** Signs in over HTTP as a browser does: the product's login address, the simulated consent form, the callback. */
-async function signIn(product: string, simulator: string, userId: string): Promise<string> {
+/** Signs in through the consent page: the session cookie and the session's XSRF cookie (`name=value` each). */
+async function signIn(
+  product: string,
+  simulator: string,
+  userId: string,
+): Promise<{ session: string; xsrf: string }> {
   const login = await fetch(`${product}/api/login`);
   const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0]!);
   const authorize = new URL(((await login.json()) as { redirectUri: string }).redirectUri);
@@ -66,10 +71,13 @@ async function signIn(product: string, simulator: string, userId: string): Promi
     },
     body: JSON.stringify({ code: back.searchParams.get('code'), state: back.searchParams.get('state') }),
   });
-  const session = callback.headers.getSetCookie().find((c) => c.startsWith('vrclink_session='));
-  if (!callback.ok || !session)
+  const set = callback.headers.getSetCookie();
+  const session = set.find((c) => c.startsWith('vrclink_session='));
+  // The last XSRF cookie set is the session's own (http/auth.ts binds the pair to the session).
+  const bound = set.filter((c) => c.startsWith('XSRF-TOKEN=')).at(-1);
+  if (!callback.ok || !session || !bound)
     throw new Error(`sign-in failed: ${callback.status} ${await callback.text()}`);
-  return session.split(';')[0]!;
+  return { session: session.split(';')[0]!, xsrf: bound.split(';')[0]! };
 }
 
 /** A throw-away database on the bench's PostgreSQL server, or undefined when it should not or cannot be used. */
@@ -110,10 +118,10 @@ export async function runRequestPathBench(): Promise<void> {
     () => product.stop(),
   ];
   try {
-    const session = await signIn(product.url, sim.sim.url, seedUserIds.admin);
-    // A returning browser: it holds the XSRF cookie the first answer gave it.
+    const { session, xsrf } = await signIn(product.url, sim.sim.url, seedUserIds.admin);
+    // A returning browser: it holds the XSRF cookie the first answer gave it (when signed in, its session's).
     const browser = { cookie: 'XSRF-TOKEN=bench-xsrf' };
-    const signedIn = { cookie: `${session}; XSRF-TOKEN=bench-xsrf` };
+    const signedIn = { cookie: `${session}; ${xsrf}` };
     const worlds = await fetch(`${product.url}/api/guilds/${seedGuildIds.hangout.id}/worlds`, {
       headers: signedIn,
     });

@@ -60,6 +60,8 @@ describe('token login link (/discord_auth?token=)', () => {
   it('says the link is used up when it was already redeemed, and signs nobody in', async () => {
     const { page } = browser;
     const token = await issueToken('usedonce');
+    // Signed out first: a signed-in browser's XSRF token is its session's own (http/auth.ts), not any pair.
+    await page.context().clearCookies();
     const xsrf = 'e2e-xsrf';
     const redeemed = await page.request.get(`${origin}/api/discord_auth?token=${token}`, {
       headers: { 'X-XSRF-TOKEN': xsrf, Cookie: `XSRF-TOKEN=${xsrf}` },

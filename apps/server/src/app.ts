@@ -117,7 +117,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
 
   worldDataFastPath.useSecurityHeaders((await registerSecurityHeaders(app, ctx.config)).worldData);
   await app.register(fastifyCookie);
-  registerAuth(app, ctx.db, { findSession, findApiKey });
+  registerAuth(app, ctx.db, { findSession, findApiKey }, ctx.config.secretKey);
   // Other processes' logouts reach this one's session cache (PostgreSQL LISTEN).
   const stopSessionInvalidation = startSessionInvalidation(ctx.database, (err) =>
     ctx.log.warn({ err }, 'Session invalidation: the LISTEN connection broke; reconnecting'),

@@ -1,21 +1,46 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Env } from './env.js';
 
 /**
- * The process's logger: lines a person can read in a terminal (pino-pretty), one JSON object a line otherwise
- * (a pipe, a file, a log collector) or when LOG_FORMAT=json asks for it.
+ * A query parameter whose value is a secret: the one-time `/login` and SDK tokens, OAuth codes and states,
+ * keys, signatures, passwords (any name containing one of these words).
  */
-export async function createLogger(env: Pick<Env, 'LOG_LEVEL' | 'LOG_FORMAT'>): Promise<Logger> {
+const SECRET_QUERY_PARAM =
+  /([?&][^=&\s"'#\\]*?(?:token|code|state|secret|passw|key|signature|sig|auth|session|otp|nonce)[^=&\s"'#\\]*=)[^&\s"'#\\]+/gi;
+
+/** A log line with the values of secret-looking query parameters replaced by `[redacted]`. */
+export function redactSecrets(line: string): string {
+  return line.includes('=') ? line.replace(SECRET_QUERY_PARAM, '$1[redacted]') : line;
+}
+
+/**
+ * Redacts every line on its way out, whatever put the URL in it (Fastify's request lines at debug, the slow
+ * and failed request lines at info, an error's message or stack).
+ */
+function redacting(out: DestinationStream): DestinationStream {
+  return { write: (line: string) => out.write(redactSecrets(line)) };
+}
+
+/**
+ * The process's logger: lines a person can read in a terminal (pino-pretty), one JSON object a line otherwise
+ * (a pipe, a file, a log collector) or when LOG_FORMAT=json asks for it. Secret query parameters never reach
+ * the output. `destination` (default stdout) is for tests.
+ */
+export async function createLogger(
+  env: Pick<Env, 'LOG_LEVEL' | 'LOG_FORMAT'>,
+  destination?: DestinationStream,
+): Promise<Logger> {
   const pretty = env.LOG_FORMAT ? env.LOG_FORMAT === 'pretty' : Boolean(process.stdout.isTTY);
-  if (!pretty) return pino({ level: env.LOG_LEVEL });
+  if (!pretty) return pino({ level: env.LOG_LEVEL }, redacting(destination ?? pino.destination(1)));
   // Loaded only when wanted: a JSON-logging process does not pay for it at start.
   const { default: pinoPretty } = await import('pino-pretty');
   const stream = pinoPretty({
-    colorize: Boolean(process.stdout.isTTY),
+    colorize: !destination && Boolean(process.stdout.isTTY),
     translateTime: 'SYS:HH:MM:ss',
     ignore: 'pid,hostname',
     // Written at once, as JSON logging is: a line is never lost when the process exits.
     sync: true,
+    ...(destination ? { destination } : {}),
   });
-  return pino({ level: env.LOG_LEVEL }, stream);
+  return pino({ level: env.LOG_LEVEL }, redacting(stream));
 }

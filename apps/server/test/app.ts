@@ -4,6 +4,7 @@ import pino from 'pino';
 import { buildApp } from '../src/app.js';
 import { startBot } from '../src/bot/start-bot.js';
 import { parseEnv } from '../src/env.js';
+import { sessionXsrfToken } from '../src/http/auth.js';
 import type { ZodApp } from '../src/http/types.js';
 import { createJobQueue } from '../src/jobs/pg-boss-queue.js';
 import { resolveConfig } from '../src/kernel/config.js';
@@ -130,12 +131,14 @@ export async function createTestApp(
       return callSimulatorControl(demo.sim.url, method, path, body);
     },
     inject({ session, ...req }) {
-      const cookies: Record<string, string> = {
-        'XSRF-TOKEN': XSRF,
-        ...((req.cookies as Record<string, string>) ?? {}),
-      };
+      const cookies: Record<string, string> = { ...((req.cookies as Record<string, string>) ?? {}) };
       if (session) cookies.vrclink_session = session;
-      return app.inject({ ...req, cookies, headers: { 'x-xsrf-token': XSRF, ...(req.headers ?? {}) } });
+      // A browser's pair: its session's own token when signed in (http/auth.ts binds it), else a fixed one.
+      const xsrf = cookies.vrclink_session
+        ? sessionXsrfToken(config.secretKey, cookies.vrclink_session)
+        : XSRF;
+      cookies['XSRF-TOKEN'] ??= xsrf;
+      return app.inject({ ...req, cookies, headers: { 'x-xsrf-token': xsrf, ...(req.headers ?? {}) } });
     },
     async close() {
       await stopBot?.();

@@ -7,7 +7,7 @@ import { callSimulatorControl } from '../src/platforms/testing.js';
 import { createSession } from '../src/wings/identity/auth/session.service.js';
 import { upsertUser } from '../src/wings/identity/auth/user.service.js';
 import type { createScratchDatabase } from './db.js';
-import { type ServerProcess, sharedBackends, startServerProcess } from './server-process.js';
+import { type ServerProcess, sharedBackends, signedInHeaders, startServerProcess } from './server-process.js';
 
 const adminUrl = process.env.DATABASE_URL;
 const ADMIN = '1200000000000000001';
@@ -155,7 +155,10 @@ describe.skipIf(!adminUrl)('fault suite: two processes on PostgreSQL', () => {
     );
     const asked = await fetch(`${procs.a.url}/api/guilds/${hangout}/sync`, {
       method: 'POST',
-      headers: { cookie: `${cookie}; XSRF-TOKEN=t`, 'x-xsrf-token': 't' },
+      headers: signedInHeaders(
+        'fault-suite-secret-key-000000000000',
+        cookie.slice('vrclink_session='.length),
+      ),
     });
     expect(asked.status).toBe(200);
     const grants = `select count(*)::int as n from audit_log where guild_id = $1 and action = 'role.auto.add'`;

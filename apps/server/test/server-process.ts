@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startOwnSimulator } from '../src/demo.js';
+import { sessionXsrfToken } from '../src/http/auth.js';
+import { resolveSecretKey } from '../src/kernel/config.js';
 import { LAX_SIMULATOR } from '../src/platforms/testing.js';
 import { createScratchDatabase } from './db.js';
 
@@ -119,4 +121,13 @@ export async function sharedBackends(adminUrl: string, secretKey: string) {
     scratch,
     env: { DATABASE_URL: scratch.url, SIMULATOR_URL: sim.sim.url, SECRET_KEY: secretKey },
   };
+}
+
+/**
+ * The Cookie and XSRF headers of a signed-in browser for a state-changing call to processes started with
+ * this SECRET_KEY: the session cookie and the session's own XSRF token (http/auth.ts binds the pair).
+ */
+export function signedInHeaders(secretKey: string, sessionToken: string): Record<string, string> {
+  const xsrf = sessionXsrfToken(resolveSecretKey({ SECRET_KEY: secretKey, DATA_DIR: '' }), sessionToken);
+  return { cookie: `vrclink_session=${sessionToken}; XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': xsrf };
 }

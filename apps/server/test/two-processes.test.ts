@@ -7,11 +7,12 @@ import { createSession } from '../src/wings/identity/auth/session.service.js';
 import { SESSION_CACHE_TTL_MS } from '../src/wings/identity/auth/session-cache.js';
 import { upsertUser } from '../src/wings/identity/auth/user.service.js';
 import type { createScratchDatabase } from './db.js';
-import { type ServerProcess, sharedBackends, startServerProcess } from './server-process.js';
+import { type ServerProcess, sharedBackends, signedInHeaders, startServerProcess } from './server-process.js';
 
 const adminUrl = process.env.DATABASE_URL;
 const ADMIN = '1200000000000000001';
 const hangout = seedGuildIds.hangout.id;
+const SECRET_KEY = 'two-processes-secret-key-0000000000';
 
 /**
  * PROCESS_ROLES topology on one PostgreSQL database: two processes with every role against one
@@ -38,7 +39,7 @@ describe.skipIf(!adminUrl)('two server processes on one PostgreSQL database', ()
   const post = async (proc: ServerProcess, path: string) => {
     const res = await fetch(`${proc.url}${path}`, {
       method: 'POST',
-      headers: { cookie: `${cookie}; XSRF-TOKEN=t`, 'x-xsrf-token': 't' },
+      headers: signedInHeaders(SECRET_KEY, cookie.slice('vrclink_session='.length)),
     });
     // biome-ignore lint/suspicious/noExplicitAny: the test reads the JSON answers ad hoc
     return { status: res.status, body: (await res.json()) as any };
@@ -46,7 +47,7 @@ describe.skipIf(!adminUrl)('two server processes on one PostgreSQL database', ()
 
   beforeAll(async () => {
     let env: Record<string, string>;
-    ({ sim, scratch, env } = await sharedBackends(adminUrl as string, 'two-processes-secret-key-0000000000'));
+    ({ sim, scratch, env } = await sharedBackends(adminUrl as string, SECRET_KEY));
     a = await startServerProcess({ ...env, INSTANCE_NAME: 'proc-a' });
     // The first process holds the gateway before the second one starts, so the test knows which one.
     await waitFor(async () => (await gatewaySessions()) === 1, 30_000);
@@ -85,7 +86,7 @@ describe.skipIf(!adminUrl)('two server processes on one PostgreSQL database', ()
     // Both processes now hold the session in their caches.
     expect([await user(a), await user(b)]).toEqual([200, 200]);
     const out = await fetch(`${a.url}/api/logout`, {
-      headers: { cookie: `${session}; XSRF-TOKEN=t`, 'x-xsrf-token': 't' },
+      headers: signedInHeaders(SECRET_KEY, session.slice('vrclink_session='.length)),
     });
     expect(out.status).toBeLessThan(300);
     expect(await user(a)).toBe(401);

@@ -4,12 +4,16 @@ import { z } from 'zod';
 /** A fault injected through the control API; applies to one platform's API calls until cleared or used up. */
 export const faultSchema = z.object({
   platform: z.enum(['discord', 'vrchat']),
-  kind: z.enum(['rate_limit', 'server_error', 'slow', 'timeout']),
+  /**
+   * 'slow' waits before handling the request; 'slow_answer' handles it at once and holds its answer (the
+   * platform did the work, the caller learns it late: a crash or an outage can fall in between).
+   */
+  kind: z.enum(['rate_limit', 'server_error', 'slow', 'slow_answer', 'timeout']),
   /** How many matching requests it affects; omitted = until cleared. */
   count: z.number().int().positive().optional(),
   /** Only requests whose path contains this text. */
   pathContains: z.string().optional(),
-  /** For 'slow': added latency in ms. */
+  /** For 'slow' and 'slow_answer': added latency in ms. */
   delayMs: z.number().int().min(0).max(60_000).optional(),
 });
 export type Fault = z.infer<typeof faultSchema>;
@@ -41,6 +45,15 @@ export class FaultStore {
   }
 }
 
+/** Answers held by a 'slow_answer' fault: the request and how long its answer waits. */
+const heldAnswers = new WeakMap<FastifyRequest, number>();
+
+/** Holds the answer of a request a 'slow_answer' fault took (an onSend hook of the platform's API). */
+export async function holdAnswer(req: FastifyRequest): Promise<void> {
+  const ms = heldAnswers.get(req);
+  if (ms !== undefined) await new Promise((r) => setTimeout(r, ms));
+}
+
 /**
  * Applies an injected fault to a request. Returns true when the reply was sent (the caller must stop).
  * `rateLimited` writes the platform's own 429 shape.
@@ -57,6 +70,9 @@ export async function applyFault(
   switch (fault.kind) {
     case 'slow':
       await new Promise((r) => setTimeout(r, fault.delayMs ?? 2000));
+      return false;
+    case 'slow_answer':
+      heldAnswers.set(req, fault.delayMs ?? 2000);
       return false;
     case 'timeout':
       // Never answers within any sane client timeout; the socket is closed after a minute.

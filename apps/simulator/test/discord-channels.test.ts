@@ -73,3 +73,53 @@ describe('channels through the control API, and who may post in them', () => {
     expect((await control('DELETE', `/channels/${id}`)).status).toBe(404);
   });
 });
+
+describe('a message nonce', () => {
+  const channelOf = async (name: string) =>
+    ((await control('POST', `/guilds/${hangout.id}/channels`, { name })).body as { id: string }).id;
+  const transcript = async (channelId: string) =>
+    (await call(sim.url, 'GET', `/api/v10/channels/${channelId}/messages`)).body as { id: string }[];
+
+  it('with enforce_nonce answers the message already created with that nonce and creates none', async () => {
+    const id = await channelOf('nonce-log');
+    const first = await post(id, { content: 'once', nonce: 'log-1', enforce_nonce: true });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ content: 'once', nonce: 'log-1' });
+    const again = await post(id, { content: 'once', nonce: 'log-1', enforce_nonce: true });
+    expect(again.status).toBe(200);
+    expect((again.body as { id: string }).id).toBe((first.body as { id: string }).id);
+    expect(await transcript(id)).toHaveLength(1);
+    // Without enforce_nonce the nonce is only echoed: a second message is made.
+    await post(id, { content: 'twice', nonce: 'log-2' });
+    await post(id, { content: 'twice', nonce: 'log-2' });
+    expect(await transcript(id)).toHaveLength(3);
+  });
+
+  it('refuses a nonce longer than 25 characters', async () => {
+    const id = await channelOf('nonce-long');
+    const res = await post(id, { content: 'x', nonce: 'n'.repeat(26), enforce_nonce: true });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 50035 });
+  });
+});
+
+describe('a slow_answer fault', () => {
+  it('makes the message at once and holds the answer', async () => {
+    const made = await control('POST', `/guilds/${hangout.id}/channels`, { name: 'late-answer' });
+    const id = (made.body as { id: string }).id;
+    const fault = { platform: 'discord', kind: 'slow_answer', delayMs: 5000, count: 1, pathContains: id };
+    expect((await call(sim.url, 'POST', '/control/faults', { auth: null, json: fault })).status).toBe(201);
+    let answered = false;
+    const answer = post(id, { content: 'made before the answer' }).then((res) => {
+      answered = true;
+      return res;
+    });
+    const transcript = async () =>
+      (await call(sim.url, 'GET', `/api/v10/channels/${id}/messages`)).body as { content: string }[];
+    while ((await transcript()).length === 0) await new Promise((r) => setTimeout(r, 25));
+    // The message is there while its answer is still held.
+    expect(answered).toBe(false);
+    expect((await answer).status).toBe(200);
+    expect((await transcript()).map((m) => m.content)).toEqual(['made before the answer']);
+  });
+});

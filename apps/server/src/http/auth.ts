@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
 import {
@@ -60,6 +60,21 @@ function xsrfToken(): string {
   return token;
 }
 
+/**
+ * The XSRF token of a signed-in browser: an HMAC of its session token under the server's secret, so the
+ * double-submit pair is bound to the session. A cookie-setting attacker (a sibling subdomain, a man in the
+ * middle on http) can plant a token of their own, but never the one of a victim's session.
+ */
+export function sessionXsrfToken(secretKey: Buffer, sessionToken: string): string {
+  return createHmac('sha256', secretKey).update(`xsrf:${sessionToken}`).digest('base64url');
+}
+
+function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
 function bearerToken(req: FastifyRequest): string | undefined {
   const header = req.headers.authorization?.trim();
   if (header?.startsWith('Bearer ')) return header.slice(7).trim();
@@ -77,10 +92,16 @@ export interface CallerLookups {
 }
 
 /**
- * Resolves the caller (session cookie or Bearer token) and enforces the double-submit XSRF check
- * on every state-changing cookie-authenticated /api request.
+ * Resolves the caller (session cookie or Bearer token) and enforces the double-submit XSRF check on every
+ * state-changing cookie-authenticated /api request. With a session cookie the header must be that session's
+ * token (sessionXsrfToken); a browser without one pairs a random token minted once.
  */
-export function registerAuth(app: FastifyInstance, db: Db, { findSession, findApiKey }: CallerLookups): void {
+export function registerAuth(
+  app: FastifyInstance,
+  db: Db,
+  { findSession, findApiKey }: CallerLookups,
+  secretKey: Buffer,
+): void {
   app.decorateRequest('auth', null);
   app.decorateRequest('apiKey', null);
   app.decorateRequest('viaHeader', false);
@@ -89,16 +110,21 @@ export function registerAuth(app: FastifyInstance, db: Db, { findSession, findAp
     const bearer = bearerToken(req);
     req.viaHeader = Boolean(bearer);
     const xsrfCookie = req.cookies[XSRF_COOKIE];
-    // A browser's first call gets the pair's cookie, minted once: a browser that sends it back keeps it.
-    // Bearer callers need none (they skip the check).
-    if (!xsrfCookie && !bearer) setCookie(req, reply, XSRF_COOKIE, xsrfToken(), { httpOnly: false });
+    const sessionCookie = req.cookies[SESSION_COOKIE];
+    // The pair's token: the session's own when signed in by cookie, else a random one.
+    const expected = sessionCookie ? sessionXsrfToken(secretKey, sessionCookie) : xsrfCookie;
+    // A browser gets the pair's cookie once, and again only when its session changed (or someone planted
+    // another). Bearer callers need none (they skip the check).
+    if (!bearer && (!xsrfCookie || (expected && xsrfCookie !== expected)))
+      setCookie(req, reply, XSRF_COOKIE, expected ?? xsrfToken(), { httpOnly: false });
     const routeConfig = req.routeOptions.config;
     if (routeConfig?.anonymous && SAFE_METHODS.has(req.method)) return;
     // The spec makes a few state-changing calls GETs (refresh, reset invites, logout); they opt in here.
     const stateChanging = !SAFE_METHODS.has(req.method) || routeConfig?.stateChanging === true;
     if (stateChanging && !bearer && !routeConfig?.xsrfExempt) {
       const header = req.headers[XSRF_HEADER];
-      if (!xsrfCookie || header !== xsrfCookie) throw refused('Invalid or missing XSRF token.');
+      if (!expected || typeof header !== 'string' || !sameToken(header, expected))
+        throw refused('Invalid or missing XSRF token.');
     }
     if (bearer?.startsWith(API_KEY_PREFIX)) {
       req.apiKey = await findApiKey(db, bearer);

@@ -211,8 +211,11 @@ export interface DiscordPort {
   sendMessage(channelId: string, content: string): Promise<string>;
   /** The server's text and announcement channels, in Discord's order (REST, never a cache). */
   listTextChannels(guildId: string): Promise<DiscordChannelInfo[]>;
-  /** Posts one embed; answers the message id. Nobody is pinged. */
-  postEmbed(channelId: string, embed: DiscordEmbed): Promise<string>;
+  /**
+   * Posts one embed; answers the message id. Nobody is pinged. With a `nonce` Discord enforces it: the same
+   * nonce sent again within a few minutes answers the message already made and posts nothing new.
+   */
+  postEmbed(channelId: string, embed: DiscordEmbed, opts?: { nonce?: string }): Promise<string>;
   /** The guilds of the user behind an OAuth access token with the `guilds` scope. */
   userGuilds(accessToken: string): Promise<DiscordUserGuild[]>;
 }

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { WebSocketServer } from 'ws';
 import { ApiCounters } from '../api-counters.js';
 import type { SimContext } from '../context.js';
-import { applyFault } from '../faults.js';
+import { applyFault, holdAnswer } from '../faults.js';
 import { useDiscordBodyParsers } from './body-parsers.js';
 import { registerDiscordCdn } from './cdn.js';
 import { registerDiscordControl } from './control.js';
@@ -84,6 +84,10 @@ export async function registerDiscord(
           if (await applyFault(ctx.faults, 'discord', req, reply, writeDiscord429)) return reply;
           if (await limits.global.onRequest(req, reply)) return reply;
           if (await limits.routes.onRequest(req, reply)) return reply;
+        });
+        instance.addHook('onSend', async (req, _reply, payload) => {
+          await holdAnswer(req);
+          return payload;
         });
         instance.addHook('onResponse', async (req, reply) => {
           limits.invalid.record(req, reply);

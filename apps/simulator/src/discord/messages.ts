@@ -28,12 +28,17 @@ const embedSize = (e: Embed) =>
 
 export const MAX_EMBEDS_SIZE = 6000;
 
-/** The message fields the simulator keeps (content, embeds, components, flags); others are accepted and dropped. */
+/**
+ * The message fields the simulator keeps (content, embeds, components, flags, nonce); others are accepted and
+ * dropped. A nonce is an integer or a string of at most 25 characters, as Discord's spec says.
+ */
 export const messageBody = z.looseObject({
   content: z.string().max(2000).nullish(),
   embeds: z.array(embedSchema).max(10).nullish(),
   components: z.array(z.unknown()).max(40).nullish(),
   flags: z.number().int().nonnegative().nullish(),
+  nonce: z.union([z.number().int(), z.string().max(25)]).nullish(),
+  enforce_nonce: z.boolean().nullish(),
 });
 export type MessageBody = z.infer<typeof messageBody>;
 
@@ -75,6 +80,7 @@ export function createMessage(
     embeds: normalizeEmbeds(input.embeds),
     components: input.components ?? [],
     flags: (input.flags ?? 0) & EPHEMERAL,
+    ...(input.nonce != null ? { nonce: input.nonce } : {}),
     timestamp: new Date().toISOString(),
     editedTimestamp: null,
     ...(where.webhookId ? { webhookId: where.webhookId } : {}),
@@ -89,6 +95,38 @@ export function editMessage(message: SimMessage, input: MessageBody): void {
   if (input.embeds !== undefined) message.embeds = normalizeEmbeds(input.embeds);
   if (input.components !== undefined) message.components = input.components ?? [];
   message.editedTimestamp = new Date().toISOString();
+}
+
+/** How long Discord remembers a nonce for `enforce_nonce` ("the past few minutes"; the shorter reading). */
+export const NONCE_WINDOW_MS = 2 * 60_000;
+
+/**
+ * `enforce_nonce` as Discord does it: when the same author created a message with the same nonce in the past
+ * few minutes, that message is answered and no new one is created.
+ */
+export function messageWithNonce(
+  state: DiscordState,
+  authorId: string,
+  input: MessageBody,
+): SimMessage | null {
+  if (!input.enforce_nonce || input.nonce == null) return null;
+  const seen = state.messageNonces.get(`${authorId}:${input.nonce}`);
+  if (!seen || Date.now() - seen.at > NONCE_WINDOW_MS / state.timeScale) return null;
+  return state.channelMessages(seen.channelId).find((m) => m.id === seen.messageId) ?? null;
+}
+
+/** Remembers a new message's nonce for `enforce_nonce` (old entries are forgotten as new ones come). */
+export function rememberNonce(state: DiscordState, message: SimMessage): void {
+  if (message.nonce === undefined) return;
+  const now = Date.now();
+  for (const [key, seen] of state.messageNonces)
+    if (now - seen.at > NONCE_WINDOW_MS / state.timeScale) state.messageNonces.delete(key);
+    else break;
+  state.messageNonces.set(`${message.authorId}:${message.nonce}`, {
+    messageId: message.id,
+    channelId: message.channelId,
+    at: now,
+  });
 }
 
 /** Stores a visible message in its channel's history. */

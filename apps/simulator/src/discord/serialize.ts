@@ -182,6 +182,7 @@ export function messageObject(state: DiscordState, m: SimMessage) {
     pinned: false,
     mention_everyone: false,
     tts: false,
+    ...(m.nonce !== undefined ? { nonce: m.nonce } : {}),
     ...(m.webhookId ? { webhook_id: m.webhookId, application_id: m.webhookId } : {}),
   };
 }

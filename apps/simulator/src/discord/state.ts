@@ -72,6 +72,8 @@ export class DiscordState {
   /** By channel id, oldest first. */
   readonly messages = new Map<string, SimMessage[]>();
   readonly interactions = new Map<string, SimInteraction>();
+  /** `enforce_nonce`: by "author:nonce", oldest first (messages.ts). */
+  readonly messageNonces = new Map<string, { messageId: string; channelId: string; at: number }>();
   oauth = new OAuthStore();
   readonly bus = new EventEmitter();
   readonly config: DiscordConfig = defaultConfig();
@@ -98,6 +100,7 @@ export class DiscordState {
     this.roleConnectionMetadata = [];
     this.roleConnections.clear();
     this.messages.clear();
+    this.messageNonces.clear();
     this.interactions.clear();
     this.oauth = new OAuthStore();
     Object.assign(this.config, defaultConfig());

@@ -73,6 +73,8 @@ export interface SimMessage {
   embeds: Record<string, unknown>[];
   components: unknown[];
   flags: number;
+  /** The nonce the sender gave (Discord echoes it in the created message). */
+  nonce?: string | number;
   timestamp: string;
   editedTimestamp: string | null;
   /** Messages sent through an interaction webhook carry the application id as webhook id. */

@@ -40,10 +40,11 @@ export function channelMethods(client: Client): ChannelMethods {
         .sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
     },
 
-    async postEmbed(channelId, embed) {
+    async postEmbed(channelId, embed, opts = {}) {
+      const nonce = opts.nonce === undefined ? {} : { nonce: opts.nonce, enforce_nonce: true };
       const message = (await rest.post(Routes.channelMessages(channelId), {
         // A log line never pings anyone, whatever names it carries.
-        body: { embeds: [embed], allowed_mentions: { parse: [] } },
+        body: { embeds: [embed], allowed_mentions: { parse: [] }, ...nonce },
       })) as RESTPostAPIChannelMessageResult;
       return message.id;
     },

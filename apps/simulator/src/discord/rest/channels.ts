@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { requireBot } from '../auth.js';
 import { channelPermissionsOf } from '../channel-permissions.js';
 import { missingAccess, missingPermissions } from '../errors.js';
-import { createMessage, parseMessage, postToChannel } from '../messages.js';
+import { createMessage, messageWithNonce, parseMessage, postToChannel, rememberNonce } from '../messages.js';
 import { has, Permission } from '../permissions.js';
 import { messageObject } from '../serialize.js';
 import { compareSnowflakes } from '../snowflake.js';
@@ -22,12 +22,16 @@ export function registerChannelRoutes(api: FastifyInstance, state: DiscordState)
     if (!has(perms, Permission.ViewChannel)) throw missingAccess();
     if (!has(perms, Permission.SendMessages)) throw missingPermissions();
     if (body.embeds?.length && !has(perms, Permission.EmbedLinks)) throw missingPermissions();
+    // The same author's message with the same nonce, a few minutes old at most: answered again, nothing new.
+    const earlier = messageWithNonce(state, bot.userId, body);
+    if (earlier) return messageObject(state, earlier);
     const message = createMessage(body, {
       channelId: channel.id,
       guildId: guild.id,
       authorId: bot.userId,
     });
     postToChannel(state, message);
+    rememberNonce(state, message);
     const payload = messageObject(state, message);
     state.dispatch('MESSAGE_CREATE', { ...payload, guild_id: guild.id }, guild.id);
     return payload;

@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { apiKeys } from '../../../db/schema/index.js';
 import { type Actor, actorId } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
@@ -57,6 +57,8 @@ export async function createApiKey(
   if (days > MAX_API_KEY_DAYS) throw invalid(`An API key can be valid for at most ${MAX_API_KEY_DAYS} days.`);
   const token = `${API_KEY_PREFIX}${randomToken()}`;
   const row = await ctx.db.transaction(async (tx) => {
+    // Serialised per server (as worlds and guest roles are) so concurrent creates cannot pass the cap together.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`api_keys:${guildId}`}))`);
     const [{ n }] = await tx.select({ n: count() }).from(apiKeys).where(eq(apiKeys.guildId, guildId));
     if (n >= MAX_API_KEYS_PER_GUILD)
       throw conflict(`A server can have at most ${MAX_API_KEYS_PER_GUILD} API keys.`);

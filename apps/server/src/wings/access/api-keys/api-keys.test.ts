@@ -113,6 +113,30 @@ describe('API keys (against the simulators)', () => {
     ).toBe(400);
   });
 
+  it('caps the keys per server at 25, also under simultaneous creates', async () => {
+    const admin = await signInMember(t, danceClub.id, { roles: [danceClub.roles.Staff] });
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        t.inject({
+          method: 'POST',
+          url: `/api/guilds/${danceClub.id}/api_keys/create`,
+          session: admin.session,
+          payload: { name: `Burst ${i}`, permissions: ['ViewGuild'], validUntil: inDays(5) },
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(25);
+    const refused = results.filter((r) => r.statusCode === 409);
+    expect(refused).toHaveLength(5);
+    expect(refused[0].json().message).toBe('A server can have at most 25 API keys.');
+    const listed = await t.inject({
+      method: 'GET',
+      url: `/api/guilds/${danceClub.id}/api_keys`,
+      session: admin.session,
+    });
+    expect(listed.json().apiKeys).toHaveLength(25);
+  });
+
   it('is managed by server admins only', async () => {
     const member = await signInMember(t, hangout.id);
     await t.inject({

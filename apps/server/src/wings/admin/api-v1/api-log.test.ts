@@ -87,6 +87,41 @@ describe('API log (against the simulators)', () => {
     expect(await count('api_key_id is null and user_id is null', [])).toBe(0);
   });
 
+  it('keeps the calls of a batch when one call addressed a server id with U+0000 in it (answered 400)', async () => {
+    const key = await makeKey(hangout.id, 'Beside a NUL');
+    // One batch: the signed-in owner's call to /guilds/%00/… and the key's calls right after it.
+    const nul = await t.inject({ method: 'GET', url: '/api/v1/guilds/%00/members', session: owner.session });
+    expect(nul.statusCode).toBe(400);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await withKey(key.token, `/api/v1/guilds/${hangout.id}/members?limit=${i + 1}`)).statusCode,
+      ).toBe(200);
+    await waitFor(async () => (await count('api_key_id = $1', [key.id])) === 3);
+    expect(await count("path like '%\\%00%'", [])).toBe(0);
+  });
+
+  it("writes nothing into a server's log for a stranger refused before its permission check", async () => {
+    const stranger = await signInMember(t, danceClub.id);
+    const calls = [
+      `/api/v1/guilds/${hangout.id}/members?limit=0`,
+      `/api/v1/guilds/${hangout.id}/members?cursor=%00`,
+      `/api/v1/guilds/${hangout.id}/members`,
+      `/api/v1/guilds/${hangout.id}/members/discord/${owner.id}`,
+    ];
+    for (const url of calls) {
+      const res = await t.inject({ method: 'GET', url, session: stranger.session });
+      expect([400, 403]).toContain(res.statusCode);
+    }
+    // The owner's call after them is written: the stranger's would be in the same batch.
+    await t.inject({
+      method: 'GET',
+      url: `/api/v1/guilds/${hangout.id}/members?limit=7`,
+      session: owner.session,
+    });
+    await waitFor(async () => (await count('user_id = $1 and path like $2', [owner.id, '%limit=7'])) === 1);
+    expect(await count('user_id = $1', [stranger.id])).toBe(0);
+  });
+
   it('keeps the entries of a deleted key, without its name', async () => {
     const key = await makeKey(hangout.id, 'Short-lived');
     await withKey(key.token, `/api/v1/guilds/${hangout.id}/members`);

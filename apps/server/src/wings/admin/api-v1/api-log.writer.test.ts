@@ -21,14 +21,16 @@ function fakeContext(insert: (rows: unknown[]) => Promise<void>) {
   return { ctx, inserts, warn };
 }
 
-const call = (who: { apiKey?: object; auth?: object }, status = 200, guildId = '900') =>
+/** A call; `permitted` says the signed-in caller passed the server's permission check (the route's mark). */
+const call = (who: { apiKey?: object; auth?: object; permitted?: boolean }, status = 200, guildId = '900') =>
   [
     {
       method: 'GET',
-      url: `/api/v1/guilds/${guildId}/members?limit=5`,
+      url: `/api/v1/guilds/${encodeURIComponent(guildId)}/members?limit=5`,
       params: { guildId },
       apiKey: who.apiKey ?? null,
       auth: who.auth ?? null,
+      apiLogGuildId: who.permitted ? guildId : null,
     } as unknown as FastifyRequest,
     { statusCode: status, elapsedTime: 12.4 } as unknown as FastifyReply,
   ] as const;
@@ -75,11 +77,40 @@ describe('API log writer', () => {
     const { ctx, inserts } = fakeContext(async () => {});
     const writer = createApiLogWriter(ctx);
     const user = { user: { id: '42' } };
-    writer.record(...call({ auth: user }, 200));
-    writer.record(...call({ auth: user }, 403));
-    writer.record(...call({ auth: user }, 401));
+    writer.record(...call({ auth: user, permitted: true }, 200));
+    writer.record(...call({ auth: user, permitted: true }, 403));
+    writer.record(...call({ auth: user, permitted: true }, 401));
     writer.record(...call({}, 401));
     await writer.flush();
     expect(inserts).toEqual([[expect.objectContaining({ guildId: '900', userId: '42', status: 200 })]]);
+  });
+
+  it('records nothing for a signed-in caller refused before the permission check, nor an id that is no Discord id', async () => {
+    const { ctx, inserts } = fakeContext(async () => {});
+    const writer = createApiLogWriter(ctx);
+    const user = { user: { id: '42' } };
+    // A stranger's bad query (400) in a server whose permission check they never passed.
+    writer.record(...call({ auth: user }, 400));
+    writer.record(...call({ auth: user, permitted: true }, 400, '\u0000'));
+    await writer.flush();
+    expect(inserts).toEqual([]);
+  });
+
+  it('writes a failed batch row by row, so one row the database refuses loses only itself', async () => {
+    const { ctx, inserts, warn } = fakeContext(async (rows) => {
+      const list = Array.isArray(rows) ? rows : [rows];
+      if (list.some((r) => (r as { status: number }).status === 418)) throw new Error('refused row');
+    });
+    const writer = createApiLogWriter(ctx);
+    writer.record(...call({ apiKey: key }, 200));
+    writer.record(...call({ apiKey: key }, 418));
+    writer.record(...call({ apiKey: key }, 404));
+    await writer.flush();
+    const written = inserts.slice(1).filter((rows) => (rows as unknown as { status: number }).status !== 418);
+    expect(written).toEqual([
+      expect.objectContaining({ status: 200 }),
+      expect.objectContaining({ status: 404 }),
+    ]);
+    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ rows: 1 }), 'API log: writing calls failed');
   });
 });

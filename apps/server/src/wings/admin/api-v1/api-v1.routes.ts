@@ -9,7 +9,7 @@ import type { ZodApp } from '../../../http/types.js';
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { notSignedIn } from '../../../kernel/errors.js';
-import { createApiLogWriter } from './api-log.writer.js';
+import { createApiLogWriter, decorateApiLog, permittedFor } from './api-log.writer.js';
 import { v1Member, v1MemberPage, v1MemberQuery, vrchatUserId } from './api-v1.schemas.js';
 import { linkedMemberBy, listLinkedMembers } from './api-v1.service.js';
 
@@ -40,6 +40,7 @@ function v1Actor(req: FastifyRequest): Actor {
  */
 export async function apiV1Routes(app: ZodApp, ctx: AppContext): Promise<void> {
   const log = createApiLogWriter(ctx);
+  decorateApiLog(app);
   app.addHook('onClose', async () => log.flush());
   await app.register(
     async (v1) => {
@@ -58,7 +59,10 @@ export async function apiV1Routes(app: ZodApp, ctx: AppContext): Promise<void> {
           querystring: v1MemberQuery,
           response: { 200: v1MemberPage },
         }),
-        async (req) => listLinkedMembers(ctx, v1Actor(req), req.params.guildId, req.query),
+        async (req) =>
+          listLinkedMembers(ctx, v1Actor(req), req.params.guildId, req.query, () =>
+            permittedFor(req, req.params.guildId),
+          ),
       );
 
       api.get(
@@ -70,7 +74,9 @@ export async function apiV1Routes(app: ZodApp, ctx: AppContext): Promise<void> {
           response: { 200: v1Member },
         }),
         async (req) =>
-          linkedMemberBy(ctx, v1Actor(req), req.params.guildId, { discordId: req.params.discordId }),
+          linkedMemberBy(ctx, v1Actor(req), req.params.guildId, { discordId: req.params.discordId }, () =>
+            permittedFor(req, req.params.guildId),
+          ),
       );
 
       api.get(
@@ -81,7 +87,10 @@ export async function apiV1Routes(app: ZodApp, ctx: AppContext): Promise<void> {
           params: guildParams.extend({ vrcId: vrchatUserId }),
           response: { 200: v1Member },
         }),
-        async (req) => linkedMemberBy(ctx, v1Actor(req), req.params.guildId, { vrcId: req.params.vrcId }),
+        async (req) =>
+          linkedMemberBy(ctx, v1Actor(req), req.params.guildId, { vrcId: req.params.vrcId }, () =>
+            permittedFor(req, req.params.guildId),
+          ),
       );
     },
     { prefix: '/v1' },

@@ -31,16 +31,26 @@ const toV1Member = ({ member, link }: LinkedMemberRow) => ({
   linkedAt: link.linkedAt.toISOString(),
 });
 
+/** Called once the caller passed the permission check (the route marks the call for the server's API log). */
+export type OnPermitted = () => void;
+
 /** Permission first, then the mirror filled once (what is stored is answered if Discord cannot be read). */
-async function readyToRead(ctx: AppContext, actor: Actor, guildId: string) {
+async function readyToRead(ctx: AppContext, actor: Actor, guildId: string, onPermitted?: OnPermitted) {
   await requireGuildPermission(ctx, actor, guildId, V1_MEMBER_PERMISSION);
+  onPermitted?.();
   await ensureFilled(mirrorDeps(ctx), guildId).catch((err) =>
     ctx.log.warn({ err, guildId }, 'API v1: member mirror fill failed; answering from what is stored'),
   );
 }
 
-export async function listLinkedMembers(ctx: AppContext, actor: Actor, guildId: string, q: V1MemberQuery) {
-  await readyToRead(ctx, actor, guildId);
+export async function listLinkedMembers(
+  ctx: AppContext,
+  actor: Actor,
+  guildId: string,
+  q: V1MemberQuery,
+  onPermitted?: OnPermitted,
+) {
+  await readyToRead(ctx, actor, guildId, onPermitted);
   const afterId = q.cursor ? decodeCursor(CURSOR_KIND, q.cursor, /^\d{1,20}$/) : undefined;
   const groupRoleIds = list(q.groupRoleId);
   const roleIds = list(q.discordRoleId);
@@ -67,8 +77,9 @@ export async function linkedMemberBy(
   actor: Actor,
   guildId: string,
   by: { discordId: string } | { vrcId: string },
+  onPermitted?: OnPermitted,
 ) {
-  await readyToRead(ctx, actor, guildId);
+  await readyToRead(ctx, actor, guildId, onPermitted);
   const [row] = await linkedMemberPage(ctx.db, guildId, by, { limit: 1 });
   if (!row) throw missing(MEMBER_NOT_LINKED);
   return toV1Member(row);

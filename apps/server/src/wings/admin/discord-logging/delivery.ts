@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { auditLog, discordLogConfig, discordLogOutbox } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
@@ -9,10 +10,36 @@ import { logEmbed } from './log-embed.js';
 const BATCH = 25;
 /** Posts per run at most; the rest waits for the next run (Discord allows about 5 posts per 5 s per channel). */
 const MAX_PER_RUN = 200;
-/** A claimed row is invisible to other workers this long (a crashed worker's rows come back after it). */
-const LEASE_SECONDS = 300;
+/**
+ * A claimed row is invisible to other workers this long (a crashed worker's rows come back after it). Short
+ * enough that a row posted by a worker that died before deleting it is retried while Discord still knows the
+ * post's nonce (it checks "the past few minutes"), so the retry answers the message already made.
+ */
+const LEASE_SECONDS = 60;
 /** After this many failed attempts a post is given up (with a warning). */
 export const MAX_ATTEMPTS = 8;
+
+/**
+ * The nonce of an outbox row's post (Discord's limit is 25 characters): the same row always sends the same
+ * one, and with `enforce_nonce` Discord makes a second post of it answer the first. Keyed with the server's
+ * secret, so two installations sharing a bot never take each other's posts for their own.
+ */
+export function logPostNonce(secretKey: Buffer, outboxId: number): string {
+  return createHmac('sha256', secretKey).update(`discord-log:${outboxId}`).digest('base64url').slice(0, 25);
+}
+
+/**
+ * Rows posted whose delete failed (the database went away in between), per context: the next run deletes
+ * them before anything else, so this process never posts them again.
+ */
+const postedNotDeleted = new WeakMap<AppContext, Set<number>>();
+
+async function deletePostedRows(ctx: AppContext, owed: Set<number>) {
+  if (owed.size === 0) return;
+  const ids = [...owed];
+  await remove(ctx, ids);
+  for (const id of ids) owed.delete(id);
+}
 
 export type DeliveryProblem = 'channelGone' | 'cannotPost';
 
@@ -126,6 +153,9 @@ async function clearProblem(ctx: AppContext, row: Claimed, postStartedAt: Date) 
  */
 export async function deliverDiscordLogs(ctx: AppContext): Promise<DeliveryResult> {
   const result: DeliveryResult = { posted: 0, dropped: 0, deferred: 0 };
+  const owed = postedNotDeleted.get(ctx) ?? new Set<number>();
+  postedNotDeleted.set(ctx, owed);
+  await deletePostedRows(ctx, owed);
   const gone = new Set<string>();
   const resting = new Map<string, number>();
   /** Channels a post went through in this run (their recorded problem is cleared once). */
@@ -153,15 +183,11 @@ export async function deliverDiscordLogs(ctx: AppContext): Promise<DeliveryResul
         await remove(ctx, [row.id]);
         continue;
       }
+      const postStartedAt = new Date();
       try {
-        const postStartedAt = new Date();
-        await ctx.discord.postEmbed(row.channelId, logEmbed(row.eventType as LogEventType, entry));
-        await remove(ctx, [row.id]);
-        result.posted++;
-        if (!working.has(row.channelId)) {
-          working.add(row.channelId);
-          await clearProblem(ctx, row, postStartedAt);
-        }
+        await ctx.discord.postEmbed(row.channelId, logEmbed(row.eventType as LogEventType, entry), {
+          nonce: logPostNonce(ctx.config.secretKey, row.id),
+        });
       } catch (err) {
         const problem = permanentProblem(err);
         if (problem) {
@@ -184,6 +210,16 @@ export async function deliverDiscordLogs(ctx: AppContext): Promise<DeliveryResul
             .where(eq(discordLogOutbox.id, row.id));
           result.deferred++;
         }
+        continue;
+      }
+      // Posted. Should the delete fail (the database went away), the next run of this process deletes the
+      // row first; another worker that claims it after the lease sends the same nonce and posts nothing new.
+      owed.add(row.id);
+      await deletePostedRows(ctx, owed);
+      result.posted++;
+      if (!working.has(row.channelId)) {
+        working.add(row.channelId);
+        await clearProblem(ctx, row, postStartedAt);
       }
     }
     if (rows.length < BATCH) break;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { requireUser } from '../../../http/auth.js';
-import { SESSION_COOKIE, setCookie } from '../../../http/cookies.js';
+import { requireUser, sessionXsrfToken } from '../../../http/auth.js';
+import { SESSION_COOKIE, setCookie, XSRF_COOKIE } from '../../../http/cookies.js';
 import { errorBody } from '../../../http/errors.js';
 import { originOf } from '../../../http/origin.js';
 import type { ZodApp } from '../../../http/types.js';
@@ -43,9 +43,17 @@ const LOGIN_EXPIRED =
   'Login failed: the sign-in request expired or was started in another browser. Try again.';
 const LOGIN_REJECTED = 'Login failed: Discord did not accept the sign-in code.';
 
-/** Hands the browser its session cookie and answers who signed in. */
-function withSessionCookie(req: FastifyRequest, reply: FastifyReply, started: StartedSession) {
+/** Hands the browser its session cookie and the session's XSRF token, and answers who signed in. */
+function withSessionCookie(
+  ctx: AppContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  started: StartedSession,
+) {
   setCookie(req, reply, SESSION_COOKIE, started.token, { maxAgeSeconds: SESSION_TTL_MS / 1000 });
+  setCookie(req, reply, XSRF_COOKIE, sessionXsrfToken(ctx.config.secretKey, started.token), {
+    httpOnly: false,
+  });
   return started.user;
 }
 
@@ -98,7 +106,7 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       );
       if (started === 'rejected')
         return reply.code(400).send({ message: LOGIN_REJECTED, reason: 'rejected' as const });
-      return { ...withSessionCookie(req, reply, started), returnTo: expected.returnTo };
+      return { ...withSessionCookie(ctx, req, reply, started), returnTo: expected.returnTo };
     },
   );
 
@@ -139,7 +147,7 @@ export async function authRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       },
     },
     async (req, reply) => {
-      return withSessionCookie(req, reply, await loginWithToken(ctx, req.query.token));
+      return withSessionCookie(ctx, req, reply, await loginWithToken(ctx, req.query.token));
     },
   );
 

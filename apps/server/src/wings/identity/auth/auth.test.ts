@@ -58,6 +58,48 @@ describe('sessions and token login', () => {
     expect((await t.inject({ method: 'GET', url: '/api/user', session: u.session })).statusCode).toBe(200);
   });
 
+  it("refuses another session's XSRF pair: the token is bound to the session", async () => {
+    const victim = await signIn(t);
+    const attacker = await signIn(t);
+    const xsrfOf = (res: { cookies: { name: string; value: string }[] }) =>
+      res.cookies.find((c) => c.name === 'XSRF-TOKEN')?.value;
+    // The attacker's own working pair, planted in the victim's browser (cookie and header alike).
+    const planted = xsrfOf(
+      await t.app.inject({ method: 'GET', url: '/api/user', cookies: { vrclink_session: attacker.session } }),
+    );
+    expect(planted).toBeTruthy();
+    for (const token of [planted as string, 'attacker-chosen']) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/logout',
+        cookies: { vrclink_session: victim.session, 'XSRF-TOKEN': token },
+        headers: { 'x-xsrf-token': token },
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe('Invalid or missing XSRF token.');
+    }
+    expect((await t.inject({ method: 'GET', url: '/api/user', session: victim.session })).statusCode).toBe(
+      200,
+    );
+    // The victim's next read hands the browser its session's own token again, and that one works.
+    const own = xsrfOf(
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/user',
+        cookies: { vrclink_session: victim.session, 'XSRF-TOKEN': planted as string },
+      }),
+    );
+    expect(own).toBeTruthy();
+    expect(own).not.toBe(planted);
+    const out = await t.app.inject({
+      method: 'GET',
+      url: '/api/logout',
+      cookies: { vrclink_session: victim.session, 'XSRF-TOKEN': own as string },
+      headers: { 'x-xsrf-token': own as string },
+    });
+    expect(out.statusCode).toBe(204);
+  });
+
   describe('GET /api/discord_auth', () => {
     const identity = { id: '1777777777777777777', username: 'tokenuser', globalName: null, avatar: 'abc' };
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, or } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Queryable } from '../../../db/client.js';
 import {
@@ -12,7 +12,7 @@ import {
   verificationCodes,
   vrchatLinks,
 } from '../../../db/schema/index.js';
-import { userActor } from '../../../kernel/actor.js';
+import { actorId, userActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { missing } from '../../../kernel/errors.js';
@@ -149,6 +149,30 @@ export async function exportMyData(ctx: AppContext, userId: string, others: User
       createdAt: iso(e.createdAt),
     })),
   };
-  await audit(ctx.db, { action: 'account.exported', actor: userActor(userId), targetId: userId });
+  await auditExport(ctx.db, userId);
   return result;
+}
+
+/**
+ * One `account.exported` entry per user and UTC day: each export after the day's first raises its `count` and
+ * `lastAt`, so a user downloading in a loop (600 a minute measured) cannot grow the audit log without end.
+ * Serialised per user, so two exports at once still share one entry.
+ */
+async function auditExport(db: AppContext['db'], userId: string) {
+  const actor = userActor(userId);
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`account_exported:${userId}`}))`);
+    const raised = await tx.execute(sql`
+      update audit_log
+      set details = jsonb_build_object('count', coalesce((details->>'count')::int, 1) + 1, 'lastAt', now())
+      where id = (
+        select id from audit_log
+        where actor_id = ${actorId(actor)} and action = 'account.exported'
+          and created_at >= date_trunc('day', now(), 'UTC')
+        order by id desc limit 1
+      )
+      returning id`);
+    if (raised.rows.length > 0) return;
+    await audit(tx, { action: 'account.exported', actor, targetId: userId, details: { count: 1 } });
+  });
 }

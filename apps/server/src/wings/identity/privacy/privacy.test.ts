@@ -8,6 +8,7 @@ import {
   discordRole,
   rows,
   signInHangoutOwner,
+  signInMember,
   simulatorRoles,
   updateVrchatUser,
   vrchatUser,
@@ -205,6 +206,25 @@ describe('privacy self-service: download my data, delete my account (against the
       expect(
         await rows(t, 'audit_log', "action = 'account.exported' and actor_id = $1", [member.id]),
       ).toHaveLength(1);
+    });
+  });
+
+  describe('the export audit entry', () => {
+    it('is one entry per user and day, counting the exports of that day', async () => {
+      const exporter = await signInMember(t, hangout.id);
+      for (let i = 0; i < 4; i++) {
+        const res = await t.inject({
+          method: 'GET',
+          url: '/api/users/profile/export',
+          session: exporter.session,
+        });
+        expect(res.statusCode).toBe(200);
+      }
+      const entries = await rows(t, 'audit_log', "action = 'account.exported' and actor_id = $1", [
+        exporter.id,
+      ]);
+      expect(entries).toHaveLength(1);
+      expect(entries[0].details).toMatchObject({ count: 4 });
     });
   });
 

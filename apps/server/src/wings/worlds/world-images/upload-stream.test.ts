@@ -7,6 +7,7 @@ import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { signInHangoutOwner } from '../../../../test/factories.js';
+import { sessionXsrfToken } from '../../../http/auth.js';
 import { IMAGE_WORK_SLOTS, withImageSlot } from './image-work.js';
 import { multipartFile, solidImage } from './testing.js';
 import { uploadTempDir } from './upload-file.js';
@@ -14,7 +15,6 @@ import { uploadTempDir } from './upload-file.js';
 const { hangout } = seedGuildIds;
 const url = `/api/world_images/${hangout.id}/upload`;
 const MB = 1024 * 1024;
-const XSRF = 'test-xsrf-token';
 
 /**
  * Uploads stream: the body goes to a temporary file under DATA_DIR/tmp/uploads (never whole into memory), an
@@ -27,6 +27,8 @@ describe('world images: uploads stream to a temporary file', () => {
   let tempDir: string;
   let origin: string;
   let session: string;
+  /** The browser's XSRF token of a session (bound to it). */
+  const xsrfOf = (token: string) => sessionXsrfToken(t.ctx.config.secretKey, token);
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'vrclink-uploads-'));
     tempDir = uploadTempDir(dataDir);
@@ -54,7 +56,11 @@ describe('world images: uploads stream to a temporary file', () => {
     const { headers } = multipartFile('x.png', Buffer.alloc(0));
     const req = request(`${origin}${url}`, {
       method: 'POST',
-      headers: { ...headers, cookie: `vrclink_session=${session}; XSRF-TOKEN=${XSRF}`, 'x-xsrf-token': XSRF },
+      headers: {
+        ...headers,
+        cookie: `vrclink_session=${session}; XSRF-TOKEN=${xsrfOf(session)}`,
+        'x-xsrf-token': xsrfOf(session),
+      },
     });
     const answer = new Promise<{ status: number; body: string; connection?: string }>((resolve, reject) => {
       req.on('response', (res) => {
