@@ -237,6 +237,43 @@ describe('planSync (property)', () => {
     );
   });
 
+  it('does nothing on VRChat for an unproven link: its account is planned as if nobody had linked it', () => {
+    const vrchatSide = (actions: readonly SyncAction[]) =>
+      actions.filter((a) => 'vrcUserId' in a).map((a) => JSON.stringify(a));
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const unlinked = {
+          ...input,
+          members: input.members.map((m) => (m.link && !m.link.verified ? { ...m, link: null } : m)),
+        };
+        expect(vrchatSide(planSync(input).actions)).toEqual(vrchatSide(planSync(unlinked).actions));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('invites, accepts, gives or revokes group roles and removes by a mapping only for ownership-verified links', () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const unproven = new Set(
+          input.members.flatMap((m) => (m.link && !m.link.verified ? [m.link.vrcUserId] : [])),
+        );
+        for (const a of planSync(input).actions) {
+          if (!('vrcUserId' in a)) continue;
+          // Never named as acting for the member who claims the account without proof.
+          if (unproven.has(a.vrcUserId)) expect(a.discordUserId).toBeNull();
+          // Taking back what the bot's temporary grants gave, and Auto Remove, concern anyone in the group.
+          const undo = a.kind === 'removeGroupRole' && a.reason === 'GrantRoleTemporary';
+          if (undo || a.reason === 'AutoRemove') continue;
+          const member = input.members.find((m) => m.discordUserId === a.discordUserId);
+          expect(member?.link?.verified, JSON.stringify(a)).toBe(true);
+          expect(member?.link?.vrcUserId).toBe(a.vrcUserId);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('takes a temporary role back only for a temporary mapping or a recorded temporary grant', () => {
     fc.assert(
       fc.property(inputArb, (input) => {
