@@ -23,7 +23,9 @@ async function groupState(t: TestApp) {
 // An unproven link (linked without the code in the bio) may name a stranger's account: the member's Discord
 // roles must never reach it.
 describe('the sync acts on VRChat only for ownership-verified links (against the simulators)', () => {
-  let t: TestApp;
+  let t: TestApp, owner: { id: string; session: string };
+  let memberRole: string;
+  let provenMember: { id: string; username: string };
   const strangers = {
     notInGroup: vrc['Carol Casual'],
     asking: vrchatSeed.requestedHangoutUserId,
@@ -33,8 +35,8 @@ describe('the sync acts on VRChat only for ownership-verified links (against the
   };
   const proven = vrc.Lumi;
   beforeAll(async () => {
-    ({ t } = await appWithHangoutOwner(laxSimulator.forVrchatTestPacing));
-    const memberRole = await discordRole(t, hangout.id, 'Group Member');
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forVrchatTestPacing));
+    memberRole = await discordRole(t, hangout.id, 'Group Member');
     const outRole = await discordRole(t, hangout.id, 'Kept Out');
     const revokeRole = await discordRole(t, hangout.id, 'No Verified 18');
     await hangoutGroupForMembers(t, memberRole);
@@ -63,10 +65,32 @@ describe('the sync acts on VRChat only for ownership-verified links (against the
     await unproven([outRole], strangers.keptOut);
     await unproven([revokeRole], strangers.withRole);
     // The same mappings on a proven link do act (so the mappings above are live).
-    const owner = await discordMember(t, hangout.id, { roles: [memberRole] });
-    await vrchatLink(t, { discordUserId: owner.id, vrcUserId: proven, vrchatName: 'Lumi' });
+    provenMember = await discordMember(t, hangout.id, { roles: [memberRole] });
+    await vrchatLink(t, { discordUserId: provenMember.id, vrcUserId: proven, vrchatName: 'Lumi' });
   });
   afterAll(() => t?.close());
+
+  it('previews a mapping without the accounts unproven links name, and names each account acted on', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: `/api/guilds/${hangout.id}/sync/preview`,
+      session: owner.session,
+      payload: {
+        kind: 'discordToGroup',
+        mapping: { discordRoleId: memberRole, groupRoleId: groupRoles.linked, action: 'GrantRoleTemporary' },
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().effects).toEqual([
+      {
+        kind: 'groupRole',
+        roleName: 'Linked',
+        sentence: 'The group role Linked will be given to 1 member.',
+        given: [`${provenMember.username} · VRChat Lumi (${proven})`],
+        taken: [],
+      },
+    ]);
+  });
 
   it('neither invites, accepts, gives or takes a group role, nor removes the account an unproven link names', async () => {
     const result = await runGuildSync(t.ctx, hangout.id);
@@ -81,5 +105,14 @@ describe('the sync acts on VRChat only for ownership-verified links (against the
 
     const acted = await rows(t, 'audit_log', "guild_id = $1 and actor_id = 'bot'", [hangout.id]);
     expect(acted.map((a) => a.target_id)).toEqual([proven]);
+    // The audit entry names the VRChat account acted on (name and id) and the Discord member it went through.
+    const log = await t.inject({
+      method: 'GET',
+      url: `/api/groups/audit_log/${hangout.id}?fullTextSearch=${encodeURIComponent(`(${proven})`)}`,
+      session: owner.session,
+    });
+    expect(log.json().auditLogs.map((e: { description: string }) => e.description)).toEqual([
+      `Gave a role (permanent mapping) · role Event Host · VRChat Lumi (${proven}) · member ${provenMember.username}`,
+    ]);
   });
 });
