@@ -12,6 +12,8 @@ export const auditDescriptions: Readonly<Record<string, string>> = {
   'sync.warning': 'Found a problem the bot cannot fix itself',
   'sync.requested': 'Asked for a sync now',
   'sync.removals_held': 'Held a mass removal for review',
+  'sync.takeover_undone': 'Undid what an earlier link caused after its owner verified',
+  'sync.takeover_not_undone': 'Could not undo what an earlier link caused after its owner verified',
   'sync.removals_approved': 'Approved held removals',
   'sync.removals_discarded': 'Discarded held removals',
   'mapping.created': 'Created a role mapping',

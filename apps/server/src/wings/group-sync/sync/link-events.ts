@@ -6,11 +6,13 @@ import {
   requestRoleConnectionUpdates,
   unhandledLinkEvents,
 } from '../../identity/index.js';
+import { undoAfterTakeover } from './takeover.js';
 
 const BATCH = 500;
 
 /**
- * Reads link events nobody handled yet, asks for a sync of every server their member is in (and an update of
+ * Reads link events nobody handled yet, undoes what a link taken over by its owner's proof had caused
+ * (takeover.ts), asks for a sync of every server their member is in (and an update of
  * their role connection), then marks them handled. A crash before the mark repeats the requests, which collapse into the same sync.
  */
 export async function dispatchLinkEvents(ctx: AppContext): Promise<number> {
@@ -18,6 +20,10 @@ export async function dispatchLinkEvents(ctx: AppContext): Promise<number> {
   for (;;) {
     const events = await unhandledLinkEvents(ctx.db, BATCH);
     if (events.length === 0) return handled;
+    // A takeover first: the sync it leads to then starts from what is undone.
+    for (const e of events)
+      if (e.kind === 'moved_away' && e.vrcUserId)
+        await undoAfterTakeover(ctx, { discordUserId: e.discordUserId, vrcUserId: e.vrcUserId });
     const userIds = [...new Set(events.map((e) => e.discordUserId))];
     for (const guildId of await currentGuildIdsOf(ctx.db, userIds))
       await requestGuildSync(ctx, guildId, 'link');

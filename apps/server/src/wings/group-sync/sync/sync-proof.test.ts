@@ -1,15 +1,16 @@
 import { vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/app.js';
-import { laxSimulator } from '../../../../test/app.js';
+import { laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
 import {
   appWithHangoutOwner,
   discordMember,
   discordRole,
   rows,
+  updateVrchatUser,
   vrchatLink,
 } from '../../../../test/factories.js';
 import { discordGroupMappings } from '../../../db/schema/index.js';
+import { dispatchLinkEvents } from './link-events.js';
 import { runGuildSync } from './sync.service.js';
 import { groupId, groupRoles, hangout, hangoutGroupForMembers, vrc } from './testing.js';
 
@@ -113,6 +114,82 @@ describe('the sync acts on VRChat only for ownership-verified links (against the
     });
     expect(log.json().auditLogs.map((e: { description: string }) => e.description)).toEqual([
       `Gave a role (permanent mapping) · role Event Host · VRChat Lumi (${proven}) · member ${provenMember.username}`,
+    ]);
+  });
+});
+
+// Links made unproven before the rule above could have caused invites and roles; when the account's owner
+// verifies, the link moves to them (a takeover) and what the earlier link caused is undone or reported.
+describe('a takeover by the account’s owner (against the simulators)', () => {
+  let t: TestApp;
+  const invited = vrc['Carol Casual'];
+  const given = vrc['Iris Nova'];
+  beforeAll(async () => {
+    ({ t } = await appWithHangoutOwner(laxSimulator.forVrchatTestPacing));
+    const memberRole = await discordRole(t, hangout.id, 'Group Member');
+    await hangoutGroupForMembers(t, memberRole);
+    await t.ctx.db.insert(discordGroupMappings).values({
+      guildId: hangout.id,
+      discordRoleId: memberRole,
+      groupRoleId: groupRoles.eventHost,
+      action: 'GrantRolePermanent',
+    });
+    // What such links caused (made here through links verified for the sync, then marked unproven).
+    for (const [vrcUserId, vrchatName] of [
+      [invited, 'Carol Casual'],
+      [given, 'Iris Nova'],
+    ]) {
+      const claimant = await discordMember(t, hangout.id, { roles: [memberRole] });
+      await vrchatLink(t, { discordUserId: claimant.id, vrcUserId, vrchatName });
+    }
+    expect(await runGuildSync(t.ctx, hangout.id)).toMatchObject({ failed: 0 });
+    expect((await groupState(t)).get(invited)?.status).toBe('invited');
+    expect((await groupState(t)).get(given)?.roleIds).toEqual([groupRoles.eventHost]);
+    await t.ctx.database.executeSql('update vrchat_links set is_verified = false, verified_at = null');
+    await dispatchLinkEvents(t.ctx);
+  });
+  afterAll(() => t?.close());
+
+  /** The owner signs in, puts their code in the bio and verifies: the link moves to them. */
+  const ownerVerifies = async (vrcUserId: string) => {
+    const owner = await signIn(t);
+    const check = await t.inject({
+      method: 'GET',
+      url: `/api/users/check?vrcId=${vrcUserId}`,
+      session: owner.session,
+    });
+    await updateVrchatUser(t, vrcUserId, { bio: `mine: ${check.json().verificationCode}` });
+    const res = await t.inject({
+      method: 'POST',
+      url: `/api/users/verify?vrcId=${vrcUserId}`,
+      session: owner.session,
+    });
+    expect(res.json()).toEqual({ status: 'SuccessVerified' });
+  };
+
+  it('withdraws the invite the earlier link caused, and reports the group role VRChat keeps', async () => {
+    await ownerVerifies(invited);
+    await ownerVerifies(given);
+    await dispatchLinkEvents(t.ctx);
+
+    const group = await groupState(t);
+    expect(group.get(invited)).toBeUndefined();
+    expect(await rows(t, 'group_invites', 'vrc_user_id = $1', [invited])).toEqual([]);
+    const undone = await rows(t, 'audit_log', "action = 'sync.takeover_undone'");
+    expect(undone.map((a) => [a.guild_id, a.target_id])).toEqual([[hangout.id, invited]]);
+
+    // The permanent role stays (it may be the owner's due, and VRChat has no undo): a manager is told.
+    expect(group.get(given)?.roleIds).toEqual([groupRoles.eventHost]);
+    const reported = await rows(t, 'audit_log', "action = 'sync.takeover_not_undone'");
+    expect(reported).toEqual([
+      expect.objectContaining({
+        guild_id: hangout.id,
+        target_id: given,
+        details: expect.objectContaining({
+          kept: ['group role given (Event Host)'],
+          vrchatName: 'Iris Nova',
+        }),
+      }),
     ]);
   });
 });
