@@ -106,10 +106,12 @@ describe('the sync acts on VRChat only for ownership-verified links (against the
 
     const acted = await rows(t, 'audit_log', "guild_id = $1 and actor_id = 'bot'", [hangout.id]);
     expect(acted.map((a) => a.target_id)).toEqual([proven]);
-    // The audit entry names the VRChat account acted on (name and id) and the Discord member it went through.
+    // The audit entry names the VRChat account acted on (name and id) and the Discord member it went through;
+    // searched as the database builds the sentence (no single detail holds this text).
+    const named = `VRChat Lumi (${proven}) · member ${provenMember.username}`;
     const log = await t.inject({
       method: 'GET',
-      url: `/api/groups/audit_log/${hangout.id}?fullTextSearch=${encodeURIComponent(`(${proven})`)}`,
+      url: `/api/groups/audit_log/${hangout.id}?fullTextSearch=${encodeURIComponent(named)}`,
       session: owner.session,
     });
     expect(log.json().auditLogs.map((e: { description: string }) => e.description)).toEqual([
