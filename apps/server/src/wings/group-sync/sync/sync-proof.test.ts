@@ -172,7 +172,23 @@ describe('a takeover by the account’s owner (against the simulators)', () => {
   it('withdraws the invite the earlier link caused, and reports the group role VRChat keeps', async () => {
     await ownerVerifies(invited);
     await ownerVerifies(given);
+    // VRChat failing: the takeover waits for the next run (the other link events are handled meanwhile).
+    await t.control('POST', '/faults', {
+      platform: 'vrchat',
+      kind: 'server_error',
+      pathContains: '/invites/',
+      count: 10,
+    });
+    try {
+      await dispatchLinkEvents(t.ctx);
+    } finally {
+      await t.control('DELETE', '/faults');
+    }
+    expect((await groupState(t)).get(invited)?.status).toBe('invited');
+    const waiting = await rows(t, 'link_events', 'processed_at is null');
+    expect(waiting.map((e) => [e.kind, e.vrc_user_id])).toEqual([['moved_away', invited]]);
     await dispatchLinkEvents(t.ctx);
+    expect(await rows(t, 'link_events', 'processed_at is null')).toEqual([]);
 
     const group = await groupState(t);
     expect(group.get(invited)).toBeUndefined();
