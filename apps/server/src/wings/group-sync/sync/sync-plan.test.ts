@@ -624,6 +624,34 @@ describe('planSync (examples)', () => {
     ]);
   });
 
+  it('does nothing on VRChat through an unproven link, and ends the temporary role it once got', () => {
+    const plan = planSync(
+      base({
+        members: [linked(1, ['d1'], false), linked(2, ['d1'], false)],
+        group: group({
+          members: new Map([['v1', ['r1']]]),
+          discordToGroup: [
+            { discordRoleId: 'd1', groupRoleId: null, action: 'Membership' },
+            { discordRoleId: 'd1', groupRoleId: 'r1', action: 'GrantRoleTemporary' },
+            { discordRoleId: 'd1', groupRoleId: 'r2', action: 'GrantRolePermanent' },
+          ],
+        }),
+        // Given while such links still counted (before issue #29).
+        temporaryGrants: [{ kind: 'groupRole', vrcUserId: 'v1', roleId: 'r1' }],
+      }),
+    );
+    // v2 is not invited, v1 gets no r2 and loses the r1 the claim got it, named for nobody.
+    expect(plan.actions).toEqual([
+      {
+        kind: 'removeGroupRole',
+        vrcUserId: 'v1',
+        discordUserId: null,
+        roleId: 'r1',
+        reason: 'GrantRoleTemporary',
+      },
+    ]);
+  });
+
   it('ends the temporary grants the bot made when the member unlinks, in both directions', () => {
     const plan = planSync(
       base({
