@@ -14,7 +14,8 @@ import { chooseAutoRole, saveThroughPreview } from './previewed-change';
  * actions; Auto Remove's removals are held by the circuit breaker and applied after confirming. Everything is
  * undone at the end. The 18+ Verified Role reaches only the 18+ account; an unlink takes the linked role away.
  * A fourth member links a Dancer's account without proving it is theirs: the group-to-Discord grant never
- * reaches them; deleting the (temporary) group-to-Discord mapping takes back what it gave.
+ * reaches them, and the claim does not keep the account in the group under Auto Remove; deleting the
+ * (temporary) group-to-Discord mapping takes back what it gave.
  */
 const browser = useBrowser();
 
@@ -260,8 +261,8 @@ describe('the bot sync', () => {
         vrchatSeed.userIds['Fennec Byte']!,
         vrchatSeed.userIds['VRCLink Bot']!,
         yuki,
-        // Linked (unverified): @everyone → Membership still covers the link.
-        vrchatSeed.userIds[claimer.vrchat]!,
+        // Hollow Pine is not kept: an unproven link entitles nobody (issue #29), so Auto Remove treats the
+        // claimed account as anyone linked to nobody.
       ]);
       for (const id of extras) await control('POST', `/vrchat/groups/${GROUP}/members/${id}`, {});
       const unentitled = [

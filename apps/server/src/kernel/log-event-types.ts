@@ -48,6 +48,8 @@ const byAction: Record<string, LogEventType> = {
   'sync.removals_held': 'groupSync',
   'sync.removals_approved': 'groupSync',
   'sync.removals_discarded': 'groupSync',
+  'sync.takeover_undone': 'groupSync',
+  'sync.takeover_not_undone': 'groupSync',
   'sync.warning': 'failures',
   'sync.failed': 'failures',
   'guest.assign_failed': 'failures',

@@ -114,6 +114,8 @@ export interface VrchatPort {
   addGroupMemberRole(groupId: string, userId: string, roleId: string): Promise<string[]>;
   removeGroupMemberRole(groupId: string, userId: string, roleId: string): Promise<string[]>;
   inviteToGroup(groupId: string, userId: string): Promise<VrchatInviteOutcome>;
+  /** Withdraws a pending invite; false when the user was not (or no longer) invited. */
+  cancelGroupInvite(groupId: string, userId: string): Promise<boolean>;
   /** The product's account joins (open group, or accepting an invite) or asks to join (request-only). */
   joinGroup(groupId: string): Promise<VrchatJoinOutcome>;
   listJoinRequests(groupId: string): Promise<VrchatJoinRequest[]>;

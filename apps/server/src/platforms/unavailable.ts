@@ -22,6 +22,7 @@ export const unavailableVrchat: VrchatPort = {
   addGroupMemberRole: vrchat,
   removeGroupMemberRole: vrchat,
   inviteToGroup: vrchat,
+  cancelGroupInvite: vrchat,
   joinGroup: vrchat,
   listJoinRequests: vrchat,
   respondJoinRequest: vrchat,

@@ -1584,7 +1584,7 @@ export interface components {
             /** @description True when the member proved owning the VRChat account (bio code). */
             verified: boolean;
             /**
-             * @description VRChat age verification as last seen.
+             * @description VRChat age verification as last seen; always 'Unverified' when `verified` is false (an unproven link's account says nothing about the member).
              * @enum {string}
              */
             ageVerification: "Unverified" | "Verified" | "Plus18";
@@ -2212,7 +2212,7 @@ export interface components {
             /** @description True when the member proved owning the VRChat account (bio code). */
             verified: boolean;
             /**
-             * @description VRChat age verification as last seen.
+             * @description VRChat age verification as last seen; always 'Unverified' when `verified` is false (an unproven link's account says nothing about the member).
              * @enum {string}
              */
             ageVerification: "Unverified" | "Verified" | "Plus18";
@@ -12614,7 +12614,7 @@ export interface operations {
                 vrcId?: string;
                 /** @description Ownership verified (bio code) or not. */
                 verified?: "true" | "false";
-                /** @description VRChat age verification as last seen. */
+                /** @description VRChat age verification as last seen; 'Plus18' and 'Verified' match only ownership-verified links, 'Unverified' also every unproven link. */
                 ageVerification?: "Unverified" | "Verified" | "Plus18";
                 /** @description The nextCursor of the previous page. */
                 cursor?: string;

@@ -131,7 +131,9 @@ describe('slash commands (discord.js against the simulated Discord)', () => {
     const after = await use(t, member.id, 'link');
     expect(after.original?.content).toMatch(/linked to the VRChat account Link Tester/);
     expect(after.original?.content).toContain('Ownership is not verified yet');
-    expect(after.original?.content).toContain('verified 18+');
+    // The account's 18+ is not the member's until they prove owning it.
+    expect(after.original?.content).toContain('Age: not verified (ownership of this account is not proven).');
+    expect(after.original?.content).not.toContain('18+');
   });
 
   it('/whois shows a member’s VRChat account to those who may view the server, and refuses others', async () => {
@@ -161,6 +163,23 @@ describe('slash commands (discord.js against the simulated Discord)', () => {
     const unlinked = await discordMember(t, hangout.id, { username: 'nolink_person' });
     expect((await use(t, owner.id, 'whois', { member: unlinked.id })).original?.content).toBe(
       '@nolink\\_person has not linked a VRChat account.',
+    );
+  });
+
+  it("/whois never shows an unproven link as 18+: the account may be a stranger's", async () => {
+    const target = await discordMember(t, hangout.id, { username: 'claims_adult' });
+    const vrc = await vrchatUser(t, { displayName: 'Someone Adult' });
+    await vrchatLink(t, {
+      discordUserId: target.id,
+      vrcUserId: vrc.id,
+      vrchatName: 'Someone Adult',
+      plus18: true,
+      isVerified: false,
+    });
+    const reply = await use(t, owner.id, 'whois', { member: target.id });
+    expect(reply.original?.content).toBe(
+      `@claims\\_adult is Someone Adult on VRChat (${t.ctx.config.vrchat.webUrl}/home/user/${vrc.id}). ` +
+        'Ownership not verified. Age: not verified (ownership of this account is not proven).',
     );
   });
 
@@ -233,7 +252,8 @@ describe('slash commands (discord.js against the simulated Discord)', () => {
       expect(reply.ephemeral).toBe(true);
       expect(reply.original?.content).toMatch(/^Your link is up to date: Verify New on VRChat\./);
       expect(reply.original?.content).toContain('Ownership is not verified yet');
-      expect(reply.original?.content).toContain('verified 18+');
+      // The re-read age is stored (below) but not shown as the member's while the link is unproven.
+      expect(reply.original?.content).toContain('Age: not verified (ownership of this account is not proven).');
     } finally {
       await t.control('DELETE', '/faults');
     }

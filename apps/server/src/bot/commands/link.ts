@@ -25,7 +25,7 @@ export const linkCommand: SlashCommand = {
       : `Ownership is not verified yet: put the code from ${site}/profile in your VRChat bio, then use /verify.`;
     return (
       `Your Discord account is linked to the VRChat account ${inertText(link.vrchatName)} ` +
-      `(${profileUrl(ctx, link.vrcUserId)}). ${ownership} ${describeAge(link.ageVerification)} ` +
+      `(${profileUrl(ctx, link.vrcUserId)}). ${ownership} ${describeAge(link)} ` +
       `Change or remove the link at ${site}/profile.`
     );
   },

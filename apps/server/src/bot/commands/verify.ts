@@ -36,6 +36,6 @@ export const verifyCommand: SlashCommand = {
     }
     const link = await findLinkByDiscord(ctx.db, userId);
     if (!link) return NO_LINK;
-    return `Your link is up to date: ${inertText(link.vrchatName)} on VRChat. ${ownership} ${describeAge(link.ageVerification)}`;
+    return `Your link is up to date: ${inertText(link.vrchatName)} on VRChat. ${ownership} ${describeAge(link)}`;
   },
 };

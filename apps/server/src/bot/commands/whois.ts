@@ -37,7 +37,7 @@ export const whoisCommand: SlashCommand = {
     const ownership = link.isVerified ? 'Ownership verified.' : 'Ownership not verified.';
     return (
       `${name} is ${inertText(link.vrchatName)} on VRChat (${profileUrl(ctx, link.vrcUserId)}). ` +
-      `${ownership} ${describeAge(link.ageVerification)}`
+      `${ownership} ${describeAge(link)}`
     );
   },
 };

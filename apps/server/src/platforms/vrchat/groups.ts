@@ -111,6 +111,14 @@ export function groupMethods(caller: VrchatCaller): GroupMethods {
       caller.fail(res);
     },
 
+    async cancelGroupInvite(groupId, userId): Promise<boolean> {
+      const res = await caller.call((c) => c.deleteGroupInvite({ path: { groupId, userId } }));
+      if (res.ok) return true;
+      // Answered, taken back, or never invited: nothing pending to withdraw.
+      if (res.status === 400 && /wasn.?t invited|not invited/i.test(res.message)) return false;
+      caller.fail(res);
+    },
+
     async joinGroup(groupId): Promise<VrchatJoinOutcome> {
       const res = await caller.call((c) => c.joinGroup({ path: { groupId } }));
       if (res.ok) return res.data?.membershipStatus === 'member' ? 'member' : 'requested';

@@ -9,6 +9,8 @@ export { usernameSql, usernamesOf } from './auth/user-names.js';
 export { requestRoleConnectionUpdates } from './linked-roles/linked-roles.service.js';
 export { bioHasCode, newVerificationCode } from './links/code.js';
 export {
+  forgetInviteSent,
+  invitesSentThrough,
   linkedDiscordIds,
   markLinkEventsHandled,
   recordedInvitesOf,

@@ -1,4 +1,4 @@
-import { and, arrayOverlaps, asc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, arrayOverlaps, asc, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { type AgeVerification, vrchatLinks as l, guildMembers as m } from '../../../db/schema/index.js';
 import { escapeLike } from './member-mirror.store.js';
@@ -38,7 +38,7 @@ export async function linkedMemberPage(
       : undefined,
     filter.vrcId ? eq(l.vrcUserId, filter.vrcId) : undefined,
     filter.verified === undefined ? undefined : eq(l.isVerified, filter.verified),
-    filter.ageVerification ? eq(l.ageVerification, filter.ageVerification) : undefined,
+    filter.ageVerification ? ageCondition(filter.ageVerification) : undefined,
   ];
   return db
     .select({ member: m, link: l })
@@ -47,6 +47,15 @@ export async function linkedMemberPage(
     .where(and(...conditions))
     .orderBy(asc(m.userId))
     .limit(page.limit + 1);
+}
+
+/**
+ * The age filter on the age a link may be shown with (kernel/proven-age.ts): 18+ and age-verified match only
+ * ownership-verified links; 'Unverified' also matches every unproven link, whatever its account says.
+ */
+function ageCondition(age: AgeVerification): SQL | undefined {
+  if (age === 'Unverified') return or(eq(l.ageVerification, age), eq(l.isVerified, false));
+  return and(eq(l.ageVerification, age), eq(l.isVerified, true));
 }
 
 export type LinkedMemberRow = Awaited<ReturnType<typeof linkedMemberPage>>[number];

@@ -4,6 +4,7 @@ import { linkEvents } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { missing } from '../../../kernel/errors.js';
+import { provenAge } from '../../../kernel/proven-age.js';
 import { DiscordError } from '../../../platforms/discord/errors.js';
 import { requireGuildPermission } from '../permissions/access.service.js';
 import { mirrorDeps } from './member-mirror.events.js';
@@ -91,7 +92,7 @@ export async function searchMembers(
         linkCount: changes?.linkCount ?? (link ? 1 : 0),
         linkLastChanged: lastChange ? lastChange.toISOString() : null,
         isVerified: link?.isVerified ?? false,
-        ageVerified: link?.ageVerification ?? 'Unverified',
+        ageVerified: link ? provenAge(link) : 'Unverified',
       };
     }),
     totalCount: total,

@@ -75,6 +75,19 @@ describe('member search (against the simulators)', () => {
     expect((await search('filter=everyone')).statusCode).toBe(400);
   });
 
+  it("never shows an unproven link as 18+ (the account may be a stranger's)", async () => {
+    const claimant = await signInMember(t, hangout.id, { username: 'zz_claims_adult' });
+    await vrchatLink(t, {
+      discordUserId: claimant.id,
+      vrcUserId: 'usr_0000beef',
+      vrchatName: 'Someone Adult',
+      plus18: true,
+      isVerified: false,
+    });
+    const res = (await search('searchBy=DiscordName&search=zz_claims_adult')).json();
+    expect(res.results[0]).toMatchObject({ isVerified: false, ageVerified: 'Unverified' });
+  });
+
   it('treats search text literally (no SQL wildcards) and answers an empty page for no match', async () => {
     const res = (await search('searchBy=VrcName&search=%25')).json();
     expect(res).toEqual({ results: [], totalCount: 0, totalPages: 1, linkedOnly: false });

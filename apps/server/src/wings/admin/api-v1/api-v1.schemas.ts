@@ -32,7 +32,11 @@ export const v1Member = z
     vrchatId: z.string().describe('VRChat user id (usr_…).'),
     vrchatDisplayName: z.string().describe('VRChat display name as last seen.'),
     verified: z.boolean().describe('True when the member proved owning the VRChat account (bio code).'),
-    ageVerification: z.enum(ageVerificationValues).describe('VRChat age verification as last seen.'),
+    ageVerification: z
+      .enum(ageVerificationValues)
+      .describe(
+        "VRChat age verification as last seen; always 'Unverified' when `verified` is false (an unproven link's account says nothing about the member).",
+      ),
     discordRoleIds: z.array(z.string()).describe("The member's Discord role ids in this server."),
     linkedAt: z.string().describe('When the link was made (ISO 8601).'),
   })
@@ -62,7 +66,12 @@ export const v1MemberQuery = z.object({
     .describe('VRChat user id.')
     .meta({ examples: ['usr_c1644b5b-3ca4-45b4-97c6-a2a0de70d469'] }),
   verified: z.enum(['true', 'false']).optional().describe('Ownership verified (bio code) or not.'),
-  ageVerification: z.enum(ageVerificationValues).optional().describe('VRChat age verification as last seen.'),
+  ageVerification: z
+    .enum(ageVerificationValues)
+    .optional()
+    .describe(
+      "VRChat age verification as last seen; 'Plus18' and 'Verified' match only ownership-verified links, 'Unverified' also every unproven link.",
+    ),
   cursor: z.string().max(200).optional().describe('The nextCursor of the previous page.'),
   limit: z.coerce.number().int().min(1).max(200).default(50).describe('Members per page, 1 to 200.'),
 });

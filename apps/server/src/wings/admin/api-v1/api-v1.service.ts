@@ -1,6 +1,7 @@
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { missing } from '../../../kernel/errors.js';
+import { provenAge } from '../../../kernel/proven-age.js';
 import {
   ensureFilled,
   type LinkedMemberRow,
@@ -26,7 +27,7 @@ const toV1Member = ({ member, link }: LinkedMemberRow) => ({
   vrchatId: link.vrcUserId,
   vrchatDisplayName: link.vrchatName,
   verified: link.isVerified,
-  ageVerification: link.ageVerification,
+  ageVerification: provenAge(link),
   discordRoleIds: member.roleIds,
   linkedAt: link.linkedAt.toISOString(),
 });

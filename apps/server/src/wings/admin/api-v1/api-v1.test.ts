@@ -58,6 +58,8 @@ describe('/api/v1 (against the simulators)', () => {
       discordUserId: m.glitter.id,
       vrcUserId: 'usr_00000000-0000-4000-8000-00000000a11e',
       vrchatName: 'Glitter_Bomb',
+      // Unproven: the account's 18+ says nothing about the member (it may be a stranger's).
+      plus18: true,
       isVerified: false,
     });
     await vrchatLink(t, { discordUserId: m.zed.id, vrchatName: 'Zed' });
@@ -90,6 +92,11 @@ describe('/api/v1 (against the simulators)', () => {
       discordRoleIds: expect.arrayContaining([hangout.roles.Verified, hangout.roles['Event Host']]),
       linkedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
+    // Unproven and 18+ on VRChat: answered as not age-verified.
+    expect(body.members.find((x: { discordId: string }) => x.discordId === m.glitter.id)).toMatchObject({
+      verified: false,
+      ageVerification: 'Unverified',
+    });
   });
 
   it('filters by any of a set of Discord roles, VRChat name prefix, VRChat id, verification and age', async () => {
@@ -115,6 +122,8 @@ describe('/api/v1 (against the simulators)', () => {
     expect(await list('verified=false')).toEqual([m.glitter.id]);
     expect(await list('verified=true&ageVerification=Plus18')).toEqual([m.glimmer.id]);
     expect(await list('ageVerification=Unverified')).toEqual([m.glitter.id, m.zed.id].sort());
+    // An unproven link is never 18+, whatever its account says.
+    expect(await list('ageVerification=Plus18')).toEqual([m.glimmer.id]);
     expect(await list(`vrcName=z&discordRoleId=${hangout.roles.Verified}`)).toEqual([]);
     // The server's id names @everyone: every linked member holds it.
     expect(await list(`discordRoleId=${hangout.id}&discordRoleId=${hangout.roles.Newcomer}`)).toEqual(

@@ -47,10 +47,13 @@ const baseDescriptionSql = sql`case ${auditLog.action} ${sql.join(
 )} else ${auditLog.action} end`;
 const detailSql = (key: string, label: string) =>
   sql`coalesce(${label}::text || nullif(${auditLog.details}->>${key}, ''), '')`;
+const detail = (key: string) => sql`nullif(${auditLog.details}->>${key}, '')`;
+/** ` (usr_…)` after the VRChat name (none without one), and ` · member …` for the Discord member an action on VRChat went through. */
+const vrchatAccountSql = sql`coalesce(' (' || ${detail('vrcUserId')} || ')' || left(${detail('vrchatName')}, 0), '') || case when ${detail('vrcUserId')} is not null and ${detail('discordUserId')} is not null then coalesce(' · member ' || ${detail('targetName')}, '') else '' end`;
 export const descriptionSql = sql<string>`(${baseDescriptionSql} || case when ${auditLog.action} in (${sql.join(
   namedSyncActions.map((a) => sql`${a}`),
   sql`, `,
-)}) then ${detailSql('roleName', ' · role ')} || ${detailSql('vrchatName', ' · VRChat ')} else '' end)`;
+)}) then ${detailSql('roleName', ' · role ')} || ${detailSql('vrchatName', ' · VRChat ')} || ${vrchatAccountSql} else '' end)`;
 
 const literal = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 

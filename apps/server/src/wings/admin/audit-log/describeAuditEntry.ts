@@ -12,6 +12,8 @@ export const auditDescriptions: Readonly<Record<string, string>> = {
   'sync.warning': 'Found a problem the bot cannot fix itself',
   'sync.requested': 'Asked for a sync now',
   'sync.removals_held': 'Held a mass removal for review',
+  'sync.takeover_undone': 'Undid what an earlier link caused after its owner verified',
+  'sync.takeover_not_undone': 'Could not undo what an earlier link caused after its owner verified',
   'sync.removals_approved': 'Approved held removals',
   'sync.removals_discarded': 'Discarded held removals',
   'mapping.created': 'Created a role mapping',
@@ -80,8 +82,10 @@ export const namedSyncActions: readonly string[] = [
 
 /**
  * A short human sentence for an audit entry: the action's sentence, and for the sync's actions on a member
- * the role and the VRChat name from its details (`· role Linked · VRChat Carol`). The database builds the
- * same text (see `descriptionSql`), so sorting and searching match what is shown.
+ * the role and the VRChat name from its details (`· role Linked · VRChat Carol`). An action on a VRChat
+ * account names the account acted on by name and id, and the Discord member whose link it went through
+ * (`· VRChat Carol (usr_…) · member carol_d`). The database builds the same text (see `descriptionSql`), so
+ * sorting and searching match what is shown.
  */
 export function describeAuditEntry(action: string, details?: Record<string, unknown> | null): string {
   const base = Object.hasOwn(auditDescriptions, action) ? auditDescriptions[action] : action;
@@ -89,7 +93,12 @@ export function describeAuditEntry(action: string, details?: Record<string, unkn
   const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
   const role = text(details.roleName);
   const vrchat = text(details.vrchatName);
-  return `${base}${role ? ` · role ${role}` : ''}${vrchat ? ` · VRChat ${vrchat}` : ''}`;
+  const account = text(details.vrcUserId);
+  const member = account && text(details.discordUserId) ? text(details.targetName) : null;
+  return (
+    `${base}${role ? ` · role ${role}` : ''}${vrchat ? ` · VRChat ${vrchat}` : ''}` +
+    `${vrchat && account ? ` (${account})` : ''}${member ? ` · member ${member}` : ''}`
+  );
 }
 
 /** The event type in words: its sentence, or for an action without one its code spelled out ('sdk.token_issued' → 'Sdk token issued'). */

@@ -87,8 +87,9 @@ describe('POST /api/guilds/:guildId/sync/preview (what a settings change would d
       total: 13,
       wouldHold: 13,
     });
-    expect(res.json().effects[0].taken).toContain('linked_1');
-    expect(res.json().effects[0].taken).toContain('Glimmer');
+    // Each names the VRChat account removed (name and id), and the Discord member whose link it went through.
+    expect(res.json().effects[0].taken).toContain(`linked_1 · VRChat Kitsune Kai (${vrc['Kitsune Kai']})`);
+    expect(res.json().effects[0].taken).toContain(`VRChat Glimmer (${vrc.Glimmer})`);
   });
 
   it('previews a new Discord to group mapping: who would be invited', async () => {
@@ -102,7 +103,7 @@ describe('POST /api/guilds/:guildId/sync/preview (what a settings change would d
         kind: 'invite',
         roleName: null,
         sentence: '1 person will be invited to the group.',
-        given: ['linked_0'],
+        given: [`linked_0 · VRChat Carol Casual (${vrc['Carol Casual']})`],
         taken: [],
       },
     ]);
@@ -121,7 +122,7 @@ describe('POST /api/guilds/:guildId/sync/preview (what a settings change would d
         roleName: null,
         sentence: '1 member will be removed from the group.',
         given: [],
-        taken: ['linked_1'],
+        taken: [`linked_1 · VRChat Kitsune Kai (${vrc['Kitsune Kai']})`],
       },
     ]);
     await t.ctx.db.delete(discordGroupMappings);

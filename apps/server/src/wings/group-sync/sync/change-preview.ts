@@ -8,7 +8,7 @@ import type { AppContext } from '../../../kernel/context.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { previewGuestRoleChange } from '../../community/index.js';
 import type { ProposedChange } from './change-preview.schemas.js';
-import { viewOf, warningMessage } from './sync.service.js';
+import { actedOnName, viewOf, warningMessage } from './sync.service.js';
 import { planWithBreaker } from './sync-breaker.js';
 import { type Observation, observeGuild } from './sync-observe.js';
 import {
@@ -102,7 +102,7 @@ export function effectsOf(obs: Observation, actions: readonly SyncAction[]): Eff
     const entry = groups.get(key) ?? { kind, roleName: view.roleName, given: [], taken: [] };
     groups.set(key, entry);
     const taken = a.kind === 'remove' || a.kind === 'removeDiscordRole' || a.kind === 'removeGroupRole';
-    (taken ? entry.taken : entry.given).push(view.targetName);
+    (taken ? entry.taken : entry.given).push(actedOnName(obs, a));
   }
   return [...groups.values()].map((g) => {
     const given = g.given.length;

@@ -237,6 +237,43 @@ describe('planSync (property)', () => {
     );
   });
 
+  it('does nothing on VRChat for an unproven link: its account is planned as if nobody had linked it', () => {
+    const vrchatSide = (actions: readonly SyncAction[]) =>
+      actions.filter((a) => 'vrcUserId' in a).map((a) => JSON.stringify(a));
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const unlinked = {
+          ...input,
+          members: input.members.map((m) => (m.link && !m.link.verified ? { ...m, link: null } : m)),
+        };
+        expect(vrchatSide(planSync(input).actions)).toEqual(vrchatSide(planSync(unlinked).actions));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('invites, accepts, gives or revokes group roles and removes by a mapping only for ownership-verified links', () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const unproven = new Set(
+          input.members.flatMap((m) => (m.link && !m.link.verified ? [m.link.vrcUserId] : [])),
+        );
+        for (const a of planSync(input).actions) {
+          if (!('vrcUserId' in a)) continue;
+          // Never named as acting for the member who claims the account without proof.
+          if (unproven.has(a.vrcUserId)) expect(a.discordUserId).toBeNull();
+          // Taking back what the bot's temporary grants gave, and Auto Remove, concern anyone in the group.
+          const undo = a.kind === 'removeGroupRole' && a.reason === 'GrantRoleTemporary';
+          if (undo || a.reason === 'AutoRemove') continue;
+          const member = input.members.find((m) => m.discordUserId === a.discordUserId);
+          expect(member?.link?.verified, JSON.stringify(a)).toBe(true);
+          expect(member?.link?.vrcUserId).toBe(a.vrcUserId);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('takes a temporary role back only for a temporary mapping or a recorded temporary grant', () => {
     fc.assert(
       fc.property(inputArb, (input) => {
@@ -584,6 +621,34 @@ describe('planSync (examples)', () => {
       { kind: 'addDiscordRole', discordUserId: 'm1', roleId: 'd1', reason: 'GrantRolePermanent' },
       { kind: 'addDiscordRole', discordUserId: 'm1', roleId: 'd2', reason: 'GrantRoleTemporary' },
       { kind: 'removeDiscordRole', discordUserId: 'm2', roleId: 'd2', reason: 'GrantRoleTemporary' },
+    ]);
+  });
+
+  it('does nothing on VRChat through an unproven link, and ends the temporary role it once got', () => {
+    const plan = planSync(
+      base({
+        members: [linked(1, ['d1'], false), linked(2, ['d1'], false)],
+        group: group({
+          members: new Map([['v1', ['r1']]]),
+          discordToGroup: [
+            { discordRoleId: 'd1', groupRoleId: null, action: 'Membership' },
+            { discordRoleId: 'd1', groupRoleId: 'r1', action: 'GrantRoleTemporary' },
+            { discordRoleId: 'd1', groupRoleId: 'r2', action: 'GrantRolePermanent' },
+          ],
+        }),
+        // Given while such links still counted (before issue #29).
+        temporaryGrants: [{ kind: 'groupRole', vrcUserId: 'v1', roleId: 'r1' }],
+      }),
+    );
+    // v2 is not invited, v1 gets no r2 and loses the r1 the claim got it, named for nobody.
+    expect(plan.actions).toEqual([
+      {
+        kind: 'removeGroupRole',
+        vrcUserId: 'v1',
+        discordUserId: null,
+        roleId: 'r1',
+        reason: 'GrantRoleTemporary',
+      },
     ]);
   });
 

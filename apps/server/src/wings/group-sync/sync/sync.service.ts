@@ -90,6 +90,19 @@ export function viewOf(obs: Observation, a: SyncAction): SyncActionView {
   return { kind: a.kind, targetName, discordUserId, vrcUserId, roleName, reason: a.reason };
 }
 
+/**
+ * Who an action on VRChat concerns, as a preview lists it: the VRChat account acted on, by name and id, and the
+ * Discord member whose (verified) link it went through ('carol_d · VRChat Carol (usr_…)'); a Discord action
+ * names the member only.
+ */
+export function actedOnName(obs: Observation, a: SyncAction): string {
+  const view = viewOf(obs, a);
+  if (!view.vrcUserId) return view.targetName;
+  const account = `VRChat ${vrchatNameOf(obs, a) ?? view.vrcUserId} (${view.vrcUserId})`;
+  const member = a.discordUserId && obs.names.get(a.discordUserId);
+  return member ? `${member} · ${account}` : account;
+}
+
 /** The member's VRChat name (the link's, else the group's listing), for the audit entry's description. */
 function vrchatNameOf(obs: Observation, a: SyncAction): string | null {
   const member = a.discordUserId ? obs.input.members.find((m) => m.discordUserId === a.discordUserId) : null;

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.js';
 import { namesIn } from '../../../db/name-lookup.js';
 import { groupInvites, linkEvents, vrchatLinks } from '../../../db/schema/index.js';
@@ -21,7 +21,12 @@ export async function linkedDiscordIds(db: Queryable, discordUserIds: string[]):
 /** The oldest link events nobody handled yet, at most `limit`. */
 export async function unhandledLinkEvents(db: Queryable, limit: number) {
   return db
-    .select({ id: linkEvents.id, discordUserId: linkEvents.discordUserId })
+    .select({
+      id: linkEvents.id,
+      discordUserId: linkEvents.discordUserId,
+      vrcUserId: linkEvents.vrcUserId,
+      kind: linkEvents.kind,
+    })
     .from(linkEvents)
     .where(isNull(linkEvents.processedAt))
     .orderBy(asc(linkEvents.id))
@@ -39,6 +44,22 @@ export async function recordedInvitesOf(db: Queryable, groupId: string) {
     .select({ vrcUserId: groupInvites.vrcUserId })
     .from(groupInvites)
     .where(eq(groupInvites.groupId, groupId));
+}
+
+/** The groups the sync recorded an invite of this VRChat account into, sent through this Discord user's link. */
+export async function invitesSentThrough(db: Queryable, discordUserId: string, vrcUserId: string) {
+  const rows = await db
+    .select({ groupId: groupInvites.groupId })
+    .from(groupInvites)
+    .where(and(eq(groupInvites.discordUserId, discordUserId), eq(groupInvites.vrcUserId, vrcUserId)));
+  return rows.map((r) => r.groupId);
+}
+
+/** Forgets the sync's record of an invite (withdrawn): a later sync may invite anew. */
+export async function forgetInviteSent(db: Queryable, discordUserId: string, groupId: string): Promise<void> {
+  await db
+    .delete(groupInvites)
+    .where(and(eq(groupInvites.discordUserId, discordUserId), eq(groupInvites.groupId, groupId)));
 }
 
 /** Records the invite the sync sent into a group (once: a repeat is a no-op). */

@@ -1,5 +1,6 @@
 import { Badge, Group } from '@mantine/core';
 import type { MemberSearchResult } from '../../../lib/guild-access/api/members';
+import { shownAsAdult } from './memberLabels';
 
 /** Linked / Verified / 18+ at a glance: a badge for each state the member has, 'Not linked' otherwise. */
 export function MemberBadges({ member }: { member: MemberSearchResult }) {
@@ -23,7 +24,7 @@ export function MemberBadges({ member }: { member: MemberSearchResult }) {
           Unverified
         </Badge>
       )}
-      {member.ageVerified === 'Plus18' && (
+      {shownAsAdult(member) && (
         <Badge variant="light" color="grape">
           18+
         </Badge>

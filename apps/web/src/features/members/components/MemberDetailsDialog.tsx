@@ -16,7 +16,7 @@ import { TruncatedName } from '../../../components/TruncatedName';
 import type { MemberSearchResult } from '../../../lib/guild-access/api/members';
 import { useMemberDetails } from '../api/memberDetails';
 import { MemberBadges } from './MemberBadges';
-import { vrchatProfileUrl } from './memberLabels';
+import { ageLabel, vrchatProfileUrl } from './memberLabels';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -72,7 +72,7 @@ export function MemberDetailsDialog({
               )}
             </Field>
             <Field label="Age Verified">
-              <Text size="sm">{member.ageVerified === 'Plus18' ? '18+' : 'No'}</Text>
+              <Text size="sm">{ageLabel(member)}</Text>
             </Field>
           </SimpleGrid>
           <Field label="Roles">

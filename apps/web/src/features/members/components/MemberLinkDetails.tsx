@@ -1,7 +1,7 @@
 import { Button, SimpleGrid, Stack, Text } from '@mantine/core';
 import { TruncatedName } from '../../../components/TruncatedName';
 import type { MemberSearchResult } from '../../../lib/guild-access/api/members';
-import { lastLinkChange } from './memberLabels';
+import { ageLabel, lastLinkChange } from './memberLabels';
 
 function Detail({ label, value }: { label: string; value: string }) {
   return (
@@ -37,7 +37,7 @@ export function MoreToggle({
   );
 }
 
-/** What More reveals: the spec's link fields, each in words ('18+' only for Plus18, else 'No'). */
+/** What More reveals: the spec's link fields, each in words ('18+' only for a verified Plus18 link). */
 export function MemberLinkDetails({ member, id }: { member: MemberSearchResult; id: string }) {
   return (
     <SimpleGrid
@@ -52,7 +52,7 @@ export function MemberLinkDetails({ member, id }: { member: MemberSearchResult; 
       <Detail label="Link Count" value={String(member.linkCount)} />
       <Detail label="Last Link Change" value={lastLinkChange(member.linkLastChanged)} />
       <Detail label="Verified" value={member.isVerified ? 'Yes' : 'No'} />
-      <Detail label="Age Verified" value={member.ageVerified === 'Plus18' ? '18+' : 'No'} />
+      <Detail label="Age Verified" value={ageLabel(member)} />
     </SimpleGrid>
   );
 }

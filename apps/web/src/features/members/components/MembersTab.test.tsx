@@ -122,6 +122,30 @@ describe('Members tab', () => {
     expect(await dialog.findByText('DJ')).toBeTruthy();
   });
 
+  it('never shows an unproven link as 18+: its age is said not to be verified', async () => {
+    // Even should the server answer the account's own 18+ for an unproven link, the tab does not show it.
+    const unproven = { ...member(3, true), username: 'claimant', isVerified: false };
+    setup({
+      'GET /api/members/900': {
+        body: { results: [unproven], totalCount: 1, totalPages: 1, linkedOnly: false },
+      },
+      'GET /api/members/900/603': { body: { id: '603', discordRoles: [] } },
+    });
+    await screen.findAllByText('claimant', {}, { timeout: 15_000 });
+    const row = within(screen.getByRole('row', { name: 'claimant' }));
+    expect(row.getByText('Unverified')).toBeTruthy();
+    expect(row.queryByText('18+')).toBeNull();
+    fireEvent.click(row.getByRole('button', { name: 'More' }));
+    const details = within(screen.getByRole('region', { name: 'Link details of claimant' }));
+    expect(details.getByText('Not verified (ownership not proven)')).toBeTruthy();
+    expect(details.queryByText('18+')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Details of claimant' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Member Details' }));
+    expect(dialog.getByText('Age Verified').nextElementSibling?.textContent).toBe(
+      'Not verified (ownership not proven)',
+    );
+  });
+
   it('shows the empty state', async () => {
     setup({
       'GET /api/members/900': { body: { results: [], totalCount: 0, totalPages: 1, linkedOnly: false } },

@@ -15,7 +15,9 @@ export function linkBadges(link: LinkData | null): BadgeSpec[] {
       ? { label: 'Ownership-Verified', color: 'green' }
       : { label: 'Ownership-Not-Verified', color: 'orange' },
   ];
-  if (link.ageVerification === 'Plus18') badges.push({ label: '18+ Verified', color: 'green' });
+  // The account's age is the member's only once they proved owning it (issue #29).
+  if (!link.isVerified) badges.push({ label: 'Age Not-Verified', color: 'gray' });
+  else if (link.ageVerification === 'Plus18') badges.push({ label: '18+ Verified', color: 'green' });
   else if (link.ageVerification === 'Verified') badges.push({ label: 'Age Verified', color: 'teal' });
   else badges.push({ label: 'Age Not-Verified', color: 'gray' });
   return badges;

@@ -37,6 +37,17 @@ describe('profile page header', () => {
     expect(badges()).toEqual(['Ownership-Not-Verified', 'Age Not-Verified']);
   });
 
+  it("never shows an unverified link as 18+: the account may be a stranger's", async () => {
+    stubProfile(
+      profileFixture({
+        linkData: { id: 'usr_abc', vrchatName: 'NeonVR', isVerified: false, ageVerification: 'Plus18' },
+      }),
+    );
+    renderApp('/profile');
+    await screen.findByRole('heading', { name: 'neon' });
+    expect(badges()).toEqual(['Ownership-Not-Verified', 'Age Not-Verified']);
+  });
+
   it('shows Age Verified when VRChat reports an age verification other than 18+', async () => {
     stubProfile(
       profileFixture({
