@@ -11585,6 +11585,7 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
+                cursor?: string;
                 pageSize?: number;
                 eventTypes?: string | string[];
                 actorIds?: string | string[];
@@ -11613,6 +11614,8 @@ export interface operations {
                     "application/json": {
                         auditLogs: components["schemas"]["AuditLogEntry"][];
                         totalCount: number;
+                        nextCursor: string | null;
+                        previousCursor: string | null;
                         eventTypes: string[];
                         eventLabels: {
                             [key: string]: string;
