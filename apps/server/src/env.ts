@@ -142,6 +142,10 @@ export const envSchema = z.object({
   RATE_LIMIT_API_KEY: z.coerce.number().int().min(0).default(300),
   /** The rate limits' fixed window, in seconds. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
+  /** Days the audit log keeps a row (the retention job deletes older ones); 0: kept forever. */
+  AUDIT_LOG_RETENTION_DAYS: z.coerce.number().int().min(0).max(36500).default(365),
+  /** Days a processed link event is kept (its link changes stay counted in a summary); 0: kept forever. */
+  LINK_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(0).max(36500).default(90),
   /** This process's name on /admin (scheduled tasks are registered under it); default host name + pid. */
   INSTANCE_NAME: optionalString,
   /** Gateway sharding (bots in more than 2,500 servers): total shards and the ids this process runs. */

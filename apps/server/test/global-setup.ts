@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import type { TestProject } from 'vitest/node';
+import { CREATE_EXTENSIONS, PGLITE_EXTENSIONS } from '../src/db/client.js';
 
 const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
 
@@ -38,7 +38,8 @@ export default async function setup(project: TestProject) {
   const path = join(tmpdir(), `vrclink-pglite-template-${templateKey()}.tar`);
   if (!existsSync(path)) {
     // The same extensions as openDatabase's PGlite.
-    const client = new PGlite({ extensions: { pg_trgm } });
+    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
+    await client.exec(CREATE_EXTENSIONS);
     await migrate(drizzle(client), { migrationsFolder: migrations });
     const dump = await client.dumpDataDir('none');
     await client.close();

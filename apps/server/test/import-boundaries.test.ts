@@ -19,6 +19,7 @@ const tableUseExceptions = [
   'src/wings/access/members/linked-member-page.ts → vrchatLinks',
   'src/wings/access/members/member-mirror.store.ts → vrchatLinks',
   'src/wings/access/members/members.search.ts → vrchatLinks',
+  'src/wings/access/members/members.service.ts → linkChangeSummaries',
   'src/wings/access/members/members.service.ts → linkEvents',
   // A user's servers with their linked groups in one read; community sits below group sync.
   'src/wings/community/profile/profile.service.ts → guildGroups',

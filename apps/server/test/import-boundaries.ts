@@ -158,6 +158,7 @@ export const tableOwners: Record<string, string> = {
   vrchatLinks: 'identity',
   verificationCodes: 'identity',
   linkEvents: 'identity',
+  linkChangeSummaries: 'identity',
   groupInvites: 'identity',
   sdkLoginRequests: 'identity',
   // community

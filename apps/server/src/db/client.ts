@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -35,6 +36,16 @@ export interface Database {
 const migrationsFolder = join(serverDir, 'drizzle');
 
 /**
+ * Extensions the migrations' indexes need that drizzle-kit does not generate: btree_gin gives the text
+ * `guild_id` a GIN operator class, so the member search's trigram indexes start from the server. Created
+ * before the migrations run (a trusted extension: the database's owner may create it).
+ */
+export const CREATE_EXTENSIONS = 'create extension if not exists btree_gin';
+
+/** pg_trgm and btree_gin back the member search's infix match (created by a migration and CREATE_EXTENSIONS). */
+export const PGLITE_EXTENSIONS = { pg_trgm, btree_gin };
+
+/**
  * Opens the database and applies committed migrations. `url` undefined = embedded PGlite under `dataDir`
  * (`memory://` for an in-memory one, used by tests).
  */
@@ -64,6 +75,7 @@ export async function openDatabase(opts: {
     const client = await pool.connect();
     try {
       await client.query('select pg_advisory_lock(72707369)');
+      await client.query(CREATE_EXTENSIONS);
       await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
     } finally {
       await client.query('select pg_advisory_unlock(72707369)').catch(() => {});
@@ -83,8 +95,7 @@ export async function openDatabase(opts: {
     ? mkdtempSync(join(tmpdir(), 'vrclink-files-'))
     : join(dataDir, 'files');
   let client: PGlite;
-  // pg_trgm backs the member search's infix match (the migration creates the extension).
-  const extensions = { pg_trgm };
+  const extensions = PGLITE_EXTENSIONS;
   if (dataDir.startsWith('memory://')) client = new PGlite({ extensions, loadDataDir: opts.loadDataDir });
   else {
     const dir = join(dataDir, 'pglite');
@@ -92,6 +103,7 @@ export async function openDatabase(opts: {
     client = new PGlite(dir, { extensions });
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
+  await client.exec(CREATE_EXTENSIONS);
   await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
   return {
     db,

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../test/app.js';
 import { buildApp } from '../app.js';
+import { rateLimits } from '../db/schema/index.js';
 import { createLocalRateCounter, userRateKey } from './rate-limit.js';
 import type { ZodApp } from './types.js';
 
@@ -184,5 +185,72 @@ describe('the in-memory count while a write runs', () => {
     } finally {
       await counter.close();
     }
+  });
+});
+
+describe('a signed-in caller over the limit', () => {
+  let t: TestApp;
+  let other: ZodApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_USER: '6' } });
+    other = (await buildApp({ ctx: t.ctx, webDist: null })).app;
+    await other.ready();
+  });
+  afterAll(async () => {
+    await other?.close();
+    await t?.close();
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('is refused from memory after the first refusal, by every server, with no write to the shared count', async () => {
+    const erin = await signIn(t);
+    const onA = () => t.inject({ method: 'GET', url: '/api/user', session: erin.session });
+    const onB = () =>
+      other.inject({ method: 'GET', url: '/api/user', cookies: { vrclink_session: erin.session } });
+    const shared = async () =>
+      (
+        await t.ctx.database.executeSql('select hits from rate_limits where key = $1', [
+          `rate:${userRateKey(t.ctx.config.secretKey, erin.id)}`,
+        ])
+      ).rows[0]?.hits;
+    for (let i = 0; i < 6; i++) expect((await (i % 2 ? onB() : onA())).statusCode).toBe(200);
+    const first = await onA();
+    expect(first.statusCode).toBe(429);
+    const afterFirst = await shared();
+    // The other server learns it with one write of its own, then refuses from memory too.
+    expect((await onB()).statusCode).toBe(429);
+    const afterBoth = await shared();
+    expect(Number(afterBoth)).toBeGreaterThan(6);
+
+    const writes = vi.spyOn(t.ctx.db, 'insert');
+    for (let i = 0; i < 10; i++) {
+      const res = await (i % 2 ? onB() : onA());
+      expect(res.statusCode).toBe(429);
+      expect(res.headers['ratelimit-remaining']).toBe('0');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(res.json().message).toMatch(/^Too many requests: wait \d+ seconds? and try again\.$/);
+    }
+    expect(writes.mock.calls.filter(([table]) => table === rateLimits)).toEqual([]);
+    expect(await shared()).toBe(afterBoth);
+    expect(Number(afterFirst)).toBeLessThanOrEqual(Number(afterBoth));
+  });
+});
+
+describe("a signed-in caller refused from memory, once the window's end passed", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_USER: '2', RATE_LIMIT_WINDOW_SECONDS: '1' } });
+  });
+  afterAll(() => t?.close());
+
+  it('is counted in a new window', async () => {
+    const finn = await signIn(t);
+    const user = () => t.inject({ method: 'GET', url: '/api/user', session: finn.session });
+    // Two allowed, then refused (from memory after the first refusal) until the window ends; a process
+    // that refused from memory must not go on refusing after it.
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await user()).statusCode);
+    expect(statuses.slice(0, 2)).toEqual([200, 200]);
+    await expect.poll(async () => (await user()).statusCode, { timeout: 5000, interval: 100 }).toBe(200);
   });
 });

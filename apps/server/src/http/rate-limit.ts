@@ -92,6 +92,9 @@ interface LocalCount {
  * So a burst costs about one write a second, and what one process counts unseen by the others is at most a
  * second of requests and never more than half the limit. A key's writes go one after another, so each answer
  * includes every earlier one of this process, and requests counted while a write runs include it too.
+ * Once a key's count as this process knows it reaches the limit, its requests are refused from memory until
+ * the window ends (no write: refused requests are not counted, the count is over anyway); another process
+ * learns it from its own next write, then refuses from memory too.
  */
 export function createLocalRateCounter(db: Db, windowMs: number) {
   const counts = new Map<string, LocalCount>();
@@ -161,6 +164,14 @@ export function createLocalRateCounter(db: Db, windowMs: number) {
     async hit(key: string, limit: number): Promise<{ hits: number; resetMs: number }> {
       const now = Date.now();
       const c = counts.get(key);
+      // Over the limit for the rest of this window: a count only grows within a window, so once the shared
+      // count (with this process's requests on their way) reaches the limit every further request is refused,
+      // here, without a write; the first request after the window's end is written and starts a new one.
+      if (c && now < c.windowEndsAt && c.shared + c.inFlight + c.pending >= limit)
+        return {
+          hits: Math.max(limit, c.shared + c.inFlight + c.pending) + 1,
+          resetMs: c.windowEndsAt - now,
+        };
       const fresh = c && now < c.windowEndsAt && now - c.syncedAt < FLUSH_INTERVAL_MS;
       if (c && fresh && c.shared + c.inFlight + c.pending + 1 <= limit / 2) {
         c.pending += 1;

@@ -37,6 +37,8 @@ export interface AppConfig {
   supportUrl: string;
   /** Per-window request limits shared by every process (http/rate-limit.ts); 0 switches one off. */
   rateLimit: { anonymous: number; user: number; apiKey: number; windowMs: number };
+  /** How long history tables keep rows (jobs/history-retention.ts), in days; 0 keeps them forever. */
+  retention: { auditLogDays: number; linkEventsDays: number };
   /** GitHub Pages base of the world data mirror (the worlds' 'Trusted URL'), without a trailing slash. */
   worldMirrorUrl: string | null;
   /** Where the world mirror pushes (wings/worlds/world-mirror); `remote` null: no mirror. */
@@ -153,6 +155,10 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
       user: env.RATE_LIMIT_USER,
       apiKey: env.RATE_LIMIT_API_KEY,
       windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000,
+    },
+    retention: {
+      auditLogDays: env.AUDIT_LOG_RETENTION_DAYS,
+      linkEventsDays: env.LINK_EVENTS_RETENTION_DAYS,
     },
     worldMirrorUrl: env.WORLD_MIRROR_URL?.replace(/\/$/, '') ?? null,
     worldMirror: resolveWorldMirror(env, Boolean(sim)),

@@ -12,5 +12,11 @@ export const auditLog = pgTable(
     details: jsonb('details').$type<Record<string, unknown>>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('audit_guild_idx').on(t.guildId, t.createdAt), index('audit_actor_idx').on(t.actorId)],
+  (t) => [
+    // The Audit Log's pages walk (created_at, id) within a server (keyset paging).
+    index('audit_guild_idx').on(t.guildId, t.createdAt, t.id),
+    index('audit_actor_idx').on(t.actorId),
+    // Retention deletes the oldest rows of every server in batches (AUDIT_LOG_RETENTION_DAYS).
+    index('audit_created_idx').on(t.createdAt),
+  ],
 );

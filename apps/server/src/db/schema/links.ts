@@ -2,6 +2,7 @@ import {
   bigserial,
   boolean,
   index,
+  integer,
   pgTable,
   primaryKey,
   text,
@@ -58,8 +59,28 @@ export const linkEvents = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     processedAt: timestamp('processed_at', { withTimezone: true }),
   },
-  (t) => [index('link_events_pending_idx').on(t.processedAt, t.id)],
+  (t) => [
+    index('link_events_pending_idx').on(t.processedAt, t.id),
+    // The Members tab's link history of a page of members.
+    index('link_events_user_idx').on(t.discordUserId),
+    // Retention deletes processed events past LINK_EVENTS_RETENTION_DAYS in batches.
+    index('link_events_created_idx').on(t.createdAt),
+  ],
 );
+
+/** The link event kinds the Members tab counts as link changes (Link Count, Last Link Change). */
+export const LINK_CHANGE_KINDS = ['linked', 'unlinked', 'moved_away'] as const;
+
+/**
+ * What retention removed of a member's link history: how many link changes (linked, unlinked, moved away)
+ * the deleted `link_events` rows held and when the latest was, so the Members tab's Link Count and Last
+ * Link Change stay exact once old events are gone.
+ */
+export const linkChangeSummaries = pgTable('link_change_summaries', {
+  discordUserId: text('discord_user_id').primaryKey(),
+  changes: integer('changes').notNull().default(0),
+  lastChangedAt: timestamp('last_changed_at', { withTimezone: true }),
+});
 
 /** Group invites the sync has sent, so it does not invite the same person twice (reset by the user). */
 export const groupInvites = pgTable(

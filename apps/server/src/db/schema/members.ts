@@ -32,9 +32,23 @@ export const guildMembers = pgTable(
     index('guild_members_username_prefix_idx').on(t.guildId, sql`lower(${t.username}) text_pattern_ops`),
     index('guild_members_global_name_prefix_idx').on(t.guildId, sql`lower(${t.globalName}) text_pattern_ops`),
     index('guild_members_nickname_prefix_idx').on(t.guildId, sql`lower(${t.nickname}) text_pattern_ops`),
-    index('guild_members_username_trgm_idx').using('gin', sql`lower(${t.username}) gin_trgm_ops`),
-    index('guild_members_global_name_trgm_idx').using('gin', sql`lower(${t.globalName}) gin_trgm_ops`),
-    index('guild_members_nickname_trgm_idx').using('gin', sql`lower(${t.nickname}) gin_trgm_ops`),
+    // Server first (btree_gin's operator class for the text guild_id), so an infix search reads the
+    // trigrams' entries of this server's members, not of every member of every server.
+    index('guild_members_guild_username_trgm_idx').using(
+      'gin',
+      t.guildId,
+      sql`lower(${t.username}) gin_trgm_ops`,
+    ),
+    index('guild_members_guild_global_name_trgm_idx').using(
+      'gin',
+      t.guildId,
+      sql`lower(${t.globalName}) gin_trgm_ops`,
+    ),
+    index('guild_members_guild_nickname_trgm_idx').using(
+      'gin',
+      t.guildId,
+      sql`lower(${t.nickname}) gin_trgm_ops`,
+    ),
   ],
 );
 

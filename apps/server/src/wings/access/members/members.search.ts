@@ -17,7 +17,10 @@ function filtering(filter: MemberFilter): SQL | undefined {
   return undefined;
 }
 
-/** Shorter name searches match the start of a name (btree prefix indexes); longer ones anywhere (trigrams). */
+/**
+ * Shorter name searches match the start of a name (btree prefix indexes); longer ones anywhere (trigrams).
+ * Both kinds of index start with the server.
+ */
 export const INFIX_MIN_LENGTH = 3;
 
 const SNOWFLAKE = /^\d{17,20}$/;
@@ -38,29 +41,18 @@ function matching(field: MemberSearchField, search: string): SQL | undefined {
     or lower(${m.nickname}) like ${pattern})`;
 }
 
-/**
- * The Members tab's query over the member mirror: matching, counting, ordering (lowercased username in
- * byte order, then id) and paging in SQL; the page's links are read by id afterwards, so the links table
- * is joined only to filter by it (`linkedOnly`, the 'linked' mode, keeps members with a link).
- * - A search: the name indexes' bitmaps, then one sort of the matches with the total as a window count.
- *   The order is spelled `collate "C"` so the planner does not walk the whole prefix index in order
- *   instead (it would, hoping to meet 25 matches early, and read most of a big server).
- * - No search: the prefix index walked in order (`using ~<~`, the same byte order) to the page; the
- *   total is `knownTotal` (the mirror's maintained member count) when given, else counted.
- */
-export async function searchMirror(
-  db: Db,
-  guildId: string,
-  q: {
-    field: MemberSearchField;
-    search: string;
-    page: number;
-    pageSize: number;
-    linkedOnly: boolean;
-    filter?: MemberFilter;
-    knownTotal?: number;
-  },
-) {
+export interface MemberSearch {
+  field: MemberSearchField;
+  search: string;
+  page: number;
+  pageSize: number;
+  linkedOnly: boolean;
+  filter?: MemberFilter;
+  knownTotal?: number;
+}
+
+/** What a search reads: its WHERE clause, and whether the links table is joined (inner, or outer for 'unlinked'). */
+function searchShape(guildId: string, q: MemberSearch) {
   const filter = q.filter ?? 'all';
   const condition = and(matching(q.field, q.search), filtering(filter));
   const where = and(eq(m.guildId, guildId), isNull(m.leftAt), condition);
@@ -71,7 +63,36 @@ export async function searchMirror(
     ((q.field === 'VrcId' || q.field === 'VrcName') && q.search !== '');
   // Unlinked members are the rows the links table has no partner for.
   const outer = filter === 'unlinked' && !join;
-  const on = eq(l.discordUserId, m.userId);
+  return { condition, where, join, outer };
+}
+
+const on = eq(l.discordUserId, m.userId);
+
+/** The page of a search or filter: the matches in order, each with the total as a window count. */
+export function matchesPage(db: Db, guildId: string, q: MemberSearch) {
+  const { where, join, outer } = searchShape(guildId, q);
+  const query = db.select({ member: m, total: sql<number>`count(*) over ()` }).from(m);
+  return (join ? query.innerJoin(l, on) : outer ? query.leftJoin(l, on) : query)
+    .where(where)
+    .orderBy(sql`lower(${m.username}) collate "C"`, m.userId)
+    .limit(q.pageSize)
+    .offset((q.page - 1) * q.pageSize);
+}
+
+/**
+ * The Members tab's query over the member mirror: matching, counting, ordering (lowercased username in
+ * byte order, then id) and paging in SQL; the page's links are read by id afterwards, so the links table
+ * is joined only to filter by it (`linkedOnly`, the 'linked' mode, keeps members with a link).
+ * - A search: the name indexes' bitmaps, then one sort of the matches with the total as a window count.
+ *   Every name index has the server as a key (the btree prefix ones first; the GIN trigram ones `guild_id`
+ *   beside the trigrams, btree_gin), so an infix search keeps only this server's entries inside the index.
+ *   The order is spelled `collate "C"` so the planner does not walk the whole prefix index in order
+ *   instead (it would, hoping to meet 25 matches early, and read most of a big server).
+ * - No search: the prefix index walked in order (`using ~<~`, the same byte order) to the page; the
+ *   total is `knownTotal` (the mirror's maintained member count) when given, else counted.
+ */
+export async function searchMirror(db: Db, guildId: string, q: MemberSearch) {
+  const { condition, where, join, outer } = searchShape(guildId, q);
   const offset = (q.page - 1) * q.pageSize;
 
   let members: MemberRow[];
@@ -95,12 +116,7 @@ export async function searchMirror(
     members = page;
     total = counted;
   } else {
-    const query = db.select({ member: m, total: sql<number>`count(*) over ()` }).from(m);
-    const rows = await (join ? query.innerJoin(l, on) : outer ? query.leftJoin(l, on) : query)
-      .where(where)
-      .orderBy(sql`lower(${m.username}) collate "C"`, m.userId)
-      .limit(q.pageSize)
-      .offset(offset);
+    const rows = await matchesPage(db, guildId, q);
     members = rows.map((r) => r.member);
     // Past the last page no row carries the count: count apart.
     total = rows.length

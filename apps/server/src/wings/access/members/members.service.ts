@@ -1,6 +1,6 @@
 import { CDN } from 'discord.js';
-import { and, count, eq, inArray, max, or } from 'drizzle-orm';
-import { linkEvents } from '../../../db/schema/index.js';
+import { and, count, inArray, max } from 'drizzle-orm';
+import { LINK_CHANGE_KINDS, linkChangeSummaries, linkEvents } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { missing } from '../../../kernel/errors.js';
@@ -22,20 +22,36 @@ export {
 } from './members.search.js';
 export const MEMBER_NOT_FOUND = 'That user is not a member of this server.';
 
-/** How often each of these members' links was made or removed, and when it last was. */
+/**
+ * How often each of these members' links was made or removed, and when it last was: the link events still
+ * kept, plus what retention summarised of the deleted ones (`link_change_summaries`).
+ */
 async function linkHistory(ctx: AppContext, ids: string[]) {
-  if (ids.length === 0) return new Map<string, { linkCount: number; last: unknown }>();
-  const history = await ctx.db
-    .select({ id: linkEvents.discordUserId, n: count(), last: max(linkEvents.createdAt) })
-    .from(linkEvents)
-    .where(
-      and(
-        inArray(linkEvents.discordUserId, ids),
-        or(eq(linkEvents.kind, 'linked'), eq(linkEvents.kind, 'unlinked'), eq(linkEvents.kind, 'moved_away')),
-      ),
-    )
-    .groupBy(linkEvents.discordUserId);
-  return new Map(history.map((h) => [h.id, { linkCount: Number(h.n), last: h.last }]));
+  const history = new Map<string, { linkCount: number; last: Date | null }>();
+  if (ids.length === 0) return history;
+  const [recent, summarised] = await Promise.all([
+    ctx.db
+      .select({ id: linkEvents.discordUserId, n: count(), last: max(linkEvents.createdAt) })
+      .from(linkEvents)
+      .where(and(inArray(linkEvents.discordUserId, ids), inArray(linkEvents.kind, [...LINK_CHANGE_KINDS])))
+      .groupBy(linkEvents.discordUserId),
+    ctx.db.select().from(linkChangeSummaries).where(inArray(linkChangeSummaries.discordUserId, ids)),
+  ]);
+  const later = (a: Date | null, b: Date | null) => (a && b ? (a > b ? a : b) : (a ?? b));
+  for (const s of summarised)
+    history.set(s.discordUserId, {
+      linkCount: s.changes,
+      last: s.lastChangedAt ? new Date(s.lastChangedAt) : null,
+    });
+  for (const r of recent) {
+    const before = history.get(r.id);
+    const last = r.last ? new Date(r.last as unknown as string) : null;
+    history.set(r.id, {
+      linkCount: (before?.linkCount ?? 0) + Number(r.n),
+      last: later(before?.last ?? null, last),
+    });
+  }
+  return history;
 }
 
 /** The guild's mirror, filled first if it never was (503 when Discord cannot be reached for that). */
@@ -82,7 +98,7 @@ export async function searchMembers(
     results: rows.map(({ member, link }) => {
       const info = memberInfoFromRow(cdn, guildId, member);
       const changes = history.get(member.userId);
-      const lastChange = changes?.last ? new Date(changes.last as string) : (link?.linkedAt ?? null);
+      const lastChange = changes?.last ?? link?.linkedAt ?? null;
       return {
         id: member.userId,
         username: member.username,

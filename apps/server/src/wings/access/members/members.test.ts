@@ -2,6 +2,7 @@ import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import { appWithHangoutOwner, signInMember, vrchatLink } from '../../../../test/factories.js';
+import { purgeOldHistory } from '../../../jobs/history-retention.js';
 
 const { hangout } = seedGuildIds;
 const base = `/api/members/${hangout.id}`;
@@ -127,6 +128,41 @@ describe('member search (against the simulators)', () => {
       payload: { permissions: ['ViewGuild'] },
     });
     expect((await search('page=1', member)).statusCode).toBe(200);
+  });
+
+  it('keeps Link Count and Last Link Change once retention deleted the old link events', async () => {
+    const member = await signInMember(t, hangout.id, { username: 'zz_relinker' });
+    const now = Date.now();
+    const age = (days: number) => new Date(now - days * 86_400_000).toISOString();
+    const event = (kind: string, days: number, processed = true) =>
+      t.ctx.database.executeSql(
+        'insert into link_events (discord_user_id, vrc_user_id, kind, created_at, processed_at) values ($1, $2, $3, $4, $5)',
+        [member.id, 'usr_0000beef', kind, age(days), processed ? age(days) : null],
+      );
+    await event('linked', 400);
+    await event('unlinked', 200);
+    await event('refreshed', 150);
+    await event('linked', 120, false);
+    await event('unlinked', 100);
+    const shown = async () => {
+      const [row] = (await search('searchBy=DiscordName&search=zz_relinker')).json().results;
+      return { linkCount: row.linkCount, linkLastChanged: row.linkLastChanged };
+    };
+    const before = await shown();
+    expect(before).toEqual({ linkCount: 4, linkLastChanged: age(100) });
+
+    await purgeOldHistory(t.ctx.db, { auditLogDays: 365, linkEventsDays: 90 });
+
+    // The processed events past 90 days are gone, the one the role work has not processed stays.
+    const kept = await t.ctx.database.executeSql(
+      'select kind from link_events where discord_user_id = $1 order by created_at',
+      [member.id],
+    );
+    expect(kept.rows.map((r) => r.kind)).toEqual(['linked']);
+    expect(await shown()).toEqual(before);
+    // A second run finds nothing more to fold in.
+    await purgeOldHistory(t.ctx.db, { auditLogDays: 365, linkEventsDays: 90 });
+    expect(await shown()).toEqual(before);
   });
 
   it('answers 400 for an unknown search field or page', async () => {

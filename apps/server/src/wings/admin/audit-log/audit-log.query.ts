@@ -16,6 +16,8 @@ export const auditSortOrders = ['Ascending', 'Descending'] as const;
 
 export interface AuditLogQuery {
   page: number;
+  /** Where a page starts: the edge row of the page beside it (`auditCursor`); `page` is ignored with it. */
+  cursor?: string;
   pageSize: number;
   eventTypes?: string[];
   actorIds?: string[];
@@ -106,4 +108,72 @@ const sortColumns = {
 export function auditOrder(q: AuditLogQuery): SQL[] {
   const dir = q.sortOrder === 'Ascending' ? asc : desc;
   return [dir(sortColumns[q.sortBy]), dir(auditLog.id)];
+}
+
+/**
+ * The sort key of a row as text, for a cursor: the timestamp with all its microseconds (UTC), else the
+ * sorted text itself (null stays null).
+ */
+export function sortKeySql(q: AuditLogQuery): SQL<string | null> {
+  if (q.sortBy === 'CreatedAt')
+    return sql<string>`to_char(${auditLog.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+  return sql<string | null>`${sortColumns[q.sortBy]}`;
+}
+
+/** A page edge: the sort key and id of the row it is beside, and which way the page goes from it. */
+export interface AuditCursor {
+  sortBy: AuditLogQuery['sortBy'];
+  sortOrder: AuditLogQuery['sortOrder'];
+  /** `after`: the rows following this one in the chosen order (Next); `before`: those preceding it (Previous). */
+  direction: 'after' | 'before';
+  key: string | null;
+  id: number;
+}
+
+export const encodeAuditCursor = (c: AuditCursor) =>
+  Buffer.from(JSON.stringify([c.sortBy, c.sortOrder, c.direction, c.key, c.id])).toString('base64url');
+
+/** The cursor's parts, or null when it is not one of ours (edited, cut off) or was made for another sort. */
+export function decodeAuditCursor(text: string, q: AuditLogQuery): AuditCursor | null {
+  try {
+    const [sortBy, sortOrder, direction, key, id] = JSON.parse(
+      Buffer.from(text, 'base64url').toString('utf8'),
+    );
+    if (sortBy !== q.sortBy || sortOrder !== q.sortOrder) return null;
+    if (direction !== 'after' && direction !== 'before') return null;
+    if (!(key === null || typeof key === 'string') || !Number.isSafeInteger(id)) return null;
+    if (q.sortBy === 'CreatedAt' && (key === null || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(key)))
+      return null;
+    return { sortBy, sortOrder, direction, key, id };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The rows beyond the cursor's row, in the order the page is read: ascending puts nulls last and descending
+ * first (PostgreSQL's defaults, as `auditOrder`), so "after" in one order is "before" in the other. By
+ * creation time (never null) it is one row comparison, which the (guild_id, created_at, id) index answers.
+ */
+export function auditKeyset(q: AuditLogQuery, c: AuditCursor): SQL {
+  const ascending = (q.sortOrder === 'Ascending') === (c.direction === 'after');
+  if (q.sortBy === 'CreatedAt') {
+    const edge = sql`(${c.key}::timestamptz, ${c.id}::bigint)`;
+    return ascending
+      ? sql`(${auditLog.createdAt}, ${auditLog.id}) > ${edge}`
+      : sql`(${auditLog.createdAt}, ${auditLog.id}) < ${edge}`;
+  }
+  const value = sortColumns[q.sortBy];
+  if (ascending)
+    return c.key === null
+      ? sql`(${value} is null and ${auditLog.id} > ${c.id})`
+      : sql`(${value} > ${c.key} or (${value} = ${c.key} and ${auditLog.id} > ${c.id}) or ${value} is null)`;
+  return c.key === null
+    ? sql`((${value} is null and ${auditLog.id} < ${c.id}) or ${value} is not null)`
+    : sql`(${value} < ${c.key} or (${value} = ${c.key} and ${auditLog.id} < ${c.id}))`;
+}
+
+/** ORDER BY for a page read backwards from a cursor (Previous): the reverse of `auditOrder`, nulls included. */
+export function auditOrderReversed(q: AuditLogQuery): SQL[] {
+  return auditOrder({ ...q, sortOrder: q.sortOrder === 'Ascending' ? 'Descending' : 'Ascending' });
 }

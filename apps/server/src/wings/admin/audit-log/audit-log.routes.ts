@@ -53,6 +53,8 @@ export async function auditLogRoutes(app: ZodApp, ctx: AppContext): Promise<void
       params: z.object({ guildId: snowflake }),
       querystring: z.object({
         page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+        /** A page's `nextCursor` or `previousCursor`: the page beside it, by keyset (then `page` is not read). */
+        cursor: z.string().max(2000).optional(),
         pageSize: z.coerce
           .number()
           .int()
@@ -75,6 +77,10 @@ export async function auditLogRoutes(app: ZodApp, ctx: AppContext): Promise<void
         200: z.object({
           auditLogs: z.array(auditLogEntry),
           totalCount: z.number().int(),
+          /** The next page's `cursor`; null on the last page. */
+          nextCursor: z.string().nullable(),
+          /** The previous page's `cursor`; null on the first page. */
+          previousCursor: z.string().nullable(),
           eventTypes: z.array(z.string()),
           /** Each of `eventTypes` in words. */
           eventLabels: z.record(z.string(), z.string()),

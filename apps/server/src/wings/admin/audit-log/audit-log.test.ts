@@ -232,4 +232,70 @@ describe('GET /api/groups/audit_log/{guildId} (against the simulators)', () => {
     expect((await get('pageSize=50')).auditLogs).toHaveLength(30);
     expect((await get(`actorNames=${member.username}`)).totalCount).toBe(25);
   });
+
+  it('pages by cursor, every row exactly once in each order, while rows are added between pages', async () => {
+    let n = 0;
+    const add = async (count: number) => {
+      for (let i = 0; i < count; i++, n++)
+        await audit(t.ctx.db, {
+          action: n % 3 ? 'guest.assigned' : 'guest.removed',
+          actor: userActor(n % 2 ? member.id : owner.id),
+          guildId: hangout.id,
+          // Some without a target: nulls sort last ascending, first descending.
+          targetId: n % 4 ? `t${n % 7}` : undefined,
+        });
+    };
+    await add(40);
+    type Page = {
+      auditLogs: Entry[];
+      totalCount: number;
+      nextCursor: string | null;
+      previousCursor: string | null;
+    };
+    for (const sortBy of ['CreatedAt', 'EventType', 'ActorDisplayname', 'TargetId', 'Description'])
+      for (const sortOrder of ['Descending', 'Ascending']) {
+        const order = `sortBy=${sortBy}&sortOrder=${sortOrder}`;
+        const before = new Set(ids((await get(`${order}&pageSize=1000`)).auditLogs));
+        const sort = `${order}&pageSize=25`;
+        const seen: number[] = [];
+        const pages: Page[] = [];
+        let page = (await get(sort)) as unknown as Page;
+        expect(page.previousCursor).toBeNull();
+        for (;;) {
+          pages.push(page);
+          seen.push(...ids(page.auditLogs));
+          if (!page.nextCursor) break;
+          // Written between two page loads: never shifts a row into a second page or out of every page.
+          await add(3);
+          page = (await get(`${sort}&cursor=${page.nextCursor}`)) as unknown as Page;
+        }
+        const label = `${sortBy} ${sortOrder}`;
+        expect(seen.length, label).toBe(new Set(seen).size);
+        for (const id of before) expect(seen, label).toContain(id);
+        // Back from the last page with previousCursor: the 25 rows just before it, as they are now.
+        const last = pages.at(-1) as Page;
+        expect(last.previousCursor, label).not.toBeNull();
+        const back = (await get(`${sort}&cursor=${last.previousCursor}`)) as unknown as Page;
+        const all = ids((await get(`${order}&pageSize=1000`)).auditLogs);
+        const at = all.indexOf(Number(last.auditLogs[0]?.id));
+        expect(ids(back.auditLogs), label).toEqual(all.slice(Math.max(0, at - 25), at));
+        expect(back.nextCursor, label).not.toBeNull();
+      }
+  });
+
+  it('answers 400 for a cursor edited or made for another sort', async () => {
+    const first = (await get('pageSize=25')) as unknown as { nextCursor: string };
+    for (const query of [
+      `cursor=${first.nextCursor}&sortOrder=Ascending`,
+      `cursor=${first.nextCursor}&sortBy=EventType`,
+      `cursor=${first.nextCursor.slice(0, -4)}`,
+      'cursor=nonsense',
+    ]) {
+      const res = await t.inject({ method: 'GET', url: `${base}?${query}`, session: owner.session });
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().message).toBe(
+        'This page of the audit log is out of date or not valid. Open the first page again.',
+      );
+    }
+  });
 });

@@ -59,6 +59,7 @@ async function eraseRows(ctx: AppContext, { userId, pseudonym, vrcUserId }: Eras
     await run(sql`delete from login_tokens where user_id = ${userId}`);
     await run(sql`delete from discord_tokens where user_id = ${userId}`);
     await run(sql`delete from link_events where discord_user_id = ${userId}`);
+    await run(sql`delete from link_change_summaries where discord_user_id = ${userId}`);
     await run(sql`delete from guests where host_user_id = ${userId} or guest_discord_id = ${userId}`);
     await run(sql`delete from guild_permissions where user_id = ${userId}`);
     await run(sql`delete from sdk_login_requests where approved_by = ${userId}`);

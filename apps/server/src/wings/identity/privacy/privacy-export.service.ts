@@ -5,6 +5,7 @@ import {
   auditLog,
   discordTokens,
   groupInvites,
+  linkChangeSummaries,
   linkEvents,
   sdkLoginRequests,
   sessions,
@@ -44,6 +45,10 @@ export async function exportMyData(ctx: AppContext, userId: string, others: User
     .select({ scope: discordTokens.scope, expiresAt: discordTokens.expiresAt })
     .from(discordTokens)
     .where(eq(discordTokens.userId, userId));
+  const [summary] = await db
+    .select()
+    .from(linkChangeSummaries)
+    .where(eq(linkChangeSummaries.discordUserId, userId));
   const me = link ? [userId, link.vrcUserId] : [userId];
   const [codes, events, invites, guests, access, mySessions, sdk, calls, images, entries] = await Promise.all(
     [
@@ -97,6 +102,9 @@ export async function exportMyData(ctx: AppContext, userId: string, others: User
       createdAt: iso(e.createdAt),
       processedAt: isoOrNull(e.processedAt),
     })),
+    linkChangesBeforeThose: summary
+      ? { changes: summary.changes, lastChangedAt: isoOrNull(summary.lastChangedAt) }
+      : null,
     groupInvites: invites.map((i) => ({
       groupId: i.groupId,
       vrcUserId: i.vrcUserId,

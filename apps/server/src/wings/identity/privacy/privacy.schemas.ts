@@ -38,6 +38,8 @@ export const myDataExport = z.object({
   linkEvents: z.array(
     z.object({ vrcUserId: z.string().nullable(), kind: z.string(), createdAt: at, processedAt: maybeAt }),
   ),
+  /** What retention summarised of link events deleted after LINK_EVENTS_RETENTION_DAYS: link changes and the latest. */
+  linkChangesBeforeThose: z.object({ changes: z.number().int(), lastChangedAt: maybeAt }).nullable(),
   groupInvites: z.array(z.object({ groupId: z.string(), vrcUserId: z.string(), invitedAt: at })),
   guestsIHost: z.array(
     z.object({

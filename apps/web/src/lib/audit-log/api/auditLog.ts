@@ -40,9 +40,23 @@ export const emptyAuditFilters: AuditFilters = {
 
 const given = (value: string) => value.trim() || undefined;
 
-export const auditLogQuery = (guildId: string, filters: AuditFilters, page: number, pageSize: number) =>
+/**
+ * Which page is shown: its number (for 'Page n / total') and, past the first, the cursor the page beside it
+ * answered (keyset paging: rows written meanwhile never shift a row into two pages or out of all of them).
+ */
+export interface AuditPosition {
+  page: number;
+  cursor?: string;
+}
+
+export const auditLogQuery = (
+  guildId: string,
+  filters: AuditFilters,
+  { page, cursor }: AuditPosition,
+  pageSize: number,
+) =>
   queryOptions({
-    queryKey: ['audit-log', guildId, filters, page, pageSize],
+    queryKey: ['audit-log', guildId, filters, page, cursor ?? null, pageSize],
     queryFn: () =>
       unwrap(
         api.GET('/api/groups/audit_log/{guildId}', {
@@ -50,6 +64,7 @@ export const auditLogQuery = (guildId: string, filters: AuditFilters, page: numb
             path: { guildId },
             query: {
               page,
+              cursor,
               pageSize,
               actorIds: given(filters.actorIds),
               actorNames: given(filters.actorNames),
@@ -66,6 +81,14 @@ export const auditLogQuery = (guildId: string, filters: AuditFilters, page: numb
       ),
   });
 
-export function useAuditLog(guildId: string, filters: AuditFilters, page: number, pageSize: number) {
-  return useQuery({ ...auditLogQuery(guildId, filters, page, pageSize), placeholderData: keepPreviousData });
+export function useAuditLog(
+  guildId: string,
+  filters: AuditFilters,
+  position: AuditPosition,
+  pageSize: number,
+) {
+  return useQuery({
+    ...auditLogQuery(guildId, filters, position, pageSize),
+    placeholderData: keepPreviousData,
+  });
 }

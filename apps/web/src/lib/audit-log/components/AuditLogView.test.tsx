@@ -23,6 +23,8 @@ const answer = (auditLogs: object[], totalCount = auditLogs.length) => ({
   body: {
     auditLogs,
     totalCount,
+    nextCursor: 'cursor-next',
+    previousCursor: 'cursor-previous',
     eventTypes: ['permissions.set', 'world.update'],
     eventLabels: { 'permissions.set': 'Granted permissions', 'world.update': 'Updated world settings' },
   },
@@ -98,17 +100,34 @@ describe('AuditLogView', () => {
     expect(await screen.findByText('Linked Users Role: Verified → Event Host')).toBeTruthy();
   });
 
-  it('pages with Previous and Next, disabled at the ends, and changes the page size', async () => {
+  it('pages with Previous and Next by the cursors the shown page gave, disabled at the ends, and changes the page size', async () => {
     const fetchMock = setup();
     await screen.findByText('world-1');
     expect(button('Previous').disabled).toBe(true);
     fireEvent.click(button('Next'));
+    await waitFor(() => expect(screen.getByText('Page 2 / 3')).toBeTruthy());
+    expect(queries(fetchMock).at(-1)).toMatchObject({ page: '2', cursor: 'cursor-next' });
+    // The page after this one starts from this page's edge: Next waits until this page is shown.
+    await waitFor(() => expect(button('Next').disabled).toBe(false));
     fireEvent.click(button('Next'));
     await waitFor(() => expect(screen.getByText('Page 3 / 3')).toBeTruthy());
+    await waitFor(() => expect(queries(fetchMock)).toHaveLength(3));
     expect(button('Next').disabled).toBe(true);
-    expect(queries(fetchMock).at(-1)?.page).toBe('3');
+    await waitFor(() => expect(button('Previous').disabled).toBe(false));
+    fireEvent.click(button('Previous'));
+    await waitFor(() =>
+      expect(queries(fetchMock).at(-1)).toMatchObject({ page: '2', cursor: 'cursor-previous' }),
+    );
+    // Back to the first page: the newest entries, without a cursor.
+    await waitFor(() => expect(button('Previous').disabled).toBe(false));
+    fireEvent.click(button('Previous'));
+    await waitFor(() => expect(screen.getByText('Page 1 / 3')).toBeTruthy());
+    expect(queries(fetchMock).at(-1)).toEqual(queries(fetchMock)[0]);
+    fireEvent.click(button('Next'));
+    await waitFor(() => expect(screen.getByText('Page 2 / 3')).toBeTruthy());
     await choose('Page size', '50');
     await waitFor(() => expect(queries(fetchMock).at(-1)).toMatchObject({ page: '1', pageSize: '50' }));
+    expect(queries(fetchMock).at(-1)?.cursor).toBeUndefined();
     expect(await screen.findByText('Page 1 / 2')).toBeTruthy();
   });
 

@@ -1,0 +1,17 @@
+CREATE TABLE "link_change_summaries" (
+	"discord_user_id" text PRIMARY KEY NOT NULL,
+	"changes" integer DEFAULT 0 NOT NULL,
+	"last_changed_at" timestamp with time zone
+);
+--> statement-breakpoint
+DROP INDEX "guild_members_username_trgm_idx";--> statement-breakpoint
+DROP INDEX "guild_members_global_name_trgm_idx";--> statement-breakpoint
+DROP INDEX "guild_members_nickname_trgm_idx";--> statement-breakpoint
+DROP INDEX "audit_guild_idx";--> statement-breakpoint
+CREATE INDEX "audit_created_idx" ON "audit_log" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "link_events_user_idx" ON "link_events" USING btree ("discord_user_id");--> statement-breakpoint
+CREATE INDEX "link_events_created_idx" ON "link_events" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "guild_members_guild_username_trgm_idx" ON "guild_members" USING gin ("guild_id",lower("username") gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "guild_members_guild_global_name_trgm_idx" ON "guild_members" USING gin ("guild_id",lower("global_name") gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "guild_members_guild_nickname_trgm_idx" ON "guild_members" USING gin ("guild_id",lower("nickname") gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "audit_guild_idx" ON "audit_log" USING btree ("guild_id","created_at","id");
