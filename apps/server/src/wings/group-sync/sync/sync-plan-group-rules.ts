@@ -1,5 +1,5 @@
 /** The plan's group rules (pure): group membership and Auto Remove, then each member's group roles. */
-import { holds, provenLink, type WorkingState } from './sync-plan-state.js';
+import { holds, type WorkingState } from './sync-plan-state.js';
 import type {
   DiscordGroupRule,
   PlanGroup,
@@ -19,9 +19,7 @@ export function applyGroupRules(
 ) {
   if (!group.enabled) return;
   const entitled = new Set<string>();
-  // Only a proven link lets a member's Discord roles act on a VRChat account: an unproven one may name a
-  // stranger's account, so it counts here as no link at all (see provenLink).
-  const linked = input.members.filter(provenLink);
+  const linked = input.members.filter((m) => m.link);
   const kept = input.keep?.members ?? new Set<string>();
   for (const member of linked) {
     const vrcId = member.link!.vrcUserId;

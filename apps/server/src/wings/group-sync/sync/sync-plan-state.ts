@@ -1,5 +1,5 @@
 /** The sync plan's working state: observed from the input, changed by the rules, then compared (pure). */
-import type { PlanMember, SyncAction, SyncPlanInput, SyncReason } from './sync-plan-types.js';
+import type { SyncAction, SyncPlanInput, SyncReason } from './sync-plan-types.js';
 
 /** The state the plan works on: observed, then changed by each rule until nothing changes. */
 export interface WorkingState {
@@ -8,14 +8,6 @@ export interface WorkingState {
   invited: Set<string>;
   requested: Set<string>;
 }
-
-/**
- * Whether the member's link is ownership-verified. Every Discord-to-VRChat effect (invite, accept, group role,
- * removal) acts only on such links; an unproven link (which may name someone else's account) is, for the group,
- * as if there were no link: its account is planned as a group member linked to nobody.
- */
-export const provenLink = (m: PlanMember): m is PlanMember & { link: NonNullable<PlanMember['link']> } =>
-  !!m.link?.verified;
 
 export function observedState(input: SyncPlanInput): WorkingState {
   const group = input.group;
@@ -26,7 +18,7 @@ export function observedState(input: SyncPlanInput): WorkingState {
     // One member's part reads only their own entries; the unlinked part reads every member it was given.
     const ids =
       input.members.length > 0
-        ? input.members.flatMap((m) => (provenLink(m) ? [m.link.vrcUserId] : []))
+        ? input.members.flatMap((m) => (m.link ? [m.link.vrcUserId] : []))
         : [...group.members.keys()];
     for (const id of ids) {
       const roles = group.members.get(id);
@@ -72,7 +64,7 @@ export function diffStates(
 ): SyncAction[] {
   const actions: SyncAction[] = [];
   const discordOf = new Map(
-    input.members.filter(provenLink).map((m) => [m.link.vrcUserId, m.discordUserId] as const),
+    input.members.filter((m) => m.link).map((m) => [m.link!.vrcUserId, m.discordUserId] as const),
   );
   const who = (vrcUserId: string) => discordOf.get(vrcUserId) ?? null;
   const reason = (key: string): SyncReason => reasons.get(key) ?? 'Membership';

@@ -8,9 +8,6 @@
  *   verification). Group-to-Discord grants add to that; a role some rule grants is never also taken away.
  * - Only ownership-verified links receive what comes from the VRChat side (group-to-Discord grants); an
  *   unverified link is treated as holding no group role.
- * - Only ownership-verified links let Discord roles act on VRChat (invite, accept, group roles, removal): for
- *   the group an unproven link is no link (it may name a stranger's account), so its account is planned as
- *   a group member linked to nobody (Auto Remove applies as to anyone; temporary roles recorded for it end).
  * - A temporary grant ends when its cause ends: the grants the bot made (`temporaryGrants`, recorded when they
  *   landed) are taken back once no rule grants them any more (unlink, lost verification, the member left, the
  *   mapping changed or was deleted).
@@ -30,7 +27,7 @@
 
 import { applyDiscordRules } from './sync-plan-discord-rules.js';
 import { applyGroupRules } from './sync-plan-group-rules.js';
-import { cloneState, diffStates, observedState, provenLink } from './sync-plan-state.js';
+import { cloneState, diffStates, observedState } from './sync-plan-state.js';
 import type {
   SyncAction,
   SyncActionKind,
@@ -63,12 +60,10 @@ export function planSync(input: SyncPlanInput): SyncPlan {
   const grants = indexGrants(input.temporaryGrants ?? []);
   const linkedVrcIds = new Set<string>();
   for (const member of input.members) {
-    // An unproven link's account is planned below, with the group members linked to nobody.
-    const proven = provenLink(member);
-    if (proven) linkedVrcIds.add(member.link.vrcUserId);
+    if (member.link) linkedVrcIds.add(member.link.vrcUserId);
     const own = [
       ...(grants.discord.get(member.discordUserId) ?? []),
-      ...((proven && grants.group.get(member.link.vrcUserId)) || []),
+      ...((member.link && grants.group.get(member.link.vrcUserId)) || []),
     ];
     actions.push(...planPart({ ...input, members: [member], temporaryGrants: own }, warn));
   }
