@@ -59,7 +59,10 @@ const optionTexts = (select: HTMLElement) => [...(select as HTMLSelectElement).o
 /** Saves the change the dialog previews (the preview panel's Save). */
 const saveChange = async (dialog: ReturnType<typeof within>) => {
   const panel = within(await dialog.findByRole('region', { name: 'Change preview' }));
-  fireEvent.click(panel.getByRole('button', { name: 'Save' }));
+  const save = panel.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+  // Save waits for the preview's answer.
+  await waitFor(() => expect(save.disabled).toBe(false));
+  fireEvent.click(save);
 };
 const putBodies = async (fetchMock: ReturnType<typeof stubApi>, path: string) =>
   Promise.all(callsTo(fetchMock, 'PUT', path).map((r) => r.json()));
