@@ -187,6 +187,41 @@ describe('Discord to Group Roles', () => {
     await waitFor(() => expect(toastTexts().some((t) => t?.includes('cannot be mapped'))).toBe(true));
   });
 
+  it("sends the version the row was read at; after another manager's change (409) says so and shows theirs", async () => {
+    const stale =
+      'Another manager changed this mapping since you opened it. The table now shows their version; check it and save again.';
+    const fetchMock = setup({
+      [`GET ${guildRolesPath}`]: {
+        body: { ...discordToGroup, linkedGroupRoles: [{ ...grant, version: 3 }] },
+      },
+      [`PUT ${guildRolesPath}`]: { status: 409, body: { message: stale } },
+    });
+    const dialog = await open('Discord to Group Roles');
+    const row = within(await dialog.findByRole('row', { name: 'Discord to group mapping 1' }));
+    // Meanwhile another manager made the row a Membership mapping.
+    answers[`GET ${guildRolesPath}`] = {
+      body: {
+        ...discordToGroup,
+        linkedGroupRoles: [{ ...grant, action: 'Membership', groupRoleId: null, version: 4 }],
+      },
+    };
+    fireEvent.change(row.getByLabelText('Group Role of Discord to group mapping 1'), {
+      target: { value: 'grol_a' },
+    });
+    await saveChange(dialog);
+    await waitFor(() => expect(toastTexts().some((t) => t?.includes(stale))).toBe(true));
+    expect((await putBodies(fetchMock, guildRolesPath))[0]).toMatchObject({
+      groupRoleId: 'grol_a',
+      version: 3,
+    });
+    // Their version is what the table now shows.
+    await waitFor(() =>
+      expect((row.getByLabelText('Action of Discord to group mapping 1') as HTMLSelectElement).value).toBe(
+        'Membership',
+      ),
+    );
+  });
+
   it.each([404, 400])('says nothing when a delete answers %i', async (status) => {
     const path = `${guildRolesPath}/${grant.id}`;
     const fetchMock = setup({ [`DELETE ${path}`]: { status, body: { message: 'Role mapping not found.' } } });
