@@ -86,9 +86,17 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
           }
           // Another manager saved first: show their settings, keep this choice and preview it again
           // against them; Save waits for that preview and then carries the new version.
-          const fresh = await queryClient.fetchQuery({ ...guildSettingsQuery(guild.id), staleTime: 0 });
-          await queryClient.invalidateQueries({ queryKey: [...syncKey(guild.id), 'change'] });
-          setPending((p) => p && { ...p, version: fresh.version, notice: errorMessage(error, '') });
+          try {
+            const fresh = await queryClient.fetchQuery({ ...guildSettingsQuery(guild.id), staleTime: 0 });
+            await queryClient.invalidateQueries({ queryKey: [...syncKey(guild.id), 'change'] });
+            setPending((p) => p && { ...p, version: fresh.version, notice: errorMessage(error, '') });
+          } catch (reread) {
+            notify({
+              type: 'error',
+              message: failureSentence('Failed to update auto assign roles.', reread),
+            });
+            setPending(null);
+          }
         },
       },
     );
