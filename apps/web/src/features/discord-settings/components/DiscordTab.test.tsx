@@ -485,6 +485,37 @@ describe('Discord tab', () => {
     await waitFor(() => expect(dialog.queryByRole('region', { name: 'Change preview' })).toBeNull());
   });
 
+  it("sends a guest role's version; after another manager's change (409) says so and shows theirs", async () => {
+    const stale =
+      'Another manager changed this guest role since you opened it. The table now shows their version; check it and save again.';
+    const answers: Answers = {
+      ...loggedInAs('User'),
+      'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions: all }] },
+      'GET /api/guilds/900': { body: settings },
+      'GET /api/guilds/900/guest_roles': { body: { guestRoles: [{ ...entry, version: 2 }] } },
+      'PUT /api/guilds/900/guest_roles': { status: 409, body: { message: stale } },
+      ...previewAnswer,
+    };
+    const fetchMock = stubApi(answers);
+    renderApp('/server-settings/900/discord');
+    fireEvent.click(await screen.findByRole('button', { name: 'Setup' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Guest Users' }));
+    const row = within(await dialog.findByRole('row', { name: 'Guest role 1' }));
+    // Meanwhile another manager set the count to 5.
+    answers['GET /api/guilds/900/guest_roles'] = {
+      body: { guestRoles: [{ ...entry, count: 5, version: 3 }] },
+    };
+    fireEvent.change(row.getByLabelText('Count'), { target: { value: '1' } });
+    const panel = within(await dialog.findByRole('region', { name: 'Change preview' }));
+    fireEvent.click(await enabledSave(panel));
+    await waitFor(() => expect(toastTexts().some((t) => t?.includes(stale))).toBe(true));
+    expect(await callsTo(fetchMock, 'PUT', '/api/guilds/900/guest_roles')[0].json()).toMatchObject({
+      count: 1,
+      version: 2,
+    });
+    await waitFor(() => expect((row.getByLabelText('Count') as HTMLSelectElement).value).toBe('5'));
+  });
+
   it('adds a row from the server and tells a failed delete apart from a gone one', async () => {
     const second = {
       id: '1c2b3d4e-0000-4000-8000-000000000002',
