@@ -286,6 +286,8 @@ export async function rows(
     | 'audit_log'
     | 'link_events'
     | 'vrchat_links'
+    | 'verification_codes'
+    | 'users'
     | 'guests'
     | 'group_invites'
     | 'guild_permissions'

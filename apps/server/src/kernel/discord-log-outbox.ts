@@ -12,35 +12,40 @@ export interface AuditRowValues {
 
 /**
  * Writes an audit entry and, in the same statement, one outbox row per server whose logging wants this kind
- * of event: the server's own entry, or for entries of no server (a member linking their account) every
- * server the member is in. One statement, so it is atomic inside a transaction or out of one, and costs
- * the same single round trip as the plain insert.
+ * of event. An entry of a server is that server's. An entry of no server done by a member (linking or
+ * verifying their account) is written once for each server the member is in, as that server's entry, so
+ * it shows in each server's Audit Log as well as in its log channel; a member in no server gets one entry
+ * of no server. One statement, so it is atomic inside a transaction or out of one, and costs the same
+ * single round trip as the plain insert.
  */
 export async function insertAuditWithDiscordLog(
   db: Queryable,
   row: AuditRowValues,
   eventType: LogEventType,
-  /** For entries of no server: whose servers to post in (the member acting). */
+  /** For entries of no server: whose servers they belong to (the member acting). */
   memberId: string | null,
 ): Promise<void> {
   const details = row.details === null ? null : JSON.stringify(row.details);
   const servers =
-    row.guildId !== null
-      ? sql`c.guild_id = ${row.guildId}`
-      : memberId !== null
-        ? sql`c.guild_id in (select m.guild_id from guild_members m
-            where m.user_id = ${memberId} and m.left_at is null and m.bot = false)`
-        : sql`false`;
+    row.guildId === null && memberId !== null
+      ? sql`select m.guild_id from guild_members m
+            where m.user_id = ${memberId} and m.left_at is null and m.bot = false`
+      : sql`select ${row.guildId}::text as guild_id where false`;
   const res = await db.execute(sql`
-    with entry as (
+    with servers as (${servers}),
+    owners as (
+      select guild_id from servers
+      union all select ${row.guildId}::text where not exists (select 1 from servers)
+    ),
+    entries as (
       insert into audit_log (guild_id, actor_id, action, target_id, details)
-      values (${row.guildId}, ${row.actorId}, ${row.action}, ${row.targetId}, ${details}::jsonb)
-      returning id
+      select o.guild_id, ${row.actorId}, ${row.action}, ${row.targetId}, ${details}::jsonb from owners o
+      returning id, guild_id
     )
     insert into discord_log_outbox (guild_id, channel_id, audit_id, event_type)
-    select c.guild_id, c.channel_id, entry.id, ${eventType}
-    from entry cross join discord_log_config c
-    where c.channel_id is not null and ${eventType} = any(c.event_types) and ${servers}`);
+    select c.guild_id, c.channel_id, e.id, ${eventType}
+    from entries e join discord_log_config c on c.guild_id = e.guild_id
+    where c.channel_id is not null and ${eventType} = any(c.event_types)`);
   // node-postgres says rowCount, PGlite affectedRows.
   const written = res as unknown as { rowCount?: number | null; affectedRows?: number };
   if ((written.rowCount ?? written.affectedRows ?? 0) > 0) for (const listener of listeners) listener();

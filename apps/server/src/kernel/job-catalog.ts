@@ -161,7 +161,13 @@ export const linkedRolesUpdateJob = jobType({
 /** A deleted account's erasure; every step repeats safely. */
 export const accountEraseJob = jobType({
   name: 'account.erase',
-  payload: z.object({ userId: z.string(), pseudonym: z.string(), vrcUserId: z.string().nullable() }),
+  payload: z.object({
+    userId: z.string(),
+    pseudonym: z.string(),
+    vrcUserId: z.string().nullable(),
+    /** When deletion was asked (database time); absent in jobs queued before it was recorded. */
+    requestedAt: z.iso.datetime({ offset: true }).optional(),
+  }),
   retry: { limit: 10, delaySeconds: 30, backoff: true },
   expireInSeconds: 15 * 60,
 });

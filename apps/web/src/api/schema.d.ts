@@ -466,7 +466,7 @@ export interface paths {
         /** @description Needs ViewGuild. The server with its member and linked-member counts, roles (no @everyone, highest first) and settings. */
         get: operations["getGuildSettings"];
         put?: never;
-        /** @description Needs Admin. Sets (id), clears (null) or keeps (left out) each auto-assigned role; a new role must be one the bot can give (400 naming it otherwise). */
+        /** @description Needs Admin. Sets (id), clears (null) or keeps (left out) each auto-assigned role; a new role must be one the bot can give (400 naming it otherwise). With `version` (from the read), 409 when another manager saved since. */
         post: operations["updateAutoAssignRoles"];
         delete?: never;
         options?: never;
@@ -1529,6 +1529,7 @@ export interface components {
                 unavailable: ("managed" | "aboveBot") | null;
             }[];
             autoAssignRoles: components["schemas"]["AutoAssignRolesInput"];
+            version: number;
             contactEmail: string | null;
         };
         GuestRoleEntryInput: {
@@ -1537,6 +1538,7 @@ export interface components {
             primaryRoleId: string | null;
             guestRoleId: string | null;
             count: number;
+            version: number;
         };
         WorldInput: {
             /** Format: uuid */
@@ -1758,6 +1760,7 @@ export interface components {
             groupRoleId: string | null;
             /** @enum {string} */
             action: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
+            version: number;
         };
         GroupDiscordMappingInput: {
             /** Format: uuid */
@@ -1766,6 +1769,7 @@ export interface components {
             groupRoleId: string | null;
             /** @enum {string} */
             action: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
+            version: number;
         };
         DiscordToGroupMappingsInput: {
             guildRoles: components["schemas"]["MappingRoleInput"][];
@@ -2167,6 +2171,7 @@ export interface components {
                 unavailable: ("managed" | "aboveBot") | null;
             }[];
             autoAssignRoles: components["schemas"]["AutoAssignRoles"];
+            version: number;
             contactEmail: string | null;
         };
         GuestRoleEntry: {
@@ -2175,6 +2180,7 @@ export interface components {
             primaryRoleId: string | null;
             guestRoleId: string | null;
             count: number;
+            version: number;
         };
         World: {
             /** Format: uuid */
@@ -2396,6 +2402,7 @@ export interface components {
             groupRoleId: string | null;
             /** @enum {string} */
             action: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
+            version: number;
         };
         GroupDiscordMapping: {
             /** Format: uuid */
@@ -2404,6 +2411,7 @@ export interface components {
             groupRoleId: string | null;
             /** @enum {string} */
             action: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
+            version: number;
         };
         DiscordToGroupMappings: {
             guildRoles: components["schemas"]["MappingRole"][];
@@ -5124,6 +5132,8 @@ export interface operations {
                         ageVerifiedPlus18RoleId?: string | null;
                         linkedRoleId?: string | null;
                     };
+                    /** @description The version this was read at (from the read); a stale one answers 409. */
+                    version?: number;
                 };
             };
         };
@@ -5483,6 +5493,8 @@ export interface operations {
                     primaryRoleId?: string | null;
                     guestRoleId?: string | null;
                     count?: number;
+                    /** @description The version this was read at (from the read); a stale one answers 409. */
+                    version?: number;
                 };
             };
         };
@@ -7339,6 +7351,8 @@ export interface operations {
                     groupRoleId?: string | null;
                     /** @enum {string} */
                     action?: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
+                    /** @description The version this was read at (from the read); a stale one answers 409. */
+                    version?: number;
                 };
             };
         };
@@ -7807,6 +7821,8 @@ export interface operations {
                     groupRoleId?: string | null;
                     /** @enum {string} */
                     action?: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
+                    /** @description The version this was read at (from the read); a stale one answers 409. */
+                    version?: number;
                 };
             };
         };

@@ -12,6 +12,7 @@ export const neonLoungeSettings = (changes: Partial<GuildSettings> = {}): GuildS
   roles: [],
   autoAssignRoles: { ageVerifiedRoleId: null, ageVerifiedPlus18RoleId: null, linkedRoleId: null },
   contactEmail: null,
+  version: 0,
   ...changes,
 });
 
@@ -25,4 +26,5 @@ interface GuildSettings {
   roles: { id: string; name: string; color: number; position: number }[];
   autoAssignRoles: Record<'ageVerifiedRoleId' | 'ageVerifiedPlus18RoleId' | 'linkedRoleId', string | null>;
   contactEmail: string | null;
+  version: number;
 }

@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** A server's Discord-tab settings: the roles the bot assigns automatically and the contact e-mail. */
 export const guildSettings = pgTable('guild_settings', {
@@ -9,4 +9,9 @@ export const guildSettings = pgTable('guild_settings', {
   /** Required by World Images, so the provider can reach the server about issues or reports. */
   contactEmail: text('contact_email'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * Counts the saves of the auto roles: a save names the version it was read at and is refused when another
+   * manager saved since (no lost update). The contact e-mail, one value saved on its own, does not count.
+   */
+  version: integer('version').notNull().default(0),
 });

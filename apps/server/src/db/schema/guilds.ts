@@ -42,6 +42,8 @@ export const guestRoles = pgTable(
     guestRoleId: text('guest_role_id'),
     count: integer('count').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Counts the entry's saves; a save names the version it was read at (no lost update). */
+    version: integer('version').notNull().default(0),
   },
   (t) => [index('guest_roles_guild_idx').on(t.guildId)],
 );

@@ -26,6 +26,8 @@ export const discordGroupMappings = pgTable(
     groupRoleId: text('group_role_id'),
     action: text('action', { enum: discordToGroupActions }).notNull().default('None'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Counts the entry's saves; a save names the version it was read at (no lost update). */
+    version: integer('version').notNull().default(0),
   },
   (t) => [index('discord_group_mappings_guild_idx').on(t.guildId)],
 );
@@ -40,6 +42,8 @@ export const groupDiscordMappings = pgTable(
     discordRoleId: text('discord_role_id'),
     action: text('action', { enum: groupToDiscordActions }).notNull().default('None'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Counts the entry's saves; a save names the version it was read at (no lost update). */
+    version: integer('version').notNull().default(0),
   },
   (t) => [index('group_discord_mappings_guild_idx').on(t.guildId)],
 );

@@ -1,7 +1,7 @@
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { laxSimulator, type TestApp } from '../../../../test/app.js';
-import { appWithHangoutOwner, signInMember } from '../../../../test/factories.js';
+import { laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
+import { appWithHangoutOwner, rows, signInMember, vrchatUser } from '../../../../test/factories.js';
 import { userActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 
@@ -297,5 +297,33 @@ describe('GET /api/groups/audit_log/{guildId} (against the simulators)', () => {
         'This page of the audit log is out of date or not valid. Open the first page again.',
       );
     }
+  });
+
+  it("shows a member's link in the Audit Log of each server they are in, and of none for a user in none", async () => {
+    const linker = await signInMember(t, hangout.id);
+    const outsider = await signIn(t);
+    for (const user of [linker, outsider]) {
+      const account = await vrchatUser(t);
+      const res = await t.inject({
+        method: 'POST',
+        url: `/api/users/link?vrcId=${account.id}`,
+        session: user.session,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const linked = await get(`eventTypes=link.created&actorIds=${linker.id}`);
+    expect(linked.auditLogs).toEqual([
+      expect.objectContaining({ eventType: 'link.created', actorId: linker.id }),
+    ]);
+    // One entry per server the member is in (here the Hangout only), none for the user in no server.
+    expect((await rows(t, 'audit_log', 'actor_id = $1', [linker.id])).map((r) => r.guild_id)).toEqual([
+      hangout.id,
+    ]);
+    expect(
+      (await rows(t, 'audit_log', "actor_id = $1 and action = 'link.created'", [outsider.id])).map(
+        (r) => r.guild_id,
+      ),
+    ).toEqual([null]);
+    expect((await get(`actorIds=${outsider.id}`)).totalCount).toBe(0);
   });
 });

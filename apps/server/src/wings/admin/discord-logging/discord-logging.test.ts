@@ -250,6 +250,21 @@ describe('Logging to Discord (against the simulated Discord)', () => {
       expect(description).not.toMatch(/(^|[^\\])\[x/);
     });
 
+    it('drops bidirectional and zero-width characters from names, so a U+202E name cannot reverse the line', async () => {
+      const channel = await newChannel('bidi-log');
+      await configure(channel, ['links']);
+      const member = await discordMember(t, hangout.id);
+      await audit(t.ctx.db, {
+        action: 'link.created',
+        actor: userActor(member.id),
+        targetId: 'usr_x',
+        details: { vrchatName: 'Mallory\u202E\u2066 nimda\u200B\uFEFF', roleName: 'Ro\u2060le\u200F' },
+      });
+      expect(await deliverDiscordLogs(t.ctx)).toMatchObject({ posted: 1 });
+      const [message] = await messages(channel);
+      expect(message.embeds[0].description).toBe('Linked a VRChat account · Mallory nimda · role Role');
+    });
+
     it('names the roles and what changed when an auto role changes', async () => {
       const channel = await newChannel('roles-log');
       await configure(channel, ['settings']);

@@ -164,12 +164,16 @@ export async function reconcileAllGuildGuests(ctx: AppContext) {
 /**
  * A deleted account's guest records, as host or as guest, in every server: marked 'removing' under each
  * host's lock (audit-logged), then the guest roles the product gave are taken back and the records deleted.
+ * Only records made up to `madeBy` (the deletion request): a guest slot of the person's new account, made
+ * after they signed in again, is not the deleted account's.
  */
-export async function removeGuestsOfUser(ctx: AppContext, userId: string, actor: Actor) {
+export async function removeGuestsOfUser(ctx: AppContext, userId: string, actor: Actor, madeBy: string) {
+  const theirs = sql`(${guests.hostUserId} = ${userId} or ${guests.guestDiscordId} = ${userId})
+    and ${guests.createdAt} <= ${madeBy}`;
   const records = await ctx.db
     .select({ guildId: guests.guildId, hostUserId: guests.hostUserId })
     .from(guests)
-    .where(sql`${guests.hostUserId} = ${userId} or ${guests.guestDiscordId} = ${userId}`);
+    .where(theirs);
   const pairs = new Map(records.map((r) => [`${r.guildId}:${r.hostUserId}`, r]));
   for (const { guildId, hostUserId } of pairs.values()) {
     const roleName = await roleNamer(ctx, guildId);
@@ -178,13 +182,7 @@ export async function removeGuestsOfUser(ctx: AppContext, userId: string, actor:
       const list = await tx
         .select()
         .from(guests)
-        .where(
-          and(
-            eq(guests.guildId, guildId),
-            eq(guests.hostUserId, hostUserId),
-            sql`(${guests.hostUserId} = ${userId} or ${guests.guestDiscordId} = ${userId})`,
-          ),
-        );
+        .where(and(eq(guests.guildId, guildId), eq(guests.hostUserId, hostUserId), theirs));
       // Records already 'removing' are finished below too (a crash between mark and removal).
       const fresh = list.filter((g) => g.state !== 'removing');
       await markRemoving(tx, guildId, fresh, actor, 'guest.removed_account_deleted', roleName);

@@ -6,6 +6,7 @@ import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { conflict, invalid, missing } from '../../../kernel/errors.js';
 import { deleteAudited, rowOrMissing } from '../../../kernel/rows.js';
+import { GUEST_ROLE_CHANGED, isStale } from '../../../kernel/versions.js';
 import type { DiscordGuildInfo } from '../../../platforms/ports.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { reconcileGuildGuests } from '../guests/guests.reconcile.js';
@@ -23,6 +24,7 @@ const toEntry = (row: EntryRow) => ({
   primaryRoleId: row.mainRoleId,
   guestRoleId: row.guestRoleId,
   count: row.count,
+  version: row.version,
 });
 
 /** A server's guest-role entries, oldest first. */
@@ -113,6 +115,8 @@ export async function updateGuestRole(
 ) {
   const { guild } = await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const row = await findEntry(ctx, guildId, change.id);
+  // Stale already: answered before Discord is asked about the roles (checked again under the row's lock).
+  if (isStale(change.version, row.version)) throw conflict(GUEST_ROLE_CHANGED);
   const next = {
     mainRoleId: change.primaryRoleId === undefined ? row.mainRoleId : change.primaryRoleId,
     guestRoleId: change.guestRoleId === undefined ? row.guestRoleId : change.guestRoleId,
@@ -121,9 +125,10 @@ export async function updateGuestRole(
   const { before, updated } = await ctx.db.transaction(async (tx) => {
     const [current] = await tx.select().from(guestRoles).where(eq(guestRoles.id, row.id)).for('update');
     if (!current) throw missing(GUEST_ROLE_NOT_FOUND);
+    if (isStale(change.version, current.version)) throw conflict(GUEST_ROLE_CHANGED);
     const [result] = await tx
       .update(guestRoles)
-      .set({ ...next, count: change.count ?? current.count })
+      .set({ ...next, count: change.count ?? current.count, version: current.version + 1 })
       .where(eq(guestRoles.id, row.id))
       .returning();
     await audit(tx, {

@@ -10,11 +10,18 @@ import {
   simulatorRoles,
   withOwnerApp,
 } from '../../../../test/factories.js';
+import { GUEST_ROLE_CHANGED } from '../../../kernel/versions.js';
 
 const { hangout, danceClub } = seedGuildIds;
 const base = `/api/guilds/${hangout.id}/guest_roles`;
 type User = { id: string; session: string };
-type Entry = { id: string; primaryRoleId: string | null; guestRoleId: string | null; count: number };
+type Entry = {
+  id: string;
+  primaryRoleId: string | null;
+  guestRoleId: string | null;
+  count: number;
+  version: number;
+};
 
 describe('guest roles of the Discord tab (against the simulators)', () => {
   let t: TestApp, owner: User;
@@ -58,7 +65,13 @@ describe('guest roles of the Discord tab (against the simulators)', () => {
     it('adds empty entries, answering the whole list oldest first, audit-logged', async () => {
       expect(await list()).toEqual([]);
       const first = await add();
-      expect(first).toEqual({ id: expect.any(String), primaryRoleId: null, guestRoleId: null, count: 0 });
+      expect(first).toEqual({
+        id: expect.any(String),
+        primaryRoleId: null,
+        guestRoleId: null,
+        count: 0,
+        version: 0,
+      });
       const second = await add();
       expect((await list()).map((e) => e.id)).toEqual([first.id, second.id]);
       const audits = await rows(t, 'audit_log', "action = 'guest_role.create' and target_id = $1", [
@@ -96,9 +109,16 @@ describe('guest roles of the Discord tab (against the simulators)', () => {
         primaryRoleId: hangout.roles['Event Host'],
         guestRoleId: guestRole,
         count: 3,
+        version: 1,
       });
       const cleared = await put({ id: entry.id, primaryRoleId: null });
-      expect(cleared.json()).toEqual({ id: entry.id, primaryRoleId: null, guestRoleId: guestRole, count: 3 });
+      expect(cleared.json()).toEqual({
+        id: entry.id,
+        primaryRoleId: null,
+        guestRoleId: guestRole,
+        count: 3,
+        version: 2,
+      });
       const audits = await rows(t, 'audit_log', "action = 'guest_role.update' and target_id = $1", [
         entry.id,
       ]);
@@ -117,6 +137,21 @@ describe('guest roles of the Discord tab (against the simulators)', () => {
       const res = await put({ id: entry.id, count });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toContain('Guest role count must be a whole number from 0 to 25.');
+    });
+
+    it('answers 409 with a sentence to the second of two changes from the same read; nothing is lost', async () => {
+      const entry = await add();
+      const first = await put({ id: entry.id, count: 4, version: entry.version });
+      expect(first.statusCode, first.body).toBe(200);
+      const second = await put({ id: entry.id, count: 2, version: entry.version });
+      expect(second.statusCode).toBe(409);
+      expect(second.json().message).toBe(GUEST_ROLE_CHANGED);
+      const [now] = (await list()).filter((e) => e.id === entry.id);
+      expect(now).toMatchObject({ count: 4, version: entry.version + 1 });
+      expect(
+        await rows(t, 'audit_log', "action = 'guest_role.update' and target_id = $1", [entry.id]),
+      ).toHaveLength(1);
+      expect((await put({ id: entry.id, count: 2, version: now.version })).statusCode).toBe(200);
     });
 
     it('accepts the counts 0 and 25', async () => {

@@ -37,13 +37,19 @@ export async function guildSettingsRoutes(app: ZodApp, ctx: AppContext): Promise
     route({
       operationId: 'updateAutoAssignRoles',
       description:
-        'Needs Admin. Sets (id), clears (null) or keeps (left out) each auto-assigned role; a new role must be one the bot can give (400 naming it otherwise).',
+        'Needs Admin. Sets (id), clears (null) or keeps (left out) each auto-assigned role; a new role must be one the bot can give (400 naming it otherwise). With `version` (from the read), 409 when another manager saved since.',
       params: guildParams,
       body: autoAssignRolesUpdate,
       response: { 200: guildSettingsResponse },
     }),
     async (req) =>
-      updateAutoAssignRoles(ctx, requireActor(req), req.params.guildId, req.body.autoAssignRoles),
+      updateAutoAssignRoles(
+        ctx,
+        requireActor(req),
+        req.params.guildId,
+        req.body.autoAssignRoles,
+        req.body.version,
+      ),
   );
 
   app.post(

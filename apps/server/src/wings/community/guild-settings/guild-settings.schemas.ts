@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { snowflake } from '../../../http/params.js';
+import { versionField } from '../../../kernel/versions.js';
 
 export const MAX_GUEST_ROLE_ENTRIES = 25;
 export const MAX_GUEST_COUNT = 25;
@@ -50,13 +51,15 @@ export const guildSettingsResponse = z.object({
     }),
   ),
   autoAssignRoles,
+  /** The auto roles' version: sent back with a save, which answers 409 when another manager saved since. */
+  version: z.number().int(),
   contactEmail: z.string().nullable(),
 });
 z.globalRegistry.add(guildSettingsResponse, { id: 'GuildSettings' });
 
 /** Each role: an id sets it, null clears it, left out keeps it. */
 export const autoAssignRolesUpdate = z
-  .object({ autoAssignRoles: autoAssignRoles.partial().strict() })
+  .object({ autoAssignRoles: autoAssignRoles.partial().strict(), version: versionField.optional() })
   .strict();
 export type AutoAssignRolesUpdate = z.infer<typeof autoAssignRolesUpdate>['autoAssignRoles'];
 
@@ -68,6 +71,8 @@ export const guestRoleEntry = z.object({
   primaryRoleId: z.string().nullable(),
   guestRoleId: z.string().nullable(),
   count: z.number().int(),
+  /** Sent back with a change, which answers 409 when another manager changed the entry since. */
+  version: z.number().int(),
 });
 z.globalRegistry.add(guestRoleEntry, { id: 'GuestRoleEntry' });
 
@@ -86,6 +91,7 @@ export const guestRoleUpdate = z
     primaryRoleId: roleId.optional(),
     guestRoleId: roleId.optional(),
     count: guestCount.optional(),
+    version: versionField.optional(),
   })
   .strict();
 export type GuestRoleUpdate = z.infer<typeof guestRoleUpdate>;

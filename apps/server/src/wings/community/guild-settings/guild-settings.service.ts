@@ -5,8 +5,9 @@ import { guildSettings } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { invalid } from '../../../kernel/errors.js';
+import { conflict, invalid } from '../../../kernel/errors.js';
 import { requestGuildSync } from '../../../kernel/sync-trigger.js';
+import { isStale, SETTINGS_CHANGED } from '../../../kernel/versions.js';
 import type { DiscordGuildInfo } from '../../../platforms/ports.js';
 import { guildMemberCounts, requireGuildPermission } from '../../access/index.js';
 import { assignableRoleProblem, roleUnavailable } from './assignable-role.js';
@@ -70,6 +71,7 @@ async function describeGuild(ctx: AppContext, guild: DiscordGuildInfo) {
         unavailable: roleUnavailable(guild, bot?.roles ?? null, r),
       })),
     autoAssignRoles: autoAssignOf(row),
+    version: row?.version ?? 0,
     contactEmail: row?.contactEmail ?? null,
   };
 }
@@ -104,17 +106,25 @@ export async function updateAutoAssignRoles(
   actor: Actor,
   guildId: string,
   change: AutoAssignRolesUpdate,
+  /** The version the settings were read at; a save over another manager's answers 409. */
+  readVersion?: number,
 ) {
   const { guild } = await requireGuildPermission(ctx, actor, guildId, 'Admin');
   await checkAutoAssign(ctx, guild, autoAssignOf(await guildSettingsOf(ctx.db, guildId)), change);
   await ctx.db.transaction(async (tx) => {
+    const row = await guildSettingsOf(tx, guildId, true);
+    if (isStale(readVersion, row?.version ?? 0)) throw conflict(SETTINGS_CHANGED);
     // Merged onto the row as it is now, so a simultaneous change of another role is kept.
-    const before = autoAssignOf(await guildSettingsOf(tx, guildId, true));
+    const before = autoAssignOf(row);
     const after = { ...before, ...change };
+    const version = (row?.version ?? 0) + 1;
     await tx
       .insert(guildSettings)
-      .values({ guildId, ...after })
-      .onConflictDoUpdate({ target: guildSettings.guildId, set: { ...after, updatedAt: new Date() } });
+      .values({ guildId, ...after, version })
+      .onConflictDoUpdate({
+        target: guildSettings.guildId,
+        set: { ...after, version, updatedAt: new Date() },
+      });
     const summary = autoAssignSummary(guild, before, after) || 'No role changed';
     await audit(tx, {
       action: 'guild.auto_assign_roles',

@@ -9,6 +9,7 @@ import {
   vrchatLink,
   withOwnerApp,
 } from '../../../../test/factories.js';
+import { SETTINGS_CHANGED } from '../../../kernel/versions.js';
 import { waitFor } from '../../../platforms/testing.js';
 
 const { hangout, quietCorner } = seedGuildIds;
@@ -201,6 +202,55 @@ describe('Discord tab settings (against the simulators)', () => {
       );
       const res = await setRoles({ ageVerifiedRoleId: role, linkedRoleId: hangout.roles.Verified });
       expect(res.statusCode).toBe(200);
+    });
+  });
+
+  describe('POST /api/guilds/:guildId with the version read (no lost update)', () => {
+    it('answers 409 with a sentence to the second of two saves from the same read; nothing is lost', async () => {
+      const read = (await get()).json();
+      const [a, b] = [
+        await discordRole(t, hangout.id, 'First Save'),
+        await discordRole(t, hangout.id, 'Late'),
+      ];
+      const save = (autoAssignRoles: object) =>
+        t.inject({
+          method: 'POST',
+          url: base,
+          session: owner.session,
+          payload: { autoAssignRoles, version: read.version },
+        });
+      const first = await save({ linkedRoleId: a });
+      expect(first.statusCode, first.body).toBe(200);
+      expect(first.json().version).toBe(read.version + 1);
+      const second = await save({ linkedRoleId: b, ageVerifiedPlus18RoleId: b });
+      expect(second.statusCode).toBe(409);
+      expect(second.json().message).toBe(SETTINGS_CHANGED);
+      // The first save stands whole; the second changed nothing and wrote no audit entry.
+      const now = (await get()).json();
+      expect(now.autoAssignRoles).toEqual({ ...read.autoAssignRoles, linkedRoleId: a });
+      expect(now.version).toBe(read.version + 1);
+      const audits = await rows(t, 'audit_log', "action = 'guild.auto_assign_roles'");
+      expect(audits.at(-1)?.details).toMatchObject({ after: { linkedRoleId: a } });
+      // Saved again from the fresh read, it goes through.
+      const again = await t.inject({
+        method: 'POST',
+        url: base,
+        session: owner.session,
+        payload: { autoAssignRoles: { ageVerifiedPlus18RoleId: b }, version: now.version },
+      });
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.json().autoAssignRoles).toMatchObject({ linkedRoleId: a, ageVerifiedPlus18RoleId: b });
+    });
+
+    it('answers 400 with a sentence for a version that is not a whole number', async () => {
+      const res = await t.inject({
+        method: 'POST',
+        url: base,
+        session: owner.session,
+        payload: { autoAssignRoles: {}, version: 'latest' },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toContain('version must be the whole number the settings were read with.');
     });
   });
 

@@ -3,8 +3,9 @@ import type { discordGroupMappings, groupDiscordMappings } from '../../../db/sch
 import type { Actor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { missing } from '../../../kernel/errors.js';
+import { conflict, missing } from '../../../kernel/errors.js';
 import { requestGuildSync } from '../../../kernel/sync-trigger.js';
+import { isStale, MAPPING_CHANGED } from '../../../kernel/versions.js';
 import type { DiscordGuildInfo, VrchatGroupRole } from '../../../platforms/ports.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { linkOf, NO_LINKED_GROUP } from '../groups/groups.service.js';
@@ -119,6 +120,8 @@ export async function saveMappingUpdate<Row extends MappingRow, Entry>(
     table: MappingTable;
     direction: MappingDirection;
     id: string;
+    /** The version the entry was read at; a save over another manager's change answers 409. */
+    readVersion?: number;
     next: Partial<Row>;
     toEntry: (row: Row) => Entry;
     /** Read before the transaction (see `mappingDescriber`). */
@@ -130,9 +133,13 @@ export async function saveMappingUpdate<Row extends MappingRow, Entry>(
   const updated = await ctx.db.transaction(async (tx) => {
     const [current] = await tx.select().from(table).where(eq(table.id, mapping.id)).for('update');
     if (!current) throw missing(MAPPING_NOT_FOUND);
+    if (isStale(mapping.readVersion, current.version)) throw conflict(MAPPING_CHANGED);
     const [result] = await tx
       .update(table)
-      .set(mapping.next as Partial<typeof discordGroupMappings.$inferInsert>)
+      .set({
+        ...(mapping.next as Partial<typeof discordGroupMappings.$inferInsert>),
+        version: current.version + 1,
+      })
       .where(eq(table.id, mapping.id))
       .returning();
     await audit(tx, {

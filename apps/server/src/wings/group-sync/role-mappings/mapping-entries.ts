@@ -4,8 +4,9 @@ import type { discordGroupMappings, groupDiscordMappings } from '../../../db/sch
 import type { Actor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { invalid, missing } from '../../../kernel/errors.js';
+import { conflict, invalid, missing } from '../../../kernel/errors.js';
 import { rowOrMissing } from '../../../kernel/rows.js';
+import { isStale, MAPPING_CHANGED } from '../../../kernel/versions.js';
 import {
   MAPPING_NOT_FOUND,
   type MappingDirection,
@@ -25,7 +26,7 @@ type MappingValues = Pick<MappingRow, 'discordRoleId' | 'groupRoleId' | 'action'
  * What tells the two directions apart on the server: their table and their checks. Listing, adding, changing
  * and removing entries, with audit and a sync after each change, are the same for both (below).
  */
-export interface MappingSpec<Entry, Update extends { id: string }> {
+export interface MappingSpec<Entry, Update extends { id: string; version?: number }> {
   direction: MappingDirection;
   table: typeof discordGroupMappings | typeof groupDiscordMappings;
   /** The entry after the change, checked: throws 400 with a sentence for what cannot be saved. */
@@ -51,6 +52,7 @@ export const toMappingEntry = <Entry>(row: MappingRow) =>
     discordRoleId: row.discordRoleId,
     groupRoleId: row.groupRoleId,
     action: row.action,
+    version: row.version,
   }) as Entry;
 
 /** A server's entries of one direction, oldest first. */
@@ -98,7 +100,7 @@ export async function createMapping<E, U extends { id: string }>(
 }
 
 /** Changes an entry's roles or action (Admin); roles already saved are not checked again. */
-export async function updateMapping<E, U extends { id: string }>(
+export async function updateMapping<E, U extends { id: string; version?: number }>(
   ctx: AppContext,
   actor: Actor,
   guildId: string,
@@ -113,11 +115,14 @@ export async function updateMapping<E, U extends { id: string }>(
     and(eq(table.guildId, guildId), eq(table.id, change.id)),
     MAPPING_NOT_FOUND,
   );
+  // Stale already: answered before the roles are checked (checked again under the row's lock).
+  if (isStale(change.version, row.version)) throw conflict(MAPPING_CHANGED);
   const next = await spec.nextState(ctx, scope, row, change);
   return saveMappingUpdate(ctx, actor, guildId, {
     table: spec.table,
     direction: spec.direction,
     id: row.id,
+    readVersion: change.version,
     next,
     toEntry: toMappingEntry<E>,
     describe: await mappingDescriber(scope, spec.direction),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { discordToGroupActions, groupToDiscordActions } from '../../../db/schema/sync.js';
 import { snowflake } from '../../../http/params.js';
+import { versionField } from '../../../kernel/versions.js';
 
 export const DISCORD_TO_GROUP_ACTION = `Action must be one of: ${discordToGroupActions.join(', ')}.`;
 export const GROUP_TO_DISCORD_ACTION = `Action must be one of: ${groupToDiscordActions.join(', ')}.`;
@@ -23,6 +24,8 @@ const mappingOf = <A extends z.ZodType>(action: A) =>
     discordRoleId: z.string().nullable(),
     groupRoleId: z.string().nullable(),
     action,
+    /** Sent back with a change, which answers 409 when another manager changed the entry since. */
+    version: z.number().int(),
   });
 
 export const discordGroupMapping = mappingOf(discordToGroupAction);
@@ -74,6 +77,7 @@ export const discordGroupMappingUpdate = z
     discordRoleId: roleId.optional(),
     groupRoleId: roleId.optional(),
     action: discordToGroupAction.optional(),
+    version: versionField.optional(),
   })
   .strict();
 export type DiscordGroupMappingUpdate = z.infer<typeof discordGroupMappingUpdate>;
@@ -84,6 +88,7 @@ export const groupDiscordMappingUpdate = z
     discordRoleId: roleId.optional(),
     groupRoleId: roleId.optional(),
     action: groupToDiscordAction.optional(),
+    version: versionField.optional(),
   })
   .strict();
 export type GroupDiscordMappingUpdate = z.infer<typeof groupDiscordMappingUpdate>;

@@ -9,6 +9,7 @@ import {
   signInMember,
 } from '../../../../test/factories.js';
 import { syncGuildJob } from '../../../kernel/job-catalog.js';
+import { MAPPING_CHANGED } from '../../../kernel/versions.js';
 
 const { hangout } = seedGuildIds;
 const hangoutGroup = vrchatSeed.groupIds.hangout;
@@ -100,6 +101,7 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
         discordRoleId: hangout.id,
         groupRoleId: null,
         action: 'None',
+        version: 0,
       });
       expect(body.linkedGroupRoles).toEqual([]);
       const guildIds = body.guildRoles.map((r: { id: string }) => r.id);
@@ -120,7 +122,7 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
     it('adds an empty entry, fills it in and clears the group role for actions without one', async () => {
       const id = await create(guildBase);
       expect((await call('GET', guildBase)).json().linkedGroupRoles).toEqual([
-        { id, discordRoleId: null, groupRoleId: null, action: 'None' },
+        { id, discordRoleId: null, groupRoleId: null, action: 'None', version: 0 },
       ]);
       const grant = await call('PUT', guildBase, {
         id,
@@ -134,6 +136,7 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
         discordRoleId: hangout.roles.Verified,
         groupRoleId: groupRoles.verified18,
         action: 'GrantRoleTemporary',
+        version: 1,
       });
       const membership = await call('PUT', guildBase, { id, action: 'Membership' });
       expect(membership.json()).toEqual({
@@ -141,6 +144,7 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
         discordRoleId: hangout.roles.Verified,
         groupRoleId: null,
         action: 'Membership',
+        version: 2,
       });
       const stored = await t.ctx.database.executeSql(
         'select group_role_id from discord_group_mappings where id = $1',
@@ -222,6 +226,7 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
         discordRoleId: null,
         groupRoleId: null,
         action: 'None',
+        version: 0,
       });
       expect(body.groupRoles.map((r: { id: string }) => r.id)).not.toContain(groupRoles.owner);
       expect(body.guildRoles.map((r: { id: string }) => r.id)).not.toContain(hangout.id);
@@ -244,6 +249,31 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
       expect(refused.statusCode).toBe(400);
     });
 
+    it('answers 409 with a sentence to the second of two changes from the same read; nothing is lost', async () => {
+      const id = await create(groupBase);
+      const read = (await call('GET', groupBase))
+        .json()
+        .linkedGuildRoles.find((e: { id: string }) => e.id === id);
+      const first = await call('PUT', groupBase, {
+        id,
+        groupRoleId: groupRoles.eventHost,
+        discordRoleId: hangout.roles['Event Host'],
+        action: 'GrantRolePermanent',
+        version: read.version,
+      });
+      expect(first.statusCode, first.body).toBe(200);
+      const second = await call('PUT', groupBase, { id, action: 'None', version: read.version });
+      expect(second.statusCode).toBe(409);
+      expect(second.json().message).toBe(MAPPING_CHANGED);
+      const now = (await call('GET', groupBase))
+        .json()
+        .linkedGuildRoles.find((e: { id: string }) => e.id === id);
+      expect(now).toEqual({ ...first.json(), version: read.version + 1 });
+      expect(await rows(t, 'audit_log', "action = 'mapping.updated' and target_id = $1", [id])).toHaveLength(
+        1,
+      );
+    });
+
     it('keeps the Discord role for the grant actions only', async () => {
       const id = await create(groupBase);
       const grant = await call('PUT', groupBase, {
@@ -258,6 +288,7 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
         groupRoleId: groupRoles.eventHost,
         discordRoleId: hangout.roles['Event Host'],
         action: 'GrantRolePermanent',
+        version: 1,
       });
       const none = await call('PUT', groupBase, { id, action: 'None' });
       expect(none.json()).toEqual({
@@ -265,6 +296,7 @@ describe('VRChat tab: role mappings both ways (against the simulators)', () => {
         groupRoleId: groupRoles.eventHost,
         discordRoleId: null,
         action: 'None',
+        version: 2,
       });
     });
 

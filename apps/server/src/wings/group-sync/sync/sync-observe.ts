@@ -9,7 +9,7 @@ import { neededPermissions } from '../role-mappings/group-needs.js';
 import { botStanding, GROUP_PERMISSIONS, readGroup } from './group-reads.js';
 import { recentJoinRefusals } from './join-refusals.js';
 import type { PlanGroup, PlanMember, SyncPlanInput } from './sync-plan.js';
-import { readTemporaryGrants } from './temporary-grants.js';
+import { hasTemporaryGroupRoles, readTemporaryGrants } from './temporary-grants.js';
 
 /** A problem found while looking, before any plan (the bot is not in the group, lacks a permission…). */
 export interface ObserveWarning {
@@ -134,8 +134,10 @@ async function observeGroup(
   const link = await linkOf(ctx.db, guildId);
   if (!link) return none;
   const { d2g, g2d } = await activeMappingsOf(ctx.db, guildId);
-  // Nothing to do in the group and nothing to read from it.
-  if (!link.enabled && g2d.length === 0 && !readAlways) return none;
+  // Nothing to do in the group and nothing to read from it. With the Groups feature off, the temporary group
+  // roles the bot gave still have to be taken back, so a recorded one is a reason to read.
+  if (!link.enabled && g2d.length === 0 && !readAlways && !(await hasTemporaryGroupRoles(ctx.db, guildId)))
+    return none;
 
   const read = await readGroup(ctx, link.groupId, { reuse });
   let reads = read.reads;

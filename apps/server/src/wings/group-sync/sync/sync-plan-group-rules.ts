@@ -17,7 +17,7 @@ export function applyGroupRules(
   reasons: Map<string, SyncReason>,
   warn: (w: SyncWarning) => void,
 ) {
-  if (!group.enabled) return;
+  if (!group.enabled) return endTemporaryGroupRoles(input, group, state, reasons);
   const entitled = new Set<string>();
   // Only a proven link lets a member's Discord roles act on a VRChat account: an unproven one may name a
   // stranger's account, so it counts here as no link at all (see provenLink).
@@ -141,5 +141,27 @@ function applyGroupRoleRules(
     if (!group.manageableRoleIds.has(roleId) || !group.can.assignRoles) continue;
     roles.delete(roleId);
     reasons.set(`grole:${vrcId}:${roleId}`, 'GrantRoleTemporary');
+  }
+}
+
+/**
+ * The Groups feature is off: no Discord-to-group mapping is in force, so no group role the bot gave through a
+ * temporary mapping has a cause any more. Each recorded grant still held is taken (from anyone, linked or
+ * not); nothing else in the group changes. Protected members, roles the bot may not manage and a missing
+ * permission leave it as it is.
+ */
+function endTemporaryGroupRoles(
+  input: SyncPlanInput,
+  group: PlanGroup,
+  state: WorkingState,
+  reasons: Map<string, SyncReason>,
+) {
+  if (!group.can.assignRoles) return;
+  for (const g of input.temporaryGrants ?? []) {
+    if (g.kind !== 'groupRole' || group.protectedUserIds.has(g.vrcUserId)) continue;
+    const roles = state.groupRoles.get(g.vrcUserId);
+    if (!roles?.has(g.roleId) || !group.manageableRoleIds.has(g.roleId)) continue;
+    roles.delete(g.roleId);
+    reasons.set(`grole:${g.vrcUserId}:${g.roleId}`, 'GrantRoleTemporary');
   }
 }

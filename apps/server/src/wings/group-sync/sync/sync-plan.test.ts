@@ -399,7 +399,7 @@ describe('planSync (property)', () => {
     );
   });
 
-  it('never touches a role or member the bot may not manage, and nothing in a disabled group', () => {
+  it('never touches a role or member the bot may not manage, and in a disabled group only ends temporary roles', () => {
     fc.assert(
       fc.property(inputArb, (input) => {
         for (const a of planSync(input).actions) {
@@ -408,7 +408,18 @@ describe('planSync (property)', () => {
             continue;
           }
           const group = input.group!;
-          expect(group.enabled).toBe(true);
+          // Groups feature off: the only group change is taking a temporary role the bot recorded giving.
+          if (!group.enabled) {
+            expect(a.kind).toBe('removeGroupRole');
+            const recorded = input.temporaryGrants?.some(
+              (g) =>
+                g.kind === 'groupRole' &&
+                g.vrcUserId === a.vrcUserId &&
+                'roleId' in a &&
+                g.roleId === a.roleId,
+            );
+            expect(recorded).toBe(true);
+          }
           expect(group.protectedUserIds.has(a.vrcUserId)).toBe(false);
           if (a.kind === 'addGroupRole' || a.kind === 'removeGroupRole') {
             expect(group.manageableRoleIds.has(a.roleId)).toBe(true);
@@ -700,6 +711,45 @@ describe('planSync (examples)', () => {
         reason: 'GrantRoleTemporary',
       },
     ]);
+  });
+
+  it('with the Groups feature off, takes the temporary group roles the bot gave, and changes nothing else', () => {
+    const plan = planSync(
+      base({
+        // m1 still holds the mapped Discord role, m2 is linked but lost it, v3 is linked to nobody here.
+        members: [linked(1, ['d1']), linked(2, [])],
+        group: group({
+          enabled: false,
+          autoRemove: true,
+          members: new Map([
+            ['v1', ['r1', 'r2']],
+            ['v2', ['r1']],
+            ['v3', ['r1']],
+            ['owner', ['r1']],
+          ]),
+          discordToGroup: [
+            { discordRoleId: 'd1', groupRoleId: 'r1', action: 'GrantRoleTemporary' },
+            { discordRoleId: 'd1', groupRoleId: 'r2', action: 'GrantRolePermanent' },
+            { discordRoleId: 'd2', groupRoleId: null, action: 'NoMembership' },
+          ],
+        }),
+        temporaryGrants: [
+          { kind: 'groupRole', vrcUserId: 'v1', roleId: 'r1' },
+          { kind: 'groupRole', vrcUserId: 'v2', roleId: 'r1' },
+          { kind: 'groupRole', vrcUserId: 'v3', roleId: 'r1' },
+          { kind: 'groupRole', vrcUserId: 'owner', roleId: 'r1' },
+        ],
+      }),
+    );
+    // r2 (permanent), membership and Auto Remove are untouched; the owner is never changed.
+    const taken = (vrcUserId: string, discordUserId: string | null) => ({
+      kind: 'removeGroupRole',
+      vrcUserId,
+      discordUserId,
+      roleId: 'r1',
+      reason: 'GrantRoleTemporary',
+    });
+    expect(plan.actions).toEqual([taken('v1', 'm1'), taken('v2', 'm2'), taken('v3', null)]);
   });
 
   it('takes what a changed temporary mapping gave under its old row and gives what the new row says', () => {

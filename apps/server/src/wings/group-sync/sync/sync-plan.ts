@@ -73,12 +73,13 @@ export function planSync(input: SyncPlanInput): SyncPlan {
     actions.push(...planPart({ ...input, members: [member], temporaryGrants: own }, warn));
   }
   // Group members linked to nobody in the server: Auto Remove concerns them, and the temporary group roles
-  // the bot gave them while they were linked (unlinked since, or gone from the server) end.
+  // the bot gave them while they were linked (unlinked since, or gone from the server) end; with the Groups
+  // feature off, only the latter.
   const group = input.group;
-  if (group?.enabled) {
+  if (group && (group.enabled || grants.group.size > 0)) {
     const others = new Map(
       [...group.members].filter(
-        ([id]) => !linkedVrcIds.has(id) && (group.autoRemove || grants.group.has(id)),
+        ([id]) => !linkedVrcIds.has(id) && ((group.enabled && group.autoRemove) || grants.group.has(id)),
       ),
     );
     const own = [...others.keys()].flatMap((id) => grants.group.get(id) ?? []);

@@ -145,6 +145,68 @@ describe('the sync (against the simulators)', () => {
   });
 });
 
+describe('the Groups feature switched off (against the simulators)', () => {
+  let t: TestApp, owner: { id: string; session: string };
+  let requester: { id: string; username: string };
+  beforeAll(async () => {
+    ({ t, owner } = await appWithHangoutOwner(laxSimulator.forVrchatTestPacing));
+    const linkedRole = await discordRole(t, hangout.id, 'Linked');
+    const memberRole = await discordRole(t, hangout.id, 'Group Member');
+    requester = await discordMember(t, hangout.id, { username: 'temp_holder', roles: [memberRole] });
+    await vrchatLink(t, {
+      discordUserId: requester.id,
+      vrcUserId: vrchatSeed.requestedHangoutUserId,
+      vrchatName: 'Pixel Panda',
+    });
+    await hangoutGroupScene(t, owner, { linkedRole, memberRole });
+  });
+  afterAll(() => t?.close());
+
+  it('takes the temporary group roles the bot gave, and the preview says so', async () => {
+    // The join request accepted and the group's Linked role given for a while (the member holds Group Member).
+    await runGuildSync(t.ctx, hangout.id);
+    expect((await groupState(t)).get(vrchatSeed.requestedHangoutUserId)?.roleIds).toEqual([
+      groupRoles.linked,
+    ]);
+
+    const preview = await t.inject({
+      method: 'POST',
+      url: `/api/guilds/${hangout.id}/sync/preview`,
+      session: owner.session,
+      payload: { kind: 'groupSettings', enabled: false },
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json()).toMatchObject({
+      total: 1,
+      effects: [
+        {
+          kind: 'groupRole',
+          sentence: expect.stringMatching(/^The group role .+ will be taken from 1 member\.$/),
+          given: [],
+          taken: [requester.username],
+        },
+      ],
+    });
+
+    const off = await t.inject({
+      method: 'POST',
+      url: `/api/groups/${hangout.id}`,
+      session: owner.session,
+      payload: { enabled: false },
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    await runGuildSync(t.ctx, hangout.id);
+    // The role is taken; the membership the feature gave stays (no group action but ending what it gave).
+    expect((await groupState(t)).get(vrchatSeed.requestedHangoutUserId)).toMatchObject({
+      membershipStatus: 'member',
+      roleIds: [],
+    });
+    expect(await rows(t, 'sync_temporary_grants', 'guild_id = $1', [hangout.id])).toEqual([]);
+    // Nothing more to take: the next sync does nothing and no longer reads the group.
+    expect(await runGuildSync(t.ctx, hangout.id)).toMatchObject({ planned: 0 });
+  });
+});
+
 describe('sync routes', () => {
   let t: TestApp;
   beforeAll(async () => {

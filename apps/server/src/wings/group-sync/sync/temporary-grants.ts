@@ -13,6 +13,16 @@ export async function readTemporaryGrants(db: Queryable, guildId: string): Promi
   );
 }
 
+/** Whether the bot holds a record of a temporary group role it gave in this server. */
+export async function hasTemporaryGroupRoles(db: Queryable, guildId: string): Promise<boolean> {
+  const rows = await db
+    .select({ guildId: syncTemporaryGrants.guildId })
+    .from(syncTemporaryGrants)
+    .where(and(eq(syncTemporaryGrants.guildId, guildId), eq(syncTemporaryGrants.kind, 'groupRole')))
+    .limit(1);
+  return rows.length > 0;
+}
+
 /** Keeps the records in step with a write that landed (inside its transaction). */
 export async function recordGrantChange(db: Queryable, guildId: string, a: SyncAction): Promise<void> {
   const of = (kind: TemporaryGrant['kind'], targetId: string) =>

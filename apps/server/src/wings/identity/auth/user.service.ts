@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { discordTokens, users } from '../../../db/schema/index.js';
 import type { AppConfig } from '../../../kernel/config.js';
@@ -14,7 +14,6 @@ export function rankOf(config: AppConfig, userId: string): Rank {
 
 /** Creates or refreshes the user record from Discord's answer. */
 export async function upsertUser(db: Db, identity: DiscordIdentity): Promise<void> {
-  const now = new Date();
   await db
     .insert(users)
     .values({
@@ -29,7 +28,8 @@ export async function upsertUser(db: Db, identity: DiscordIdentity): Promise<voi
         username: identity.username,
         globalName: identity.globalName,
         avatar: identity.avatar,
-        lastLoginAt: now,
+        // The database's clock, as every other row's time: an account erasure compares it with its request.
+        lastLoginAt: sql`now()`,
       },
     });
   // Signed-in requests of this user read the new name and avatar.

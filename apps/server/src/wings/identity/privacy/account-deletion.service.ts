@@ -7,7 +7,7 @@ import { invalid, unavailable } from '../../../kernel/errors.js';
 import { accountEraseJob } from '../../../kernel/job-catalog.js';
 import { notifySessions, sessionCacheOf } from '../auth/session-cache.js';
 import { findLinkByDiscord } from '../links/links.service.js';
-import type { ErasureRequest } from './account-erasure.js';
+import { databaseNow, type ErasureRequest, unlinkAsRequested } from './account-erasure.js';
 import { USERNAME_MISMATCH } from './privacy.schemas.js';
 import { newPseudonym } from './pseudonym.js';
 
@@ -18,8 +18,10 @@ export const ACCOUNT_DELETED =
 /**
  * 'Delete my account': confirmed by the username typed. The erasure is queued first (the job is the
  * durable record that it must happen, and it takes back roles on Discord and VRChat outside any
- * transaction); then every session and SDK token ends at once and the deletion is audit-logged under the
- * pseudonym that replaces the user in the entries that stay, so that entry names nobody.
+ * transaction); then every session and SDK token ends at once, the VRChat link goes (so the person signing
+ * in again before the job runs starts as a new account, with no link the bot would act on), and the
+ * deletion is audit-logged under the pseudonym that replaces the user in the entries that stay, so that
+ * entry names nobody. The job acts only on what existed at `requestedAt`.
  */
 export async function deleteMyAccount(
   ctx: AppContext,
@@ -28,10 +30,12 @@ export async function deleteMyAccount(
 ) {
   if (typedUsername.trim() !== user.username) throw invalid(USERNAME_MISMATCH);
   const link = await findLinkByDiscord(ctx.db, user.id);
+  const requestedAt = await databaseNow(ctx.database.executeSql);
   const request: ErasureRequest = {
     userId: user.id,
     pseudonym: newPseudonym(),
     vrcUserId: link?.vrcUserId ?? null,
+    requestedAt,
   };
   try {
     await ctx.jobs.send(accountEraseJob, request, { singletonKey: `${accountEraseJob.name}:${user.id}` });
@@ -43,6 +47,7 @@ export async function deleteMyAccount(
     await tx.delete(sessions).where(eq(sessions.userId, user.id));
     await notifySessions(tx, `user:${user.id}`);
     await tx.delete(loginTokens).where(eq(loginTokens.userId, user.id));
+    await unlinkAsRequested(tx, user.id, requestedAt);
     await audit(tx, {
       action: 'account.deleted',
       actor: userActor(request.pseudonym),

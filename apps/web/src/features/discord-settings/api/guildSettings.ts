@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { guildRead } from '../../../api/cachedRead';
 import { api, type Schemas, unwrap } from '../../../api/client';
+import { ApiError } from '../../../api/errors';
 
 export type GuildSettings = Schemas['GuildSettings'];
 export type AutoAssignRoles = Schemas['AutoAssignRoles'];
@@ -10,17 +11,23 @@ const settings = guildRead('guild-settings', (guildId) =>
 );
 export const { key: guildSettingsKey, query: guildSettingsQuery, useRead: useGuildSettings } = settings;
 
-/** Saves one auto-assigned role at once (null clears it); the answer replaces the cached settings. */
+/**
+ * Saves one auto-assigned role at once (null clears it), with the version the settings were read at: the
+ * server answers 409 when another manager saved since. The answer replaces the cached settings.
+ */
 export function useUpdateAutoAssignRoles(guildId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (change: Partial<AutoAssignRoles>) =>
+    mutationFn: ({ change, version }: { change: Partial<AutoAssignRoles>; version: number }) =>
       unwrap(
         api.POST('/api/guilds/{guildId}', {
           params: { path: { guildId } },
-          body: { autoAssignRoles: change },
+          body: { autoAssignRoles: change, version },
         }),
       ),
     onSuccess: (settings) => queryClient.setQueryData(guildSettingsKey(guildId), settings),
   });
 }
+
+/** Whether a save failed because another manager saved since it was read (409). */
+export const isStaleSave = (error: unknown) => error instanceof ApiError && error.status === 409;

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { guildPermissions } from '../../../lib/guild-access/permissions';
 import { neonLoungeSettings } from '../../../testing/guildFixtures';
 import { type Answers, callsTo, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
@@ -49,6 +49,9 @@ const noEffect: Answers = {
   },
 };
 
+const STALE =
+  'Another manager changed these settings since you opened them. The page now shows their version; check the preview and save again.';
+
 const combobox = (name: string) => screen.getByRole('combobox', { name }) as HTMLInputElement;
 /** The open list of one select (each select keeps its own list in the page). */
 const listOf = async (label: string) => {
@@ -64,8 +67,14 @@ const chooseAndSave = async (label: string, option: string) => {
   await screen.findByText('Discord Settings');
   await choose(label, option);
   const panel = within(await screen.findByRole('region', { name: 'Change preview' }));
-  fireEvent.click(await panel.findByRole('button', { name: 'Save' }));
+  fireEvent.click(await enabledSave(panel));
 };
+/** The panel's Save once the preview has arrived (it is disabled until then). */
+async function enabledSave(panel: ReturnType<typeof within>) {
+  const save = (await panel.findByRole('button', { name: 'Save' })) as HTMLButtonElement;
+  await waitFor(() => expect(save.disabled).toBe(false));
+  return save;
+}
 
 function setup(extra: Answers = {}, permissions = all) {
   const fetchMock = stubApi({
@@ -164,6 +173,7 @@ describe('Discord tab', () => {
     await waitFor(() => expect(callsTo(fetchMock, 'POST', '/api/guilds/900')).toHaveLength(1));
     expect(await callsTo(fetchMock, 'POST', '/api/guilds/900')[0].json()).toEqual({
       autoAssignRoles: { linkedRoleId: '11' },
+      version: 0,
     });
     await waitFor(() => expect(toastTexts()).toContain('Auto assign roles updated successfully.'));
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Change preview' })).toBeNull());
@@ -184,6 +194,7 @@ describe('Discord tab', () => {
     await waitFor(() => expect(callsTo(fetchMock, 'POST', '/api/guilds/900')).toHaveLength(1));
     expect(await callsTo(fetchMock, 'POST', '/api/guilds/900')[0].json()).toEqual({
       autoAssignRoles: { ageVerifiedPlus18RoleId: null },
+      version: 0,
     });
   });
 
@@ -205,6 +216,78 @@ describe('Discord tab', () => {
     expect(screen.queryByRole('region', { name: 'Change preview' })).toBeNull();
     expect(linked.value).toBe('None Selected');
     expect(callsTo(fetchMock, 'POST', '/api/guilds/900')).toHaveLength(0);
+  });
+
+  it('keeps Save disabled until the preview of the chosen role has arrived', async () => {
+    let answerPreview = () => {};
+    const arrived = new Promise<void>((resolve) => {
+      answerPreview = resolve;
+    });
+    const fetchMock = stubApi({
+      ...loggedInAs('User'),
+      'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions: all }] },
+      'GET /api/guilds/900': { body: settings },
+      'POST /api/guilds/900': { body: settings },
+      ...previewAnswer,
+    });
+    // The preview's answer waits until the test lets it through.
+    vi.stubGlobal('fetch', async (request: Request) => {
+      if (new URL(request.url).pathname.endsWith('/sync/preview')) await arrived;
+      return fetchMock(request);
+    });
+    renderApp('/server-settings/900/discord');
+    await screen.findByText('Discord Settings');
+    await choose('Linked Users Role', 'Admin');
+    const panel = within(await screen.findByRole('region', { name: 'Change preview' }));
+    expect(panel.getByText('Working out what this change would do..')).toBeTruthy();
+    const save = panel.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    fireEvent.click(save);
+    answerPreview();
+    expect(await panel.findByText('Admin will be taken from 2 members and given to 1.')).toBeTruthy();
+    expect(callsTo(fetchMock, 'POST', '/api/guilds/900')).toHaveLength(0);
+    await waitFor(() => expect(save.disabled).toBe(false));
+  });
+
+  it("after another manager's save (409), shows their settings and a fresh preview; Save then carries the new version", async () => {
+    const answers: Answers = {
+      ...loggedInAs('User'),
+      'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions: all }] },
+      'GET /api/guilds/900': { body: { ...settings, version: 3 } },
+      'POST /api/guilds/900': { status: 409, body: { message: STALE } },
+      ...previewAnswer,
+    };
+    const fetchMock = stubApi(answers);
+    renderApp('/server-settings/900/discord');
+    await screen.findByText('Discord Settings');
+    await choose('Linked Users Role', 'Admin');
+    const panel = within(await screen.findByRole('region', { name: 'Change preview' }));
+    expect(await panel.findByText('Admin will be taken from 2 members and given to 1.')).toBeTruthy();
+    // Meanwhile another manager set the Linked Users Role to Supporter.
+    const theirs = {
+      ...settings,
+      version: 4,
+      autoAssignRoles: { ...settings.autoAssignRoles, linkedRoleId: '12' },
+    };
+    answers['GET /api/guilds/900'] = { body: theirs };
+    fireEvent.click(panel.getByRole('button', { name: 'Save' }));
+    expect(await panel.findByText(STALE)).toBeTruthy();
+    // Their version is shown, and this choice is previewed again against it.
+    expect(await panel.findByText('Linked Users Role: Supporter → Admin')).toBeTruthy();
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', '/api/guilds/900/sync/preview')).toHaveLength(2));
+    expect(toastTexts()).not.toContain('Auto assign roles updated successfully.');
+    answers['POST /api/guilds/900'] = {
+      body: { ...theirs, version: 5, autoAssignRoles: { ...theirs.autoAssignRoles, linkedRoleId: '11' } },
+    };
+    const save = panel.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    await waitFor(() => expect(save.disabled).toBe(false));
+    fireEvent.click(save);
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', '/api/guilds/900')).toHaveLength(2));
+    expect(await callsTo(fetchMock, 'POST', '/api/guilds/900')[1].json()).toEqual({
+      autoAssignRoles: { linkedRoleId: '11' },
+      version: 4,
+    });
+    await waitFor(() => expect(toastTexts()).toContain('Auto assign roles updated successfully.'));
   });
 
   it("says so when saving fails, with the server's reason", async () => {
@@ -395,11 +478,42 @@ describe('Discord tab', () => {
     panel = within(await dialog.findByRole('region', { name: 'Change preview' }));
     expect(panel.getByText('Delete guest role 1')).toBeTruthy();
     expect(callsTo(fetchMock, 'DELETE', `/api/guilds/900/guest_roles/${entry.id}`)).toHaveLength(0);
-    fireEvent.click(await panel.findByRole('button', { name: 'Save' }));
+    fireEvent.click(await enabledSave(panel));
     await waitFor(() =>
       expect(callsTo(fetchMock, 'DELETE', `/api/guilds/900/guest_roles/${entry.id}`)).toHaveLength(1),
     );
     await waitFor(() => expect(dialog.queryByRole('region', { name: 'Change preview' })).toBeNull());
+  });
+
+  it("sends a guest role's version; after another manager's change (409) says so and shows theirs", async () => {
+    const stale =
+      'Another manager changed this guest role since you opened it. The table now shows their version; check it and save again.';
+    const answers: Answers = {
+      ...loggedInAs('User'),
+      'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions: all }] },
+      'GET /api/guilds/900': { body: settings },
+      'GET /api/guilds/900/guest_roles': { body: { guestRoles: [{ ...entry, version: 2 }] } },
+      'PUT /api/guilds/900/guest_roles': { status: 409, body: { message: stale } },
+      ...previewAnswer,
+    };
+    const fetchMock = stubApi(answers);
+    renderApp('/server-settings/900/discord');
+    fireEvent.click(await screen.findByRole('button', { name: 'Setup' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Guest Users' }));
+    const row = within(await dialog.findByRole('row', { name: 'Guest role 1' }));
+    // Meanwhile another manager set the count to 5.
+    answers['GET /api/guilds/900/guest_roles'] = {
+      body: { guestRoles: [{ ...entry, count: 5, version: 3 }] },
+    };
+    fireEvent.change(row.getByLabelText('Count'), { target: { value: '1' } });
+    const panel = within(await dialog.findByRole('region', { name: 'Change preview' }));
+    fireEvent.click(await enabledSave(panel));
+    await waitFor(() => expect(toastTexts().some((t) => t?.includes(stale))).toBe(true));
+    expect(await callsTo(fetchMock, 'PUT', '/api/guilds/900/guest_roles')[0].json()).toMatchObject({
+      count: 1,
+      version: 2,
+    });
+    await waitFor(() => expect((row.getByLabelText('Count') as HTMLSelectElement).value).toBe('5'));
   });
 
   it('adds a row from the server and tells a failed delete apart from a gone one', async () => {

@@ -1,5 +1,7 @@
 import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { errorMessage } from '../../../api/errors';
 import { EntityHeader } from '../../../components/EntityHeader';
 import { StatCards } from '../../../components/StatCard';
 import { notify } from '../../../components/toasts';
@@ -8,11 +10,18 @@ import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
 import { NoAccess } from '../../../lib/guild-access/components/NoAccess';
 import { can } from '../../../lib/guild-access/tabs';
 import { SetupCheckPanel } from '../../../lib/setup-doctor';
+import { syncKey } from '../../../lib/sync/api/sync';
 import { ChangePreviewPanel } from '../../../lib/sync/components/ChangePreviewPanel';
 import { HeldRemovalsAlert } from '../../../lib/sync/components/HeldRemovalsAlert';
 import { SyncNowRow } from '../../../lib/sync/components/SyncNow';
 import { SyncWarnings } from '../../../lib/sync/components/SyncWarnings';
-import { type AutoAssignRoles, useGuildSettings, useUpdateAutoAssignRoles } from '../api/guildSettings';
+import {
+  type AutoAssignRoles,
+  guildSettingsQuery,
+  isStaleSave,
+  useGuildSettings,
+  useUpdateAutoAssignRoles,
+} from '../api/guildSettings';
 import { AutoRoleSelect } from './AutoRoleSelect';
 import { GuestRolesDialog } from './GuestRolesDialog';
 
@@ -36,11 +45,16 @@ interface Pending {
   key: AutoRoleKey;
   label: string;
   roleId: string | null;
+  /** The settings' version when the role was chosen: the save carries it (409 if another manager saved). */
+  version: number;
+  /** Why the page shows another manager's version and asks again (after a 409). */
+  notice?: string;
 }
 
 export function DiscordTab({ guild }: { guild: ManageableGuild }) {
   const settings = useGuildSettings(guild.id);
   const update = useUpdateAutoAssignRoles(guild.id);
+  const queryClient = useQueryClient();
   const [guestsOpen, setGuestsOpen] = useState(false);
   // A chosen role waits here, with the preview of what it would do, until Save or Cancel.
   const [pending, setPending] = useState<Pending | null>(null);
@@ -56,13 +70,36 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
       </Alert>
     );
   const data = settings.data;
-  const save = (change: Partial<AutoAssignRoles>) =>
-    update.mutate(change, {
-      onSuccess: () => notify({ type: 'success', message: 'Auto assign roles updated successfully.' }),
-      onError: (error) =>
-        notify({ type: 'error', message: failureSentence('Failed to update auto assign roles.', error) }),
-      onSettled: () => setPending(null),
-    });
+  const save = (change: Partial<AutoAssignRoles>, from: Pending) =>
+    update.mutate(
+      { change, version: from.version },
+      {
+        onSuccess: () => {
+          notify({ type: 'success', message: 'Auto assign roles updated successfully.' });
+          setPending(null);
+        },
+        onError: async (error) => {
+          if (!isStaleSave(error)) {
+            notify({ type: 'error', message: failureSentence('Failed to update auto assign roles.', error) });
+            setPending(null);
+            return;
+          }
+          // Another manager saved first: show their settings, keep this choice and preview it again
+          // against them; Save waits for that preview and then carries the new version.
+          try {
+            const fresh = await queryClient.fetchQuery({ ...guildSettingsQuery(guild.id), staleTime: 0 });
+            await queryClient.invalidateQueries({ queryKey: [...syncKey(guild.id), 'change'] });
+            setPending((p) => p && { ...p, version: fresh.version, notice: errorMessage(error, '') });
+          } catch (reread) {
+            notify({
+              type: 'error',
+              message: failureSentence('Failed to update auto assign roles.', reread),
+            });
+            setPending(null);
+          }
+        },
+      },
+    );
   const roleName = (id: string | null) =>
     id === null ? 'none' : (data.roles.find((r) => r.id === id)?.name ?? `Deleted role (${id})`);
   const shown = (key: AutoRoleKey) => (pending?.key === key ? pending.roleId : data.autoAssignRoles[key]);
@@ -73,7 +110,11 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
       roles={data.roles}
       value={shown(key)}
       disabled={!canEdit || update.isPending}
-      onChange={(roleId) => setPending(roleId === data.autoAssignRoles[key] ? null : { key, label, roleId })}
+      onChange={(roleId) =>
+        setPending(
+          roleId === data.autoAssignRoles[key] ? null : { key, label, roleId, version: data.version },
+        )
+      }
     />
   );
 
@@ -103,7 +144,8 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
               change={{ kind: 'autoRoles', autoAssignRoles: { [pending.key]: pending.roleId } }}
               title={`${pending.label}: ${roleName(data.autoAssignRoles[pending.key])} → ${roleName(pending.roleId)}`}
               saving={update.isPending}
-              onSave={() => save({ [pending.key]: pending.roleId })}
+              notice={pending.notice}
+              onSave={() => save({ [pending.key]: pending.roleId }, pending)}
               onCancel={() => setPending(null)}
             />
           )}

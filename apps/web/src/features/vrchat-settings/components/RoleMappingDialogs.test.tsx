@@ -59,7 +59,10 @@ const optionTexts = (select: HTMLElement) => [...(select as HTMLSelectElement).o
 /** Saves the change the dialog previews (the preview panel's Save). */
 const saveChange = async (dialog: ReturnType<typeof within>) => {
   const panel = within(await dialog.findByRole('region', { name: 'Change preview' }));
-  fireEvent.click(panel.getByRole('button', { name: 'Save' }));
+  const save = panel.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+  // Save waits for the preview's answer.
+  await waitFor(() => expect(save.disabled).toBe(false));
+  fireEvent.click(save);
 };
 const putBodies = async (fetchMock: ReturnType<typeof stubApi>, path: string) =>
   Promise.all(callsTo(fetchMock, 'PUT', path).map((r) => r.json()));
@@ -182,6 +185,41 @@ describe('Discord to Group Roles', () => {
     });
     await saveChange(dialog);
     await waitFor(() => expect(toastTexts().some((t) => t?.includes('cannot be mapped'))).toBe(true));
+  });
+
+  it("sends the version the row was read at; after another manager's change (409) says so and shows theirs", async () => {
+    const stale =
+      'Another manager changed this mapping since you opened it. The table now shows their version; check it and save again.';
+    const fetchMock = setup({
+      [`GET ${guildRolesPath}`]: {
+        body: { ...discordToGroup, linkedGroupRoles: [{ ...grant, version: 3 }] },
+      },
+      [`PUT ${guildRolesPath}`]: { status: 409, body: { message: stale } },
+    });
+    const dialog = await open('Discord to Group Roles');
+    const row = within(await dialog.findByRole('row', { name: 'Discord to group mapping 1' }));
+    // Meanwhile another manager made the row a Membership mapping.
+    answers[`GET ${guildRolesPath}`] = {
+      body: {
+        ...discordToGroup,
+        linkedGroupRoles: [{ ...grant, action: 'Membership', groupRoleId: null, version: 4 }],
+      },
+    };
+    fireEvent.change(row.getByLabelText('Group Role of Discord to group mapping 1'), {
+      target: { value: 'grol_a' },
+    });
+    await saveChange(dialog);
+    await waitFor(() => expect(toastTexts().some((t) => t?.includes(stale))).toBe(true));
+    expect((await putBodies(fetchMock, guildRolesPath))[0]).toMatchObject({
+      groupRoleId: 'grol_a',
+      version: 3,
+    });
+    // Their version is what the table now shows.
+    await waitFor(() =>
+      expect((row.getByLabelText('Action of Discord to group mapping 1') as HTMLSelectElement).value).toBe(
+        'Membership',
+      ),
+    );
   });
 
   it.each([404, 400])('says nothing when a delete answers %i', async (status) => {

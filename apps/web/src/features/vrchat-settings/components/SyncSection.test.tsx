@@ -174,7 +174,10 @@ describe('VRChat tab, Sync section', () => {
     expect(callsTo(fetchMock, 'GET', `${sync}/preview`)).toHaveLength(1);
     fireEvent.click(screen.getByRole('switch', { name: /^Auto Remove Members/ }));
     const panel = within(await screen.findByRole('region', { name: 'Change preview' }));
-    fireEvent.click(panel.getByRole('button', { name: 'Save' }));
+    const save = panel.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    // Save waits for the change's preview.
+    await waitFor(() => expect(save.disabled).toBe(false));
+    fireEvent.click(save);
     await waitFor(() => expect(callsTo(fetchMock, 'GET', `${sync}/preview`)).toHaveLength(2));
   });
 

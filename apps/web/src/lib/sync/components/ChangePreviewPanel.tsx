@@ -13,6 +13,8 @@ interface Props {
   saving: boolean;
   onSave: () => void;
   onCancel: () => void;
+  /** A sentence shown above the preview (e.g. why the page now shows another manager's version). */
+  notice?: string | null;
 }
 
 type Effect = ChangePreview['effects'][number];
@@ -66,12 +68,18 @@ function NameList({ label, names }: { label: string; names: string[] }) {
 
 /**
  * A change that makes the bot give or take roles, invite or remove is not saved at once: this panel says
- * what it would do (the sync's own planner, asked by the server) and waits for Save or Cancel.
+ * what it would do (the sync's own planner, asked by the server) and waits for Save or Cancel. Save stays
+ * disabled until the preview of this very change has arrived (and while it is asked again), so nothing is
+ * saved that its manager has not seen the effect of; when the preview could not be worked out (VRChat
+ * limiting, say) the panel says so and Save is allowed, knowingly. `notice` says why the preview was asked
+ * again (another manager saved first).
  */
-export function ChangePreviewPanel({ guildId, change, title, saving, onSave, onCancel }: Props) {
+export function ChangePreviewPanel({ guildId, change, title, saving, onSave, onCancel, notice }: Props) {
   const preview = useChangePreview(guildId, change);
+  const previewed = !preview.isPending && !preview.isFetching;
   const body = () => {
-    if (preview.isPending) return <Text size="sm">Working out what this change would do..</Text>;
+    if (preview.isPending || (preview.isFetching && !preview.isError))
+      return <Text size="sm">Working out what this change would do..</Text>;
     if (preview.isError)
       return (
         <Text size="sm" c="red" role="alert">
@@ -119,12 +127,17 @@ export function ChangePreviewPanel({ guildId, change, title, saving, onSave, onC
         <Text size="xs" c="dimmed">
           Not saved yet. Saving makes the bot do this at its next sync.
         </Text>
+        {notice && (
+          <Alert color="yellow" variant="light" p="xs" role="status">
+            {notice}
+          </Alert>
+        )}
         {body()}
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel} disabled={saving}>
             Cancel
           </Button>
-          <Button onClick={onSave} loading={saving}>
+          <Button onClick={onSave} loading={saving} disabled={!previewed}>
             Save
           </Button>
         </Group>

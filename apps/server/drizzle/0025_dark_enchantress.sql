@@ -8,6 +8,10 @@ DROP INDEX "guild_members_username_trgm_idx";--> statement-breakpoint
 DROP INDEX "guild_members_global_name_trgm_idx";--> statement-breakpoint
 DROP INDEX "guild_members_nickname_trgm_idx";--> statement-breakpoint
 DROP INDEX "audit_guild_idx";--> statement-breakpoint
+ALTER TABLE "guild_settings" ADD COLUMN "version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "guest_roles" ADD COLUMN "version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "discord_group_mappings" ADD COLUMN "version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "group_discord_mappings" ADD COLUMN "version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 CREATE INDEX "audit_created_idx" ON "audit_log" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "link_events_user_idx" ON "link_events" USING btree ("discord_user_id");--> statement-breakpoint
 CREATE INDEX "link_events_created_idx" ON "link_events" USING btree ("created_at");--> statement-breakpoint
