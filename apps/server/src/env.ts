@@ -142,6 +142,11 @@ export const envSchema = z.object({
   RATE_LIMIT_API_KEY: z.coerce.number().int().min(0).default(300),
   /** The rate limits' fixed window, in seconds. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
+  /**
+   * On SIGTERM or SIGINT: how long requests in flight and running jobs get to finish before the process cuts
+   * them and exits (a process manager's stop timeout must be longer, see docs/operations.md).
+   */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
   /** This process's name on /admin (scheduled tasks are registered under it); default host name + pid. */
   INSTANCE_NAME: optionalString,
   /** Gateway sharding (bots in more than 2,500 servers): total shards and the ids this process runs. */
