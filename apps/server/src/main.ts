@@ -11,6 +11,7 @@ import { startScheduler } from './jobs/scheduled-tasks/scheduler.js';
 import { startJobWorker } from './jobs/worker.js';
 import { listeningUrl, resolveConfig } from './kernel/config.js';
 import { createContext } from './kernel/context.js';
+import { DISK_FULL_AT_START, isDiskFull } from './kernel/disk.js';
 import { createLogger } from './logger.js';
 import { startPlatforms } from './platforms/start.js';
 import { memberMirrorDiscord } from './wings/access/members/member-mirror.port.js';
@@ -19,6 +20,14 @@ import { memberMirrorDiscord } from './wings/access/members/member-mirror.port.j
  * The composition root: reads the process roles (PROCESS_ROLES: api, bot, worker), builds the context
  * once and starts only what the roles ask for.
  */
+// A start (or anything later) that fails because the disk is full says so in one sentence, without a stack
+// trace, and exits 1: the monitor runs before Node prints the error.
+process.on('uncaughtExceptionMonitor', (err) => {
+  if (!isDiskFull(err)) return;
+  process.stderr.write(`${DISK_FULL_AT_START}\n`);
+  process.exit(1);
+});
+
 let env: ReturnType<typeof parseEnv>;
 try {
   env = parseEnv();

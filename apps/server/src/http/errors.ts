@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isConnectionLost, isDatabaseUnavailable } from '../db/connection-lost.js';
+import { DISK_FULL, isDiskFull } from '../kernel/disk.js';
 import { AppError, type ErrorDetail, type ErrorKind } from '../kernel/errors.js';
 import { DiscordError, DiscordPermissionError } from '../platforms/discord/errors.js';
 import { VrchatError } from '../platforms/vrchat/errors.js';
@@ -90,6 +91,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (isResponseSerializationError(err)) {
       req.log.error({ err, issues: err.cause.issues }, 'response did not match its schema');
       return reply.code(500).send({ message: 'Internal server error.' });
+    }
+    // A write found the disk full (the data disk, or PostgreSQL's: 53100): the server's fault, said so.
+    if (isDiskFull(err)) {
+      req.log.error({ err }, 'a write failed: the disk is full');
+      return reply.code(507).send({ message: DISK_FULL });
     }
     // The database takes no connections (stopped, restarting, a failover): a sentence and when to retry.
     if (isDatabaseUnavailable(err)) {
