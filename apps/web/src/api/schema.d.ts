@@ -1434,6 +1434,35 @@ export interface components {
         ErrorInput: {
             message: string;
         };
+        /** @enum {string} */
+        GuildPermissionInput: "Admin" | "WorldPreview" | "ViewGuild" | "ViewWorlds" | "ManageWorlds" | "ViewImages" | "ManageImages";
+        ApiKeyInput: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            createdOn: string;
+            validUntil: string;
+            permissions: components["schemas"]["GuildPermissionInput"][];
+            lastUsedAt: string | null;
+        };
+        ManageableGuildInput: {
+            id: string;
+            name: string;
+            icon: string | null;
+            permissions: components["schemas"]["GuildPermissionInput"][];
+        };
+        MemberSearchResultInput: {
+            id: string;
+            username: string;
+            avatar: string | null;
+            vrcName: string | null;
+            vrcId: string | null;
+            linkCount: number;
+            linkLastChanged: string | null;
+            isVerified: boolean;
+            /** @enum {string} */
+            ageVerified: "Unverified" | "Verified" | "Plus18";
+        };
         ScheduledTaskInput: {
             api: string;
             container: string;
@@ -1478,6 +1507,36 @@ export interface components {
                     failedLast24h: number;
                 }[];
             };
+        };
+        AutoAssignRolesInput: {
+            ageVerifiedRoleId: string | null;
+            ageVerifiedPlus18RoleId: string | null;
+            linkedRoleId: string | null;
+        };
+        GuildSettingsInput: {
+            id: string;
+            name: string;
+            icon: string | null;
+            members: number;
+            linkedMembers: number;
+            membersIntent: boolean;
+            roles: {
+                id: string;
+                name: string;
+                color: number;
+                position: number;
+                /** @description Why the bot cannot give this role: 'managed' (an integration's role) or 'aboveBot' (at or above the bot's highest role); null when it can. */
+                unavailable: ("managed" | "aboveBot") | null;
+            }[];
+            autoAssignRoles: components["schemas"]["AutoAssignRolesInput"];
+            contactEmail: string | null;
+        };
+        GuestRoleEntryInput: {
+            /** Format: uuid */
+            id: string;
+            primaryRoleId: string | null;
+            guestRoleId: string | null;
+            count: number;
         };
         WorldInput: {
             /** Format: uuid */
@@ -1530,17 +1589,6 @@ export interface components {
                 name: string;
                 order: number;
             }[];
-        };
-        /** @enum {string} */
-        GuildPermissionInput: "Admin" | "WorldPreview" | "ViewGuild" | "ViewWorlds" | "ManageWorlds" | "ViewImages" | "ManageImages";
-        ApiKeyInput: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            createdOn: string;
-            validUntil: string;
-            permissions: components["schemas"]["GuildPermissionInput"][];
-            lastUsedAt: string | null;
         };
         ApiLogEntryInput: {
             id: string;
@@ -1611,6 +1659,145 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        GuildChannelsInput: {
+            channels: {
+                id: string;
+                name: string;
+            }[];
+        };
+        LoggingConfigInput: {
+            channelId: string | null;
+            eventTypes: ("links" | "verifications" | "roleChanges" | "groupSync" | "settings" | "failures")[];
+            eventTypeChoices: {
+                /** @enum {string} */
+                id: "links" | "verifications" | "roleChanges" | "groupSync" | "settings" | "failures";
+                label: string;
+            }[];
+            problem: {
+                /** @enum {string} */
+                kind: "channelGone" | "cannotPost";
+                message: string;
+                at: string;
+            } | null;
+        };
+        PublicConfigInput: {
+            inviteUrl: string;
+            supportUrl: string;
+            contactEmail: string;
+            discordWebUrl: string;
+            vrchatWebUrl: string;
+            demoMode: boolean;
+        };
+        SetupCheckResultInput: {
+            checks: {
+                id: string;
+                /** @enum {string} */
+                area: "discord" | "vrchat";
+                title: string;
+                ok: boolean;
+                problem: string | null;
+                fix: string | null;
+            }[];
+            checkedAt: string;
+        };
+        GuestInput: {
+            id: string;
+            guestUsername: string | null;
+            guestVrcName: string | null;
+            guestVrcId: string | null;
+            guestProfilePicUrl: string | null;
+        };
+        ProfileInput: {
+            user: {
+                id: string;
+                username: string;
+                avatar: string | null;
+            };
+            linkData: {
+                id: string;
+                vrchatName: string;
+                isVerified: boolean;
+                /** @enum {string} */
+                ageVerification: "Unverified" | "Verified" | "Plus18";
+            } | null;
+            guilds: {
+                id: string;
+                name: string;
+                icon: string | null;
+                canSetupGuests: boolean;
+            }[];
+            groups: {
+                id: string;
+                name: string;
+                icon: string | null;
+            }[];
+        };
+        LinkedGroupInput: {
+            id: string;
+            name: string;
+            iconUrl: string | null;
+            memberCount: number;
+            onlineMemberCount: number;
+            enabled: boolean;
+            autoKick: boolean;
+        };
+        GroupLinkInfoInput: {
+            id: string;
+            name: string;
+            iconUrl: string | null;
+            linkCode: string;
+        };
+        MappingRoleInput: {
+            id: string;
+            name: string;
+        };
+        DiscordGroupMappingInput: {
+            /** Format: uuid */
+            id: string;
+            discordRoleId: string | null;
+            groupRoleId: string | null;
+            /** @enum {string} */
+            action: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
+        };
+        GroupDiscordMappingInput: {
+            /** Format: uuid */
+            id: string;
+            discordRoleId: string | null;
+            groupRoleId: string | null;
+            /** @enum {string} */
+            action: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
+        };
+        DiscordToGroupMappingsInput: {
+            guildRoles: components["schemas"]["MappingRoleInput"][];
+            groupRoles: components["schemas"]["MappingRoleInput"][];
+            linkedGroupRoles: components["schemas"]["DiscordGroupMappingInput"][];
+            everyoneRole: components["schemas"]["DiscordGroupMappingInput"];
+        };
+        MappingGivenRoleInput: {
+            id: string;
+            name: string;
+            /** @description 'aboveBot' when the role is at or above the bot's highest Discord role, so the bot cannot give it; else null. */
+            unavailable: "aboveBot" | null;
+        };
+        GroupToDiscordMappingsInput: {
+            guildRoles: components["schemas"]["MappingGivenRoleInput"][];
+            groupRoles: components["schemas"]["MappingRoleInput"][];
+            linkedGuildRoles: components["schemas"]["GroupDiscordMappingInput"][];
+        };
+        ChangePreviewInput: {
+            effects: {
+                /** @enum {string} */
+                kind: "discordRole" | "groupRole" | "invite" | "acceptRequest" | "remove";
+                roleName: string | null;
+                sentence: string;
+                given: string[];
+                taken: string[];
+            }[];
+            total: number;
+            warnings: string[];
+            wouldHold: number;
+            complete: boolean;
+        };
         CurrentUserInput: {
             /** @description Discord user id */
             id: string;
@@ -1644,110 +1831,11 @@ export interface components {
              */
             reason?: "expired" | "rejected";
         };
-        GuildChannelsInput: {
-            channels: {
-                id: string;
-                name: string;
-            }[];
-        };
-        LoggingConfigInput: {
-            channelId: string | null;
-            eventTypes: ("links" | "verifications" | "roleChanges" | "groupSync" | "settings" | "failures")[];
-            eventTypeChoices: {
-                /** @enum {string} */
-                id: "links" | "verifications" | "roleChanges" | "groupSync" | "settings" | "failures";
-                label: string;
-            }[];
-            problem: {
-                /** @enum {string} */
-                kind: "channelGone" | "cannotPost";
-                message: string;
-                at: string;
-            } | null;
-        };
-        LinkedGroupInput: {
-            id: string;
-            name: string;
-            iconUrl: string | null;
-            memberCount: number;
-            onlineMemberCount: number;
-            enabled: boolean;
-            autoKick: boolean;
-        };
-        GroupLinkInfoInput: {
-            id: string;
-            name: string;
-            iconUrl: string | null;
-            linkCode: string;
-        };
-        GuestInput: {
-            id: string;
-            guestUsername: string | null;
-            guestVrcName: string | null;
-            guestVrcId: string | null;
-            guestProfilePicUrl: string | null;
-        };
-        AutoAssignRolesInput: {
-            ageVerifiedRoleId: string | null;
-            ageVerifiedPlus18RoleId: string | null;
-            linkedRoleId: string | null;
-        };
-        GuildSettingsInput: {
-            id: string;
-            name: string;
-            icon: string | null;
-            members: number;
-            linkedMembers: number;
-            membersIntent: boolean;
-            roles: {
-                id: string;
-                name: string;
-                color: number;
-                position: number;
-                /** @description Why the bot cannot give this role: 'managed' (an integration's role) or 'aboveBot' (at or above the bot's highest role); null when it can. */
-                unavailable: ("managed" | "aboveBot") | null;
-            }[];
-            autoAssignRoles: components["schemas"]["AutoAssignRolesInput"];
-            contactEmail: string | null;
-        };
-        GuestRoleEntryInput: {
-            /** Format: uuid */
-            id: string;
-            primaryRoleId: string | null;
-            guestRoleId: string | null;
-            count: number;
-        };
-        ManageableGuildInput: {
-            id: string;
-            name: string;
-            icon: string | null;
-            permissions: components["schemas"]["GuildPermissionInput"][];
-        };
         VrchatUserResultInput: {
             id: string;
             displayName: string;
             profileUrl: string;
             thumbnailUrl: string | null;
-        };
-        MemberSearchResultInput: {
-            id: string;
-            username: string;
-            avatar: string | null;
-            vrcName: string | null;
-            vrcId: string | null;
-            linkCount: number;
-            linkLastChanged: string | null;
-            isVerified: boolean;
-            /** @enum {string} */
-            ageVerified: "Unverified" | "Verified" | "Plus18";
-        };
-        PublicConfigInput: {
-            inviteUrl: string;
-            supportUrl: string;
-            contactEmail: string;
-            discordWebUrl: string;
-            vrchatWebUrl: string;
-            demoMode: boolean;
         };
         MyDataExportInput: {
             /** @description ISO 8601 time */
@@ -1883,62 +1971,6 @@ export interface components {
                 createdAt: string;
             }[];
         };
-        ProfileInput: {
-            user: {
-                id: string;
-                username: string;
-                avatar: string | null;
-            };
-            linkData: {
-                id: string;
-                vrchatName: string;
-                isVerified: boolean;
-                /** @enum {string} */
-                ageVerification: "Unverified" | "Verified" | "Plus18";
-            } | null;
-            guilds: {
-                id: string;
-                name: string;
-                icon: string | null;
-                canSetupGuests: boolean;
-            }[];
-            groups: {
-                id: string;
-                name: string;
-                icon: string | null;
-            }[];
-        };
-        MappingRoleInput: {
-            id: string;
-            name: string;
-        };
-        DiscordGroupMappingInput: {
-            /** Format: uuid */
-            id: string;
-            discordRoleId: string | null;
-            groupRoleId: string | null;
-            /** @enum {string} */
-            action: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
-        };
-        GroupDiscordMappingInput: {
-            /** Format: uuid */
-            id: string;
-            discordRoleId: string | null;
-            groupRoleId: string | null;
-            /** @enum {string} */
-            action: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
-        };
-        DiscordToGroupMappingsInput: {
-            guildRoles: components["schemas"]["MappingRoleInput"][];
-            groupRoles: components["schemas"]["MappingRoleInput"][];
-            linkedGroupRoles: components["schemas"]["DiscordGroupMappingInput"][];
-            everyoneRole: components["schemas"]["DiscordGroupMappingInput"];
-        };
-        GroupToDiscordMappingsInput: {
-            guildRoles: components["schemas"]["MappingGivenRoleInput"][];
-            groupRoles: components["schemas"]["MappingRoleInput"][];
-            linkedGuildRoles: components["schemas"]["GroupDiscordMappingInput"][];
-        };
         SdkLoginResultInput: {
             /** @enum {string} */
             status: "Ok" | "TokenNotAuthorizedYet" | "Unauthorized" | "TokenExpired" | "TokenNotFound" | "Error";
@@ -1949,32 +1981,6 @@ export interface components {
             globalName?: string | null;
             /** @enum {string} */
             rank?: "Admin" | "User";
-        };
-        SetupCheckResultInput: {
-            checks: {
-                id: string;
-                /** @enum {string} */
-                area: "discord" | "vrchat";
-                title: string;
-                ok: boolean;
-                problem: string | null;
-                fix: string | null;
-            }[];
-            checkedAt: string;
-        };
-        ChangePreviewInput: {
-            effects: {
-                /** @enum {string} */
-                kind: "discordRole" | "groupRole" | "invite" | "acceptRequest" | "remove";
-                roleName: string | null;
-                sentence: string;
-                given: string[];
-                taken: string[];
-            }[];
-            total: number;
-            warnings: string[];
-            wouldHold: number;
-            complete: boolean;
         };
         VpmListingInput: {
             name: string;
@@ -2062,6 +2068,35 @@ export interface components {
         Error: {
             message: string;
         };
+        /** @enum {string} */
+        GuildPermission: "Admin" | "WorldPreview" | "ViewGuild" | "ViewWorlds" | "ManageWorlds" | "ViewImages" | "ManageImages";
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            createdOn: string;
+            validUntil: string;
+            permissions: components["schemas"]["GuildPermission"][];
+            lastUsedAt: string | null;
+        };
+        ManageableGuild: {
+            id: string;
+            name: string;
+            icon: string | null;
+            permissions: components["schemas"]["GuildPermission"][];
+        };
+        MemberSearchResult: {
+            id: string;
+            username: string;
+            avatar: string | null;
+            vrcName: string | null;
+            vrcId: string | null;
+            linkCount: number;
+            linkLastChanged: string | null;
+            isVerified: boolean;
+            /** @enum {string} */
+            ageVerified: "Unverified" | "Verified" | "Plus18";
+        };
         ScheduledTask: {
             api: string;
             container: string;
@@ -2106,6 +2141,36 @@ export interface components {
                     failedLast24h: number;
                 }[];
             };
+        };
+        AutoAssignRoles: {
+            ageVerifiedRoleId: string | null;
+            ageVerifiedPlus18RoleId: string | null;
+            linkedRoleId: string | null;
+        };
+        GuildSettings: {
+            id: string;
+            name: string;
+            icon: string | null;
+            members: number;
+            linkedMembers: number;
+            membersIntent: boolean;
+            roles: {
+                id: string;
+                name: string;
+                color: number;
+                position: number;
+                /** @description Why the bot cannot give this role: 'managed' (an integration's role) or 'aboveBot' (at or above the bot's highest role); null when it can. */
+                unavailable: ("managed" | "aboveBot") | null;
+            }[];
+            autoAssignRoles: components["schemas"]["AutoAssignRoles"];
+            contactEmail: string | null;
+        };
+        GuestRoleEntry: {
+            /** Format: uuid */
+            id: string;
+            primaryRoleId: string | null;
+            guestRoleId: string | null;
+            count: number;
         };
         World: {
             /** Format: uuid */
@@ -2158,17 +2223,6 @@ export interface components {
                 name: string;
                 order: number;
             }[];
-        };
-        /** @enum {string} */
-        GuildPermission: "Admin" | "WorldPreview" | "ViewGuild" | "ViewWorlds" | "ManageWorlds" | "ViewImages" | "ManageImages";
-        ApiKey: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            createdOn: string;
-            validUntil: string;
-            permissions: components["schemas"]["GuildPermission"][];
-            lastUsedAt: string | null;
         };
         ApiLogEntry: {
             id: string;
@@ -2239,6 +2293,145 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        GuildChannels: {
+            channels: {
+                id: string;
+                name: string;
+            }[];
+        };
+        LoggingConfig: {
+            channelId: string | null;
+            eventTypes: ("links" | "verifications" | "roleChanges" | "groupSync" | "settings" | "failures")[];
+            eventTypeChoices: {
+                /** @enum {string} */
+                id: "links" | "verifications" | "roleChanges" | "groupSync" | "settings" | "failures";
+                label: string;
+            }[];
+            problem: {
+                /** @enum {string} */
+                kind: "channelGone" | "cannotPost";
+                message: string;
+                at: string;
+            } | null;
+        };
+        PublicConfig: {
+            inviteUrl: string;
+            supportUrl: string;
+            contactEmail: string;
+            discordWebUrl: string;
+            vrchatWebUrl: string;
+            demoMode: boolean;
+        };
+        SetupCheckResult: {
+            checks: {
+                id: string;
+                /** @enum {string} */
+                area: "discord" | "vrchat";
+                title: string;
+                ok: boolean;
+                problem: string | null;
+                fix: string | null;
+            }[];
+            checkedAt: string;
+        };
+        Guest: {
+            id: string;
+            guestUsername: string | null;
+            guestVrcName: string | null;
+            guestVrcId: string | null;
+            guestProfilePicUrl: string | null;
+        };
+        Profile: {
+            user: {
+                id: string;
+                username: string;
+                avatar: string | null;
+            };
+            linkData: {
+                id: string;
+                vrchatName: string;
+                isVerified: boolean;
+                /** @enum {string} */
+                ageVerification: "Unverified" | "Verified" | "Plus18";
+            } | null;
+            guilds: {
+                id: string;
+                name: string;
+                icon: string | null;
+                canSetupGuests: boolean;
+            }[];
+            groups: {
+                id: string;
+                name: string;
+                icon: string | null;
+            }[];
+        };
+        LinkedGroup: {
+            id: string;
+            name: string;
+            iconUrl: string | null;
+            memberCount: number;
+            onlineMemberCount: number;
+            enabled: boolean;
+            autoKick: boolean;
+        };
+        GroupLinkInfo: {
+            id: string;
+            name: string;
+            iconUrl: string | null;
+            linkCode: string;
+        };
+        MappingRole: {
+            id: string;
+            name: string;
+        };
+        DiscordGroupMapping: {
+            /** Format: uuid */
+            id: string;
+            discordRoleId: string | null;
+            groupRoleId: string | null;
+            /** @enum {string} */
+            action: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
+        };
+        GroupDiscordMapping: {
+            /** Format: uuid */
+            id: string;
+            discordRoleId: string | null;
+            groupRoleId: string | null;
+            /** @enum {string} */
+            action: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
+        };
+        DiscordToGroupMappings: {
+            guildRoles: components["schemas"]["MappingRole"][];
+            groupRoles: components["schemas"]["MappingRole"][];
+            linkedGroupRoles: components["schemas"]["DiscordGroupMapping"][];
+            everyoneRole: components["schemas"]["DiscordGroupMapping"];
+        };
+        MappingGivenRole: {
+            id: string;
+            name: string;
+            /** @description 'aboveBot' when the role is at or above the bot's highest Discord role, so the bot cannot give it; else null. */
+            unavailable: "aboveBot" | null;
+        };
+        GroupToDiscordMappings: {
+            guildRoles: components["schemas"]["MappingGivenRole"][];
+            groupRoles: components["schemas"]["MappingRole"][];
+            linkedGuildRoles: components["schemas"]["GroupDiscordMapping"][];
+        };
+        ChangePreview: {
+            effects: {
+                /** @enum {string} */
+                kind: "discordRole" | "groupRole" | "invite" | "acceptRequest" | "remove";
+                roleName: string | null;
+                sentence: string;
+                given: string[];
+                taken: string[];
+            }[];
+            total: number;
+            warnings: string[];
+            wouldHold: number;
+            complete: boolean;
+        };
         CurrentUser: {
             /** @description Discord user id */
             id: string;
@@ -2272,110 +2465,11 @@ export interface components {
              */
             reason?: "expired" | "rejected";
         };
-        GuildChannels: {
-            channels: {
-                id: string;
-                name: string;
-            }[];
-        };
-        LoggingConfig: {
-            channelId: string | null;
-            eventTypes: ("links" | "verifications" | "roleChanges" | "groupSync" | "settings" | "failures")[];
-            eventTypeChoices: {
-                /** @enum {string} */
-                id: "links" | "verifications" | "roleChanges" | "groupSync" | "settings" | "failures";
-                label: string;
-            }[];
-            problem: {
-                /** @enum {string} */
-                kind: "channelGone" | "cannotPost";
-                message: string;
-                at: string;
-            } | null;
-        };
-        LinkedGroup: {
-            id: string;
-            name: string;
-            iconUrl: string | null;
-            memberCount: number;
-            onlineMemberCount: number;
-            enabled: boolean;
-            autoKick: boolean;
-        };
-        GroupLinkInfo: {
-            id: string;
-            name: string;
-            iconUrl: string | null;
-            linkCode: string;
-        };
-        Guest: {
-            id: string;
-            guestUsername: string | null;
-            guestVrcName: string | null;
-            guestVrcId: string | null;
-            guestProfilePicUrl: string | null;
-        };
-        AutoAssignRoles: {
-            ageVerifiedRoleId: string | null;
-            ageVerifiedPlus18RoleId: string | null;
-            linkedRoleId: string | null;
-        };
-        GuildSettings: {
-            id: string;
-            name: string;
-            icon: string | null;
-            members: number;
-            linkedMembers: number;
-            membersIntent: boolean;
-            roles: {
-                id: string;
-                name: string;
-                color: number;
-                position: number;
-                /** @description Why the bot cannot give this role: 'managed' (an integration's role) or 'aboveBot' (at or above the bot's highest role); null when it can. */
-                unavailable: ("managed" | "aboveBot") | null;
-            }[];
-            autoAssignRoles: components["schemas"]["AutoAssignRoles"];
-            contactEmail: string | null;
-        };
-        GuestRoleEntry: {
-            /** Format: uuid */
-            id: string;
-            primaryRoleId: string | null;
-            guestRoleId: string | null;
-            count: number;
-        };
-        ManageableGuild: {
-            id: string;
-            name: string;
-            icon: string | null;
-            permissions: components["schemas"]["GuildPermission"][];
-        };
         VrchatUserResult: {
             id: string;
             displayName: string;
             profileUrl: string;
             thumbnailUrl: string | null;
-        };
-        MemberSearchResult: {
-            id: string;
-            username: string;
-            avatar: string | null;
-            vrcName: string | null;
-            vrcId: string | null;
-            linkCount: number;
-            linkLastChanged: string | null;
-            isVerified: boolean;
-            /** @enum {string} */
-            ageVerified: "Unverified" | "Verified" | "Plus18";
-        };
-        PublicConfig: {
-            inviteUrl: string;
-            supportUrl: string;
-            contactEmail: string;
-            discordWebUrl: string;
-            vrchatWebUrl: string;
-            demoMode: boolean;
         };
         MyDataExport: {
             /** @description ISO 8601 time */
@@ -2511,62 +2605,6 @@ export interface components {
                 createdAt: string;
             }[];
         };
-        Profile: {
-            user: {
-                id: string;
-                username: string;
-                avatar: string | null;
-            };
-            linkData: {
-                id: string;
-                vrchatName: string;
-                isVerified: boolean;
-                /** @enum {string} */
-                ageVerification: "Unverified" | "Verified" | "Plus18";
-            } | null;
-            guilds: {
-                id: string;
-                name: string;
-                icon: string | null;
-                canSetupGuests: boolean;
-            }[];
-            groups: {
-                id: string;
-                name: string;
-                icon: string | null;
-            }[];
-        };
-        MappingRole: {
-            id: string;
-            name: string;
-        };
-        DiscordGroupMapping: {
-            /** Format: uuid */
-            id: string;
-            discordRoleId: string | null;
-            groupRoleId: string | null;
-            /** @enum {string} */
-            action: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
-        };
-        GroupDiscordMapping: {
-            /** Format: uuid */
-            id: string;
-            discordRoleId: string | null;
-            groupRoleId: string | null;
-            /** @enum {string} */
-            action: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
-        };
-        DiscordToGroupMappings: {
-            guildRoles: components["schemas"]["MappingRole"][];
-            groupRoles: components["schemas"]["MappingRole"][];
-            linkedGroupRoles: components["schemas"]["DiscordGroupMapping"][];
-            everyoneRole: components["schemas"]["DiscordGroupMapping"];
-        };
-        GroupToDiscordMappings: {
-            guildRoles: components["schemas"]["MappingGivenRole"][];
-            groupRoles: components["schemas"]["MappingRole"][];
-            linkedGuildRoles: components["schemas"]["GroupDiscordMapping"][];
-        };
         SdkLoginResult: {
             /** @enum {string} */
             status: "Ok" | "TokenNotAuthorizedYet" | "Unauthorized" | "TokenExpired" | "TokenNotFound" | "Error";
@@ -2577,32 +2615,6 @@ export interface components {
             globalName?: string | null;
             /** @enum {string} */
             rank?: "Admin" | "User";
-        };
-        SetupCheckResult: {
-            checks: {
-                id: string;
-                /** @enum {string} */
-                area: "discord" | "vrchat";
-                title: string;
-                ok: boolean;
-                problem: string | null;
-                fix: string | null;
-            }[];
-            checkedAt: string;
-        };
-        ChangePreview: {
-            effects: {
-                /** @enum {string} */
-                kind: "discordRole" | "groupRole" | "invite" | "acceptRequest" | "remove";
-                roleName: string | null;
-                sentence: string;
-                given: string[];
-                taken: string[];
-            }[];
-            total: number;
-            warnings: string[];
-            wouldHold: number;
-            complete: boolean;
         };
         VpmListing: {
             name: string;
@@ -2686,18 +2698,6 @@ export interface components {
                 worldId: string;
                 last24h: number;
             }[];
-        };
-        MappingGivenRoleInput: {
-            id: string;
-            name: string;
-            /** @description 'aboveBot' when the role is at or above the bot's highest Discord role, so the bot cannot give it; else null. */
-            unavailable: "aboveBot" | null;
-        };
-        MappingGivenRole: {
-            id: string;
-            name: string;
-            /** @description 'aboveBot' when the role is at or above the bot's highest Discord role, so the bot cannot give it; else null. */
-            unavailable: "aboveBot" | null;
         };
     };
     responses: never;
@@ -2803,6 +2803,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getLoginRedirect: {
@@ -2841,6 +2852,17 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -2915,6 +2937,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     previewLoginToken: {
@@ -2957,6 +2999,17 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -3017,6 +3070,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     logout: {
@@ -3064,6 +3137,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getCurrentUser: {
@@ -3104,6 +3197,17 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -3423,6 +3527,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     verifyVrchatUser: {
@@ -3533,6 +3646,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     refreshLink: {
@@ -3626,6 +3748,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3740,6 +3871,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     resetGroupInvites: {
@@ -3833,6 +3973,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3997,6 +4146,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     exportMyData: {
@@ -4046,6 +4204,17 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -4413,6 +4582,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     unassignGuest: {
@@ -4528,6 +4706,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     startSdkLogin: {
@@ -4561,6 +4748,17 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -4619,6 +4817,26 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4723,6 +4941,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     denySdkLogin: {
@@ -4821,6 +5059,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getVpmListing: {
@@ -4852,6 +5110,17 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -4912,6 +5181,17 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -5223,6 +5503,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     setContactEmail: {
@@ -5341,6 +5630,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5582,6 +5880,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createGuestRole: {
@@ -5700,6 +6007,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteGuestRole: {
@@ -5809,6 +6125,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6046,6 +6371,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     unlinkGroup: {
@@ -6154,6 +6488,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6276,6 +6619,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6407,6 +6759,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     joinGroupLink: {
@@ -6526,6 +6887,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6784,6 +7154,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7079,6 +7458,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     decideHeldRemovals: {
@@ -7198,6 +7586,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7438,6 +7835,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createDiscordToGroupMapping: {
@@ -7557,6 +7963,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteDiscordToGroupMapping: {
@@ -7666,6 +8081,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7906,6 +8330,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createGroupToDiscordMapping: {
@@ -8025,6 +8458,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteGroupToDiscordMapping: {
@@ -8134,6 +8576,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8383,6 +8834,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteGuildPermissions: {
@@ -8492,6 +8952,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8721,6 +9190,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9075,6 +9553,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteWorld: {
@@ -9184,6 +9671,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9313,6 +9809,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9466,6 +9971,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9821,6 +10335,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteWorldImage: {
@@ -9930,6 +10453,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -10279,6 +10811,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     reorderImageSlots: {
@@ -10400,6 +10941,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -10534,6 +11084,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteImageSlot: {
@@ -10644,6 +11203,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -10999,6 +11567,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -12034,6 +12611,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     checkSetup: {
@@ -12384,6 +12970,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteApiKey: {
@@ -12493,6 +13088,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -13156,6 +13760,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     runScheduledTask: {
@@ -13268,6 +13881,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -13472,6 +14094,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
