@@ -13,6 +13,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { registerAuth } from './http/auth.js';
+import { registerDrain } from './http/drain.js';
 import { registerErrorHandler } from './http/errors.js';
 import { withRetryAfterHeaders } from './http/openapi-headers.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -112,6 +113,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
     app.getDefaultJsonParser('error', 'error'),
   );
   registerErrorHandler(app);
+  registerDrain(app);
   registerRequestLogging(app, ctx.config.logLevel);
   registerRouteResponses(app);
 

@@ -146,6 +146,11 @@ export const envSchema = z.object({
   AUDIT_LOG_RETENTION_DAYS: z.coerce.number().int().min(0).max(36500).default(365),
   /** Days a processed link event is kept (its link changes stay counted in a summary); 0: kept forever. */
   LINK_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(0).max(36500).default(90),
+  /**
+   * On SIGTERM or SIGINT: how long requests in flight and running jobs get to finish before the process cuts
+   * them and exits (a process manager's stop timeout must be longer, see docs/operations.md).
+   */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
   /** This process's name on /admin (scheduled tasks are registered under it); default host name + pid. */
   INSTANCE_NAME: optionalString,
   /** Gateway sharding (bots in more than 2,500 servers): total shards and the ids this process runs. */

@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { startBot } from './bot/start-bot.js';
 import { openDatabase } from './db/client.js';
 import { isDemoMode, listenHost, parseEnv } from './env.js';
+import { drainHttp } from './http/drain.js';
 import { isAddressInUse, portInUseSentence, portIsFree } from './http/listen-port.js';
 import { createJobQueue } from './jobs/pg-boss-queue.js';
 import { startHeartbeat } from './jobs/scheduled-tasks/heartbeat.js';
@@ -10,6 +11,7 @@ import { startScheduler } from './jobs/scheduled-tasks/scheduler.js';
 import { startJobWorker } from './jobs/worker.js';
 import { listeningUrl, resolveConfig } from './kernel/config.js';
 import { createContext } from './kernel/context.js';
+import { DISK_FULL_AT_START, isDiskFull } from './kernel/disk.js';
 import { createLogger } from './logger.js';
 import { startPlatforms } from './platforms/start.js';
 import { memberMirrorDiscord } from './wings/access/members/member-mirror.port.js';
@@ -18,6 +20,14 @@ import { memberMirrorDiscord } from './wings/access/members/member-mirror.port.j
  * The composition root: reads the process roles (PROCESS_ROLES: api, bot, worker), builds the context
  * once and starts only what the roles ask for.
  */
+// A start (or anything later) that fails because the disk is full says so in one sentence, without a stack
+// trace, and exits 1: the monitor runs before Node prints the error.
+process.on('uncaughtExceptionMonitor', (err) => {
+  if (!isDiskFull(err)) return;
+  process.stderr.write(`${DISK_FULL_AT_START}\n`);
+  process.exit(1);
+});
+
 let env: ReturnType<typeof parseEnv>;
 try {
   env = parseEnv();
@@ -68,16 +78,41 @@ const parts = { config, database, log, platforms, jobs };
 const ctx = createContext({ ...parts, discord: memberMirrorDiscord(parts) });
 log.info({ roles: [...roles], container: config.process.container }, 'Process roles');
 
-const stops: Array<() => Promise<void> | void> = [];
-stops.push(() => jobs.stop());
+/** What stops the background roles; each gets the time left before the shutdown deadline. */
+const stops: Array<(leftMs: number) => Promise<void> | void> = [];
+stops.push((leftMs) => jobs.stop(leftMs));
 const app = roles.has('api') ? (await buildApp({ ctx })).app : undefined;
 
-const shutdown = async () => {
-  for (const stop of stops.reverse()) await stop();
-  await app?.close();
-  await platforms.close();
-  await database.close();
-  await demo?.sim?.close();
+/**
+ * SIGTERM / SIGINT: stop taking requests, close idle connections at once, give requests in flight and
+ * running jobs until the deadline (SHUTDOWN_TIMEOUT_SECONDS), hand unfinished jobs back, exit. Whatever
+ * still hangs a moment after the deadline, the process exits anyway.
+ */
+const shutdown = async (signal: NodeJS.Signals) => {
+  const timeoutMs = env.SHUTDOWN_TIMEOUT_SECONDS * 1000;
+  const deadline = Date.now() + timeoutMs;
+  const leftMs = () => Math.max(0, deadline - Date.now());
+  log.info({ signal, timeoutMs }, 'Shutting down: finishing requests and jobs in flight');
+  setTimeout(() => {
+    process.stderr.write(
+      `The shutdown did not finish within ${env.SHUTDOWN_TIMEOUT_SECONDS} seconds; exiting.\n`,
+    );
+    process.exit(1);
+  }, timeoutMs + 1500).unref();
+  try {
+    await Promise.all([
+      app ? drainHttp(app, leftMs()) : undefined,
+      (async () => {
+        for (const stop of stops.reverse()) await stop(leftMs());
+      })(),
+    ]);
+    await platforms.close();
+    await database.close();
+    await demo?.sim?.close();
+  } catch (err) {
+    log.error({ err }, 'Shutting down failed');
+    process.exit(1);
+  }
   process.exit(0);
 };
 process.once('SIGINT', shutdown);

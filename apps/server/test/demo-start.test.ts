@@ -3,10 +3,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSeed } from '../src/demo-seed.js';
 import { portInUseSentence } from '../src/http/listen-port.js';
+import { DISK_FULL_AT_START } from '../src/kernel/disk.js';
 import { freePort, type ServerProcess, startServerProcess } from './server-process.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -182,6 +183,31 @@ describe('starting the demo', () => {
       );
       expect(existsSync(join(dataDir, 'pglite'))).toBe(false);
       rmSync(dataDir, { recursive: true, force: true });
+    }, 60_000);
+  });
+
+  describe('on a full disk', () => {
+    it('says so in one sentence and exits 1, without a stack trace', async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'vrclink-full-'));
+      const preload = pathToFileURL(join(repoRoot, 'apps/server/test/disk-full-preload.mjs')).href;
+      const child = spawn(tsx, [main], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          ...demoEnv,
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'silent',
+          PORT: String(await freePort()),
+          DATA_DIR: dataDir,
+          NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${preload}`.trim(),
+        },
+      });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+      expect({ code, stderr }).toEqual({ code: 1, stderr: `${DISK_FULL_AT_START}\n` });
     }, 60_000);
   });
 });

@@ -7,6 +7,12 @@ import { registerWithDiscord } from './register-at-start.js';
 /** After a failed connect the holder gives the lock up and waits this long (doubling) before trying again. */
 const CONNECT_RETRY_MS = 15_000;
 const MAX_CONNECT_RETRY_MS = 5 * 60_000;
+/**
+ * How often the gateway holder asks Discord whether the Server Members intent was switched on or off in the
+ * portal. Switched off, Discord closes the session itself (4014); switched on again, nothing tells the bot,
+ * so without asking it would stay connected without member events and the mirror would drift.
+ */
+export const INTENTS_CHECK_MS = 60_000;
 
 /**
  * The `bot` role: waits for the gateway lock (so exactly one process holds each shard), then wires the
@@ -17,7 +23,7 @@ const MAX_CONNECT_RETRY_MS = 5 * 60_000;
  */
 export function startBot(
   ctx: AppContext,
-  opts: { lockRetryMs?: number; connectRetryMs?: number } = {},
+  opts: { lockRetryMs?: number; connectRetryMs?: number; intentsCheckMs?: number } = {},
 ): () => Promise<void> {
   const platforms = ctx.platforms;
   if (!platforms) throw new Error('The bot role needs started platforms');
@@ -64,7 +70,18 @@ export function startBot(
           );
         return false;
       }
-      await ended;
+      // Reconnecting with the intents now allowed fills the mirror again (bot/events/ready.ts).
+      const intentsCheck = setInterval(() => {
+        platforms.bot
+          .refreshIntents()
+          .catch((err) => ctx.log.warn({ err }, 'Discord: could not check the Server Members intent'));
+      }, opts.intentsCheckMs ?? INTENTS_CHECK_MS);
+      intentsCheck.unref();
+      try {
+        await ended;
+      } finally {
+        clearInterval(intentsCheck);
+      }
       return true;
     } finally {
       unsubscribe?.();

@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { serverDir } from '../server-dir.js';
+import { markConnectFailed } from './connection-lost.js';
 import * as schema from './schema/index.js';
 
 /** Both drivers expose the same query builder; the node-postgres type stands for either. */
@@ -62,7 +63,10 @@ export async function openDatabase(opts: {
   loadDataDir?: Blob;
 }): Promise<Database> {
   if (opts.url) {
-    const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
+    // A connection that cannot be opened in 10 s counts as refused (a host gone from the network would
+    // otherwise hold the request until the operating system gives up).
+    const pool = new pg.Pool({ connectionString: opts.url, max: 10, connectionTimeoutMillis: 10_000 });
+    markConnectFailures(pool);
     // A connection the server drops (restart, failover, admin) must not crash the process. An idle one
     // makes the pool emit 'error'; one checked out (a transaction awaiting something) emits 'error' on
     // the client itself, where nobody listens: listen on every client. The request using it fails
@@ -118,6 +122,27 @@ export async function openDatabase(opts: {
       if (dataDir.startsWith('memory://')) rmSync(fileDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Marks the errors of connections the pool could not open (refused, starting up, timed out), so a request
+ * failing for them answers 503 "not available" (connection-lost.ts). pg-pool's `query()` opens its
+ * connection through `this.connect(callback)`, and Drizzle's transactions through `connect()`: both pass here.
+ */
+function markConnectFailures(pool: pg.Pool): void {
+  const connect = pool.connect.bind(pool) as (
+    cb?: (
+      err: Error | undefined,
+      client: pg.PoolClient | undefined,
+      done: (release?: unknown) => void,
+    ) => void,
+  ) => Promise<pg.PoolClient> | undefined;
+  pool.connect = ((cb?: Parameters<typeof connect>[0]) => {
+    if (cb) return connect((err, client, done) => cb(err ? markConnectFailed(err) : err, client, done));
+    return (connect() as Promise<pg.PoolClient>).catch((err: unknown) => {
+      throw markConnectFailed(err);
+    });
+  }) as typeof pool.connect;
 }
 
 /** A transaction handle; services that may run inside one accept `Queryable`. */

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isConnectionLost } from '../db/connection-lost.js';
+import { isConnectionLost, isDatabaseUnavailable } from '../db/connection-lost.js';
+import { DISK_FULL, isDiskFull } from '../kernel/disk.js';
 import { AppError, type ErrorDetail, type ErrorKind } from '../kernel/errors.js';
 import { DiscordError, DiscordPermissionError } from '../platforms/discord/errors.js';
 import { VrchatError } from '../platforms/vrchat/errors.js';
@@ -36,6 +37,10 @@ function platformFailure(platform: 'Discord' | 'VRChat', err: DiscordError | Vrc
     ? { status: 502, message: `${platform} refused the request: ${err.message}` }
     : { status: 503, message: `${platform} is not reachable right now. Try again later.` };
 }
+
+/** The answer while the database refuses connections, and when to try again (seconds). */
+export const DATABASE_UNAVAILABLE = 'The database is not available right now. Try again in a few seconds.';
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** The body of every error answer. */
 export const errorBody = z.object({ message: z.string() });
@@ -87,10 +92,26 @@ export function registerErrorHandler(app: FastifyInstance): void {
       req.log.error({ err, issues: err.cause.issues }, 'response did not match its schema');
       return reply.code(500).send({ message: 'Internal server error.' });
     }
+    // A write found the disk full (the data disk, or PostgreSQL's: 53100): the server's fault, said so.
+    if (isDiskFull(err)) {
+      req.log.error({ err }, 'a write failed: the disk is full');
+      return reply.code(507).send({ message: DISK_FULL });
+    }
+    // The database takes no connections (stopped, restarting, a failover): a sentence and when to retry.
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ err }, 'the database refused the connection');
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ message: DATABASE_UNAVAILABLE });
+    }
     // PostgreSQL dropped the connection under this request (restart, failover): the next one gets a new one.
     if (isConnectionLost(err)) {
       req.log.warn({ err }, 'database connection lost during the request');
-      return reply.code(503).send({ message: 'The database connection was interrupted. Try again.' });
+      return reply
+        .code(503)
+        .header('retry-after', '1')
+        .send({ message: 'The database connection was interrupted. Try again.' });
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) return reply.code(status).send({ message: clientErrorSentence(err) });

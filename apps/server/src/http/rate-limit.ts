@@ -124,9 +124,10 @@ export function createLocalRateCounter(db: Db, windowMs: number) {
     const result = (writeTails.get(key) ?? Promise.resolve()).then(run, run);
     const tail = result.catch(() => undefined);
     writeTails.set(key, tail);
-    void tail.then(() => {
+    const settled = () => {
       if (writeTails.get(key) === tail) writeTails.delete(key);
-    });
+    };
+    tail.then(settled, settled);
     return result;
   };
   const flush = async () => {

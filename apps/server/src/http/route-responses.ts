@@ -14,8 +14,9 @@ export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: 
  * Adds to every route's response schema (so to the OpenAPI document) the answers any route of its kind
  * can give besides its own: 400 (an address that is not valid, input that fails the schema), 403 on
  * state-changing routes (the XSRF check), 414 with path parameters (one longer than Fastify's 100
- * characters), 415 where a body may come (a content type other than JSON), 429 under /api (the rate limits). Must be
- * registered before the routes.
+ * characters), 415 where a body may come (a content type other than JSON), 429 under /api (the rate limits),
+ * 503 under /api (the database refusing connections) and 507 on state-changing /api routes (a full disk). Must
+ * be registered before the routes.
  */
 export function registerRouteResponses(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
@@ -25,9 +26,12 @@ export function registerRouteResponses(app: FastifyInstance): void {
     if (Object.keys(existing).length === 0) return;
     const methods = [route.method].flat();
     const extra: Record<number, unknown> = { 400: errorBody };
-    if (api) extra[429] = errorBody;
+    // Any /api request answers 503 while the database refuses connections (errors.ts).
+    if (api) Object.assign(extra, { 429: errorBody, 503: errorBody });
     const stateChanging = methods.some((m) => m !== 'GET' && m !== 'HEAD') || route.config?.stateChanging;
     if (api && stateChanging && !route.config?.xsrfExempt) extra[403] = errorBody;
+    // A write that finds the disk full answers 507 (errors.ts).
+    if (api && stateChanging) extra[507] = errorBody;
     if (route.url.includes(':')) extra[414] = errorBody;
     if (methods.some((m) => BODY_METHODS.has(m))) extra[415] = errorBody;
     route.schema = { ...route.schema, response: { ...extra, ...existing } };

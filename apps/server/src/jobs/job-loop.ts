@@ -80,7 +80,7 @@ export function startJobLoop(o: JobLoopOptions): { stop(graceMs: number): Promis
   };
 
   const runOne = async (job: QueuedJob) => {
-    const renewal = setInterval(() => void renew(job.id), (o.leaseSeconds * 1000) / 3);
+    const renewal = setInterval(() => renew(job.id).catch(() => {}), (o.leaseSeconds * 1000) / 3);
     let timer: NodeJS.Timeout | undefined;
     const overtime = new Promise<never>((_, reject) => {
       timer = setTimeout(

@@ -138,10 +138,10 @@ export class PgBossJobQueue implements JobQueue {
     await loop?.stop(graceMs);
   }
 
-  /** Stops taking jobs; a running job may finish within the grace time. */
-  async stop(): Promise<void> {
-    await Promise.all([...this.loops.keys()].map((id) => this.offWork(id)));
-    await this.boss.stop({ graceful: true, timeout: 10_000, close: false });
+  /** Stops taking jobs; a running job may finish within the grace time, else it is handed back. */
+  async stop(graceMs = 10_000): Promise<void> {
+    await Promise.all([...this.loops.keys()].map((id) => this.offWork(id, graceMs)));
+    await this.boss.stop({ graceful: true, timeout: Math.max(1, graceMs), close: false });
   }
 }
 

@@ -35,11 +35,12 @@ export async function runJob(ctx: AppContext, def: JobDefinition, job: QueuedJob
 export async function startJobWorker(
   ctx: AppContext,
   registry: readonly JobDefinition[] = jobRegistry,
-): Promise<() => Promise<void>> {
+): Promise<(graceMs?: number) => Promise<void>> {
   const queue = ctx.jobs;
   if (!(queue instanceof PgBossJobQueue)) throw new Error('The worker role needs the pg-boss job queue');
   const ids = registry.map((def) => queue.work(def.name, (job) => runJob(ctx, def, job)));
-  return async () => {
-    await Promise.all(ids.map((id) => queue.offWork(id)));
+  // A job still running after the grace time is failed at once, so another worker retries it (job-loop.ts).
+  return async (graceMs?: number) => {
+    await Promise.all(ids.map((id) => queue.offWork(id, graceMs)));
   };
 }

@@ -16,7 +16,7 @@ const browserRoute = (url: string) => url.endsWith('/oauth2/authorize');
 export function refuseUserAgent(req: FastifyRequest, reply: FastifyReply): boolean {
   if (browserRoute(req.routeOptions.url ?? req.url.split('?')[0])) return false;
   if (BOT_USER_AGENT.test(req.headers['user-agent'] ?? '')) return false;
-  void reply.code(403).send({ message: 'internal network error', code: 40333 });
+  reply.code(403).send({ message: 'internal network error', code: 40333 });
   return true;
 }
 
@@ -51,7 +51,7 @@ export class InvalidRequestGuard {
       this.bans.delete(req.ip);
       return false;
     }
-    void reply
+    reply
       .code(429)
       .header('Retry-After', String(Math.ceil((until - now) / 1000)))
       .send({ message: BANNED_MESSAGE, code: 0 });

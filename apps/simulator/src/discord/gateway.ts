@@ -257,7 +257,8 @@ export class Gateway {
       dispatch: (t: string, payload: unknown) => this.send(session, t, payload),
       alive: () => this.sessions.get(session.id) === session,
     };
-    void this.members.answer(requester, request);
+    // A session gone while chunks stream gets no more of them; the simulator goes on.
+    this.members.answer(requester, request).catch(() => {});
   }
 
   private fanOut(event: DispatchEvent): void {

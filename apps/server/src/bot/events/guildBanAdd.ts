@@ -8,7 +8,7 @@ import { onDispatch } from './raw.js';
  * steps are idempotent); without it this is the only departure the bot hears of.
  */
 export function onGuildBanAdd(client: Client, ctx: AppContext): () => void {
-  return onDispatch<GatewayGuildBanAddDispatchData>(client, 'GUILD_BAN_ADD', (d) =>
+  return onDispatch<GatewayGuildBanAddDispatchData>(client, ctx.log, 'GUILD_BAN_ADD', (d) =>
     memberDeparted(ctx, d.guild_id, d.user.id),
   );
 }

@@ -6,7 +6,7 @@ import { onDispatch } from './raw.js';
 
 /** A member joined: the mirror has them at once (the Members tab, guests, permissions read it). */
 export function onGuildMemberAdd(client: Client, ctx: AppContext): () => void {
-  return onDispatch<GatewayGuildMemberAddDispatchData>(client, 'GUILD_MEMBER_ADD', (d) => {
+  return onDispatch<GatewayGuildMemberAddDispatchData>(client, ctx.log, 'GUILD_MEMBER_ADD', (d) => {
     memberChanged(ctx, d.guild_id, d)
       // A linked newcomer may get the linked role, group membership and mapped roles.
       .then(() => requestGuildSync(ctx, d.guild_id, 'member'))

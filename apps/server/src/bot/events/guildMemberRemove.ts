@@ -13,7 +13,7 @@ import { onDispatch } from './raw.js';
  * Then the server syncs (Auto Remove, NoMembership) instead of waiting for the 15-minute timer.
  */
 export function onGuildMemberRemove(client: Client, ctx: AppContext): () => void {
-  return onDispatch<GatewayGuildMemberRemoveDispatchData>(client, 'GUILD_MEMBER_REMOVE', (d) =>
+  return onDispatch<GatewayGuildMemberRemoveDispatchData>(client, ctx.log, 'GUILD_MEMBER_REMOVE', (d) =>
     memberDeparted(ctx, d.guild_id, d.user.id),
   );
 }

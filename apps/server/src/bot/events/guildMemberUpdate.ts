@@ -15,26 +15,31 @@ const sameRoles = (a: string[], b: string[]) => a.length === b.length && a.every
  * are read before the mirror, so a write recorded meanwhile is already in the mirror's "before".
  */
 export function onGuildMemberUpdate(client: Client, ctx: AppContext): () => void {
-  return onDispatch<GatewayGuildMemberUpdateDispatchData>(client, 'GUILD_MEMBER_UPDATE', async (d) => {
-    const log = { guildId: d.guild_id, userId: d.user.id };
-    let before: string[] | null;
-    let inFlight: Map<string, boolean>;
-    try {
-      inFlight = await discordWritesInFlight(ctx.db, d.guild_id, d.user.id);
-      before = await memberChanged(ctx, d.guild_id, d);
-    } catch (err) {
-      ctx.log.error({ err, ...log }, 'Members: could not store a member change');
-      return;
-    }
-    if (before && sameRoles(before, d.roles)) return;
-    if (!before || !onlyOwnWrites(before, d.roles, inFlight)) {
-      // Role changes drive the group sync (mappings), the auto roles and, for the bot, what it may manage.
-      await requestGuildSync(ctx, d.guild_id, d.user.id === client.user?.id ? 'access' : 'roles');
-    }
-    try {
-      await reconcileHostGuests(ctx, d.guild_id, d.user.id);
-    } catch (err) {
-      ctx.log.error({ err, ...log }, 'Guest slots: reconcile failed');
-    }
-  });
+  return onDispatch<GatewayGuildMemberUpdateDispatchData>(
+    client,
+    ctx.log,
+    'GUILD_MEMBER_UPDATE',
+    async (d) => {
+      const log = { guildId: d.guild_id, userId: d.user.id };
+      let before: string[] | null;
+      let inFlight: Map<string, boolean>;
+      try {
+        inFlight = await discordWritesInFlight(ctx.db, d.guild_id, d.user.id);
+        before = await memberChanged(ctx, d.guild_id, d);
+      } catch (err) {
+        ctx.log.error({ err, ...log }, 'Members: could not store a member change');
+        return;
+      }
+      if (before && sameRoles(before, d.roles)) return;
+      if (!before || !onlyOwnWrites(before, d.roles, inFlight)) {
+        // Role changes drive the group sync (mappings), the auto roles and, for the bot, what it may manage.
+        await requestGuildSync(ctx, d.guild_id, d.user.id === client.user?.id ? 'access' : 'roles');
+      }
+      try {
+        await reconcileHostGuests(ctx, d.guild_id, d.user.id);
+      } catch (err) {
+        ctx.log.error({ err, ...log }, 'Guest slots: reconcile failed');
+      }
+    },
+  );
 }

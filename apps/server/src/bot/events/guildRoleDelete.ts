@@ -5,7 +5,7 @@ import { onDispatch } from './raw.js';
 
 /** A role was deleted: Discord sends no member updates for it, so the mirror takes it off everyone. */
 export function onGuildRoleDelete(client: Client, ctx: AppContext): () => void {
-  return onDispatch<GatewayGuildRoleDeleteDispatchData>(client, 'GUILD_ROLE_DELETE', (d) => {
+  return onDispatch<GatewayGuildRoleDeleteDispatchData>(client, ctx.log, 'GUILD_ROLE_DELETE', (d) => {
     roleDeleted(ctx, d.guild_id, d.role_id).catch((err) =>
       ctx.log.error(
         { err, guildId: d.guild_id, roleId: d.role_id },

@@ -10,7 +10,7 @@ import { onDispatch } from './raw.js';
  * into one sync.
  */
 export function onGuildRoleUpdate(client: Client, ctx: AppContext): () => void {
-  return onDispatch<GatewayGuildRoleUpdateDispatchData>(client, 'GUILD_ROLE_UPDATE', (d) => {
-    void requestGuildSync(ctx, d.guild_id, 'access');
+  return onDispatch<GatewayGuildRoleUpdateDispatchData>(client, ctx.log, 'GUILD_ROLE_UPDATE', (d) => {
+    return requestGuildSync(ctx, d.guild_id, 'access');
   });
 }

@@ -6,7 +6,10 @@ import { slashCommands } from '../commands/index.js';
 /** A member used a slash command: it runs as them and is always answered. */
 export function onInteractionCreate(client: Client, ctx: AppContext): () => void {
   const listener = (interaction: Interaction) => {
-    if (interaction.isChatInputCommand()) void dispatchCommand(interaction, ctx, slashCommands);
+    if (!interaction.isChatInputCommand()) return;
+    dispatchCommand(interaction, ctx, slashCommands).catch((err) =>
+      ctx.log.error({ err, command: interaction.commandName }, 'Command: not handled'),
+    );
   };
   client.on(Events.InteractionCreate, listener);
   return () => client.off(Events.InteractionCreate, listener);

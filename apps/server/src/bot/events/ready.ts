@@ -26,8 +26,10 @@ export function onReady(client: Client, ctx: AppContext): () => void {
       }
     }
   };
-  const all = () => void catchUp([...client.guilds.cache.keys()]);
-  const onGuild = (guild: Guild) => void catchUp([guild.id]);
+  const caughtUp = (guildIds: string[]) =>
+    catchUp(guildIds).catch((err) => ctx.log.error({ err, guildIds }, 'Members: catch-up failed'));
+  const all = () => caughtUp([...client.guilds.cache.keys()]);
+  const onGuild = (guild: Guild) => caughtUp([guild.id]);
   client.on(Events.ShardReady, all);
   client.on(Events.ShardResume, all);
   client.on(Events.GuildCreate, onGuild);

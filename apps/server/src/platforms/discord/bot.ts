@@ -158,7 +158,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
   client.on(Events.ShardDisconnect, (event) => {
     if (event.code !== GatewayCloseCodes.DisallowedIntents || !started) return;
     log.warn('Discord: the gateway refused our intents; checking them again and reconnecting');
-    void reconnect();
+    reconnect().catch(() => {}); // never rejects: logged inside
   });
 
   const bot: DiscordBot = {

@@ -1,4 +1,5 @@
 import { DiscordAPIError, RateLimitError } from 'discord.js';
+import { isDatabaseFailure } from '../../db/connection-lost.js';
 import type { DiscordPort } from '../ports.js';
 import { isInteractive } from '../vrchat/interactive.js';
 import { DiscordError, DiscordPermissionError, discordRateLimited } from './errors.js';
@@ -21,12 +22,17 @@ const portMethods: Record<keyof DiscordPort, true> = {
   userGuilds: true,
 };
 
-/** discord.js's and the network's failures as the adapter's own error; domain errors pass through. */
+/**
+ * discord.js's and the network's failures as the adapter's own error; domain errors pass through, and so do
+ * the database's (the member mirror answers reads from it): a database outage is never "Discord is not
+ * reachable".
+ */
 function translate(err: unknown): unknown {
   if (
     err instanceof DiscordError ||
     err instanceof DiscordPermissionError ||
-    err instanceof DiscordGrantError
+    err instanceof DiscordGrantError ||
+    isDatabaseFailure(err)
   )
     return err;
   // Rate limited past one retry, or longer than the caller could wait (rest-budget.ts).

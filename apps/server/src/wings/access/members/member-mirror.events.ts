@@ -27,9 +27,12 @@ function inOrder<T>(db: Db, guildId: string, write: () => Promise<T>): Promise<T
   const previous = byGuild.get(guildId) ?? Promise.resolve();
   const next = previous.catch(() => {}).then(write);
   byGuild.set(guildId, next);
-  void next.finally(() => {
+  // Handled on both paths: `next.finally()` would derive a promise that rejects with the write's error and
+  // that nobody catches, and an unhandled rejection ends the process (a database error during a join).
+  const settled = () => {
     if (byGuild.get(guildId) === next) byGuild.delete(guildId);
-  });
+  };
+  next.then(settled, settled);
   return next;
 }
 

@@ -1,5 +1,6 @@
 import { CDN } from 'discord.js';
 import { and, count, inArray, max } from 'drizzle-orm';
+import { isDatabaseFailure } from '../../../db/connection-lost.js';
 import { LINK_CHANGE_KINDS, linkChangeSummaries, linkEvents } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
@@ -59,6 +60,8 @@ async function mirrorOf(ctx: AppContext, guildId: string) {
   try {
     return await ensureFilled(mirrorDeps(ctx), guildId);
   } catch (err) {
+    // The database itself failed: its own answer (503 while it refuses connections), not Discord's.
+    if (isDatabaseFailure(err)) throw err;
     ctx.log.warn({ err, guildId }, 'Members: mirror fill failed');
     const sync = await getSync(ctx.db, guildId);
     if (sync) return sync;

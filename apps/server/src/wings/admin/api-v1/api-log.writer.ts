@@ -75,8 +75,8 @@ export function createApiLogWriter(ctx: AppContext) {
     const row = rowFor(req, reply);
     if (!row) return;
     pending.push(row);
-    if (pending.length >= MAX_BATCH) void flush();
-    else timer ??= setTimeout(() => void flush(), API_LOG_FLUSH_MS);
+    if (pending.length >= MAX_BATCH) flush().catch(() => {});
+    else timer ??= setTimeout(() => flush().catch(() => {}), API_LOG_FLUSH_MS);
   }
 
   return { record, flush };

@@ -117,7 +117,7 @@ export function startSessionInvalidation(
       if (stopped) return;
       onError(err);
       void next.end().catch(() => {});
-      retry = setTimeout(() => void connect(), 1000);
+      retry = setTimeout(() => connect().catch(onError), 1000);
     };
     next.on('error', fail);
     try {
@@ -131,7 +131,7 @@ export function startSessionInvalidation(
       fail(err as Error);
     }
   };
-  void connect();
+  connect().catch(onError);
   return async () => {
     stopped = true;
     clearTimeout(retry);

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { diskWrites } from '../../../kernel/disk.js';
 import { AppError, invalid } from '../../../kernel/errors.js';
 import { tooManyBytes } from './image-content.js';
 
@@ -36,7 +38,6 @@ export async function withUploadedFile<T>(
   use: (file: UploadedFile) => Promise<T>,
 ): Promise<T> {
   if (!req.isMultipart()) throw invalid(NOT_MULTIPART);
-  await mkdir(dir, { recursive: true });
   const path = join(dir, `${randomUUID()}.upload`);
   try {
     const name = await receiveFilePart(req, reply, maxBytes, path);
@@ -46,8 +47,70 @@ export async function withUploadedFile<T>(
   }
 }
 
-/** Writes the `file` part to `path`; answers its file name, or throws a 4xx sentence (413 past the limit). */
+/**
+ * A sink writing the upload to `path`. A write the disk refuses (full) is kept as `failure` and the rest of
+ * the upload is read into nothing: the request body is consumed, so the answer (507, the server's fault,
+ * not the upload's) comes after it and the connection can carry the next request.
+ */
+function uploadSink(path: string) {
+  let handle: FileHandle | undefined;
+  let failure: unknown;
+  const sink = new Writable({
+    construct(done) {
+      mkdir(join(path, '..'), { recursive: true })
+        .then(() => diskWrites.open(path, 'wx'))
+        .then((opened) => {
+          handle = opened;
+        })
+        .catch((err: unknown) => {
+          failure = err;
+        })
+        .finally(() => done());
+    },
+    write(chunk: Buffer, _encoding, done) {
+      if (failure || !handle) return done();
+      diskWrites.write(handle, chunk).then(
+        () => done(),
+        (err: unknown) => {
+          failure = err;
+          done();
+        },
+      );
+    },
+    final(done) {
+      const opened = handle;
+      handle = undefined;
+      if (!opened) return done();
+      opened.close().then(
+        () => done(),
+        (err: unknown) => {
+          failure ??= err;
+          done();
+        },
+      );
+    },
+    destroy(err, done) {
+      handle?.close().catch(() => {});
+      handle = undefined;
+      done(err);
+    },
+  });
+  return { sink, failure: () => failure };
+}
+
+/**
+ * Writes the `file` part to `path`; answers its file name, or throws a 4xx sentence (413 past the limit).
+ * A write that failed (a full disk) is thrown as it is, after the whole upload was read.
+ */
 async function receiveFilePart(req: FastifyRequest, reply: FastifyReply, maxBytes: number, path: string) {
+  const { sink, failure } = uploadSink(path);
+  const name = await readFilePart(req, reply, maxBytes, sink);
+  const failed = failure();
+  if (failed) throw failed;
+  return name;
+}
+
+async function readFilePart(req: FastifyRequest, reply: FastifyReply, maxBytes: number, sink: Writable) {
   try {
     const part = await req.file({
       limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
@@ -60,7 +123,7 @@ async function receiveFilePart(req: FastifyRequest, reply: FastifyReply, maxByte
       reply.header('connection', 'close');
       part.file.destroy(invalid(tooManyBytes(maxBytes), 'too-large'));
     });
-    await pipeline(part.file, createWriteStream(path, { flags: 'wx' }));
+    await pipeline(part.file, sink);
     if (part.file.truncated) throw invalid(tooManyBytes(maxBytes), 'too-large');
     return part.filename;
   } catch (err) {

@@ -1,6 +1,6 @@
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, request } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedGuildIds } from '@vrclink/simulator';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { signInHangoutOwner } from '../../../../test/factories.js';
 import { sessionXsrfToken } from '../../../http/auth.js';
+import { DISK_FULL, diskWrites } from '../../../kernel/disk.js';
 import { IMAGE_WORK_SLOTS, withImageSlot } from './image-work.js';
 import { multipartFile, solidImage } from './testing.js';
 import { uploadTempDir } from './upload-file.js';
@@ -159,5 +160,81 @@ describe('world images: uploads stream to a temporary file', () => {
     });
     req.destroy();
     await vi.waitFor(async () => expect(await tempFiles()).toEqual([]), { timeout: 10_000, interval: 20 });
+  });
+
+  it('answers 507 when the disk is full, reads the whole upload, and the connection answers the next request', async () => {
+    // One keep-alive connection for every request: the next one must be answered on the same socket.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<Socket>();
+    const send = (
+      method: string,
+      path: string,
+      body?: { headers: Record<string, string>; payload: Buffer },
+    ) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(`${origin}${path}`, {
+          method,
+          agent,
+          headers: {
+            ...body?.headers,
+            cookie: `vrclink_session=${session}; XSRF-TOKEN=${xsrfOf(session)}`,
+            'x-xsrf-token': xsrfOf(session),
+          },
+        });
+        req.on('socket', (socket) => sockets.add(socket));
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (c) => {
+            text += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        });
+        req.on('error', reject);
+        req.end(body?.payload);
+      });
+    const upload = (name: string, bytes: Buffer) => send('POST', url, multipartFile(name, bytes));
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    const writes = vi.spyOn(diskWrites, 'write').mockRejectedValue(full);
+    try {
+      // 2 MB: many chunks after the first refused write, all read before the answer.
+      const refused = await upload('full.png', (await import('node:crypto')).randomBytes(2 * MB));
+      expect({ status: refused.status, message: JSON.parse(refused.body).message }).toEqual({
+        status: 507,
+        message: DISK_FULL,
+      });
+      expect(writes).toHaveBeenCalled();
+    } finally {
+      writes.mockRestore();
+    }
+    expect((await send('GET', '/api/user')).status).toBe(200);
+    const stored = await upload('room.png', await solidImage(64, 48));
+    expect(stored.status, stored.body).toBe(201);
+    expect(sockets.size).toBe(1);
+    expect(await tempFiles()).toEqual([]);
+    agent.destroy();
+  });
+
+  it('answers a database write that finds the disk full (53100) 507 with the same sentence', async () => {
+    const sql = (text: string) => t.ctx.database.executeSql(text);
+    await sql(`create function disk_full() returns trigger language plpgsql as $$
+      begin raise exception 'could not extend file "base/1/2": No space left on device' using errcode = '53100'; end $$`);
+    await sql(
+      'create trigger disk_full before update on guild_settings for each row execute function disk_full()',
+    );
+    try {
+      const res = await t.inject({
+        method: 'POST',
+        url: `/api/guilds/${hangout.id}/contact`,
+        session,
+        payload: { email: 'full@example.com' },
+      });
+      expect({ status: res.statusCode, message: res.json().message }).toEqual({
+        status: 507,
+        message: DISK_FULL,
+      });
+    } finally {
+      await sql('drop trigger disk_full on guild_settings');
+      await sql('drop function disk_full()');
+    }
   });
 });

@@ -66,7 +66,7 @@ export class WorldDataCache {
       { message: (payload) => this.heard(payload), resync: () => this.resync() },
       this.ctx.log,
     );
-    this.flushTimer = setInterval(() => void this.flush(), WORLD_REQUESTS_FLUSH_MS);
+    this.flushTimer = setInterval(() => this.flush().catch(() => {}), WORLD_REQUESTS_FLUSH_MS);
     this.flushTimer.unref();
   }
 
@@ -231,7 +231,10 @@ export class WorldDataCache {
     const generation = s.generation;
     void (async () => {
       const found = await readWorldAndBody(this.ctx.db, worldId);
-      if (!found) return void this.states.delete(worldId);
+      if (!found) {
+        this.states.delete(worldId);
+        return;
+      }
       await this.build(found.world, s, generation);
     })().catch(async (err) => {
       if (isGone(err)) return this.forget(worldId).catch(() => {});
@@ -259,7 +262,10 @@ export class WorldDataCache {
     const generation = s.generation;
     readWorldAndBody(this.ctx.db, worldId)
       .then((found) => {
-        if (!found) return void this.states.delete(worldId);
+        if (!found) {
+          this.states.delete(worldId);
+          return;
+        }
         const { world, stored } = found;
         if (stored && stored.stamp === world.updatedAt.getTime()) this.settle(s, stored, generation);
       })

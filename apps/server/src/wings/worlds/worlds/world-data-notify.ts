@@ -67,7 +67,10 @@ async function listenPostgres(
       next.end().catch(() => {});
       if (closed) return;
       log.warn({ err }, 'World data: the LISTEN connection broke; serving bodies shortly until it is back');
-      retry = setTimeout(() => void connect(), RECONNECT_MS);
+      retry = setTimeout(
+        () => connect().catch((err) => log.warn({ err }, 'World data: reconnecting the LISTEN failed')),
+        RECONNECT_MS,
+      );
     };
     client = next;
     next.on('error', broken);
