@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { startBot } from './bot/start-bot.js';
 import { openDatabase } from './db/client.js';
 import { isDemoMode, listenHost, parseEnv } from './env.js';
+import { withEnvFiles } from './env-files.js';
 import { isAddressInUse, portInUseSentence, portIsFree } from './http/listen-port.js';
 import { createJobQueue } from './jobs/pg-boss-queue.js';
 import { startHeartbeat } from './jobs/scheduled-tasks/heartbeat.js';
@@ -20,7 +21,8 @@ import { memberMirrorDiscord } from './wings/access/members/member-mirror.port.j
  */
 let env: ReturnType<typeof parseEnv>;
 try {
-  env = parseEnv();
+  // The environment, over .env.local, over .env (in the working directory).
+  env = parseEnv(withEnvFiles());
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n`);
   process.exit(1);
