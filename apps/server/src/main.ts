@@ -96,6 +96,8 @@ if (app) {
   if (demo) app.log.info(`Demo mode: Discord and VRChat simulators at ${demo.endpoints.url}`);
   // PORT=0: the port is known only now, and without PUBLIC_URL the links are built from this address.
   if (!env.PUBLIC_URL) config.publicUrl = listeningUrl(host, port);
+  // The simulated Discord accepts only registered redirects, as Discord: register the address users sign in at.
+  if (demo) await (await import('./demo.js')).registerLoginRedirect(demo.endpoints.url, config.publicUrl);
   process.stdout.write(`Listening on ${listeningUrl(host, port)}\n`);
 } else {
   process.stdout.write(`Running ${[...roles].join(', ')} (no HTTP)\n`);
