@@ -142,6 +142,13 @@ export const envSchema = z.object({
   RATE_LIMIT_API_KEY: z.coerce.number().int().min(0).default(300),
   /** The rate limits' fixed window, in seconds. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
+  /**
+   * Liveness, readiness and /metrics on a port of their own (on HOST), for processes without the api role;
+   * unset: none. docs/deploy.md, "Health checks".
+   */
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Bearer token /metrics asks for; unset: /metrics only on HEALTH_PORT, never on the public listener. */
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   /** This process's name on /admin (scheduled tasks are registered under it); default host name + pid. */
   INSTANCE_NAME: optionalString,
   /** Gateway sharding (bots in more than 2,500 servers): total shards and the ids this process runs. */

@@ -12,6 +12,7 @@ import { startJobWorker } from './jobs/worker.js';
 import { listeningUrl, resolveConfig } from './kernel/config.js';
 import { createContext } from './kernel/context.js';
 import { createLogger } from './logger.js';
+import { startHealthServer } from './observability/health-server.js';
 import { startPlatforms } from './platforms/start.js';
 import { memberMirrorDiscord } from './wings/access/members/member-mirror.port.js';
 
@@ -101,6 +102,16 @@ if (app) {
   process.stdout.write(`Listening on ${listeningUrl(host, port)}\n`);
 } else {
   process.stdout.write(`Running ${[...roles].join(', ')} (no HTTP)\n`);
+}
+// Before the background roles: a probe sees the process live, and not ready until its roles are up.
+if (env.HEALTH_PORT !== undefined) {
+  const health = await startHealthServer(ctx, env.HEALTH_PORT, host).catch((err: unknown) => {
+    if (!isAddressInUse(err)) throw err;
+    process.stderr.write(`${portInUseSentence(env.HEALTH_PORT ?? 0).replace('PORT=', 'HEALTH_PORT=')}\n`);
+    process.exit(1);
+  });
+  stops.push(() => health.close());
+  process.stdout.write(`Health checks and metrics on ${listeningUrl(host, health.port)}\n`);
 }
 
 // The background roles start once the API answers: the gateway connects, jobs are taken and tasks scheduled

@@ -74,6 +74,11 @@ export async function startServerProcess(
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const url = `http://127.0.0.1:${port}`;
+  // A process without the api role answers its health checks on HEALTH_PORT only.
+  const healthUrl =
+    env.HEALTH_PORT && env.PROCESS_ROLES && !env.PROCESS_ROLES.includes('api')
+      ? `http://127.0.0.1:${env.HEALTH_PORT}`
+      : url;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const proc: ServerProcess = {
     url,
@@ -95,7 +100,7 @@ export async function startServerProcess(
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`Server exited with ${child.exitCode}:\n${log}`);
     try {
-      const res = await fetch(`${url}/api/health`);
+      const res = await fetch(`${healthUrl}/api/health`);
       if (res.ok) return proc;
     } catch {
       // Not listening yet.

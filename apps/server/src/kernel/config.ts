@@ -35,6 +35,8 @@ export interface AppConfig {
   adminDiscordIds: ReadonlySet<string>;
   contactEmail: string;
   supportUrl: string;
+  /** The bearer token /metrics asks for (METRICS_TOKEN); absent: /metrics only on HEALTH_PORT. */
+  metricsToken?: string;
   /** Per-window request limits shared by every process (http/rate-limit.ts); 0 switches one off. */
   rateLimit: { anonymous: number; user: number; apiKey: number; windowMs: number };
   /** GitHub Pages base of the world data mirror (the worlds' 'Trusted URL'), without a trailing slash. */
@@ -148,6 +150,7 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
     adminDiscordIds: admins,
     contactEmail: env.CONTACT_EMAIL,
     supportUrl: env.SUPPORT_URL,
+    metricsToken: env.METRICS_TOKEN,
     rateLimit: {
       anonymous: env.RATE_LIMIT_ANONYMOUS,
       user: env.RATE_LIMIT_USER,
