@@ -79,7 +79,11 @@ export async function registerSecurityHeaders(
   // browsers ignore it over http, and a plain-http demo must not look as if it promised https.
   const overHttp = all.filter(([name]) => name !== 'strict-transport-security');
   app.addHook('onRequest', (req, reply, done) => {
-    const headers = req.url.startsWith(WORLD_DATA_PREFIX) ? worldData : req.protocol === 'https' ? all : overHttp;
+    const headers = req.url.startsWith(WORLD_DATA_PREFIX)
+      ? worldData
+      : req.protocol === 'https'
+        ? all
+        : overHttp;
     for (const [name, value] of headers) reply.header(name, value);
     done();
   });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +114,26 @@ describe('/metrics on the public listener', () => {
     );
     expect(res.body).toContain('# TYPE vrclink_job_queue_jobs gauge');
     expect(res.body).toMatch(/^vrclink_process_roles\{role="api"\} 1$/m);
+  });
+
+  it('names every metric the Grafana dashboard in the repository reads', async () => {
+    const dashboard = readFileSync(
+      new URL('../../../../deploy/grafana/vrclink-dashboard.json', import.meta.url),
+      'utf8',
+    );
+    const read = new Set(
+      [...dashboard.matchAll(/\b((?:vrclink|process)_[a-z_]+)/g)].map((m) =>
+        m[1]!.replace(/_(bucket|sum|count)$/, ''),
+      ),
+    );
+    const res = await web.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    const offered = new Set([...res.body.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]));
+    expect([...read].filter((name) => !offered.has(name))).toEqual([]);
+    expect(read.size).toBeGreaterThan(10);
   });
 
   it('is off the public listener without METRICS_TOKEN', async () => {

@@ -85,9 +85,8 @@ export class Histogram implements Metric {
   lines(): string[] {
     const out: string[] = [];
     for (const s of this.series.values()) {
-      this.buckets.forEach((le, i) =>
-        out.push(`${this.name}_bucket${labelText({ ...s.labels, le: String(le) })} ${s.counts[i]}`),
-      );
+      for (const [i, le] of this.buckets.entries())
+        out.push(`${this.name}_bucket${labelText({ ...s.labels, le: String(le) })} ${s.counts[i]}`);
       out.push(`${this.name}_bucket${labelText({ ...s.labels, le: '+Inf' })} ${s.count}`);
       out.push(`${this.name}_sum${labelText(s.labels)} ${s.sum}`);
       out.push(`${this.name}_count${labelText(s.labels)} ${s.count}`);
