@@ -35,27 +35,29 @@ export interface ServerProcess {
 
 /**
  * Starts `main.ts` with tsx, or with `bundleDir` the bundle `npm start` runs (its polyfills loaded first, as
- * scripts/start.mjs does).
+ * scripts/start.mjs does), or with `releaseDir` a release as an operator runs it (`npm run start:prod` there).
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  opts: { bundleDir?: string } = {},
+  opts: { bundleDir?: string; releaseDir?: string } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'vrclink-proc-'));
   let log = '';
-  const [command, args] = opts.bundleDir
-    ? [
-        process.execPath,
-        [
-          '--import',
-          pathToFileURL(join(opts.bundleDir, 'polyfills.mjs')).href,
-          join(opts.bundleDir, 'main.mjs'),
-        ],
-      ]
-    : [tsx, ['apps/server/src/main.ts']];
+  const [command, args] = opts.releaseDir
+    ? ['npm', ['run', '--silent', 'start:prod']]
+    : opts.bundleDir
+      ? [
+          process.execPath,
+          [
+            '--import',
+            pathToFileURL(join(opts.bundleDir, 'polyfills.mjs')).href,
+            join(opts.bundleDir, 'main.mjs'),
+          ],
+        ]
+      : [tsx, ['apps/server/src/main.ts']];
   const child = spawn(command, args, {
-    cwd: repoRoot,
+    cwd: opts.releaseDir ?? repoRoot,
     // Its own process group: tsx runs the server in a child process, and a SIGKILL cannot be relayed.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
