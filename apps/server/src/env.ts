@@ -66,6 +66,11 @@ export const envSchema = z.object({
       .optional(),
   ),
   SECRET_KEY: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  /**
+   * The key SECRET_KEY replaces, while rotating: what it encrypted is still read, and written again under
+   * SECRET_KEY (docs/deploy.md, "Secret rotation"). Remove it once every process runs with the new key.
+   */
+  SECRET_KEY_PREVIOUS: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   ADMIN_DISCORD_IDS: csv,
   CONTACT_EMAIL: z.string().email().default('privacy@vrclink.example'),
   SUPPORT_URL: z.string().url().default('https://discord.gg/vrclink'),

@@ -32,6 +32,8 @@ export interface AppConfig {
   databaseUrl?: string;
   /** 32-byte key for encrypting tokens at rest. */
   secretKey: Buffer;
+  /** The key SECRET_KEY replaces (SECRET_KEY_PREVIOUS), still accepted for reading while rotating. */
+  previousSecretKey?: Buffer;
   adminDiscordIds: ReadonlySet<string>;
   contactEmail: string;
   supportUrl: string;
@@ -147,6 +149,9 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
     secretKey: resolveSecretKey(env),
+    previousSecretKey: env.SECRET_KEY_PREVIOUS
+      ? createHash('sha256').update(env.SECRET_KEY_PREVIOUS).digest()
+      : undefined,
     adminDiscordIds: admins,
     contactEmail: env.CONTACT_EMAIL,
     supportUrl: env.SUPPORT_URL,
