@@ -24,6 +24,7 @@ import { compiledSerializerCompiler } from './http/serializer.js';
 import type { ZodApp } from './http/types.js';
 import type { AppConfig } from './kernel/config.js';
 import type { AppContext } from './kernel/context.js';
+import { registerHttpMetrics } from './observability/http-metrics.js';
 import { runInteractive } from './platforms/vrchat/interactive.js';
 import { serverDir } from './server-dir.js';
 import { findApiKey } from './wings/access/api-keys/api-key-lookup.js';
@@ -116,6 +117,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
   registerDrain(app);
   registerRequestLogging(app, ctx.config.logLevel);
   registerRouteResponses(app);
+  registerHttpMetrics(app, ctx);
 
   worldDataFastPath.useSecurityHeaders((await registerSecurityHeaders(app, ctx.config)).worldData);
   await app.register(fastifyCookie);

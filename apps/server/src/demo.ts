@@ -63,3 +63,22 @@ export async function startDemoSimulator(
     throw err;
   }
 }
+
+/** The Discord OAuth2 redirect URI of a site at `publicUrl` (registered in the developer portal; docs/deploy.md). */
+export const loginCallbackUrl = (publicUrl: string) =>
+  `${publicUrl.replace(/\/$/, '')}/discord/login/callback`;
+
+/**
+ * Registers this site's login callback for the simulated Discord application, as an operator registers
+ * `<PUBLIC_URL>/discord/login/callback` in the developer portal: the simulator refuses any other, as Discord does.
+ */
+export async function registerLoginRedirect(simulatorUrl: string, publicUrl: string): Promise<void> {
+  const res = await fetch(`${simulatorUrl}/control/discord/application/redirect-uris`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ uri: loginCallbackUrl(publicUrl) }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!res.ok)
+    throw new Error(`The simulator refused the login redirect (${res.status}): ${await res.text()}`);
+}

@@ -66,6 +66,11 @@ export const envSchema = z.object({
       .optional(),
   ),
   SECRET_KEY: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  /**
+   * The key SECRET_KEY replaces, while rotating: what it encrypted is still read, and written again under
+   * SECRET_KEY (docs/deploy.md, "Secret rotation"). Remove it once every process runs with the new key.
+   */
+  SECRET_KEY_PREVIOUS: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   ADMIN_DISCORD_IDS: csv,
   CONTACT_EMAIL: z.string().email().default('privacy@vrclink.example'),
   SUPPORT_URL: z.string().url().default('https://discord.gg/vrclink'),
@@ -151,6 +156,13 @@ export const envSchema = z.object({
    * them and exits (a process manager's stop timeout must be longer, see docs/operations.md).
    */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
+  /**
+   * Liveness, readiness and /metrics on a port of their own (on HOST), for processes without the api role;
+   * unset: none. docs/deploy.md, "Health checks".
+   */
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Bearer token /metrics asks for; unset: /metrics only on HEALTH_PORT, never on the public listener. */
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   /** This process's name on /admin (scheduled tasks are registered under it); default host name + pid. */
   INSTANCE_NAME: optionalString,
   /** Gateway sharding (bots in more than 2,500 servers): total shards and the ids this process runs. */

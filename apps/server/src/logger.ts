@@ -31,9 +31,16 @@ export async function createLogger(
   destination?: DestinationStream,
 ): Promise<Logger> {
   const pretty = env.LOG_FORMAT ? env.LOG_FORMAT === 'pretty' : Boolean(process.stdout.isTTY);
-  if (!pretty) return pino({ level: env.LOG_LEVEL }, redacting(destination ?? pino.destination(1)));
-  // Loaded only when wanted: a JSON-logging process does not pay for it at start.
-  const { default: pinoPretty } = await import('pino-pretty');
+  const out = destination ?? pino.destination(1);
+  if (!pretty) return pino({ level: env.LOG_LEVEL }, redacting(out));
+  // Loaded only when wanted: a JSON-logging process does not pay for it at start. A development tool: a release
+  // installed without devDependencies (`npm ci --omit=dev`) lacks it and logs JSON, unless LOG_FORMAT asks.
+  const loaded = await import('pino-pretty').catch((err: unknown) => {
+    if (env.LOG_FORMAT === 'pretty') throw err;
+    return undefined;
+  });
+  if (!loaded) return pino({ level: env.LOG_LEVEL }, redacting(out));
+  const pinoPretty = loaded.default;
   const stream = pinoPretty({
     colorize: !destination && Boolean(process.stdout.isTTY),
     translateTime: 'SYS:HH:MM:ss',

@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { startBot } from './bot/start-bot.js';
 import { openDatabase } from './db/client.js';
 import { isDemoMode, listenHost, parseEnv } from './env.js';
+import { withEnvFiles } from './env-files.js';
 import { drainHttp } from './http/drain.js';
 import { isAddressInUse, portInUseSentence, portIsFree } from './http/listen-port.js';
 import { createJobQueue } from './jobs/pg-boss-queue.js';
@@ -13,6 +14,7 @@ import { listeningUrl, resolveConfig } from './kernel/config.js';
 import { createContext } from './kernel/context.js';
 import { DISK_FULL_AT_START, isDiskFull } from './kernel/disk.js';
 import { createLogger } from './logger.js';
+import { startHealthServer } from './observability/health-server.js';
 import { startPlatforms } from './platforms/start.js';
 import { memberMirrorDiscord } from './wings/access/members/member-mirror.port.js';
 
@@ -30,7 +32,8 @@ process.on('uncaughtExceptionMonitor', (err) => {
 
 let env: ReturnType<typeof parseEnv>;
 try {
-  env = parseEnv();
+  // The environment, over .env.local, over .env (in the working directory).
+  env = parseEnv(withEnvFiles());
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n`);
   process.exit(1);
@@ -129,9 +132,21 @@ if (app) {
   if (demo) app.log.info(`Demo mode: Discord and VRChat simulators at ${demo.endpoints.url}`);
   // PORT=0: the port is known only now, and without PUBLIC_URL the links are built from this address.
   if (!env.PUBLIC_URL) config.publicUrl = listeningUrl(host, port);
+  // The simulated Discord accepts only registered redirects, as Discord: register the address users sign in at.
+  if (demo) await (await import('./demo.js')).registerLoginRedirect(demo.endpoints.url, config.publicUrl);
   process.stdout.write(`Listening on ${listeningUrl(host, port)}\n`);
 } else {
   process.stdout.write(`Running ${[...roles].join(', ')} (no HTTP)\n`);
+}
+// Before the background roles: a probe sees the process live, and not ready until its roles are up.
+if (env.HEALTH_PORT !== undefined) {
+  const health = await startHealthServer(ctx, env.HEALTH_PORT, host).catch((err: unknown) => {
+    if (!isAddressInUse(err)) throw err;
+    process.stderr.write(`${portInUseSentence(env.HEALTH_PORT ?? 0).replace('PORT=', 'HEALTH_PORT=')}\n`);
+    process.exit(1);
+  });
+  stops.push(() => health.close());
+  process.stdout.write(`Health checks and metrics on ${listeningUrl(host, health.port)}\n`);
 }
 
 // The background roles start once the API answers: the gateway connects, jobs are taken and tasks scheduled

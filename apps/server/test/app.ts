@@ -97,6 +97,8 @@ export async function createTestApp(
     : undefined;
   if (demo && opts.beforeStart) await opts.beforeStart(demo.sim.url);
   const config = resolveConfig(env, demo?.endpoints);
+  // Registered as an operator registers it in the developer portal (the simulator refuses other redirects).
+  if (demo) await (await import('../src/demo.js')).registerLoginRedirect(demo.sim.url, config.publicUrl);
   const database = await openTestDatabase();
   const log = opts.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const platforms = demo

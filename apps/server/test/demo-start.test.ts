@@ -96,6 +96,16 @@ describe('starting the demo', () => {
       expect(JSON.parse(roles ?? 'not logged')).toMatchObject({ level: 30, msg: 'Process roles' });
     });
 
+    it('registers the printed address’s login callback with the simulated Discord, which refuses others', async () => {
+      const registered = await fetch(`${simulatorUrl}/control/discord/application/redirect-uris`);
+      expect(await registered.json()).toEqual({ redirectUris: [`${proc.url}/discord/login/callback`] });
+      const login = await fetch(`${proc.url}/api/login`);
+      const authorize = new URL(((await login.json()) as { redirectUri: string }).redirectUri);
+      expect((await fetch(authorize)).status).toBe(200);
+      authorize.searchParams.set('redirect_uri', 'http://127.0.0.1:1/discord/login/callback');
+      expect((await fetch(authorize)).status).toBe(400);
+    });
+
     it("builds the bot's links from the printed address", async () => {
       expect(await linkCommandAnswer(simulatorUrl)).toContain(`${proc.url}/profile`);
     }, 120_000);

@@ -146,6 +146,7 @@ describe('every user route refuses anonymous callers', () => {
     const doc = (await t.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     const publicOps = new Set([
       'getHealth',
+      'getReadiness',
       'getConfig',
       'getLoginRedirect',
       'completeLogin',

@@ -37,27 +37,29 @@ export interface ServerProcess {
 
 /**
  * Starts `main.ts` with tsx, or with `bundleDir` the bundle `npm start` runs (its polyfills loaded first, as
- * scripts/start.mjs does).
+ * scripts/start.mjs does), or with `releaseDir` a release as an operator runs it (`npm run start:prod` there).
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  opts: { bundleDir?: string } = {},
+  opts: { bundleDir?: string; releaseDir?: string } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'vrclink-proc-'));
   let log = '';
-  const [command, args] = opts.bundleDir
-    ? [
-        process.execPath,
-        [
-          '--import',
-          pathToFileURL(join(opts.bundleDir, 'polyfills.mjs')).href,
-          join(opts.bundleDir, 'main.mjs'),
-        ],
-      ]
-    : [tsx, ['apps/server/src/main.ts']];
+  const [command, args] = opts.releaseDir
+    ? ['npm', ['run', '--silent', 'start:prod']]
+    : opts.bundleDir
+      ? [
+          process.execPath,
+          [
+            '--import',
+            pathToFileURL(join(opts.bundleDir, 'polyfills.mjs')).href,
+            join(opts.bundleDir, 'main.mjs'),
+          ],
+        ]
+      : [tsx, ['apps/server/src/main.ts']];
   const child = spawn(command, args, {
-    cwd: repoRoot,
+    cwd: opts.releaseDir ?? repoRoot,
     // Its own process group: tsx runs the server in a child process, and a SIGKILL cannot be relayed.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,6 +78,11 @@ export async function startServerProcess(
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const url = `http://127.0.0.1:${port}`;
+  // A process without the api role answers its health checks on HEALTH_PORT only.
+  const healthUrl =
+    env.HEALTH_PORT && env.PROCESS_ROLES && !env.PROCESS_ROLES.includes('api')
+      ? `http://127.0.0.1:${env.HEALTH_PORT}`
+      : url;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const proc: ServerProcess = {
     url,
@@ -97,7 +104,7 @@ export async function startServerProcess(
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`Server exited with ${child.exitCode}:\n${log}`);
     try {
-      const res = await fetch(`${url}/api/health`);
+      const res = await fetch(`${healthUrl}/api/health`);
       if (res.ok) return proc;
     } catch {
       // Not listening yet.

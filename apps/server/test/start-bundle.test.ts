@@ -1,39 +1,126 @@
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module script (scripts/), without type declarations
+import { assembleRelease } from '../../../scripts/build-release.mjs';
 // @ts-expect-error: a plain ES module script (scripts/), without type declarations
 import { buildServerIfChanged } from '../../../scripts/build-server-if-changed.mjs';
 import { freePort, type ServerProcess, startServerProcess } from './server-process.js';
 
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 // One level below apps/server, like apps/server/dist: the server finds its files from there.
 const bundleDir = join(serverDir, `dist-test-${process.pid}`);
 
-/** The bundle `npm start` runs (scripts/start.mjs → apps/server/dist/main.mjs), started as a process. */
-describe('the start bundle', () => {
+/** Hard-links a package's files (not its nested node_modules: those are packages of their own). */
+function linkPackage(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    if (entry.name === 'node_modules') continue;
+    const [source, target] = [join(from, entry.name), join(to, entry.name)];
+    if (entry.isDirectory()) linkPackage(source, target);
+    else if (entry.isFile()) linkSync(source, target);
+  }
+}
+
+/**
+ * The packages `npm ci --omit=dev` installs for the server (and the simulators its demo mode runs), linked from
+ * this checkout into `releaseDir`: what the release may use, without one development tool (vite, esbuild, tsx,
+ * pino-pretty) and without the web app's packages. npm itself decides the list (`npm ls --omit=dev`); linking
+ * instead of installing keeps the test fast and off the network.
+ */
+function installRuntimePackages(releaseDir: string): string[] {
+  const paths = execFileSync(
+    'npm',
+    ['ls', '--omit=dev', '--all', '--parseable', '-w', '@vrclink/server', '-w', '@vrclink/simulator'],
+    { cwd: repoRoot, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+  )
+    .split('\n')
+    .map((line) => relative(repoRoot, line.trim()))
+    .filter((path) => path.startsWith('node_modules/') && !path.startsWith('node_modules/@vrclink/'));
+  for (const path of new Set(paths)) linkPackage(join(repoRoot, path), join(releaseDir, path));
+  return paths;
+}
+
+/**
+ * The release (`npm run build` → scripts/build-release.mjs): the server bundle with the migrations, assets and
+ * web app beside it, started as an operator runs it (`npm run start:prod`) with the runtime packages only.
+ */
+describe('the release', () => {
   let proc: ServerProcess;
+  let releaseDir: string;
+  let installed: string[];
   beforeAll(async () => {
     expect(await buildServerIfChanged({ force: true, outDir: bundleDir })).toBe(true);
-    // Demo mode on the embedded database, as `npm start` on a fresh machine.
+    releaseDir = mkdtempSync(join(tmpdir(), 'vrclink-release-'));
+    // The checkout's web build when there is one (CI's browser tests make it); a stand-in page otherwise, so this
+    // test never builds (or races a build of) the web app.
+    const webDist = join(repoRoot, 'apps/web/dist');
+    let web = webDist;
+    if (!existsSync(join(webDist, 'index.html'))) {
+      web = mkdtempSync(join(tmpdir(), 'vrclink-web-'));
+      writeFileSync(join(web, 'index.html'), '<!doctype html><title>VRCLink</title>');
+    }
+    assembleRelease(releaseDir, { 'apps/server/dist': bundleDir, 'apps/web/dist': web });
+    if (web !== webDist) rmSync(web, { recursive: true, force: true });
+    installed = installRuntimePackages(releaseDir);
+    // Demo mode on the embedded database, as a first start of the release.
     proc = await startServerProcess(
       { DATABASE_URL: '', SIMULATOR_PORT: String(await freePort()) },
-      { bundleDir },
+      { releaseDir },
     );
   }, 120_000);
   afterAll(async () => {
     await proc?.stop();
     rmSync(bundleDir, { recursive: true, force: true });
+    if (releaseDir) rmSync(releaseDir, { recursive: true, force: true });
   });
 
   it('is not bundled again while its inputs are unchanged', async () => {
     expect(await buildServerIfChanged({ outDir: bundleDir })).toBe(false);
   });
 
-  it('applies the migrations and serves the API in demo mode', async () => {
+  it('holds no sources and no development tool', () => {
+    expect(existsSync(join(releaseDir, 'apps/server/src'))).toBe(false);
+    expect(existsSync(join(releaseDir, 'apps/simulator/src'))).toBe(false);
+    for (const tool of [
+      'vite',
+      'esbuild',
+      'tsx',
+      'typescript',
+      'vitest',
+      'drizzle-kit',
+      'pino-pretty',
+      'react',
+    ])
+      expect(installed, tool).not.toContain(`node_modules/${tool}`);
+    const scripts = JSON.parse(readFileSync(join(releaseDir, 'package.json'), 'utf8')).scripts;
+    expect(scripts['start:prod']).not.toMatch(/tsx|vite|esbuild/);
+  });
+
+  it('applies the migrations, serves the API in demo mode and is ready', async () => {
     const res = await fetch(`${proc.url}/api/config`);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { demoMode: boolean }).demoMode).toBe(true);
+    for (;;) {
+      const ready = await fetch(`${proc.url}/api/health/ready`);
+      if (ready.status === 200) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const page = await fetch(`${proc.url}/`);
+    expect(page.headers.get('content-type')).toContain('text/html');
   });
 
   it('finds the files beside its sources (the VPM package)', async () => {

@@ -28,6 +28,12 @@ export interface SimulatorOptions {
    * limit, the invalid-request window and ban, op 8's interval. VRChat: every refill, block and Retry-After.
    */
   timeScale?: number;
+  /**
+   * The Discord application's registered OAuth2 redirect URIs at start (default none: register them with
+   * `POST /control/discord/application/redirect-uris`, as demo mode does with the address it prints); null
+   * accepts any http(s) URI.
+   */
+  redirectUris?: string[] | null;
   /** Heartbeat interval the gateway announces, ms. */
   gatewayHeartbeatMs?: number;
 }

@@ -13,7 +13,7 @@ describe('the consent page with 100,000 users', () => {
   let sim: RunningSimulator;
   let bulkUser: { id: string; username: string };
   beforeAll(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, redirectUris: [REDIRECT_URI] });
     const seeded = await call(sim.url, 'POST', `/control/discord/guilds/${hangout.id}/bulk-members`, {
       auth: null,
       json: { count: 100_000 },

@@ -85,6 +85,8 @@ export async function authorize(
     extra?: Record<string, string>;
   },
 ): Promise<URL> {
+  // The test's redirect is registered for the application, as an operator does in the developer portal.
+  if (opts.redirectUri === undefined) await registerRedirectUri(base, REDIRECT_URI);
   const res = await postAuthorize(base, {
     response_type: 'code',
     scope: opts.scope,
@@ -98,6 +100,16 @@ export async function authorize(
   if (res.status !== 302 || !location)
     throw new Error(`authorize answered ${res.status}: ${await res.text()}`);
   return new URL(location);
+}
+
+/** Registers `uri` for the simulated application (developer portal → OAuth2 → Redirects). */
+export async function registerRedirectUri(base: string, uri: string): Promise<void> {
+  const res = await fetch(`${base}/control/discord/application/redirect-uris`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ uri }),
+  });
+  if (!res.ok) throw new Error(`registering ${uri} answered ${res.status}: ${await res.text()}`);
 }
 
 export const clientForm = { client_id: discordApp.clientId, client_secret: discordApp.clientSecret };

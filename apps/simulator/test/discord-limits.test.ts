@@ -14,7 +14,7 @@ const control = (method: string, path: string, json?: unknown) =>
   call(sim.url, method, `/control/discord${path}`, { auth: null, json });
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
+  sim = await startSimulator({ port: 0, redirectUris: [REDIRECT_URI] });
 });
 beforeEach(async () => {
   await control('POST', '/reset');

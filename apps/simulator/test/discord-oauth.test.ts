@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../src/app.js';
 import { discordApp } from '../src/demo.js';
 import { seedGuildIds, seedUserIds } from '../src/discord/seed.js';
-import { authorize, call, clientForm, postAuthorize, REDIRECT_URI, userToken } from './discord-helpers.js';
+import {
+  authorize,
+  call,
+  clientForm,
+  postAuthorize,
+  REDIRECT_URI,
+  registerRedirectUri,
+  userToken,
+} from './discord-helpers.js';
 
 const admin = seedUserIds.admin;
 const someone = seedUserIds.humans[3];
@@ -12,7 +20,11 @@ let sim: RunningSimulator;
 beforeAll(async () => {
   // About OAuth, not rate limits: these tests call the token endpoint far more often than Discord's strict
   // per-route bucket (10 per 10 s per IP) allows, so every route gets a lax limit.
-  sim = await startSimulator({ port: 0, discordRate: { limit: 1000, windowSeconds: 1 } });
+  sim = await startSimulator({
+    port: 0,
+    discordRate: { limit: 1000, windowSeconds: 1 },
+    redirectUris: [REDIRECT_URI],
+  });
 });
 afterAll(() => sim.close());
 
@@ -77,6 +89,36 @@ describe('GET /oauth2/authorize', () => {
     expect(
       (await fetch(authorizeUrl({ scope: 'identify', redirect_uri: 'javascript:alert(1)' }))).status,
     ).toBe(400);
+  });
+
+  it('refuses a redirect_uri not registered for the application, and accepts it once registered', async () => {
+    const other = 'http://127.0.0.1:5998/discord/login/callback';
+    const refused = await fetch(authorizeUrl({ scope: 'identify', redirect_uri: other }));
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('Invalid OAuth2 redirect_uri');
+    await expect(
+      authorize(sim.url, { userId: admin, scope: 'identify', redirectUri: other }),
+    ).rejects.toThrow(/authorize answered 400/);
+    await registerRedirectUri(sim.url, other);
+    const ok = await authorize(sim.url, { userId: admin, scope: 'identify', redirectUri: other });
+    expect(`${ok.origin}${ok.pathname}`).toBe(other);
+    // A reset of the world keeps the application's registration (the developer portal's, not the world's).
+    await fetch(`${sim.url}/control/discord/reset`, { method: 'POST' });
+    const list = await (await fetch(`${sim.url}/control/discord/application/redirect-uris`)).json();
+    expect(list).toEqual({ redirectUris: [REDIRECT_URI, other] });
+  });
+
+  it('has no redirect registered for a new application', async () => {
+    const fresh = await startSimulator({ port: 0 });
+    try {
+      const res = await fetch(
+        `${fresh.url}/oauth2/authorize?${new URLSearchParams({ client_id: discordApp.clientId, response_type: 'code', scope: 'identify', redirect_uri: REDIRECT_URI })}`,
+      );
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain('Invalid OAuth2 redirect_uri');
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('redirects /api/oauth2/authorize (the spec’s authorizationUrl) to the page', async () => {

@@ -2,14 +2,22 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createTestApp, signIn, type TestApp } from '../../test/app.js';
 import { buildApp } from '../app.js';
 import { rateLimits } from '../db/schema/index.js';
+import { processMetrics } from '../observability/process-metrics.js';
 import { createLocalRateCounter, userRateKey } from './rate-limit.js';
 import type { ZodApp } from './types.js';
+
+/** The rate limiter's refusals of anonymous callers as this process's /metrics counts them. */
+let addressRefusals: () => Promise<number>;
 
 describe('rate limits', () => {
   let t: TestApp;
   let other: ZodApp;
   beforeAll(async () => {
     t = await createTestApp({ env: { RATE_LIMIT_ANONYMOUS: '3', RATE_LIMIT_USER: '4' } });
+    addressRefusals = async () => {
+      const text = await processMetrics(t.ctx).render();
+      return Number(/^vrclink_rate_limit_refusals_total\{bucket="address"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+    };
     // A second server on the same database, as a second process would be.
     other = (await buildApp({ ctx: t.ctx, webDist: null })).app;
     await other.ready();
@@ -42,6 +50,7 @@ describe('rate limits', () => {
   });
 
   it('limits the sign-in routes for anonymous callers but not their reads', async () => {
+    const refusalsBefore = await addressRefusals();
     for (let i = 0; i < 3; i++)
       expect(
         (await t.inject({ method: 'GET', url: '/api/login', remoteAddress: '10.0.1.1' })).statusCode,
@@ -52,6 +61,8 @@ describe('rate limits', () => {
     const read = await t.inject({ method: 'GET', url: '/api/health', remoteAddress: '10.0.1.1' });
     expect(read.statusCode).not.toBe(429);
     expect(read.headers['ratelimit-limit']).toBeUndefined();
+    // Counted for /metrics (docs/deploy.md, "Metrics").
+    expect(await addressRefusals()).toBe(refusalsBefore + 1);
   });
 
   it('limits a signed-in user per user id across /api, whatever the address', async () => {

@@ -5,6 +5,7 @@ import type { Db } from '../db/client.js';
 import { rateLimits } from '../db/schema/index.js';
 import type { AppConfig } from '../kernel/config.js';
 import { limited } from '../kernel/errors.js';
+import { metrics } from '../observability/metrics.js';
 
 /**
  * A signed-in user's rate-limit key: a keyed digest of their id (SECRET_KEY), so the shared counters name no
@@ -259,6 +260,7 @@ export function registerRateLimit(
     const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
     setHeaders(reply, limit, limit - hits, resetSeconds, config.windowMs);
     if (hits > limit) {
+      metrics.rateLimitRefusals.inc({ bucket: req.auth ? 'user' : req.apiKey ? 'api_key' : 'address' });
       reply.header('Retry-After', String(resetSeconds));
       throw limited(
         `Too many requests: wait ${resetSeconds} second${resetSeconds === 1 ? '' : 's'} and try again.`,

@@ -48,6 +48,25 @@ describe('security headers', () => {
     },
   );
 
+  it('sends HSTS only over https: never over plain http, over https as a trusted proxy reports it', async () => {
+    const plain = await web.inject({ method: 'GET', url: '/' });
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    // Nobody's X-Forwarded-Proto is believed without TRUST_PROXY.
+    const forged = await web.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
+    expect(forged.headers['strict-transport-security']).toBeUndefined();
+    const proxied = await createTestApp({ env: { TRUST_PROXY: 'loopback' } });
+    try {
+      const res = await proxied.app.inject({
+        method: 'GET',
+        url: '/api/health',
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      expect(res.headers['strict-transport-security']).toBe('max-age=15552000');
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('sends only nosniff and the resource policy with the world data answers under /data/v2', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/data/v2/3f2b6c1e-0000-4000-8000-000000000000' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');

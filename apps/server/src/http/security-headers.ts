@@ -75,9 +75,16 @@ export async function registerSecurityHeaders(
 ): Promise<SecurityHeaders> {
   const all = await helmetHeaders(config);
   const worldData = all.filter(([name]) => WORLD_DATA_KEEPS.has(name));
+  // HSTS only over https (as the client reached us: TRUST_PROXY decides whether X-Forwarded-Proto counts):
+  // browsers ignore it over http, and a plain-http demo must not look as if it promised https.
+  const overHttp = all.filter(([name]) => name !== 'strict-transport-security');
   app.addHook('onRequest', (req, reply, done) => {
-    for (const [name, value] of req.url.startsWith(WORLD_DATA_PREFIX) ? worldData : all)
-      reply.header(name, value);
+    const headers = req.url.startsWith(WORLD_DATA_PREFIX)
+      ? worldData
+      : req.protocol === 'https'
+        ? all
+        : overHttp;
+    for (const [name, value] of headers) reply.header(name, value);
     done();
   });
   return { all, worldData };

@@ -1,5 +1,6 @@
 import type { AppContext } from '../kernel/context.js';
 import { AppError, isFinal } from '../kernel/errors.js';
+import { metrics } from '../observability/metrics.js';
 import type { JobDefinition } from './define.js';
 import { PgBossJobQueue, type QueuedJob } from './pg-boss-queue.js';
 import { jobRegistry } from './registry.js';
@@ -14,16 +15,23 @@ export async function runJob(ctx: AppContext, def: JobDefinition, job: QueuedJob
   if (!parsed.success)
     throw new Error(`Job ${def.name} (${job.id}) has an invalid payload: ${parsed.error.message}`);
   const started = Date.now();
+  const count = (outcome: string) => {
+    metrics.jobRuns.inc({ job: def.name, outcome });
+    metrics.jobDuration.observe({ job: def.name }, (Date.now() - started) / 1000);
+  };
   try {
     await def.run(ctx, parsed.data);
     ctx.log.debug({ job: def.name, id: job.id, ms: Date.now() - started }, 'job done');
+    count('done');
     return { ms: Date.now() - started };
   } catch (err) {
     if (err instanceof AppError && isFinal(err.kind)) {
       ctx.log.warn({ err, job: def.name, id: job.id }, 'job refused; not retrying');
+      count('gave_up');
       return { gaveUp: err.message };
     }
     ctx.log.warn({ err, job: def.name, id: job.id }, 'job failed; pg-boss retries it');
+    count('failed');
     throw err;
   }
 }

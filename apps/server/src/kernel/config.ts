@@ -32,9 +32,13 @@ export interface AppConfig {
   databaseUrl?: string;
   /** 32-byte key for encrypting tokens at rest. */
   secretKey: Buffer;
+  /** The key SECRET_KEY replaces (SECRET_KEY_PREVIOUS), still accepted for reading while rotating. */
+  previousSecretKey?: Buffer;
   adminDiscordIds: ReadonlySet<string>;
   contactEmail: string;
   supportUrl: string;
+  /** The bearer token /metrics asks for (METRICS_TOKEN); absent: /metrics only on HEALTH_PORT. */
+  metricsToken?: string;
   /** Per-window request limits shared by every process (http/rate-limit.ts); 0 switches one off. */
   rateLimit: { anonymous: number; user: number; apiKey: number; windowMs: number };
   /** How long history tables keep rows (jobs/history-retention.ts), in days; 0 keeps them forever. */
@@ -147,9 +151,13 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
     secretKey: resolveSecretKey(env),
+    previousSecretKey: env.SECRET_KEY_PREVIOUS
+      ? createHash('sha256').update(env.SECRET_KEY_PREVIOUS).digest()
+      : undefined,
     adminDiscordIds: admins,
     contactEmail: env.CONTACT_EMAIL,
     supportUrl: env.SUPPORT_URL,
+    metricsToken: env.METRICS_TOKEN,
     rateLimit: {
       anonymous: env.RATE_LIMIT_ANONYMOUS,
       user: env.RATE_LIMIT_USER,

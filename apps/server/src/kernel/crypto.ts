@@ -15,6 +15,19 @@ export function decrypt(key: Buffer, sealed: string): string {
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
 }
 
+/** Decrypts with the first of `keys` that opens `sealed` (the current key, then a previous one); null if none. */
+export function decryptWithAny(keys: readonly (Buffer | undefined)[], sealed: string): string | null {
+  for (const key of keys) {
+    if (!key) continue;
+    try {
+      return decrypt(key, sealed);
+    } catch {
+      // Sealed with another key (or damaged): try the next one.
+    }
+  }
+  return null;
+}
+
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }

@@ -71,7 +71,7 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
       opts.database.db,
       config.secretKey,
       vrchatSessionName(config.vrchat.localAddress),
-      { databaseUrl: opts.database.url },
+      { databaseUrl: opts.database.url, previousSecretKey: config.previousSecretKey },
     ),
     log,
     pacer: { timeScale: config.vrchat.timeScale, ...opts.vrchatPacer },

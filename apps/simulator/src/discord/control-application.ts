@@ -28,6 +28,13 @@ const applicationBody = z.object({
   messageContentIntent: z.boolean().optional(),
 });
 
+const redirectUriBody = z.object({
+  uri: z
+    .string()
+    .url()
+    .refine((uri) => /^https?:\/\//.test(uri), 'must be an http(s) address'),
+});
+
 const limitsBody = z.object({
   globalRateLimitPerSecond: z.number().int().min(1).optional(),
   invalidRequestLimit: z.number().int().min(1).optional(),
@@ -90,6 +97,17 @@ export function registerApplicationControl(
     toggle(Intent.MessageContent, body.messageContentIntent);
     setPrivilegedIntents(state, gateway, next);
     return intentSwitches(state.config.privilegedIntents);
+  });
+
+  /** The registered OAuth2 redirect URIs (developer portal → OAuth2 → Redirects). */
+  api.get('/application/redirect-uris', async () => ({ redirectUris: state.config.redirectUris }));
+
+  /** Registers one more redirect URI (kept: several servers may share one simulated application). */
+  api.post('/application/redirect-uris', async (req) => {
+    const { uri } = parse(redirectUriBody, req.body);
+    const registered = state.config.redirectUris;
+    if (registered && !registered.includes(uri)) registered.push(uri);
+    return { redirectUris: registered };
   });
 
   api.get('/rate-limits', async () => limitsView(state, limits));

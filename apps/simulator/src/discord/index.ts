@@ -54,6 +54,8 @@ export async function registerDiscord(
   const timeScale = ctx.options.timeScale ?? 1;
   if (!(timeScale > 0)) throw new Error('timeScale must be a positive number.');
   const state = new DiscordState(timeScale);
+  if (ctx.options.redirectUris !== undefined)
+    state.config.redirectUris = ctx.options.redirectUris && [...ctx.options.redirectUris];
   const limits: DiscordLimits = {
     global: new GlobalRateLimiter(() => state.config.globalRateLimitPerSecond, timeScale),
     invalid: new InvalidRequestGuard(() => state.config, timeScale),

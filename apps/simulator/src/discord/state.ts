@@ -21,7 +21,7 @@ function defaultConfig(): DiscordConfig {
     oauthCodeTtlMs: 100_000,
     interactionAckWindowMs: 3_000,
     interactionTokenTtlMs: 15 * 60_000,
-    redirectUris: null,
+    redirectUris: [],
     privilegedIntents: DEFAULT_PRIVILEGED_INTENTS,
     requestMembersIntervalMs: 30_000,
     globalRateLimitPerSecond: 50,
@@ -46,7 +46,11 @@ export interface DiscordConfig {
   interactionAckWindowMs: number;
   /** Interaction tokens stay usable for follow-ups this long (Discord: 15 min). */
   interactionTokenTtlMs: number;
-  /** Registered OAuth2 redirect URIs; null accepts any absolute http(s) URI. */
+  /**
+   * The OAuth2 redirect URIs registered for the application (developer portal → OAuth2 → Redirects). A new
+   * application has none, and the authorize page refuses any other (as Discord does); null accepts any absolute
+   * http(s) URI (a test that is about something else may say so).
+   */
   redirectUris: string[] | null;
   /** Privileged intents enabled for the application in the (simulated) developer portal. */
   privilegedIntents: number;
@@ -103,7 +107,9 @@ export class DiscordState {
     this.messageNonces.clear();
     this.interactions.clear();
     this.oauth = new OAuthStore();
-    Object.assign(this.config, defaultConfig());
+    // The application's registration is the developer portal's, not the world's: the redirects stay registered.
+    const { redirectUris } = this.config;
+    Object.assign(this.config, defaultConfig(), { redirectUris });
   }
 
   get botUser(): SimUser {

@@ -13,11 +13,10 @@ import addFormats from 'ajv-formats';
 type Json = Record<string, unknown>;
 
 const here = dirname(fileURLToPath(import.meta.url));
-/** The spec is not vendored into the repo; look for it beside the repo (override with DISCORD_OPENAPI_SPEC). */
+/** The spec is vendored beside these tests (specs/README.md: source, licence); DISCORD_OPENAPI_SPEC names another. */
 const SPEC_CANDIDATES = [
   process.env.DISCORD_OPENAPI_SPEC,
-  resolve(here, '../../../../specs/discord/openapi.json'),
-  '/work/shared/specs/discord/openapi.json',
+  resolve(here, 'specs/discord/openapi.json'),
 ].filter((p): p is string => Boolean(p));
 
 function loadSpec(): Json {

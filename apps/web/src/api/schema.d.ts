@@ -11,7 +11,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** @description Liveness: the process answers. It does not look at the database or the platforms, so a probe restarting on failure restarts only a process that is stuck, never every process because the database is away. */
         get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Readiness: the database answers, this release's migrations are applied, and the process's roles are up (the Discord gateway connected, or standing by while another process holds it; the job worker running). 503 with the failing checks otherwise. */
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -466,7 +484,7 @@ export interface paths {
         /** @description Needs ViewGuild. The server with its member and linked-member counts, roles (no @everyone, highest first) and settings. */
         get: operations["getGuildSettings"];
         put?: never;
-        /** @description Needs Admin. Sets (id), clears (null) or keeps (left out) each auto-assigned role; a new role must be one the bot can give (400 naming it otherwise). With `version` (from the read), 409 when another manager saved since. */
+        /** @description Needs Admin. Sets (id), clears (null) or keeps (left out) each auto-assigned role; a new role must be one the bot can give (400 naming it otherwise). */
         post: operations["updateAutoAssignRoles"];
         delete?: never;
         options?: never;
@@ -1529,7 +1547,6 @@ export interface components {
                 unavailable: ("managed" | "aboveBot") | null;
             }[];
             autoAssignRoles: components["schemas"]["AutoAssignRolesInput"];
-            version: number;
             contactEmail: string | null;
         };
         GuestRoleEntryInput: {
@@ -1538,7 +1555,6 @@ export interface components {
             primaryRoleId: string | null;
             guestRoleId: string | null;
             count: number;
-            version: number;
         };
         WorldInput: {
             /** Format: uuid */
@@ -1634,7 +1650,7 @@ export interface components {
             /** @description True when the member proved owning the VRChat account (bio code). */
             verified: boolean;
             /**
-             * @description VRChat age verification as last seen; always 'Unverified' when `verified` is false (an unproven link's account says nothing about the member).
+             * @description VRChat age verification as last seen.
              * @enum {string}
              */
             ageVerification: "Unverified" | "Verified" | "Plus18";
@@ -1760,7 +1776,6 @@ export interface components {
             groupRoleId: string | null;
             /** @enum {string} */
             action: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
-            version: number;
         };
         GroupDiscordMappingInput: {
             /** Format: uuid */
@@ -1769,7 +1784,6 @@ export interface components {
             groupRoleId: string | null;
             /** @enum {string} */
             action: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
-            version: number;
         };
         DiscordToGroupMappingsInput: {
             guildRoles: components["schemas"]["MappingRoleInput"][];
@@ -1883,10 +1897,6 @@ export interface components {
                 createdAt: string;
                 processedAt: string | null;
             }[];
-            linkChangesBeforeThose: {
-                changes: number;
-                lastChangedAt: string | null;
-            } | null;
             groupInvites: {
                 groupId: string;
                 vrcUserId: string;
@@ -2171,7 +2181,6 @@ export interface components {
                 unavailable: ("managed" | "aboveBot") | null;
             }[];
             autoAssignRoles: components["schemas"]["AutoAssignRoles"];
-            version: number;
             contactEmail: string | null;
         };
         GuestRoleEntry: {
@@ -2180,7 +2189,6 @@ export interface components {
             primaryRoleId: string | null;
             guestRoleId: string | null;
             count: number;
-            version: number;
         };
         World: {
             /** Format: uuid */
@@ -2276,7 +2284,7 @@ export interface components {
             /** @description True when the member proved owning the VRChat account (bio code). */
             verified: boolean;
             /**
-             * @description VRChat age verification as last seen; always 'Unverified' when `verified` is false (an unproven link's account says nothing about the member).
+             * @description VRChat age verification as last seen.
              * @enum {string}
              */
             ageVerification: "Unverified" | "Verified" | "Plus18";
@@ -2402,7 +2410,6 @@ export interface components {
             groupRoleId: string | null;
             /** @enum {string} */
             action: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
-            version: number;
         };
         GroupDiscordMapping: {
             /** Format: uuid */
@@ -2411,7 +2418,6 @@ export interface components {
             groupRoleId: string | null;
             /** @enum {string} */
             action: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
-            version: number;
         };
         DiscordToGroupMappings: {
             guildRoles: components["schemas"]["MappingRole"][];
@@ -2525,10 +2531,6 @@ export interface components {
                 createdAt: string;
                 processedAt: string | null;
             }[];
-            linkChangesBeforeThose: {
-                changes: number;
-                lastChangedAt: string | null;
-            } | null;
             groupInvites: {
                 groupId: string;
                 vrcUserId: string;
@@ -2765,6 +2767,52 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready" | "unavailable";
+                        checks: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Default Response */
             503: {
                 headers: {
@@ -2775,7 +2823,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        status: "unavailable";
+                        status: "ready" | "unavailable";
+                        checks: {
+                            [key: string]: string;
+                        };
                     };
                 };
             };
@@ -2810,17 +2861,6 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -2868,17 +2908,6 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -2953,26 +2982,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     previewLoginToken: {
@@ -3015,17 +3024,6 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -3086,26 +3084,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     logout: {
@@ -3153,26 +3131,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getCurrentUser: {
@@ -3213,17 +3171,6 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -3543,15 +3490,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     verifyVrchatUser: {
@@ -3662,15 +3600,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     refreshLink: {
@@ -3764,15 +3693,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3887,15 +3807,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     resetGroupInvites: {
@@ -3989,15 +3900,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4162,15 +4064,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     exportMyData: {
@@ -4220,17 +4113,6 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -4598,15 +4480,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     unassignGuest: {
@@ -4722,15 +4595,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     startSdkLogin: {
@@ -4764,17 +4628,6 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -4833,26 +4686,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4957,26 +4790,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     denySdkLogin: {
@@ -5075,26 +4888,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getVpmListing: {
@@ -5126,17 +4919,6 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -5197,17 +4979,6 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -5412,8 +5183,6 @@ export interface operations {
                         ageVerifiedPlus18RoleId?: string | null;
                         linkedRoleId?: string | null;
                     };
-                    /** @description The version this was read at (from the read); a stale one answers 409. */
-                    version?: number;
                 };
             };
         };
@@ -5515,15 +5284,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5648,15 +5408,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5791,8 +5542,6 @@ export interface operations {
                     primaryRoleId?: string | null;
                     guestRoleId?: string | null;
                     count?: number;
-                    /** @description The version this was read at (from the read); a stale one answers 409. */
-                    version?: number;
                 };
             };
         };
@@ -5894,15 +5643,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6027,15 +5767,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteGuestRole: {
@@ -6145,15 +5876,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6391,15 +6113,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     unlinkGroup: {
@@ -6508,15 +6221,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6639,15 +6343,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6779,15 +6474,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     joinGroupLink: {
@@ -6907,15 +6593,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7174,15 +6851,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7478,15 +7146,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     decideHeldRemovals: {
@@ -7606,15 +7265,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7748,8 +7398,6 @@ export interface operations {
                     groupRoleId?: string | null;
                     /** @enum {string} */
                     action?: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
-                    /** @description The version this was read at (from the read); a stale one answers 409. */
-                    version?: number;
                 };
             };
         };
@@ -7851,15 +7499,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7985,15 +7624,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteDiscordToGroupMapping: {
@@ -8103,15 +7733,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8245,8 +7866,6 @@ export interface operations {
                     groupRoleId?: string | null;
                     /** @enum {string} */
                     action?: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
-                    /** @description The version this was read at (from the read); a stale one answers 409. */
-                    version?: number;
                 };
             };
         };
@@ -8348,15 +7967,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8482,15 +8092,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteGroupToDiscordMapping: {
@@ -8600,15 +8201,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8858,15 +8450,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteGuildPermissions: {
@@ -8976,15 +8559,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9214,15 +8788,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9577,15 +9142,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteWorld: {
@@ -9695,15 +9251,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9833,15 +9380,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9995,15 +9533,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -10359,15 +9888,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteWorldImage: {
@@ -10477,15 +9997,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -10835,15 +10346,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     reorderImageSlots: {
@@ -10965,15 +10467,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -11108,15 +10601,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteImageSlot: {
@@ -11227,15 +10711,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -11591,15 +11066,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -12178,7 +11644,6 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                cursor?: string;
                 pageSize?: number;
                 eventTypes?: string | string[];
                 actorIds?: string | string[];
@@ -12207,8 +11672,6 @@ export interface operations {
                     "application/json": {
                         auditLogs: components["schemas"]["AuditLogEntry"][];
                         totalCount: number;
-                        nextCursor: string | null;
-                        previousCursor: string | null;
                         eventTypes: string[];
                         eventLabels: {
                             [key: string]: string;
@@ -12638,15 +12101,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     checkSetup: {
@@ -12997,15 +12451,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiKey: {
@@ -13115,15 +12560,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -13245,7 +12681,7 @@ export interface operations {
                 vrcId?: string;
                 /** @description Ownership verified (bio code) or not. */
                 verified?: "true" | "false";
-                /** @description VRChat age verification as last seen; 'Plus18' and 'Verified' match only ownership-verified links, 'Unverified' also every unproven link. */
+                /** @description VRChat age verification as last seen. */
                 ageVerification?: "Unverified" | "Verified" | "Plus18";
                 /** @description The nextCursor of the previous page. */
                 cursor?: string;
@@ -13787,15 +13223,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     runScheduledTask: {
@@ -13908,15 +13335,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -14121,15 +13539,6 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Default Response */
-            507: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {

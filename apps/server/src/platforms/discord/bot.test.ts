@@ -20,7 +20,7 @@ describe('Discord bot adapter against the simulator', () => {
 
   beforeAll(async () => {
     // Lax: many Discord sign-ins, reads or role changes from one address; not a test of the limits.
-    sim = await startSimHarness(LAX_SIMULATOR);
+    sim = await startSimHarness({ ...LAX_SIMULATOR, redirectUris: [REDIRECT_URI] });
     bot = createDiscordBot({ config: sim.config.discord, log: sim.log });
     restOnly = createDiscordBot({ config: sim.config.discord, log: sim.log });
     await bot.start();

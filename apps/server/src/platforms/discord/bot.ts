@@ -16,6 +16,7 @@ import { channelMethods } from './channels.js';
 import { guildMethods } from './guilds.js';
 import { memberSource } from './member-source.js';
 import { memberMethods } from './members.js';
+import { countDiscordCalls } from './metrics.js';
 import { budgetRest, shouldGiveUpOnRateLimit } from './rest-budget.js';
 
 export interface DiscordBotOptions {
@@ -113,6 +114,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
     }),
   );
 
+  countDiscordCalls(client, userRest);
   client.on(Events.Error, (err) => log.error({ err }, 'Discord: client error'));
   client.on(Events.Warn, (message) => log.warn(`Discord: ${message}`));
   client.on(Events.ShardDisconnect, (event, shard) =>

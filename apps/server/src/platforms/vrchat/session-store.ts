@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import type { Db } from '../../db/client.js';
 import { platformLoginPauses, platformSessions } from '../../db/schema/index.js';
-import { decrypt, encrypt } from '../../kernel/crypto.js';
+import { decryptWithAny, encrypt } from '../../kernel/crypto.js';
 import type { LoginPause } from './login-gate.js';
 
 /** Where the VRChat cookie jar lives between restarts; one opaque string. */
@@ -75,7 +75,7 @@ export function dbSessionStore(
   db: Db,
   secretKey: Buffer,
   name = 'vrchat',
-  opts: { databaseUrl?: string } = {},
+  opts: { databaseUrl?: string; previousSecretKey?: Buffer } = {},
 ): SessionStore {
   const local = localLock(db, name);
   const { databaseUrl } = opts;
@@ -99,11 +99,8 @@ export function dbSessionStore(
     async load() {
       const rows = await db.select().from(platformSessions).where(eq(platformSessions.name, name)).limit(1);
       if (!rows[0]) return null;
-      try {
-        return decrypt(secretKey, rows[0].dataEnc);
-      } catch {
-        return null;
-      }
+      // A session sealed under SECRET_KEY_PREVIOUS is read; the next save seals it under the current key.
+      return decryptWithAny([secretKey, opts.previousSecretKey], rows[0].dataEnc);
     },
     async save(data) {
       const dataEnc = encrypt(secretKey, data);

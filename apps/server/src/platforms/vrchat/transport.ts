@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { metrics, statusClass } from '../../observability/metrics.js';
 import { bodyOf, classify, describe, type Kind, localError, observeAnswer } from './answers.js';
 import { messageOf } from './errors.js';
 import { isInteractive } from './interactive.js';
@@ -187,6 +188,7 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
         }
         // Not a 429: a probe that failed on the way ends its turn (the next request probes again).
         deps.pacer.recovered(sentAt);
+        metrics.platformCalls.inc({ platform: 'vrchat', status: 'network' });
         const message = closing.signal.aborted
           ? 'The VRChat client is closed.'
           : `VRChat is unreachable: ${describe(err)}`;
@@ -201,7 +203,10 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
         return localError(503, message);
       }
 
+      metrics.platformCalls.inc({ platform: 'vrchat', status: statusClass(res.status) });
       if (res.status === 429) {
+        metrics.platformRateLimits.inc({ platform: 'vrchat', kind: '429' });
+        metrics.platformRateLimits.inc({ platform: 'vrchat', kind: 'pause' });
         const message = messageOf(await bodyOf(res), 429);
         rateLimitsInARow += 1;
         // VRChat's own word when it gives one; otherwise a guess long enough not to probe inside the block.

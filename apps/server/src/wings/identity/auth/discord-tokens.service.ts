@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { discordTokens } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { decrypt } from '../../../kernel/crypto.js';
+import { decryptWithAny } from '../../../kernel/crypto.js';
 import { DiscordGrantError } from '../../../platforms/discord/oauth.js';
 import { storeDiscordTokens } from './user.service.js';
 
@@ -31,10 +31,19 @@ export async function userAccessToken(
   const row = await storedTokens(ctx, userId);
   if (!row) return null;
   const key = ctx.config.secretKey;
-  if (!opts.force && row.expiresAt.getTime() - Date.now() > REFRESH_MARGIN_MS)
-    return { accessToken: decrypt(key, row.accessTokenEnc), scopes: row.scope.split(' ') };
+  // Sealed under the current key, the access token is used as it is; under SECRET_KEY_PREVIOUS (a rotation),
+  // the pair is refreshed and stored again under the current key.
+  const current = decryptWithAny([key], row.accessTokenEnc);
+  if (current !== null && !opts.force && row.expiresAt.getTime() - Date.now() > REFRESH_MARGIN_MS)
+    return { accessToken: current, scopes: row.scope.split(' ') };
+  const refreshToken = decryptWithAny([key, ctx.config.previousSecretKey], row.refreshTokenEnc);
+  if (refreshToken === null) {
+    ctx.log.warn({ userId }, 'A stored Discord token was sealed with another SECRET_KEY; forgetting it');
+    await ctx.db.delete(discordTokens).where(eq(discordTokens.userId, userId));
+    return null;
+  }
   try {
-    const tokens = await ctx.discordOAuth.refresh(decrypt(key, row.refreshTokenEnc));
+    const tokens = await ctx.discordOAuth.refresh(refreshToken);
     await storeDiscordTokens(ctx.db, key, userId, tokens);
     return { accessToken: tokens.accessToken, scopes: tokens.scope.split(' ') };
   } catch (err) {

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../kernel/context.js';
+import { metrics } from './metrics.js';
+import { metricsAllowed } from './metrics-access.js';
+import { METRICS_CONTENT_TYPE, processMetrics } from './process-metrics.js';
+
+/**
+ * Counts every answer by route pattern (never the raw address: ids would make a series each) and times it;
+ * serves /metrics on the public listener only with METRICS_TOKEN (docs/deploy.md, "Metrics").
+ */
+export function registerHttpMetrics(app: FastifyInstance, ctx: AppContext): void {
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? '(unmatched)';
+    metrics.httpRequests.inc({ method: req.method, route, status: String(reply.statusCode) });
+    metrics.httpDuration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+  });
+  app.get(
+    '/metrics',
+    { schema: { hide: true }, config: { anonymous: true, platformCalls: false } },
+    async (req, reply) => {
+      if (!metricsAllowed(ctx.config.metricsToken, req.headers.authorization, 'public'))
+        return reply.code(404).send({ message: `Route GET ${req.url.split('?')[0]} not found.` });
+      return reply.type(METRICS_CONTENT_TYPE).send(await processMetrics(ctx).render());
+    },
+  );
+}
