@@ -48,6 +48,7 @@ const byAction: Record<string, LogEventType> = {
   'sync.removals_held': 'groupSync',
   'sync.removals_approved': 'groupSync',
   'sync.removals_discarded': 'groupSync',
+  'sync.removals_released': 'groupSync',
   'sync.warning': 'failures',
   'sync.failed': 'failures',
   'guest.assign_failed': 'failures',

@@ -640,9 +640,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** @description Needs Admin. Every removal the circuit breaker holds awaiting a decision, a page at a time (oldest first; 50 a page unless pageSize says otherwise, at most 100). */
+        get: operations["listHeldRemovals"];
         put?: never;
-        /** @description Needs Admin. 'apply' carries out the removals the circuit breaker held (re-checked by a sync job), 'discard' drops them. */
+        /** @description Needs Admin. For every removal the circuit breaker holds awaiting a decision: 'apply' has them carried out (re-checked by a sync job), 'discard' declines them (they stay held and are never applied, until the rules stop asking for them). */
         post: operations["decideHeldRemovals"];
         delete?: never;
         options?: never;
@@ -1434,6 +1435,35 @@ export interface components {
         ErrorInput: {
             message: string;
         };
+        /** @enum {string} */
+        GuildPermissionInput: "Admin" | "WorldPreview" | "ViewGuild" | "ViewWorlds" | "ManageWorlds" | "ViewImages" | "ManageImages";
+        ApiKeyInput: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            createdOn: string;
+            validUntil: string;
+            permissions: components["schemas"]["GuildPermissionInput"][];
+            lastUsedAt: string | null;
+        };
+        ManageableGuildInput: {
+            id: string;
+            name: string;
+            icon: string | null;
+            permissions: components["schemas"]["GuildPermissionInput"][];
+        };
+        MemberSearchResultInput: {
+            id: string;
+            username: string;
+            avatar: string | null;
+            vrcName: string | null;
+            vrcId: string | null;
+            linkCount: number;
+            linkLastChanged: string | null;
+            isVerified: boolean;
+            /** @enum {string} */
+            ageVerified: "Unverified" | "Verified" | "Plus18";
+        };
         ScheduledTaskInput: {
             api: string;
             container: string;
@@ -1478,6 +1508,36 @@ export interface components {
                     failedLast24h: number;
                 }[];
             };
+        };
+        AutoAssignRolesInput: {
+            ageVerifiedRoleId: string | null;
+            ageVerifiedPlus18RoleId: string | null;
+            linkedRoleId: string | null;
+        };
+        GuildSettingsInput: {
+            id: string;
+            name: string;
+            icon: string | null;
+            members: number;
+            linkedMembers: number;
+            membersIntent: boolean;
+            roles: {
+                id: string;
+                name: string;
+                color: number;
+                position: number;
+                /** @description Why the bot cannot give this role: 'managed' (an integration's role) or 'aboveBot' (at or above the bot's highest role); null when it can. */
+                unavailable: ("managed" | "aboveBot") | null;
+            }[];
+            autoAssignRoles: components["schemas"]["AutoAssignRolesInput"];
+            contactEmail: string | null;
+        };
+        GuestRoleEntryInput: {
+            /** Format: uuid */
+            id: string;
+            primaryRoleId: string | null;
+            guestRoleId: string | null;
+            count: number;
         };
         WorldInput: {
             /** Format: uuid */
@@ -1530,17 +1590,6 @@ export interface components {
                 name: string;
                 order: number;
             }[];
-        };
-        /** @enum {string} */
-        GuildPermissionInput: "Admin" | "WorldPreview" | "ViewGuild" | "ViewWorlds" | "ManageWorlds" | "ViewImages" | "ManageImages";
-        ApiKeyInput: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            createdOn: string;
-            validUntil: string;
-            permissions: components["schemas"]["GuildPermissionInput"][];
-            lastUsedAt: string | null;
         };
         ApiLogEntryInput: {
             id: string;
@@ -1611,6 +1660,145 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        GuildChannelsInput: {
+            channels: {
+                id: string;
+                name: string;
+            }[];
+        };
+        LoggingConfigInput: {
+            channelId: string | null;
+            eventTypes: ("links" | "verifications" | "roleChanges" | "groupSync" | "settings" | "failures")[];
+            eventTypeChoices: {
+                /** @enum {string} */
+                id: "links" | "verifications" | "roleChanges" | "groupSync" | "settings" | "failures";
+                label: string;
+            }[];
+            problem: {
+                /** @enum {string} */
+                kind: "channelGone" | "cannotPost";
+                message: string;
+                at: string;
+            } | null;
+        };
+        PublicConfigInput: {
+            inviteUrl: string;
+            supportUrl: string;
+            contactEmail: string;
+            discordWebUrl: string;
+            vrchatWebUrl: string;
+            demoMode: boolean;
+        };
+        SetupCheckResultInput: {
+            checks: {
+                id: string;
+                /** @enum {string} */
+                area: "discord" | "vrchat";
+                title: string;
+                ok: boolean;
+                problem: string | null;
+                fix: string | null;
+            }[];
+            checkedAt: string;
+        };
+        GuestInput: {
+            id: string;
+            guestUsername: string | null;
+            guestVrcName: string | null;
+            guestVrcId: string | null;
+            guestProfilePicUrl: string | null;
+        };
+        ProfileInput: {
+            user: {
+                id: string;
+                username: string;
+                avatar: string | null;
+            };
+            linkData: {
+                id: string;
+                vrchatName: string;
+                isVerified: boolean;
+                /** @enum {string} */
+                ageVerification: "Unverified" | "Verified" | "Plus18";
+            } | null;
+            guilds: {
+                id: string;
+                name: string;
+                icon: string | null;
+                canSetupGuests: boolean;
+            }[];
+            groups: {
+                id: string;
+                name: string;
+                icon: string | null;
+            }[];
+        };
+        LinkedGroupInput: {
+            id: string;
+            name: string;
+            iconUrl: string | null;
+            memberCount: number;
+            onlineMemberCount: number;
+            enabled: boolean;
+            autoKick: boolean;
+        };
+        GroupLinkInfoInput: {
+            id: string;
+            name: string;
+            iconUrl: string | null;
+            linkCode: string;
+        };
+        MappingRoleInput: {
+            id: string;
+            name: string;
+        };
+        DiscordGroupMappingInput: {
+            /** Format: uuid */
+            id: string;
+            discordRoleId: string | null;
+            groupRoleId: string | null;
+            /** @enum {string} */
+            action: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
+        };
+        GroupDiscordMappingInput: {
+            /** Format: uuid */
+            id: string;
+            discordRoleId: string | null;
+            groupRoleId: string | null;
+            /** @enum {string} */
+            action: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
+        };
+        DiscordToGroupMappingsInput: {
+            guildRoles: components["schemas"]["MappingRoleInput"][];
+            groupRoles: components["schemas"]["MappingRoleInput"][];
+            linkedGroupRoles: components["schemas"]["DiscordGroupMappingInput"][];
+            everyoneRole: components["schemas"]["DiscordGroupMappingInput"];
+        };
+        MappingGivenRoleInput: {
+            id: string;
+            name: string;
+            /** @description 'aboveBot' when the role is at or above the bot's highest Discord role, so the bot cannot give it; else null. */
+            unavailable: "aboveBot" | null;
+        };
+        GroupToDiscordMappingsInput: {
+            guildRoles: components["schemas"]["MappingGivenRoleInput"][];
+            groupRoles: components["schemas"]["MappingRoleInput"][];
+            linkedGuildRoles: components["schemas"]["GroupDiscordMappingInput"][];
+        };
+        ChangePreviewInput: {
+            effects: {
+                /** @enum {string} */
+                kind: "discordRole" | "groupRole" | "invite" | "acceptRequest" | "remove";
+                roleName: string | null;
+                sentence: string;
+                given: string[];
+                taken: string[];
+            }[];
+            total: number;
+            warnings: string[];
+            wouldHold: number;
+            complete: boolean;
+        };
         CurrentUserInput: {
             /** @description Discord user id */
             id: string;
@@ -1644,110 +1832,11 @@ export interface components {
              */
             reason?: "expired" | "rejected";
         };
-        GuildChannelsInput: {
-            channels: {
-                id: string;
-                name: string;
-            }[];
-        };
-        LoggingConfigInput: {
-            channelId: string | null;
-            eventTypes: ("links" | "verifications" | "roleChanges" | "groupSync" | "settings" | "failures")[];
-            eventTypeChoices: {
-                /** @enum {string} */
-                id: "links" | "verifications" | "roleChanges" | "groupSync" | "settings" | "failures";
-                label: string;
-            }[];
-            problem: {
-                /** @enum {string} */
-                kind: "channelGone" | "cannotPost";
-                message: string;
-                at: string;
-            } | null;
-        };
-        LinkedGroupInput: {
-            id: string;
-            name: string;
-            iconUrl: string | null;
-            memberCount: number;
-            onlineMemberCount: number;
-            enabled: boolean;
-            autoKick: boolean;
-        };
-        GroupLinkInfoInput: {
-            id: string;
-            name: string;
-            iconUrl: string | null;
-            linkCode: string;
-        };
-        GuestInput: {
-            id: string;
-            guestUsername: string | null;
-            guestVrcName: string | null;
-            guestVrcId: string | null;
-            guestProfilePicUrl: string | null;
-        };
-        AutoAssignRolesInput: {
-            ageVerifiedRoleId: string | null;
-            ageVerifiedPlus18RoleId: string | null;
-            linkedRoleId: string | null;
-        };
-        GuildSettingsInput: {
-            id: string;
-            name: string;
-            icon: string | null;
-            members: number;
-            linkedMembers: number;
-            membersIntent: boolean;
-            roles: {
-                id: string;
-                name: string;
-                color: number;
-                position: number;
-                /** @description Why the bot cannot give this role: 'managed' (an integration's role) or 'aboveBot' (at or above the bot's highest role); null when it can. */
-                unavailable: ("managed" | "aboveBot") | null;
-            }[];
-            autoAssignRoles: components["schemas"]["AutoAssignRolesInput"];
-            contactEmail: string | null;
-        };
-        GuestRoleEntryInput: {
-            /** Format: uuid */
-            id: string;
-            primaryRoleId: string | null;
-            guestRoleId: string | null;
-            count: number;
-        };
-        ManageableGuildInput: {
-            id: string;
-            name: string;
-            icon: string | null;
-            permissions: components["schemas"]["GuildPermissionInput"][];
-        };
         VrchatUserResultInput: {
             id: string;
             displayName: string;
             profileUrl: string;
             thumbnailUrl: string | null;
-        };
-        MemberSearchResultInput: {
-            id: string;
-            username: string;
-            avatar: string | null;
-            vrcName: string | null;
-            vrcId: string | null;
-            linkCount: number;
-            linkLastChanged: string | null;
-            isVerified: boolean;
-            /** @enum {string} */
-            ageVerified: "Unverified" | "Verified" | "Plus18";
-        };
-        PublicConfigInput: {
-            inviteUrl: string;
-            supportUrl: string;
-            contactEmail: string;
-            discordWebUrl: string;
-            vrchatWebUrl: string;
-            demoMode: boolean;
         };
         MyDataExportInput: {
             /** @description ISO 8601 time */
@@ -1883,62 +1972,6 @@ export interface components {
                 createdAt: string;
             }[];
         };
-        ProfileInput: {
-            user: {
-                id: string;
-                username: string;
-                avatar: string | null;
-            };
-            linkData: {
-                id: string;
-                vrchatName: string;
-                isVerified: boolean;
-                /** @enum {string} */
-                ageVerification: "Unverified" | "Verified" | "Plus18";
-            } | null;
-            guilds: {
-                id: string;
-                name: string;
-                icon: string | null;
-                canSetupGuests: boolean;
-            }[];
-            groups: {
-                id: string;
-                name: string;
-                icon: string | null;
-            }[];
-        };
-        MappingRoleInput: {
-            id: string;
-            name: string;
-        };
-        DiscordGroupMappingInput: {
-            /** Format: uuid */
-            id: string;
-            discordRoleId: string | null;
-            groupRoleId: string | null;
-            /** @enum {string} */
-            action: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
-        };
-        GroupDiscordMappingInput: {
-            /** Format: uuid */
-            id: string;
-            discordRoleId: string | null;
-            groupRoleId: string | null;
-            /** @enum {string} */
-            action: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
-        };
-        DiscordToGroupMappingsInput: {
-            guildRoles: components["schemas"]["MappingRoleInput"][];
-            groupRoles: components["schemas"]["MappingRoleInput"][];
-            linkedGroupRoles: components["schemas"]["DiscordGroupMappingInput"][];
-            everyoneRole: components["schemas"]["DiscordGroupMappingInput"];
-        };
-        GroupToDiscordMappingsInput: {
-            guildRoles: components["schemas"]["MappingGivenRoleInput"][];
-            groupRoles: components["schemas"]["MappingRoleInput"][];
-            linkedGuildRoles: components["schemas"]["GroupDiscordMappingInput"][];
-        };
         SdkLoginResultInput: {
             /** @enum {string} */
             status: "Ok" | "TokenNotAuthorizedYet" | "Unauthorized" | "TokenExpired" | "TokenNotFound" | "Error";
@@ -1949,32 +1982,6 @@ export interface components {
             globalName?: string | null;
             /** @enum {string} */
             rank?: "Admin" | "User";
-        };
-        SetupCheckResultInput: {
-            checks: {
-                id: string;
-                /** @enum {string} */
-                area: "discord" | "vrchat";
-                title: string;
-                ok: boolean;
-                problem: string | null;
-                fix: string | null;
-            }[];
-            checkedAt: string;
-        };
-        ChangePreviewInput: {
-            effects: {
-                /** @enum {string} */
-                kind: "discordRole" | "groupRole" | "invite" | "acceptRequest" | "remove";
-                roleName: string | null;
-                sentence: string;
-                given: string[];
-                taken: string[];
-            }[];
-            total: number;
-            warnings: string[];
-            wouldHold: number;
-            complete: boolean;
         };
         VpmListingInput: {
             name: string;
@@ -2062,6 +2069,35 @@ export interface components {
         Error: {
             message: string;
         };
+        /** @enum {string} */
+        GuildPermission: "Admin" | "WorldPreview" | "ViewGuild" | "ViewWorlds" | "ManageWorlds" | "ViewImages" | "ManageImages";
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            createdOn: string;
+            validUntil: string;
+            permissions: components["schemas"]["GuildPermission"][];
+            lastUsedAt: string | null;
+        };
+        ManageableGuild: {
+            id: string;
+            name: string;
+            icon: string | null;
+            permissions: components["schemas"]["GuildPermission"][];
+        };
+        MemberSearchResult: {
+            id: string;
+            username: string;
+            avatar: string | null;
+            vrcName: string | null;
+            vrcId: string | null;
+            linkCount: number;
+            linkLastChanged: string | null;
+            isVerified: boolean;
+            /** @enum {string} */
+            ageVerified: "Unverified" | "Verified" | "Plus18";
+        };
         ScheduledTask: {
             api: string;
             container: string;
@@ -2106,6 +2142,36 @@ export interface components {
                     failedLast24h: number;
                 }[];
             };
+        };
+        AutoAssignRoles: {
+            ageVerifiedRoleId: string | null;
+            ageVerifiedPlus18RoleId: string | null;
+            linkedRoleId: string | null;
+        };
+        GuildSettings: {
+            id: string;
+            name: string;
+            icon: string | null;
+            members: number;
+            linkedMembers: number;
+            membersIntent: boolean;
+            roles: {
+                id: string;
+                name: string;
+                color: number;
+                position: number;
+                /** @description Why the bot cannot give this role: 'managed' (an integration's role) or 'aboveBot' (at or above the bot's highest role); null when it can. */
+                unavailable: ("managed" | "aboveBot") | null;
+            }[];
+            autoAssignRoles: components["schemas"]["AutoAssignRoles"];
+            contactEmail: string | null;
+        };
+        GuestRoleEntry: {
+            /** Format: uuid */
+            id: string;
+            primaryRoleId: string | null;
+            guestRoleId: string | null;
+            count: number;
         };
         World: {
             /** Format: uuid */
@@ -2158,17 +2224,6 @@ export interface components {
                 name: string;
                 order: number;
             }[];
-        };
-        /** @enum {string} */
-        GuildPermission: "Admin" | "WorldPreview" | "ViewGuild" | "ViewWorlds" | "ManageWorlds" | "ViewImages" | "ManageImages";
-        ApiKey: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            createdOn: string;
-            validUntil: string;
-            permissions: components["schemas"]["GuildPermission"][];
-            lastUsedAt: string | null;
         };
         ApiLogEntry: {
             id: string;
@@ -2239,6 +2294,145 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        GuildChannels: {
+            channels: {
+                id: string;
+                name: string;
+            }[];
+        };
+        LoggingConfig: {
+            channelId: string | null;
+            eventTypes: ("links" | "verifications" | "roleChanges" | "groupSync" | "settings" | "failures")[];
+            eventTypeChoices: {
+                /** @enum {string} */
+                id: "links" | "verifications" | "roleChanges" | "groupSync" | "settings" | "failures";
+                label: string;
+            }[];
+            problem: {
+                /** @enum {string} */
+                kind: "channelGone" | "cannotPost";
+                message: string;
+                at: string;
+            } | null;
+        };
+        PublicConfig: {
+            inviteUrl: string;
+            supportUrl: string;
+            contactEmail: string;
+            discordWebUrl: string;
+            vrchatWebUrl: string;
+            demoMode: boolean;
+        };
+        SetupCheckResult: {
+            checks: {
+                id: string;
+                /** @enum {string} */
+                area: "discord" | "vrchat";
+                title: string;
+                ok: boolean;
+                problem: string | null;
+                fix: string | null;
+            }[];
+            checkedAt: string;
+        };
+        Guest: {
+            id: string;
+            guestUsername: string | null;
+            guestVrcName: string | null;
+            guestVrcId: string | null;
+            guestProfilePicUrl: string | null;
+        };
+        Profile: {
+            user: {
+                id: string;
+                username: string;
+                avatar: string | null;
+            };
+            linkData: {
+                id: string;
+                vrchatName: string;
+                isVerified: boolean;
+                /** @enum {string} */
+                ageVerification: "Unverified" | "Verified" | "Plus18";
+            } | null;
+            guilds: {
+                id: string;
+                name: string;
+                icon: string | null;
+                canSetupGuests: boolean;
+            }[];
+            groups: {
+                id: string;
+                name: string;
+                icon: string | null;
+            }[];
+        };
+        LinkedGroup: {
+            id: string;
+            name: string;
+            iconUrl: string | null;
+            memberCount: number;
+            onlineMemberCount: number;
+            enabled: boolean;
+            autoKick: boolean;
+        };
+        GroupLinkInfo: {
+            id: string;
+            name: string;
+            iconUrl: string | null;
+            linkCode: string;
+        };
+        MappingRole: {
+            id: string;
+            name: string;
+        };
+        DiscordGroupMapping: {
+            /** Format: uuid */
+            id: string;
+            discordRoleId: string | null;
+            groupRoleId: string | null;
+            /** @enum {string} */
+            action: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
+        };
+        GroupDiscordMapping: {
+            /** Format: uuid */
+            id: string;
+            discordRoleId: string | null;
+            groupRoleId: string | null;
+            /** @enum {string} */
+            action: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
+        };
+        DiscordToGroupMappings: {
+            guildRoles: components["schemas"]["MappingRole"][];
+            groupRoles: components["schemas"]["MappingRole"][];
+            linkedGroupRoles: components["schemas"]["DiscordGroupMapping"][];
+            everyoneRole: components["schemas"]["DiscordGroupMapping"];
+        };
+        MappingGivenRole: {
+            id: string;
+            name: string;
+            /** @description 'aboveBot' when the role is at or above the bot's highest Discord role, so the bot cannot give it; else null. */
+            unavailable: "aboveBot" | null;
+        };
+        GroupToDiscordMappings: {
+            guildRoles: components["schemas"]["MappingGivenRole"][];
+            groupRoles: components["schemas"]["MappingRole"][];
+            linkedGuildRoles: components["schemas"]["GroupDiscordMapping"][];
+        };
+        ChangePreview: {
+            effects: {
+                /** @enum {string} */
+                kind: "discordRole" | "groupRole" | "invite" | "acceptRequest" | "remove";
+                roleName: string | null;
+                sentence: string;
+                given: string[];
+                taken: string[];
+            }[];
+            total: number;
+            warnings: string[];
+            wouldHold: number;
+            complete: boolean;
+        };
         CurrentUser: {
             /** @description Discord user id */
             id: string;
@@ -2272,110 +2466,11 @@ export interface components {
              */
             reason?: "expired" | "rejected";
         };
-        GuildChannels: {
-            channels: {
-                id: string;
-                name: string;
-            }[];
-        };
-        LoggingConfig: {
-            channelId: string | null;
-            eventTypes: ("links" | "verifications" | "roleChanges" | "groupSync" | "settings" | "failures")[];
-            eventTypeChoices: {
-                /** @enum {string} */
-                id: "links" | "verifications" | "roleChanges" | "groupSync" | "settings" | "failures";
-                label: string;
-            }[];
-            problem: {
-                /** @enum {string} */
-                kind: "channelGone" | "cannotPost";
-                message: string;
-                at: string;
-            } | null;
-        };
-        LinkedGroup: {
-            id: string;
-            name: string;
-            iconUrl: string | null;
-            memberCount: number;
-            onlineMemberCount: number;
-            enabled: boolean;
-            autoKick: boolean;
-        };
-        GroupLinkInfo: {
-            id: string;
-            name: string;
-            iconUrl: string | null;
-            linkCode: string;
-        };
-        Guest: {
-            id: string;
-            guestUsername: string | null;
-            guestVrcName: string | null;
-            guestVrcId: string | null;
-            guestProfilePicUrl: string | null;
-        };
-        AutoAssignRoles: {
-            ageVerifiedRoleId: string | null;
-            ageVerifiedPlus18RoleId: string | null;
-            linkedRoleId: string | null;
-        };
-        GuildSettings: {
-            id: string;
-            name: string;
-            icon: string | null;
-            members: number;
-            linkedMembers: number;
-            membersIntent: boolean;
-            roles: {
-                id: string;
-                name: string;
-                color: number;
-                position: number;
-                /** @description Why the bot cannot give this role: 'managed' (an integration's role) or 'aboveBot' (at or above the bot's highest role); null when it can. */
-                unavailable: ("managed" | "aboveBot") | null;
-            }[];
-            autoAssignRoles: components["schemas"]["AutoAssignRoles"];
-            contactEmail: string | null;
-        };
-        GuestRoleEntry: {
-            /** Format: uuid */
-            id: string;
-            primaryRoleId: string | null;
-            guestRoleId: string | null;
-            count: number;
-        };
-        ManageableGuild: {
-            id: string;
-            name: string;
-            icon: string | null;
-            permissions: components["schemas"]["GuildPermission"][];
-        };
         VrchatUserResult: {
             id: string;
             displayName: string;
             profileUrl: string;
             thumbnailUrl: string | null;
-        };
-        MemberSearchResult: {
-            id: string;
-            username: string;
-            avatar: string | null;
-            vrcName: string | null;
-            vrcId: string | null;
-            linkCount: number;
-            linkLastChanged: string | null;
-            isVerified: boolean;
-            /** @enum {string} */
-            ageVerified: "Unverified" | "Verified" | "Plus18";
-        };
-        PublicConfig: {
-            inviteUrl: string;
-            supportUrl: string;
-            contactEmail: string;
-            discordWebUrl: string;
-            vrchatWebUrl: string;
-            demoMode: boolean;
         };
         MyDataExport: {
             /** @description ISO 8601 time */
@@ -2511,62 +2606,6 @@ export interface components {
                 createdAt: string;
             }[];
         };
-        Profile: {
-            user: {
-                id: string;
-                username: string;
-                avatar: string | null;
-            };
-            linkData: {
-                id: string;
-                vrchatName: string;
-                isVerified: boolean;
-                /** @enum {string} */
-                ageVerification: "Unverified" | "Verified" | "Plus18";
-            } | null;
-            guilds: {
-                id: string;
-                name: string;
-                icon: string | null;
-                canSetupGuests: boolean;
-            }[];
-            groups: {
-                id: string;
-                name: string;
-                icon: string | null;
-            }[];
-        };
-        MappingRole: {
-            id: string;
-            name: string;
-        };
-        DiscordGroupMapping: {
-            /** Format: uuid */
-            id: string;
-            discordRoleId: string | null;
-            groupRoleId: string | null;
-            /** @enum {string} */
-            action: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
-        };
-        GroupDiscordMapping: {
-            /** Format: uuid */
-            id: string;
-            discordRoleId: string | null;
-            groupRoleId: string | null;
-            /** @enum {string} */
-            action: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
-        };
-        DiscordToGroupMappings: {
-            guildRoles: components["schemas"]["MappingRole"][];
-            groupRoles: components["schemas"]["MappingRole"][];
-            linkedGroupRoles: components["schemas"]["DiscordGroupMapping"][];
-            everyoneRole: components["schemas"]["DiscordGroupMapping"];
-        };
-        GroupToDiscordMappings: {
-            guildRoles: components["schemas"]["MappingGivenRole"][];
-            groupRoles: components["schemas"]["MappingRole"][];
-            linkedGuildRoles: components["schemas"]["GroupDiscordMapping"][];
-        };
         SdkLoginResult: {
             /** @enum {string} */
             status: "Ok" | "TokenNotAuthorizedYet" | "Unauthorized" | "TokenExpired" | "TokenNotFound" | "Error";
@@ -2577,32 +2616,6 @@ export interface components {
             globalName?: string | null;
             /** @enum {string} */
             rank?: "Admin" | "User";
-        };
-        SetupCheckResult: {
-            checks: {
-                id: string;
-                /** @enum {string} */
-                area: "discord" | "vrchat";
-                title: string;
-                ok: boolean;
-                problem: string | null;
-                fix: string | null;
-            }[];
-            checkedAt: string;
-        };
-        ChangePreview: {
-            effects: {
-                /** @enum {string} */
-                kind: "discordRole" | "groupRole" | "invite" | "acceptRequest" | "remove";
-                roleName: string | null;
-                sentence: string;
-                given: string[];
-                taken: string[];
-            }[];
-            total: number;
-            warnings: string[];
-            wouldHold: number;
-            complete: boolean;
         };
         VpmListing: {
             name: string;
@@ -2686,18 +2699,6 @@ export interface components {
                 worldId: string;
                 last24h: number;
             }[];
-        };
-        MappingGivenRoleInput: {
-            id: string;
-            name: string;
-            /** @description 'aboveBot' when the role is at or above the bot's highest Discord role, so the bot cannot give it; else null. */
-            unavailable: "aboveBot" | null;
-        };
-        MappingGivenRole: {
-            id: string;
-            name: string;
-            /** @description 'aboveBot' when the role is at or above the bot's highest Discord role, so the bot cannot give it; else null. */
-            unavailable: "aboveBot" | null;
         };
     };
     responses: never;
@@ -6578,6 +6579,7 @@ export interface operations {
                                 reason: string;
                             }[];
                         } | null;
+                        keptRemovals: number;
                         warnings: {
                             kind: string;
                             message: string;
@@ -7041,6 +7043,129 @@ export interface operations {
             };
             /** @description Default Response */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listHeldRemovals: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                guildId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                        actions: {
+                            /** @enum {string} */
+                            kind: "invite" | "acceptRequest" | "remove" | "addGroupRole" | "removeGroupRole" | "addDiscordRole" | "removeDiscordRole";
+                            targetName: string;
+                            discordUserId: string | null;
+                            vrcUserId: string | null;
+                            roleName: string | null;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };

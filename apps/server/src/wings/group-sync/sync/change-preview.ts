@@ -8,6 +8,7 @@ import type { AppContext } from '../../../kernel/context.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { previewGuestRoleChange } from '../../community/index.js';
 import type { ProposedChange } from './change-preview.schemas.js';
+import { rememberedHolds } from './held-removals.js';
 import { viewOf, warningMessage } from './sync.service.js';
 import { planWithBreaker } from './sync-breaker.js';
 import { type Observation, observeGuild } from './sync-observe.js';
@@ -148,7 +149,8 @@ export async function previewSettingsChange(
     (m) => !knownWarnings.has(m),
   );
   // The breaker's own rule (group removals, and a Discord role taken from many holders), on the proposed settings.
-  const { held } = planWithBreaker(withChange(obs.input, change), obs.group?.memberCount ?? 0, new Set());
+  const remembered = await rememberedHolds(ctx.db, guildId);
+  const { held } = planWithBreaker(withChange(obs.input, change), obs.group?.memberCount ?? 0, remembered);
   const addedKeys = new Set(added.map(keyOf));
   const wouldHold = held.some((a) => addedKeys.has(keyOf(a))) ? held.length : 0;
   return {

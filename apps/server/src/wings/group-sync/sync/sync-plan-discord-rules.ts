@@ -38,7 +38,7 @@ export function applyDiscordRules(
     // Temporary roles the bot gave end with their cause (a grant above, if any, still wins).
     for (const g of input.temporaryGrants ?? [])
       if (g.kind === 'discordRole' && g.discordUserId === member.discordUserId)
-        want(g.roleId, false, 'GrantRoleTemporary');
+        want(g.roleId, false, g.reason ?? 'GrantRoleTemporary');
     const keptRoles = input.keep?.discordRoles;
     for (const [roleId, { hold, reason }] of wants) {
       if (roles.has(roleId) === hold) continue;
