@@ -466,7 +466,7 @@ export interface paths {
         /** @description Needs ViewGuild. The server with its member and linked-member counts, roles (no @everyone, highest first) and settings. */
         get: operations["getGuildSettings"];
         put?: never;
-        /** @description Needs Admin. Sets (id), clears (null) or keeps (left out) each auto-assigned role; a new role must be one the bot can give (400 naming it otherwise). */
+        /** @description Needs Admin. Sets (id), clears (null) or keeps (left out) each auto-assigned role; a new role must be one the bot can give (400 naming it otherwise). A role a setting stops managing is taken back by the next sync from the members that setting gave it to (oldRoles 'take', the default) or left on them ('keep'). */
         post: operations["updateAutoAssignRoles"];
         delete?: never;
         options?: never;
@@ -1798,6 +1798,11 @@ export interface components {
             warnings: string[];
             wouldHold: number;
             complete: boolean;
+            oldRoles: {
+                roleId: string;
+                roleName: string;
+                members: number;
+            }[];
         };
         CurrentUserInput: {
             /** @description Discord user id */
@@ -2432,6 +2437,11 @@ export interface components {
             warnings: string[];
             wouldHold: number;
             complete: boolean;
+            oldRoles: {
+                roleId: string;
+                roleName: string;
+                members: number;
+            }[];
         };
         CurrentUser: {
             /** @description Discord user id */
@@ -5117,6 +5127,8 @@ export interface operations {
                         ageVerifiedPlus18RoleId?: string | null;
                         linkedRoleId?: string | null;
                     };
+                    /** @enum {string} */
+                    oldRoles?: "take" | "keep";
                 };
             };
         };
@@ -6937,6 +6949,8 @@ export interface operations {
                         ageVerifiedPlus18RoleId?: string | null;
                         linkedRoleId?: string | null;
                     };
+                    /** @enum {string} */
+                    oldRoles?: "take" | "keep";
                 } | {
                     /** @enum {string} */
                     kind: "groupSettings";

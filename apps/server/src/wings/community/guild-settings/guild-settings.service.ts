@@ -10,7 +10,8 @@ import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 import type { DiscordGuildInfo } from '../../../platforms/ports.js';
 import { guildMemberCounts, requireGuildPermission } from '../../access/index.js';
 import { assignableRoleProblem, roleUnavailable } from './assignable-role.js';
-import type { AutoAssignRoles, AutoAssignRolesUpdate } from './guild-settings.schemas.js';
+import type { AutoAssignRoles, AutoAssignRolesUpdate, OldRolesChoice } from './guild-settings.schemas.js';
+import { nextRetired, rolesLeftBy } from './retired-auto-roles.js';
 
 export const INVALID_EMAIL = 'Please enter a valid email address.';
 
@@ -98,29 +99,56 @@ async function checkAutoAssign(
   }
 }
 
-/** Sets or clears the roles the bot assigns (18+ verified, age verified, linked); Admin only. */
+/**
+ * Sets or clears the roles the bot assigns (18+ verified, age verified, linked); Admin only. A role the change
+ * stops managing is taken back from the members its setting gave it to (`oldRoles` 'take', the default: the
+ * next sync does it) or left on them ('keep'); the audit entry says which.
+ */
 export async function updateAutoAssignRoles(
   ctx: AppContext,
   actor: Actor,
   guildId: string,
   change: AutoAssignRolesUpdate,
+  oldRoles: OldRolesChoice = 'take',
 ) {
   const { guild } = await requireGuildPermission(ctx, actor, guildId, 'Admin');
   await checkAutoAssign(ctx, guild, autoAssignOf(await guildSettingsOf(ctx.db, guildId)), change);
   await ctx.db.transaction(async (tx) => {
     // Merged onto the row as it is now, so a simultaneous change of another role is kept.
-    const before = autoAssignOf(await guildSettingsOf(tx, guildId, true));
+    const row = await guildSettingsOf(tx, guildId, true);
+    const before = autoAssignOf(row);
     const after = { ...before, ...change };
+    const left = rolesLeftBy(before, after);
+    const at = new Date().toISOString();
+    const retiredAutoRoles = nextRetired(
+      row?.retiredAutoRoles ?? [],
+      oldRoles === 'take' ? left.map((r) => ({ ...r, at })) : [],
+      after,
+    );
     await tx
       .insert(guildSettings)
-      .values({ guildId, ...after })
-      .onConflictDoUpdate({ target: guildSettings.guildId, set: { ...after, updatedAt: new Date() } });
-    const summary = autoAssignSummary(guild, before, after) || 'No role changed';
+      .values({ guildId, ...after, retiredAutoRoles })
+      .onConflictDoUpdate({
+        target: guildSettings.guildId,
+        set: { ...after, retiredAutoRoles, updatedAt: new Date() },
+      });
+    const roleName = (id: string) => guild.roles.find((r) => r.id === id)?.name ?? `deleted role ${id}`;
+    const oldSummary = left
+      .map((r) => `${roleName(r.roleId)} ${oldRoles === 'take' ? 'taken back from' : 'kept on'} its holders`)
+      .join('; ');
+    const summary = [autoAssignSummary(guild, before, after) || 'No role changed', oldSummary]
+      .filter(Boolean)
+      .join('; ');
     await audit(tx, {
       action: 'guild.auto_assign_roles',
       actor,
       guildId,
-      details: { summary, before, after },
+      details: {
+        summary,
+        before,
+        after,
+        ...(left.length > 0 ? { oldRoles, oldRoleIds: left.map((r) => r.roleId) } : {}),
+      },
     });
   });
   await requestGuildSync(ctx, guildId, 'settings');

@@ -22,7 +22,7 @@ import {
 } from './sync-breaker.js';
 import { type Observation, type ObserveWarning, observeGuild } from './sync-observe.js';
 import type { SyncAction, SyncActionKind, SyncWarning } from './sync-plan.js';
-import { dropStaleGrants } from './temporary-grants.js';
+import { adoptRetiredAutoRoles, dropStaleGrants } from './temporary-grants.js';
 
 export { breakerHolds, HOLD_ABOVE_COUNT, HOLD_ABOVE_SHARE };
 
@@ -119,6 +119,7 @@ export async function runGuildSync(
   if (!obs) return null;
   await settleIntents(ctx, guildId, obs.input, obs.group?.id ?? null);
   await dropStaleGrants(ctx.db, guildId, obs.input);
+  await adoptRetiredAutoRoles(ctx.db, guildId, obs);
   const before = await stateOf(ctx, guildId);
   const remembered = await rememberedHolds(ctx.db, guildId);
   // Approved by the job's payload too: a sync queued by 'Apply removals' runs them even if it reads first.
