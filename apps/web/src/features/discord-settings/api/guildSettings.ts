@@ -10,15 +10,21 @@ const settings = guildRead('guild-settings', (guildId) =>
 );
 export const { key: guildSettingsKey, query: guildSettingsQuery, useRead: useGuildSettings } = settings;
 
-/** Saves one auto-assigned role at once (null clears it); the answer replaces the cached settings. */
+/** What becomes of a role a setting stops managing: taken back from its holders, or kept on them. */
+export type OldRolesChoice = 'take' | 'keep';
+
+/**
+ * Saves one auto-assigned role at once (null clears it), with what becomes of the role it replaces; the answer
+ * replaces the cached settings.
+ */
 export function useUpdateAutoAssignRoles(guildId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (change: Partial<AutoAssignRoles>) =>
+    mutationFn: ({ change, oldRoles }: { change: Partial<AutoAssignRoles>; oldRoles?: OldRolesChoice }) =>
       unwrap(
         api.POST('/api/guilds/{guildId}', {
           params: { path: { guildId } },
-          body: { autoAssignRoles: change },
+          body: { autoAssignRoles: change, ...(oldRoles ? { oldRoles } : {}) },
         }),
       ),
     onSuccess: (settings) => queryClient.setQueryData(guildSettingsKey(guildId), settings),

@@ -12,7 +12,12 @@ import { ChangePreviewPanel } from '../../../lib/sync/components/ChangePreviewPa
 import { HeldRemovalsAlert } from '../../../lib/sync/components/HeldRemovalsAlert';
 import { SyncNowRow } from '../../../lib/sync/components/SyncNow';
 import { SyncWarnings } from '../../../lib/sync/components/SyncWarnings';
-import { type AutoAssignRoles, useGuildSettings, useUpdateAutoAssignRoles } from '../api/guildSettings';
+import {
+  type AutoAssignRoles,
+  type OldRolesChoice,
+  useGuildSettings,
+  useUpdateAutoAssignRoles,
+} from '../api/guildSettings';
 import { AutoRoleSelect } from './AutoRoleSelect';
 import { GuestRolesDialog } from './GuestRolesDialog';
 
@@ -36,6 +41,17 @@ interface Pending {
   key: AutoRoleKey;
   label: string;
   roleId: string | null;
+  /** Keep the replaced role on its holders instead of having the bot take it back. */
+  keepOld: boolean;
+}
+
+/** The role a pending change stops managing: set now, not the new choice, and no other setting's. */
+function oldRoleOf(current: AutoAssignRoles, pending: Pending): string | null {
+  const old = current[pending.key];
+  const stillUsed = (Object.keys(current) as (keyof AutoAssignRoles)[]).some(
+    (k) => k !== pending.key && current[k] === old,
+  );
+  return !old || old === pending.roleId || stillUsed ? null : old;
 }
 
 export function DiscordTab({ guild }: { guild: ManageableGuild }) {
@@ -56,15 +72,20 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
       </Alert>
     );
   const data = settings.data;
-  const save = (change: Partial<AutoAssignRoles>) =>
-    update.mutate(change, {
-      onSuccess: () => notify({ type: 'success', message: 'Auto assign roles updated successfully.' }),
-      onError: (error) =>
-        notify({ type: 'error', message: failureSentence('Failed to update auto assign roles.', error) }),
-      onSettled: () => setPending(null),
-    });
+  // Said explicitly when the change replaces a role: taken back from its holders, or kept on them.
+  const save = (change: Partial<AutoAssignRoles>, oldRoles?: OldRolesChoice) =>
+    update.mutate(
+      { change, oldRoles },
+      {
+        onSuccess: () => notify({ type: 'success', message: 'Auto assign roles updated successfully.' }),
+        onError: (error) =>
+          notify({ type: 'error', message: failureSentence('Failed to update auto assign roles.', error) }),
+        onSettled: () => setPending(null),
+      },
+    );
   const roleName = (id: string | null) =>
     id === null ? 'none' : (data.roles.find((r) => r.id === id)?.name ?? `Deleted role (${id})`);
+  const oldRole = pending && oldRoleOf(data.autoAssignRoles, pending);
   const shown = (key: AutoRoleKey) => (pending?.key === key ? pending.roleId : data.autoAssignRoles[key]);
   const select = (key: AutoRoleKey, label: string, description: string) => (
     <AutoRoleSelect
@@ -73,7 +94,9 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
       roles={data.roles}
       value={shown(key)}
       disabled={!canEdit || update.isPending}
-      onChange={(roleId) => setPending(roleId === data.autoAssignRoles[key] ? null : { key, label, roleId })}
+      onChange={(roleId) =>
+        setPending(roleId === data.autoAssignRoles[key] ? null : { key, label, roleId, keepOld: false })
+      }
     />
   );
 
@@ -100,11 +123,29 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
           {pending && (
             <ChangePreviewPanel
               guildId={guild.id}
-              change={{ kind: 'autoRoles', autoAssignRoles: { [pending.key]: pending.roleId } }}
+              change={{
+                kind: 'autoRoles',
+                autoAssignRoles: { [pending.key]: pending.roleId },
+                ...(pending.keepOld ? { oldRoles: 'keep' as const } : {}),
+              }}
               title={`${pending.label}: ${roleName(data.autoAssignRoles[pending.key])} → ${roleName(pending.roleId)}`}
               saving={update.isPending}
-              onSave={() => save({ [pending.key]: pending.roleId })}
+              onSave={() =>
+                save(
+                  { [pending.key]: pending.roleId },
+                  oldRole ? (pending.keepOld ? 'keep' : 'take') : undefined,
+                )
+              }
               onCancel={() => setPending(null)}
+              oldRole={
+                oldRole
+                  ? {
+                      roleName: roleName(oldRole),
+                      keep: pending.keepOld,
+                      onKeepChange: (keepOld) => setPending({ ...pending, keepOld }),
+                    }
+                  : undefined
+              }
             />
           )}
           <Group justify="space-between">

@@ -1,4 +1,15 @@
-import { Alert, Button, Group, List, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  List,
+  Paper,
+  Stack,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/errors';
 import { type ChangePreview, type ProposedChange, useChangePreview } from '../api/changePreview';
@@ -13,6 +24,11 @@ interface Props {
   saving: boolean;
   onSave: () => void;
   onCancel: () => void;
+  /**
+   * An auto-role change that stops managing a role (`roleName`): by default the bot takes it back from the
+   * members the old setting gave it to; the manager may keep it on them instead (sent with the save).
+   */
+  oldRole?: { roleName: string; keep: boolean; onKeepChange: (keep: boolean) => void };
 }
 
 type Effect = ChangePreview['effects'][number];
@@ -68,7 +84,7 @@ function NameList({ label, names }: { label: string; names: string[] }) {
  * A change that makes the bot give or take roles, invite or remove is not saved at once: this panel says
  * what it would do (the sync's own planner, asked by the server) and waits for Save or Cancel.
  */
-export function ChangePreviewPanel({ guildId, change, title, saving, onSave, onCancel }: Props) {
+export function ChangePreviewPanel({ guildId, change, title, saving, onSave, onCancel, oldRole }: Props) {
   const preview = useChangePreview(guildId, change);
   const body = () => {
     if (preview.isPending) return <Text size="sm">Working out what this change would do..</Text>;
@@ -120,6 +136,14 @@ export function ChangePreviewPanel({ guildId, change, title, saving, onSave, onC
           Not saved yet. Saving makes the bot do this at its next sync.
         </Text>
         {body()}
+        {oldRole && (
+          <Checkbox
+            label={`Keep ${oldRole.roleName} on the members who have it (the bot no longer manages it)`}
+            checked={oldRole.keep}
+            disabled={saving}
+            onChange={(e) => oldRole.onKeepChange(e.currentTarget.checked)}
+          />
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel} disabled={saving}>
             Cancel
