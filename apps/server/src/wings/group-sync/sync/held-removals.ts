@@ -104,6 +104,12 @@ export async function heldSummary(db: Queryable, guildId: string) {
   };
 }
 
+/** The keys of the removals awaiting a decision (what 'Apply removals' approves). */
+export async function awaitingKeys(db: Queryable, guildId: string): Promise<string[]> {
+  const rows = await db.select({ key: syncHeldRemovals.key }).from(syncHeldRemovals).where(awaiting(guildId));
+  return rows.map((r) => r.key);
+}
+
 /** One page of the removals awaiting a decision, oldest first (then by name). */
 export async function heldPage(db: Queryable, guildId: string, offset: number, limit: number) {
   const rows = await db

@@ -9,7 +9,14 @@ import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { linkOf } from '../groups/groups.service.js';
 import { forgetGroupReads } from './group-reads.js';
-import { decideHolds, heldPage, heldSummary, rememberedHolds, updateHolds } from './held-removals.js';
+import {
+  awaitingKeys,
+  decideHolds,
+  heldPage,
+  heldSummary,
+  rememberedHolds,
+  updateHolds,
+} from './held-removals.js';
 import { joinRefusedMessage } from './join-refusals.js';
 import { estimatedSyncSeconds, nextScheduledSync, syncActivityOf } from './sync-activity.js';
 import { type ApplyWarning, applyActions, settleIntents } from './sync-apply.js';
@@ -289,8 +296,10 @@ export async function decideHeldRemovals(
   if (decision === 'apply') {
     // Queued before the decision is recorded, so a failure loses nothing. The removals run in a sync job,
     // re-checked against the platforms then, never blindly; any sync from now on carries them out.
+    // The keys go with the job too: it carries them out even if it starts before the approval is recorded.
+    const approvedRemovals = await awaitingKeys(ctx.db, guildId);
     await ctx.jobs
-      .send(syncGuildJob, { guildId, reason: 'held' }, { singletonKey: `${guildId}:held` })
+      .send(syncGuildJob, { guildId, reason: 'held', approvedRemovals }, { singletonKey: `${guildId}:held` })
       .catch((err) => {
         ctx.log.error({ err, guildId }, 'sync: approved removals not queued');
         throw unavailable(SYNC_NOT_QUEUED);
