@@ -91,6 +91,22 @@ describe('changing an auto role takes the old one back, or keeps it when asked',
     expect(entry.details).toMatchObject({ oldRoles: 'keep', oldRoleIds: [next] });
   });
 
+  it('takes the old 18+ Verified Role back from the verified 18+ members it was given to', async () => {
+    const adult = await discordMember(t, hangout.id, { username: 'adult' });
+    await vrchatLink(t, { discordUserId: adult.id, vrchatName: 'Adult', plus18: true });
+    expect((await save({ autoAssignRoles: { ageVerifiedPlus18RoleId: old } })).statusCode).toBe(200);
+    await runGuildSync(t.ctx, hangout.id);
+    await botSeesRoles(t, hangout.id, adult.id, (r) => r.includes(old));
+
+    const res = await preview({ autoAssignRoles: { ageVerifiedPlus18RoleId: null } });
+    expect(res.json().effects).toContainEqual(
+      expect.objectContaining({ sentence: 'Old will be taken from 1 member.', taken: ['adult'] }),
+    );
+    expect((await save({ autoAssignRoles: { ageVerifiedPlus18RoleId: null } })).statusCode).toBe(200);
+    await runGuildSync(t.ctx, hangout.id);
+    expect(await simulatorRoles(t, hangout.id, adult.id)).not.toContain(old);
+  });
+
   it('refuses an unknown choice with a sentence', async () => {
     const res = await save({ autoAssignRoles: { linkedRoleId: old }, oldRoles: 'maybe' });
     expect(res.statusCode).toBe(400);
