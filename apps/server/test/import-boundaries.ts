@@ -173,6 +173,7 @@ export const tableOwners: Record<string, string> = {
   guildSyncState: 'group-sync',
   syncIntents: 'group-sync',
   syncTemporaryGrants: 'group-sync',
+  syncHeldRemovals: 'group-sync',
   groupJoinRefusals: 'group-sync',
   // worlds
   worlds: 'worlds',

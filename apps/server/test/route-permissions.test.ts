@@ -113,6 +113,7 @@ const routes: Route[] = [
   r('POST', `${g}/sync/preview`, 'Admin', { kind: 'autoRoles', autoAssignRoles: { linkedRoleId: null } }),
   r('POST', `${g}/sync/preview`, 'Admin', { kind: 'guestRole', id: unknownId, entry: { count: 0 } }),
   r('POST', `${g}/sync`, 'Admin'),
+  r('GET', `${g}/sync/held`, 'Admin'),
   r('POST', `${g}/sync/held`, 'Admin', { decision: 'discard' }),
   // Role mappings (the Hangout's group is linked)
   r('GET', `${g}/guild_roles`, 'Admin'),

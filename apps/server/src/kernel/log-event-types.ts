@@ -50,6 +50,7 @@ const byAction: Record<string, LogEventType> = {
   'sync.removals_discarded': 'groupSync',
   'sync.takeover_undone': 'groupSync',
   'sync.takeover_not_undone': 'groupSync',
+  'sync.removals_released': 'groupSync',
   'sync.warning': 'failures',
   'sync.failed': 'failures',
   'guest.assign_failed': 'failures',

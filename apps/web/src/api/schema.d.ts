@@ -484,7 +484,7 @@ export interface paths {
         /** @description Needs ViewGuild. The server with its member and linked-member counts, roles (no @everyone, highest first) and settings. */
         get: operations["getGuildSettings"];
         put?: never;
-        /** @description Needs Admin. Sets (id), clears (null) or keeps (left out) each auto-assigned role; a new role must be one the bot can give (400 naming it otherwise). */
+        /** @description Needs Admin. Sets (id), clears (null) or keeps (left out) each auto-assigned role; a new role must be one the bot can give (400 naming it otherwise). With `version` (from the read), 409 when another manager saved since. A role a setting stops managing is taken back by the next sync from the members that setting gave it to (oldRoles 'take', the default) or left on them ('keep'). */
         post: operations["updateAutoAssignRoles"];
         delete?: never;
         options?: never;
@@ -658,9 +658,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** @description Needs Admin. Every removal the circuit breaker holds awaiting a decision, a page at a time (oldest first; 50 a page unless pageSize says otherwise, at most 100). */
+        get: operations["listHeldRemovals"];
         put?: never;
-        /** @description Needs Admin. 'apply' carries out the removals the circuit breaker held (re-checked by a sync job), 'discard' drops them. */
+        /** @description Needs Admin. For every removal the circuit breaker holds awaiting a decision: 'apply' has them carried out (re-checked by a sync job), 'discard' declines them (they stay held and are never applied, until the rules stop asking for them). */
         post: operations["decideHeldRemovals"];
         delete?: never;
         options?: never;
@@ -1547,6 +1548,7 @@ export interface components {
                 unavailable: ("managed" | "aboveBot") | null;
             }[];
             autoAssignRoles: components["schemas"]["AutoAssignRolesInput"];
+            version: number;
             contactEmail: string | null;
         };
         GuestRoleEntryInput: {
@@ -1555,6 +1557,7 @@ export interface components {
             primaryRoleId: string | null;
             guestRoleId: string | null;
             count: number;
+            version: number;
         };
         WorldInput: {
             /** Format: uuid */
@@ -1650,7 +1653,7 @@ export interface components {
             /** @description True when the member proved owning the VRChat account (bio code). */
             verified: boolean;
             /**
-             * @description VRChat age verification as last seen.
+             * @description VRChat age verification as last seen; always 'Unverified' when `verified` is false (an unproven link's account says nothing about the member).
              * @enum {string}
              */
             ageVerification: "Unverified" | "Verified" | "Plus18";
@@ -1776,6 +1779,7 @@ export interface components {
             groupRoleId: string | null;
             /** @enum {string} */
             action: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
+            version: number;
         };
         GroupDiscordMappingInput: {
             /** Format: uuid */
@@ -1784,6 +1788,7 @@ export interface components {
             groupRoleId: string | null;
             /** @enum {string} */
             action: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
+            version: number;
         };
         DiscordToGroupMappingsInput: {
             guildRoles: components["schemas"]["MappingRoleInput"][];
@@ -1815,6 +1820,11 @@ export interface components {
             warnings: string[];
             wouldHold: number;
             complete: boolean;
+            oldRoles: {
+                roleId: string;
+                roleName: string;
+                members: number;
+            }[];
         };
         CurrentUserInput: {
             /** @description Discord user id */
@@ -1897,6 +1907,10 @@ export interface components {
                 createdAt: string;
                 processedAt: string | null;
             }[];
+            linkChangesBeforeThose: {
+                changes: number;
+                lastChangedAt: string | null;
+            } | null;
             groupInvites: {
                 groupId: string;
                 vrcUserId: string;
@@ -2181,6 +2195,7 @@ export interface components {
                 unavailable: ("managed" | "aboveBot") | null;
             }[];
             autoAssignRoles: components["schemas"]["AutoAssignRoles"];
+            version: number;
             contactEmail: string | null;
         };
         GuestRoleEntry: {
@@ -2189,6 +2204,7 @@ export interface components {
             primaryRoleId: string | null;
             guestRoleId: string | null;
             count: number;
+            version: number;
         };
         World: {
             /** Format: uuid */
@@ -2284,7 +2300,7 @@ export interface components {
             /** @description True when the member proved owning the VRChat account (bio code). */
             verified: boolean;
             /**
-             * @description VRChat age verification as last seen.
+             * @description VRChat age verification as last seen; always 'Unverified' when `verified` is false (an unproven link's account says nothing about the member).
              * @enum {string}
              */
             ageVerification: "Unverified" | "Verified" | "Plus18";
@@ -2410,6 +2426,7 @@ export interface components {
             groupRoleId: string | null;
             /** @enum {string} */
             action: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
+            version: number;
         };
         GroupDiscordMapping: {
             /** Format: uuid */
@@ -2418,6 +2435,7 @@ export interface components {
             groupRoleId: string | null;
             /** @enum {string} */
             action: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
+            version: number;
         };
         DiscordToGroupMappings: {
             guildRoles: components["schemas"]["MappingRole"][];
@@ -2449,6 +2467,11 @@ export interface components {
             warnings: string[];
             wouldHold: number;
             complete: boolean;
+            oldRoles: {
+                roleId: string;
+                roleName: string;
+                members: number;
+            }[];
         };
         CurrentUser: {
             /** @description Discord user id */
@@ -2531,6 +2554,10 @@ export interface components {
                 createdAt: string;
                 processedAt: string | null;
             }[];
+            linkChangesBeforeThose: {
+                changes: number;
+                lastChangedAt: string | null;
+            } | null;
             groupInvites: {
                 groupId: string;
                 vrcUserId: string;
@@ -2767,6 +2794,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getReadiness: {
@@ -2870,6 +2908,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getLoginRedirect: {
@@ -2908,6 +2957,17 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -2982,6 +3042,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     previewLoginToken: {
@@ -3024,6 +3104,17 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -3084,6 +3175,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     logout: {
@@ -3131,6 +3242,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getCurrentUser: {
@@ -3171,6 +3302,17 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -3490,6 +3632,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     verifyVrchatUser: {
@@ -3600,6 +3751,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     refreshLink: {
@@ -3693,6 +3853,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3807,6 +3976,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     resetGroupInvites: {
@@ -3900,6 +4078,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4064,6 +4251,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     exportMyData: {
@@ -4113,6 +4309,17 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -4480,6 +4687,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     unassignGuest: {
@@ -4595,6 +4811,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     startSdkLogin: {
@@ -4628,6 +4853,17 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -4686,6 +4922,26 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4790,6 +5046,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     denySdkLogin: {
@@ -4888,6 +5164,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getVpmListing: {
@@ -4919,6 +5215,17 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -4979,6 +5286,17 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
@@ -5183,6 +5501,10 @@ export interface operations {
                         ageVerifiedPlus18RoleId?: string | null;
                         linkedRoleId?: string | null;
                     };
+                    /** @description The version this was read at (from the read); a stale one answers 409. */
+                    version?: number;
+                    /** @enum {string} */
+                    oldRoles?: "take" | "keep";
                 };
             };
         };
@@ -5284,6 +5606,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5408,6 +5739,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5542,6 +5882,8 @@ export interface operations {
                     primaryRoleId?: string | null;
                     guestRoleId?: string | null;
                     count?: number;
+                    /** @description The version this was read at (from the read); a stale one answers 409. */
+                    version?: number;
                 };
             };
         };
@@ -5643,6 +5985,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5767,6 +6118,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteGuestRole: {
@@ -5876,6 +6236,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6113,6 +6482,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     unlinkGroup: {
@@ -6221,6 +6599,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6343,6 +6730,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6474,6 +6870,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     joinGroupLink: {
@@ -6599,6 +7004,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSyncStatus: {
@@ -6645,6 +7059,7 @@ export interface operations {
                                 reason: string;
                             }[];
                         } | null;
+                        keptRemovals: number;
                         warnings: {
                             kind: string;
                             message: string;
@@ -6857,6 +7272,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     previewSync: {
@@ -7002,6 +7426,8 @@ export interface operations {
                         ageVerifiedPlus18RoleId?: string | null;
                         linkedRoleId?: string | null;
                     };
+                    /** @enum {string} */
+                    oldRoles?: "take" | "keep";
                 } | {
                     /** @enum {string} */
                     kind: "groupSettings";
@@ -7108,6 +7534,138 @@ export interface operations {
             };
             /** @description Default Response */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listHeldRemovals: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                guildId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                        actions: {
+                            /** @enum {string} */
+                            kind: "invite" | "acceptRequest" | "remove" | "addGroupRole" | "removeGroupRole" | "addDiscordRole" | "removeDiscordRole";
+                            targetName: string;
+                            discordUserId: string | null;
+                            vrcUserId: string | null;
+                            roleName: string | null;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7271,6 +7829,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listDiscordToGroupMappings: {
@@ -7398,6 +7965,8 @@ export interface operations {
                     groupRoleId?: string | null;
                     /** @enum {string} */
                     action?: "None" | "Membership" | "NoMembership" | "GrantRolePermanent" | "GrantRoleTemporary" | "RevokeRole";
+                    /** @description The version this was read at (from the read); a stale one answers 409. */
+                    version?: number;
                 };
             };
         };
@@ -7499,6 +8068,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7624,6 +8202,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteDiscordToGroupMapping: {
@@ -7733,6 +8320,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7866,6 +8462,8 @@ export interface operations {
                     groupRoleId?: string | null;
                     /** @enum {string} */
                     action?: "None" | "GrantRolePermanent" | "GrantRoleTemporary";
+                    /** @description The version this was read at (from the read); a stale one answers 409. */
+                    version?: number;
                 };
             };
         };
@@ -7967,6 +8565,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8092,6 +8699,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteGroupToDiscordMapping: {
@@ -8201,6 +8817,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8450,6 +9075,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteGuildPermissions: {
@@ -8559,6 +9193,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8788,6 +9431,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9142,6 +9794,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteWorld: {
@@ -9251,6 +9912,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9380,6 +10050,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9533,6 +10212,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9888,6 +10576,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteWorldImage: {
@@ -9997,6 +10694,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -10346,6 +11052,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     reorderImageSlots: {
@@ -10467,6 +11182,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -10601,6 +11325,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteImageSlot: {
@@ -10711,6 +11444,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -11066,6 +11808,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -11644,6 +12395,7 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
+                cursor?: string;
                 pageSize?: number;
                 eventTypes?: string | string[];
                 actorIds?: string | string[];
@@ -11672,6 +12424,8 @@ export interface operations {
                     "application/json": {
                         auditLogs: components["schemas"]["AuditLogEntry"][];
                         totalCount: number;
+                        nextCursor: string | null;
+                        previousCursor: string | null;
                         eventTypes: string[];
                         eventLabels: {
                             [key: string]: string;
@@ -12101,6 +12855,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     checkSetup: {
@@ -12451,6 +13214,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteApiKey: {
@@ -12560,6 +13332,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -12681,7 +13462,7 @@ export interface operations {
                 vrcId?: string;
                 /** @description Ownership verified (bio code) or not. */
                 verified?: "true" | "false";
-                /** @description VRChat age verification as last seen. */
+                /** @description VRChat age verification as last seen; 'Plus18' and 'Verified' match only ownership-verified links, 'Unverified' also every unproven link. */
                 ageVerification?: "Unverified" | "Verified" | "Plus18";
                 /** @description The nextCursor of the previous page. */
                 cursor?: string;
@@ -13223,6 +14004,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     runScheduledTask: {
@@ -13335,6 +14125,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -13539,6 +14338,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -49,9 +49,9 @@ export const groupDiscordMappings = pgTable(
 );
 
 /**
- * Per server: what the sync last did and what it is holding back. `heldRemovals` are the group removals the
- * circuit breaker stopped (applied or discarded by a manager); `warnings` are problems the bot cannot fix
- * itself (a role above its own, a missing permission), shown on the Discord and VRChat tabs.
+ * Per server: what the sync last did. `warnings` are problems the bot cannot fix itself (a role above its own, a
+ * missing permission), shown on the Discord and VRChat tabs. `heldRemovals`/`heldAt` are no longer written:
+ * what the circuit breaker holds is in `sync_held_removals`, one row per removal.
  */
 export const guildSyncState = pgTable('guild_sync_state', {
   guildId: text('guild_id').primaryKey(),
@@ -70,6 +70,37 @@ export const guildSyncState = pgTable('guild_sync_state', {
   followRetryAt: timestamp('follow_retry_at', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+export const heldRemovalKinds = ['remove', 'removeGroupRole', 'removeDiscordRole'] as const;
+export const heldDecisions = ['apply', 'keep'] as const;
+
+/**
+ * A removal the circuit breaker held (a member from the group, a group role, a Discord role), remembered until a
+ * manager applies it (`decision` 'apply': the next sync carries it out) or its cause goes away (the rules stop
+ * asking for it: the row is deleted). 'keep' (Discard): the manager declined it; it stays held, never applied.
+ * `key` is the breaker's (`heldKeyOf`): the VRChat user id, `grole:<user>:<role>` or `drole:<user>:<role>`.
+ */
+export const syncHeldRemovals = pgTable(
+  'sync_held_removals',
+  {
+    guildId: text('guild_id').notNull(),
+    key: text('key').notNull(),
+    kind: text('kind', { enum: heldRemovalKinds }).notNull(),
+    vrcUserId: text('vrc_user_id'),
+    discordUserId: text('discord_user_id'),
+    roleId: text('role_id'),
+    /** The rule that asked for it (AutoRemove, NoMembership, RevokeRole, LinkedRole…). */
+    reason: text('reason').notNull(),
+    /** Names when it was held, for the list (the member may have left since). */
+    targetName: text('target_name').notNull(),
+    roleName: text('role_name'),
+    heldAt: timestamp('held_at', { withTimezone: true }).notNull().defaultNow(),
+    decision: text('decision', { enum: heldDecisions }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedBy: text('decided_by'),
+  },
+  (t) => [primaryKey({ columns: [t.guildId, t.key] })],
+);
 
 /**
  * A platform write the sync is making: written before the call, deleted with the audit entry once its result
@@ -101,6 +132,8 @@ export const syncTemporaryGrants = pgTable(
     kind: text('kind', { enum: ['discordRole', 'groupRole'] }).notNull(),
     targetId: text('target_id').notNull(),
     roleId: text('role_id').notNull(),
+    /** The rule that gave it: GrantRoleTemporary, or an auto role's (LinkedRole…) when that setting changed. */
+    reason: text('reason').notNull().default('GrantRoleTemporary'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.guildId, t.kind, t.targetId, t.roleId] })],

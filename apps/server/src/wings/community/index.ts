@@ -11,5 +11,10 @@ export {
   unknownRole,
 } from './guild-settings/assignable-role.js';
 export { guestRoleEntriesOf } from './guild-settings/guest-roles.service.js';
-export { guestCount } from './guild-settings/guild-settings.schemas.js';
+export { guestCount, oldRolesChoice } from './guild-settings/guild-settings.schemas.js';
 export { guildSettingsOf } from './guild-settings/guild-settings.service.js';
+export {
+  clearRetiredAutoRoles,
+  type RetiredAutoRole,
+  rolesLeftBy,
+} from './guild-settings/retired-auto-roles.js';

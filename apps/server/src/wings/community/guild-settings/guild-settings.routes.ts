@@ -37,7 +37,7 @@ export async function guildSettingsRoutes(app: ZodApp, ctx: AppContext): Promise
     route({
       operationId: 'updateAutoAssignRoles',
       description:
-        'Needs Admin. Sets (id), clears (null) or keeps (left out) each auto-assigned role; a new role must be one the bot can give (400 naming it otherwise). With `version` (from the read), 409 when another manager saved since.',
+        "Needs Admin. Sets (id), clears (null) or keeps (left out) each auto-assigned role; a new role must be one the bot can give (400 naming it otherwise). With `version` (from the read), 409 when another manager saved since. A role a setting stops managing is taken back by the next sync from the members that setting gave it to (oldRoles 'take', the default) or left on them ('keep').",
       params: guildParams,
       body: autoAssignRolesUpdate,
       response: { 200: guildSettingsResponse },
@@ -49,6 +49,7 @@ export async function guildSettingsRoutes(app: ZodApp, ctx: AppContext): Promise
         req.params.guildId,
         req.body.autoAssignRoles,
         req.body.version,
+        req.body.oldRoles,
       ),
   );
 

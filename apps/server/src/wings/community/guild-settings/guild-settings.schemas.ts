@@ -57,9 +57,20 @@ export const guildSettingsResponse = z.object({
 });
 z.globalRegistry.add(guildSettingsResponse, { id: 'GuildSettings' });
 
+/**
+ * What becomes of a role a changed setting no longer manages: 'take' (the default) has the bot take it back from
+ * the members that setting gave it to; 'keep' leaves it on them, no longer managed.
+ */
+export const oldRolesChoice = z.enum(['take', 'keep'], { error: "Old roles must be 'take' or 'keep'." });
+export type OldRolesChoice = z.infer<typeof oldRolesChoice>;
+
 /** Each role: an id sets it, null clears it, left out keeps it. */
 export const autoAssignRolesUpdate = z
-  .object({ autoAssignRoles: autoAssignRoles.partial().strict(), version: versionField.optional() })
+  .object({
+    autoAssignRoles: autoAssignRoles.partial().strict(),
+    version: versionField.optional(),
+    oldRoles: oldRolesChoice.optional(),
+  })
   .strict();
 export type AutoAssignRolesUpdate = z.infer<typeof autoAssignRolesUpdate>['autoAssignRoles'];
 

@@ -11,7 +11,8 @@ import { isStale, SETTINGS_CHANGED } from '../../../kernel/versions.js';
 import type { DiscordGuildInfo } from '../../../platforms/ports.js';
 import { guildMemberCounts, requireGuildPermission } from '../../access/index.js';
 import { assignableRoleProblem, roleUnavailable } from './assignable-role.js';
-import type { AutoAssignRoles, AutoAssignRolesUpdate } from './guild-settings.schemas.js';
+import type { AutoAssignRoles, AutoAssignRolesUpdate, OldRolesChoice } from './guild-settings.schemas.js';
+import { nextRetired, rolesLeftBy } from './retired-auto-roles.js';
 
 export const INVALID_EMAIL = 'Please enter a valid email address.';
 
@@ -100,7 +101,11 @@ async function checkAutoAssign(
   }
 }
 
-/** Sets or clears the roles the bot assigns (18+ verified, age verified, linked); Admin only. */
+/**
+ * Sets or clears the roles the bot assigns (18+ verified, age verified, linked); Admin only. A role the change
+ * stops managing is taken back from the members its setting gave it to (`oldRoles` 'take', the default: the
+ * next sync does it) or left on them ('keep'); the audit entry says which.
+ */
 export async function updateAutoAssignRoles(
   ctx: AppContext,
   actor: Actor,
@@ -108,6 +113,7 @@ export async function updateAutoAssignRoles(
   change: AutoAssignRolesUpdate,
   /** The version the settings were read at; a save over another manager's answers 409. */
   readVersion?: number,
+  oldRoles: OldRolesChoice = 'take',
 ) {
   const { guild } = await requireGuildPermission(ctx, actor, guildId, 'Admin');
   await checkAutoAssign(ctx, guild, autoAssignOf(await guildSettingsOf(ctx.db, guildId)), change);
@@ -118,19 +124,37 @@ export async function updateAutoAssignRoles(
     const before = autoAssignOf(row);
     const after = { ...before, ...change };
     const version = (row?.version ?? 0) + 1;
+    const left = rolesLeftBy(before, after);
+    const at = new Date().toISOString();
+    const retiredAutoRoles = nextRetired(
+      row?.retiredAutoRoles ?? [],
+      oldRoles === 'take' ? left.map((r) => ({ ...r, at })) : [],
+      after,
+    );
     await tx
       .insert(guildSettings)
-      .values({ guildId, ...after, version })
+      .values({ guildId, ...after, retiredAutoRoles, version })
       .onConflictDoUpdate({
         target: guildSettings.guildId,
-        set: { ...after, version, updatedAt: new Date() },
+        set: { ...after, retiredAutoRoles, version, updatedAt: new Date() },
       });
-    const summary = autoAssignSummary(guild, before, after) || 'No role changed';
+    const roleName = (id: string) => guild.roles.find((r) => r.id === id)?.name ?? `deleted role ${id}`;
+    const oldSummary = left
+      .map((r) => `${roleName(r.roleId)} ${oldRoles === 'take' ? 'taken back from' : 'kept on'} its holders`)
+      .join('; ');
+    const summary = [autoAssignSummary(guild, before, after) || 'No role changed', oldSummary]
+      .filter(Boolean)
+      .join('; ');
     await audit(tx, {
       action: 'guild.auto_assign_roles',
       actor,
       guildId,
-      details: { summary, before, after },
+      details: {
+        summary,
+        before,
+        after,
+        ...(left.length > 0 ? { oldRoles, oldRoleIds: left.map((r) => r.roleId) } : {}),
+      },
     });
   });
   await requestGuildSync(ctx, guildId, 'settings');

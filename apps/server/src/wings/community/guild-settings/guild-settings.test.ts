@@ -150,7 +150,7 @@ describe('Discord tab settings (against the simulators)', () => {
       expect(audits.at(-1)).toMatchObject({
         actor_id: owner.id,
         details: {
-          summary: 'Linked Users Role: Verified → none',
+          summary: 'Linked Users Role: Verified → none; Verified taken back from its holders',
           before: {
             ageVerifiedRoleId: null,
             ageVerifiedPlus18RoleId: plus18,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { discordToGroupActions, groupToDiscordActions } from '../../../db/schema/sync.js';
 import { snowflake } from '../../../http/params.js';
-import { guestCount } from '../../community/index.js';
+import { guestCount, oldRolesChoice } from '../../community/index.js';
 
 const roleId = snowflake.nullable();
 /** Mapping role ids as the mapping routes take them (the server's id stands for @everyone). */
@@ -16,6 +16,8 @@ export const proposedChange = z.discriminatedUnion(
       autoAssignRoles: z
         .object({ ageVerifiedRoleId: roleId, ageVerifiedPlus18RoleId: roleId, linkedRoleId: roleId })
         .partial(),
+      /** A role the change stops managing: taken back from its holders ('take', the default) or left ('keep'). */
+      oldRoles: oldRolesChoice.optional(),
     }),
     z.object({
       kind: z.literal('groupSettings'),
@@ -90,5 +92,10 @@ export const changePreview = z.object({
   wouldHold: z.number().int(),
   /** False when VRChat lists only part of the group: Auto Remove sees only the members listed. */
   complete: z.boolean(),
+  /**
+   * Roles an auto-role change stops managing, with how many members the old setting gave each to: the save
+   * takes them back (`oldRoles` 'take') or leaves them ('keep'). Empty for other changes.
+   */
+  oldRoles: z.array(z.object({ roleId: z.string(), roleName: z.string(), members: z.number().int() })),
 });
 z.globalRegistry.add(changePreview, { id: 'ChangePreview' });

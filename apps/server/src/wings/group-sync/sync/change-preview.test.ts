@@ -63,8 +63,17 @@ describe('POST /api/guilds/:guildId/sync/preview (what a settings change would d
         given: linked.map((m) => m.username).sort(),
         taken: hosts.map((m) => m.username).sort(),
       },
+      // The old Linked Users Role is taken back from the members it was given to.
+      {
+        kind: 'discordRole',
+        roleName: 'Verified',
+        sentence: 'Verified will be taken from 2 members.',
+        given: [],
+        taken: linked.map((m) => m.username).sort(),
+      },
     ]);
-    expect(res.json()).toMatchObject({ total: 7, warnings: [], wouldHold: 0 });
+    expect(res.json()).toMatchObject({ total: 9, warnings: [], wouldHold: 0 });
+    expect(res.json().oldRoles).toEqual([{ roleId: verified, roleName: 'Verified', members: 2 }]);
     // Nothing saved, nothing done, nothing audit-logged.
     const [settings] = await rows(t, 'guild_settings', 'guild_id = $1', [hangout.id]);
     expect(settings.linked_role_id).toBe(verified);

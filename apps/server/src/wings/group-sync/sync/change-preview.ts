@@ -6,8 +6,10 @@
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { requireGuildPermission } from '../../access/index.js';
-import { previewGuestRoleChange } from '../../community/index.js';
+import { previewGuestRoleChange, rolesLeftBy } from '../../community/index.js';
+import { retiredRoleGrants } from './auto-role-rules.js';
 import type { ProposedChange } from './change-preview.schemas.js';
+import { rememberedHolds } from './held-removals.js';
 import { actedOnName, viewOf, warningMessage } from './sync.service.js';
 import { planWithBreaker } from './sync-breaker.js';
 import { type Observation, observeGuild } from './sync-observe.js';
@@ -31,18 +33,48 @@ interface Effect {
   taken: string[];
 }
 
+type AutoRolesChange = Extract<ProposedChange, { kind: 'autoRoles' }>;
+
+function nextAutoRoles(input: SyncPlanInput, change: AutoRolesChange): SyncPlanInput['autoRoles'] {
+  const c = change.autoAssignRoles;
+  const pick = (next: string | null | undefined, now: string | null) => (next === undefined ? now : next);
+  return {
+    linkedRoleId: pick(c.linkedRoleId, input.autoRoles.linkedRoleId),
+    plus18RoleId: pick(c.ageVerifiedPlus18RoleId, input.autoRoles.plus18RoleId),
+    ageVerifiedRoleId: pick(c.ageVerifiedRoleId, input.autoRoles.ageVerifiedRoleId),
+  };
+}
+
+/** The roles an auto-role change stops managing (the settings' own rule, as the save records them). */
+function leftRoles(input: SyncPlanInput, next: SyncPlanInput['autoRoles']) {
+  const asSettings = (r: SyncPlanInput['autoRoles']) => ({
+    linkedRoleId: r.linkedRoleId,
+    ageVerifiedPlus18RoleId: r.plus18RoleId,
+    ageVerifiedRoleId: r.ageVerifiedRoleId,
+  });
+  return rolesLeftBy(asSettings(input.autoRoles), asSettings(next));
+}
+
+/** Each role an auto-role change stops managing, with how many members its old setting gave it to. */
+function oldRolesOf(obs: Observation, change: ProposedChange) {
+  if (change.kind !== 'autoRoles') return [];
+  return leftRoles(obs.input, nextAutoRoles(obs.input, change)).map((r) => ({
+    roleId: r.roleId,
+    roleName: obs.guild.roles.find((x) => x.id === r.roleId)?.name ?? r.roleId,
+    members: retiredRoleGrants(obs.input.members, [r]).length,
+  }));
+}
+
 /** The plan's input with the change applied (the observation itself is left as it is). */
 export function withChange(input: SyncPlanInput, change: ProposedChange): SyncPlanInput {
   if (change.kind === 'autoRoles') {
-    const c = change.autoAssignRoles;
-    const pick = (next: string | null | undefined, now: string | null) => (next === undefined ? now : next);
+    const autoRoles = nextAutoRoles(input, change);
+    // The roles it stops managing are taken back from their holders unless the manager keeps them.
+    const left = change.oldRoles === 'keep' ? [] : leftRoles(input, autoRoles);
     return {
       ...input,
-      autoRoles: {
-        linkedRoleId: pick(c.linkedRoleId, input.autoRoles.linkedRoleId),
-        plus18RoleId: pick(c.ageVerifiedPlus18RoleId, input.autoRoles.plus18RoleId),
-        ageVerifiedRoleId: pick(c.ageVerifiedRoleId, input.autoRoles.ageVerifiedRoleId),
-      },
+      autoRoles,
+      temporaryGrants: [...(input.temporaryGrants ?? []), ...retiredRoleGrants(input.members, left)],
     };
   }
   const group = input.group;
@@ -136,9 +168,10 @@ export async function previewSettingsChange(
 ) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
   // Guest roles are the guests module's, not the sync's: its own rule says which guests would go.
-  if (change.kind === 'guestRole') return previewGuestRoleChange(ctx, guildId, change);
+  if (change.kind === 'guestRole')
+    return { ...(await previewGuestRoleChange(ctx, guildId, change)), oldRoles: [] };
   const obs = await observeGuild(ctx, guildId, { readGroup: true, preview: true });
-  if (!obs) return { effects: [], total: 0, warnings: [], wouldHold: 0, complete: true };
+  if (!obs) return { effects: [], total: 0, warnings: [], wouldHold: 0, complete: true, oldRoles: [] };
   const now = planSync(obs.input);
   const next = planSync(withChange(obs.input, change));
   const already = new Set(now.actions.map(keyOf));
@@ -148,7 +181,8 @@ export async function previewSettingsChange(
     (m) => !knownWarnings.has(m),
   );
   // The breaker's own rule (group removals, and a Discord role taken from many holders), on the proposed settings.
-  const { held } = planWithBreaker(withChange(obs.input, change), obs.group?.memberCount ?? 0, new Set());
+  const remembered = await rememberedHolds(ctx.db, guildId);
+  const { held } = planWithBreaker(withChange(obs.input, change), obs.group?.memberCount ?? 0, remembered);
   const addedKeys = new Set(added.map(keyOf));
   const wouldHold = held.some((a) => addedKeys.has(keyOf(a))) ? held.length : 0;
   return {
@@ -157,5 +191,6 @@ export async function previewSettingsChange(
     warnings,
     wouldHold,
     complete: obs.groupListComplete,
+    oldRoles: oldRolesOf(obs, change),
   };
 }

@@ -1,11 +1,12 @@
 import type { AppContext } from '../../../kernel/context.js';
 import type { DiscordGuildInfo, VrchatGroup, VrchatGroupRole } from '../../../platforms/ports.js';
 import { currentPeopleWithLinks, ensureFilled, freshenLinkedMirror, mirrorDeps } from '../../access/index.js';
-import { assignableRoleProblem, guildSettingsOf } from '../../community/index.js';
+import { assignableRoleProblem, guildSettingsOf, type RetiredAutoRole } from '../../community/index.js';
 import { recordedInvitesOf } from '../../identity/index.js';
 import { linkOf } from '../groups/groups.service.js';
 import { activeMappingsOf } from '../role-mappings/active-mappings.js';
 import { neededPermissions } from '../role-mappings/group-needs.js';
+import { retiredRoleGrants } from './auto-role-rules.js';
 import { botStanding, GROUP_PERMISSIONS, readGroup } from './group-reads.js';
 import { recentJoinRefusals } from './join-refusals.js';
 import type { PlanGroup, PlanMember, SyncPlanInput } from './sync-plan.js';
@@ -19,6 +20,8 @@ export interface ObserveWarning {
 
 export interface Observation {
   input: SyncPlanInput;
+  /** Auto roles changed away from with 'take back' chosen, not yet taken over by a sync (their grants are in the input). */
+  retiredAutoRoles: RetiredAutoRole[];
   warnings: ObserveWarning[];
   guild: DiscordGuildInfo;
   /** The linked group, as VRChat shows it (roles included); null when none is linked or it is gone. */
@@ -108,8 +111,12 @@ export async function observeGuild(
       manageableDiscordRoleIds,
       members,
       group: observed.plan,
-      temporaryGrants: await readTemporaryGrants(ctx.db, guildId),
+      temporaryGrants: [
+        ...(await readTemporaryGrants(ctx.db, guildId)),
+        ...retiredRoleGrants(members, settings?.retiredAutoRoles ?? []),
+      ],
     },
+    retiredAutoRoles: settings?.retiredAutoRoles ?? [],
     warnings,
     guild,
     group: observed.group,

@@ -1,4 +1,5 @@
 /** The plan's Discord rules (pure): auto roles and group-to-Discord grants, and their temporary grants ending. */
+import { autoRoleCovers } from './auto-role-rules.js';
 import type { WorkingState } from './sync-plan-state.js';
 import { discordRoleKey, type SyncPlanInput, type SyncReason, type SyncWarning } from './sync-plan-types.js';
 
@@ -22,9 +23,9 @@ export function applyDiscordRules(
       if (prev?.hold) return; // a grant always wins
       wants.set(roleId, { hold, reason });
     };
-    want(linkedRoleId, !!link, 'LinkedRole');
-    want(plus18RoleId, !!link?.verified && link.age === 'Plus18', 'Plus18Role');
-    want(ageVerifiedRoleId, !!link?.verified && link.age !== 'Unverified', 'AgeVerifiedRole');
+    want(linkedRoleId, autoRoleCovers('LinkedRole', link), 'LinkedRole');
+    want(plus18RoleId, autoRoleCovers('Plus18Role', link), 'Plus18Role');
+    want(ageVerifiedRoleId, autoRoleCovers('AgeVerifiedRole', link), 'AgeVerifiedRole');
     if (link) {
       // Only a proven link receives what the VRChat side grants: an unverified one holds no group role here.
       const groupRoles = link.verified ? state.groupRoles.get(link.vrcUserId) : undefined;
@@ -38,7 +39,7 @@ export function applyDiscordRules(
     // Temporary roles the bot gave end with their cause (a grant above, if any, still wins).
     for (const g of input.temporaryGrants ?? [])
       if (g.kind === 'discordRole' && g.discordUserId === member.discordUserId)
-        want(g.roleId, false, 'GrantRoleTemporary');
+        want(g.roleId, false, g.reason ?? 'GrantRoleTemporary');
     const keptRoles = input.keep?.discordRoles;
     for (const [roleId, { hold, reason }] of wants) {
       if (roles.has(roleId) === hold) continue;

@@ -9,6 +9,7 @@ import type {
   SyncWarning,
   TemporaryGrant,
 } from './sync-plan-types.js';
+import { groupRoleKey } from './sync-plan-types.js';
 
 export function applyGroupRules(
   input: SyncPlanInput,
@@ -60,7 +61,7 @@ export function applyGroupRules(
     }
     const roles = state.groupRoles.get(vrcId);
     if (!roles || isProtected) continue;
-    applyGroupRoleRules(group, rulesHeld, member, roles, input.temporaryGrants ?? [], reasons, warn);
+    applyGroupRoleRules(group, rulesHeld, member, roles, input, reasons, warn);
   }
   // Group members linked to nobody here: the temporary roles the bot gave them end.
   const linkedIds = new Set(linked.map((m) => m.link!.vrcUserId));
@@ -69,6 +70,7 @@ export function applyGroupRules(
       continue;
     const roles = state.groupRoles.get(g.vrcUserId);
     if (!roles?.has(g.roleId) || !group.can.assignRoles || !group.manageableRoleIds.has(g.roleId)) continue;
+    if (input.keep?.groupRoles?.has(groupRoleKey(g.vrcUserId, g.roleId))) continue;
     roles.delete(g.roleId);
     reasons.set(`grole:${g.vrcUserId}:${g.roleId}`, 'GrantRoleTemporary');
   }
@@ -89,11 +91,14 @@ function applyGroupRoleRules(
   rulesHeld: readonly DiscordGroupRule[],
   member: PlanMember,
   roles: Set<string>,
-  recorded: readonly TemporaryGrant[],
+  input: SyncPlanInput,
   reasons: Map<string, SyncReason>,
   warn: (w: SyncWarning) => void,
 ) {
   const vrcId = member.link!.vrcUserId;
+  const recorded: readonly TemporaryGrant[] = input.temporaryGrants ?? [];
+  // Held by the breaker: the member keeps the group role until a manager decides.
+  const kept = (roleId: string) => input.keep?.groupRoles?.has(groupRoleKey(vrcId, roleId)) ?? false;
   const revoked = new Set<string>();
   const granted = new Map<string, SyncReason>();
   for (const r of rulesHeld) {
@@ -116,7 +121,7 @@ function applyGroupRoleRules(
     return true;
   };
   for (const roleId of revoked) {
-    if (roles.has(roleId) && manageable(roleId, 'RevokeRole')) {
+    if (roles.has(roleId) && !kept(roleId) && manageable(roleId, 'RevokeRole')) {
       roles.delete(roleId);
       reasons.set(`grole:${vrcId}:${roleId}`, 'RevokeRole');
     }
@@ -137,7 +142,7 @@ function applyGroupRoleRules(
     ...recorded.flatMap((g) => (g.kind === 'groupRole' && g.vrcUserId === vrcId ? [g.roleId] : [])),
   ];
   for (const roleId of temporary) {
-    if (granted.has(roleId) || !roles.has(roleId)) continue;
+    if (granted.has(roleId) || !roles.has(roleId) || kept(roleId)) continue;
     if (!group.manageableRoleIds.has(roleId) || !group.can.assignRoles) continue;
     roles.delete(roleId);
     reasons.set(`grole:${vrcId}:${roleId}`, 'GrantRoleTemporary');

@@ -55,13 +55,19 @@ export interface PlanGroup {
   groupToDiscord: readonly GroupDiscordRule[];
 }
 
-/** A role the bot gave through a GrantRoleTemporary mapping (recorded when the write landed). */
+/**
+ * A role the bot gave and takes back once no rule grants it: through a GrantRoleTemporary mapping (recorded when
+ * the write landed), or under an auto role setting since changed away from (`reason`: that setting's rule).
+ */
 export type TemporaryGrant =
-  | { kind: 'discordRole'; discordUserId: string; roleId: string }
-  | { kind: 'groupRole'; vrcUserId: string; roleId: string };
+  | { kind: 'discordRole'; discordUserId: string; roleId: string; reason?: SyncReason }
+  | { kind: 'groupRole'; vrcUserId: string; roleId: string; reason?: SyncReason };
 
 /** The key of a member's Discord role in `keep.discordRoles`. */
 export const discordRoleKey = (discordUserId: string, roleId: string) => `${discordUserId}:${roleId}`;
+
+/** The key of a member's group role in `keep.groupRoles`. */
+export const groupRoleKey = (vrcUserId: string, roleId: string) => `${vrcUserId}:${roleId}`;
 
 export interface SyncPlanInput {
   /** The guild id: a Discord-to-group rule on it (the @everyone entry) covers every linked member. */
@@ -74,10 +80,15 @@ export interface SyncPlanInput {
   /** Temporary grants the bot made; each is taken back once no rule grants it. */
   temporaryGrants?: readonly TemporaryGrant[];
   /**
-   * What the removal circuit breaker holds: these group members are not removed and these Discord roles
-   * (`discordRoleKey`) not taken, and nothing that would follow from their going is planned.
+   * What the removal circuit breaker holds: these group members are not removed, these group roles
+   * (`groupRoleKey`) and Discord roles (`discordRoleKey`) not taken, and nothing that would follow from their
+   * going is planned.
    */
-  keep?: { members?: ReadonlySet<string>; discordRoles?: ReadonlySet<string> };
+  keep?: {
+    members?: ReadonlySet<string>;
+    groupRoles?: ReadonlySet<string>;
+    discordRoles?: ReadonlySet<string>;
+  };
 }
 
 export type SyncAction =

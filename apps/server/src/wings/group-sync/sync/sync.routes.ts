@@ -5,8 +5,22 @@ import type { AppContext } from '../../../kernel/context.js';
 import { guildParams } from '../groups/groups.schemas.js';
 import { previewSettingsChange } from './change-preview.js';
 import { changePreview, proposedChange } from './change-preview.schemas.js';
-import { heldDecision, heldDecisionResult, syncPreview, syncQueued, syncStatus } from './sync.schemas.js';
-import { decideHeldRemovals, getSyncStatus, previewGuildSync, requestSyncNow } from './sync.service.js';
+import {
+  heldDecision,
+  heldDecisionResult,
+  heldPageQuery,
+  heldPageResult,
+  syncPreview,
+  syncQueued,
+  syncStatus,
+} from './sync.schemas.js';
+import {
+  decideHeldRemovals,
+  getSyncStatus,
+  listHeldRemovals,
+  previewGuildSync,
+  requestSyncNow,
+} from './sync.service.js';
 
 const route = routeSchemas({ tag: 'sync' });
 
@@ -60,12 +74,25 @@ export async function syncRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
     async (req) => requestSyncNow(ctx, requireActor(req), req.params.guildId),
   );
 
+  app.get(
+    '/guilds/:guildId/sync/held',
+    route({
+      operationId: 'listHeldRemovals',
+      description:
+        'Needs Admin. Every removal the circuit breaker holds awaiting a decision, a page at a time (oldest first; 50 a page unless pageSize says otherwise, at most 100).',
+      params: guildParams,
+      querystring: heldPageQuery,
+      response: { 200: heldPageResult },
+    }),
+    async (req) => listHeldRemovals(ctx, requireActor(req), req.params.guildId, req.query),
+  );
+
   app.post(
     '/guilds/:guildId/sync/held',
     route({
       operationId: 'decideHeldRemovals',
       description:
-        "Needs Admin. 'apply' carries out the removals the circuit breaker held (re-checked by a sync job), 'discard' drops them.",
+        "Needs Admin. For every removal the circuit breaker holds awaiting a decision: 'apply' has them carried out (re-checked by a sync job), 'discard' declines them (they stay held and are never applied, until the rules stop asking for them).",
       params: guildParams,
       body: heldDecision,
       response: { 200: heldDecisionResult },

@@ -29,8 +29,38 @@ export const syncStatus = z.object({
   nextRunAt: z.string().nullable(),
   lastRunAt: z.string().nullable(),
   lastResult: z.object({ applied: z.number(), failed: z.number(), held: z.number() }).nullable(),
+  /** Removals awaiting a decision: how many, since when, the first 50 (`GET …/sync/held` pages through all). */
   held: z.object({ count: z.number(), heldAt: z.string(), actions: z.array(syncActionView) }).nullable(),
+  /** Held removals a manager declined (Discard): still held, never applied, until the rules stop asking. */
+  keptRemovals: z.number(),
   warnings: z.array(warning),
+});
+
+export const HELD_PAGE_SIZE = 50;
+const PAGE = 'The page must be a whole number from 1.';
+const PAGE_SIZE = 'The page size must be a whole number from 1 to 100.';
+
+export const heldPageQuery = z.object({
+  page: z.coerce
+    .number({ error: PAGE })
+    .int({ error: PAGE })
+    .min(1, { error: PAGE })
+    .max(1_000_000, { error: PAGE })
+    .default(1),
+  pageSize: z.coerce
+    .number({ error: PAGE_SIZE })
+    .int({ error: PAGE_SIZE })
+    .min(1, { error: PAGE_SIZE })
+    .max(100, { error: PAGE_SIZE })
+    .default(HELD_PAGE_SIZE),
+});
+
+export const heldPageResult = z.object({
+  /** Removals awaiting a decision, in all. */
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+  actions: z.array(syncActionView),
 });
 
 export const syncPreview = z.object({

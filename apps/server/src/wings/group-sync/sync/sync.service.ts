@@ -9,6 +9,14 @@ import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { linkOf } from '../groups/groups.service.js';
 import { forgetGroupReads } from './group-reads.js';
+import {
+  awaitingKeys,
+  decideHolds,
+  heldPage,
+  heldSummary,
+  rememberedHolds,
+  updateHolds,
+} from './held-removals.js';
 import { joinRefusedMessage } from './join-refusals.js';
 import { estimatedSyncSeconds, nextScheduledSync, syncActivityOf } from './sync-activity.js';
 import { type ApplyWarning, applyActions, settleIntents } from './sync-apply.js';
@@ -21,7 +29,7 @@ import {
 } from './sync-breaker.js';
 import { type Observation, type ObserveWarning, observeGuild } from './sync-observe.js';
 import type { SyncAction, SyncActionKind, SyncWarning } from './sync-plan.js';
-import { dropStaleGrants } from './temporary-grants.js';
+import { adoptRetiredAutoRoles, dropStaleGrants } from './temporary-grants.js';
 
 export { breakerHolds, HOLD_ABOVE_COUNT, HOLD_ABOVE_SHARE };
 
@@ -35,34 +43,6 @@ export interface SyncActionView {
   roleName: string | null;
   reason: string;
 }
-
-interface HeldRemoval extends SyncActionView {
-  /** What an approval names (`heldKeyOf`); rows held before Discord roles were held have only `vrcUserId`. */
-  key?: string;
-  /** Approved by a manager: every sync applies it (not only the job the approval queued). */
-  approved?: boolean;
-}
-
-const keyOfHeld = (h: HeldRemoval) => h.key ?? h.vrcUserId ?? '';
-
-/**
- * What the status shows of a stored held removal: the view's fields and nothing else. A stored entry also
- * carries its `key` and `approved` (production's compiled serializer answers 500 for a property the schema
- * does not declare inside the nullable `held`), and a row stored by older code may lack a field.
- */
-function heldView(h: Partial<HeldRemoval>): SyncActionView {
-  return {
-    kind: h.kind === 'removeDiscordRole' ? 'removeDiscordRole' : 'remove',
-    targetName: h.targetName || h.vrcUserId || h.discordUserId || '',
-    discordUserId: h.discordUserId ?? null,
-    vrcUserId: h.vrcUserId ?? null,
-    roleName: h.roleName ?? null,
-    reason: h.reason ?? '',
-  };
-}
-
-/** "Glimmer" for a group removal, "Glimmer (Event Host)" for a Discord role taken. */
-const heldName = (h: HeldRemoval) => (h.roleName ? `${h.targetName} (${h.roleName})` : h.targetName);
 
 export interface SyncRunResult {
   planned: number;
@@ -159,27 +139,22 @@ export async function runGuildSync(
   if (!obs) return null;
   await settleIntents(ctx, guildId, obs.input, obs.group?.id ?? null);
   await dropStaleGrants(ctx.db, guildId, obs.input);
+  await adoptRetiredAutoRoles(ctx.db, guildId, obs);
   const before = await stateOf(ctx, guildId);
-  const stored = (before?.heldRemovals ?? []) as HeldRemoval[];
-  const approved = new Set([
-    ...(opts.approvedRemovals ?? []),
-    ...stored.filter((h) => h.approved).map(keyOfHeld),
-  ]);
-  const { plan, held, derived } = planWithBreaker(obs.input, obs.group?.memberCount ?? 0, approved);
-  const hold = held.length > 0;
+  const remembered = await rememberedHolds(ctx.db, guildId);
+  // Approved by the job's payload too: a sync queued by 'Apply removals' runs them even if it reads first.
+  const decisions = new Map(remembered);
+  for (const key of opts.approvedRemovals ?? []) if (decisions.has(key)) decisions.set(key, 'apply');
+  const groupSize = obs.group?.memberCount ?? 0;
+  const { plan, held, fresh, derived, released } = planWithBreaker(obs.input, groupSize, decisions);
   const groupId = obs.group?.id ?? null;
-
-  if (hold) {
-    const views = held.map((a) => ({ ...viewOf(obs, a), key: heldKeyOf(a) ?? '' }));
-    // Audited once: a later sync holding the same removals leaves the record (and its time) as it is.
-    const same = (a: string[], b: string[]) => a.length === b.length && a.every((k, i) => k === b[i]);
-    const storedKeys = stored
-      .filter((h) => !h.approved)
-      .map(keyOfHeld)
-      .sort();
-    if (!same(views.map((v) => v.key).sort(), storedKeys))
-      await holdRemovals(ctx, guildId, views, obs.group?.memberCount ?? 0, derived.length);
-  }
+  await updateHolds(ctx.db, guildId, {
+    fresh: fresh.map((a) => heldRowOf(obs, a)),
+    released,
+    remembered,
+    groupSize,
+    heldWithThem: derived.length,
+  });
   const result = await applyActions(ctx, guildId, groupId, plan.actions, (a) => ({
     ...viewOf(obs, a),
     vrchatName: vrchatNameOf(obs, a),
@@ -219,40 +194,25 @@ export async function runGuildSync(
         lastRunAt: new Date(),
         lastResult: summary,
         warnings,
-        // A sync that holds nothing clears what an earlier one held: the rules no longer ask for it.
-        ...(hold ? {} : { heldRemovals: null, heldAt: null }),
         updatedAt: sql`now()`,
       },
     });
   return summary;
 }
 
-async function holdRemovals(
-  ctx: AppContext,
-  guildId: string,
-  held: HeldRemoval[],
-  groupSize: number,
-  derived: number,
-) {
-  const values = { heldRemovals: held, heldAt: new Date(), updatedAt: new Date() };
-  await ctx.db.transaction(async (tx) => {
-    await tx
-      .insert(guildSyncState)
-      .values({ guildId, ...values })
-      .onConflictDoUpdate({ target: guildSyncState.guildId, set: values });
-    await audit(tx, {
-      action: 'sync.removals_held',
-      actor: botActor,
-      guildId,
-      details: {
-        count: held.length,
-        groupSize,
-        // Steps held with the removals because they follow from them.
-        heldWithThem: derived,
-        names: held.slice(0, 25).map(heldName),
-      },
-    });
-  });
+/** The row a newly held removal is remembered as: which member or account, which action, the names to show. */
+function heldRowOf(obs: Observation, a: SyncAction) {
+  const view = viewOf(obs, a);
+  return {
+    key: heldKeyOf(a) ?? '',
+    kind: a.kind as 'remove' | 'removeGroupRole' | 'removeDiscordRole',
+    vrcUserId: view.vrcUserId,
+    discordUserId: view.discordUserId,
+    roleId: 'roleId' in a ? a.roleId : null,
+    reason: a.reason,
+    targetName: view.targetName,
+    roleName: view.roleName,
+  };
 }
 
 /** The dry run: what the next sync would do, without doing it. */
@@ -260,7 +220,8 @@ export async function previewGuildSync(ctx: AppContext, actor: Actor, guildId: s
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const obs = await observeGuild(ctx, guildId, { preview: true });
   if (!obs) return { total: 0, counts: {}, actions: [], wouldHold: 0, complete: true, estimatedSeconds: 0 };
-  const { wanted: plan, held } = planWithBreaker(obs.input, obs.group?.memberCount ?? 0, new Set());
+  const remembered = await rememberedHolds(ctx.db, guildId);
+  const { wanted: plan, held } = planWithBreaker(obs.input, obs.group?.memberCount ?? 0, remembered);
   const counts: Record<string, number> = {};
   for (const a of plan.actions) counts[a.kind] = (counts[a.kind] ?? 0) + 1;
   return {
@@ -282,7 +243,7 @@ export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: stri
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const row = await stateOf(ctx, guildId);
   const link = await linkOf(ctx.db, guildId);
-  const held = ((row?.heldRemovals ?? []) as HeldRemoval[]).filter((h) => !h.approved);
+  const held = await heldSummary(ctx.db, guildId);
   const last = row?.lastResult as Partial<SyncRunResult> | null | undefined;
   const [activity, nextRunAt] = await Promise.all([syncActivityOf(ctx, guildId), nextScheduledSync(ctx)]);
   return {
@@ -292,13 +253,14 @@ export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: stri
     lastRunAt: row?.lastRunAt?.toISOString() ?? null,
     lastResult: last ? { applied: last.applied ?? 0, failed: last.failed ?? 0, held: last.held ?? 0 } : null,
     held:
-      held.length > 0 && row?.heldAt
+      held.count > 0 && held.heldAt
         ? {
-            count: held.length,
-            heldAt: row.heldAt.toISOString(),
-            actions: held.slice(0, PREVIEW_LIMIT).map(heldView),
+            count: held.count,
+            heldAt: held.heldAt.toISOString(),
+            actions: await heldPage(ctx.db, guildId, 0, PREVIEW_LIMIT),
           }
         : null,
+    keptRemovals: held.kept,
     warnings: [
       ...((row?.warnings ?? []) as { kind: string; message: string }[]),
       ...(row?.followError ? [{ kind: 'groupFollow', message: row.followError }] : []),
@@ -331,7 +293,10 @@ export async function requestSyncNow(ctx: AppContext, actor: Actor, guildId: str
 export const SYNC_NOT_QUEUED = 'The sync could not be queued right now. Try again in a minute.';
 export const NOTHING_HELD = 'No removals are held for this server.';
 
-/** 'Apply removals' or 'Discard' for what the breaker held. */
+/**
+ * 'Apply removals' or 'Discard' for what the breaker holds. Discard declines them: they stay held (never
+ * applied) until the rules stop asking for them, so a later sync cannot carry them out on its own.
+ */
 export async function decideHeldRemovals(
   ctx: AppContext,
   actor: Actor,
@@ -339,43 +304,35 @@ export async function decideHeldRemovals(
   decision: 'apply' | 'discard',
 ) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
-  const held = (((await stateOf(ctx, guildId))?.heldRemovals ?? []) as HeldRemoval[]).filter(
-    (h) => !h.approved,
-  );
-  if (held.length === 0) throw invalid(NOTHING_HELD);
+  const { count } = await heldSummary(ctx.db, guildId);
+  if (count === 0) throw invalid(NOTHING_HELD);
   if (decision === 'apply') {
-    // Queued before the list is cleared, so a failure loses nothing. The removals run in a sync job,
-    // re-checked against the group then, never blindly.
+    // Queued before the decision is recorded, so a failure loses nothing. The removals run in a sync job,
+    // re-checked against the platforms then, never blindly; any sync from now on carries them out.
+    // The keys go with the job too: it carries them out even if it starts before the approval is recorded.
+    const approvedRemovals = await awaitingKeys(ctx.db, guildId);
     await ctx.jobs
-      .send(
-        syncGuildJob,
-        { guildId, reason: 'held', approvedRemovals: held.map(keyOfHeld) },
-        { singletonKey: `${guildId}:held` },
-      )
+      .send(syncGuildJob, { guildId, reason: 'held', approvedRemovals }, { singletonKey: `${guildId}:held` })
       .catch((err) => {
         ctx.log.error({ err, guildId }, 'sync: approved removals not queued');
         throw unavailable(SYNC_NOT_QUEUED);
       });
   }
-  await ctx.db.transaction(async (tx) => {
-    await tx
-      .update(guildSyncState)
-      // Approved removals stay recorded until a sync carries them out, so a sync running before the queued
-      // one applies them too instead of holding them again.
-      .set({
-        heldRemovals: decision === 'apply' ? held.map((h) => ({ ...h, approved: true })) : null,
-        heldAt: decision === 'apply' ? undefined : null,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(guildSyncState.guildId, guildId));
-    await audit(tx, {
-      action: decision === 'apply' ? 'sync.removals_approved' : 'sync.removals_discarded',
-      actor,
-      guildId,
-      details: { count: held.length, names: held.slice(0, 25).map(heldName) },
-    });
-  });
-  return { count: held.length };
+  const decided = await decideHolds(ctx.db, guildId, actor, decision === 'apply' ? 'apply' : 'keep');
+  return { count: decided.length };
+}
+
+/** One page of the removals the breaker holds awaiting a decision (all of them can be read before Apply). */
+export async function listHeldRemovals(
+  ctx: AppContext,
+  actor: Actor,
+  guildId: string,
+  { page, pageSize }: { page: number; pageSize: number },
+) {
+  await requireGuildPermission(ctx, actor, guildId, 'Admin');
+  const { count } = await heldSummary(ctx.db, guildId);
+  const actions = await heldPage(ctx.db, guildId, (page - 1) * pageSize, pageSize);
+  return { total: count, page, pageSize, actions };
 }
 
 export { requestGuildSync };

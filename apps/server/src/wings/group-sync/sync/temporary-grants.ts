@@ -1,16 +1,45 @@
 import { and, eq, or } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client.js';
+import type { Db, Queryable } from '../../../db/client.js';
 import { syncTemporaryGrants } from '../../../db/schema/index.js';
-import type { SyncAction, SyncPlanInput, TemporaryGrant } from './sync-plan.js';
+import { clearRetiredAutoRoles } from '../../community/index.js';
+import { retiredRoleGrants } from './auto-role-rules.js';
+import type { Observation } from './sync-observe.js';
+import type { SyncAction, SyncPlanInput, SyncReason, TemporaryGrant } from './sync-plan.js';
 
 /** The temporary grants the bot made in this server (the planner ends each once its cause is gone). */
 export async function readTemporaryGrants(db: Queryable, guildId: string): Promise<TemporaryGrant[]> {
   const rows = await db.select().from(syncTemporaryGrants).where(eq(syncTemporaryGrants.guildId, guildId));
-  return rows.map((r) =>
-    r.kind === 'discordRole'
-      ? { kind: 'discordRole', discordUserId: r.targetId, roleId: r.roleId }
-      : { kind: 'groupRole', vrcUserId: r.targetId, roleId: r.roleId },
-  );
+  return rows.map((r) => {
+    const reason = r.reason === 'GrantRoleTemporary' ? {} : { reason: r.reason as SyncReason };
+    return r.kind === 'discordRole'
+      ? { kind: 'discordRole', discordUserId: r.targetId, roleId: r.roleId, ...reason }
+      : { kind: 'groupRole', vrcUserId: r.targetId, roleId: r.roleId, ...reason };
+  });
+}
+
+/**
+ * A sync takes over the auto roles changed away from: each holder the old setting covered is recorded as a grant
+ * to take back (with that setting's rule as its reason), and the entries are cleared, in one transaction.
+ */
+export async function adoptRetiredAutoRoles(db: Db, guildId: string, obs: Observation): Promise<void> {
+  if (obs.retiredAutoRoles.length === 0) return;
+  const grants = retiredRoleGrants(obs.input.members, obs.retiredAutoRoles);
+  await db.transaction(async (tx) => {
+    if (grants.length > 0)
+      await tx
+        .insert(syncTemporaryGrants)
+        .values(
+          grants.map((g) => ({
+            guildId,
+            kind: 'discordRole' as const,
+            targetId: g.kind === 'discordRole' ? g.discordUserId : g.vrcUserId,
+            roleId: g.roleId,
+            reason: g.reason ?? 'GrantRoleTemporary',
+          })),
+        )
+        .onConflictDoNothing();
+    await clearRetiredAutoRoles(tx, guildId, obs.retiredAutoRoles);
+  });
 }
 
 /** Whether the bot holds a record of a temporary group role it gave in this server. */

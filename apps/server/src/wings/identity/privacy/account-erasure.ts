@@ -158,6 +158,8 @@ async function eraseRows(ctx: AppContext, { userId, pseudonym, vrcUserId }: Eras
         await run(sql`update sync_intents set ${col} = replace(${col}::text, ${id}, ${pseudonym})::jsonb
           where strpos(${col}::text, ${id}) > 0`);
       }
+      // A removal held for them names them: let go (their link is gone, so the rules decide afresh).
+      await run(sql`delete from sync_held_removals where discord_user_id = ${id} or vrc_user_id = ${id}`);
     }
   });
 }

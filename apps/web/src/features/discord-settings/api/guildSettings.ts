@@ -11,18 +11,30 @@ const settings = guildRead('guild-settings', (guildId) =>
 );
 export const { key: guildSettingsKey, query: guildSettingsQuery, useRead: useGuildSettings } = settings;
 
+/** What becomes of a role a setting stops managing: taken back from its holders, or kept on them. */
+export type OldRolesChoice = 'take' | 'keep';
+
 /**
- * Saves one auto-assigned role at once (null clears it), with the version the settings were read at: the
- * server answers 409 when another manager saved since. The answer replaces the cached settings.
+ * Saves one auto-assigned role at once (null clears it), with the version the settings were read at (the
+ * server answers 409 when another manager saved since) and what becomes of the role it replaces. The answer
+ * replaces the cached settings.
  */
 export function useUpdateAutoAssignRoles(guildId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ change, version }: { change: Partial<AutoAssignRoles>; version: number }) =>
+    mutationFn: ({
+      change,
+      version,
+      oldRoles,
+    }: {
+      change: Partial<AutoAssignRoles>;
+      version: number;
+      oldRoles?: OldRolesChoice;
+    }) =>
       unwrap(
         api.POST('/api/guilds/{guildId}', {
           params: { path: { guildId } },
-          body: { autoAssignRoles: change, version },
+          body: { autoAssignRoles: change, version, ...(oldRoles ? { oldRoles } : {}) },
         }),
       ),
     onSuccess: (settings) => queryClient.setQueryData(guildSettingsKey(guildId), settings),

@@ -192,9 +192,58 @@ describe('Discord tab', () => {
     expect(await panel.findByText('No member is affected.')).toBeTruthy();
     fireEvent.click(panel.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(callsTo(fetchMock, 'POST', '/api/guilds/900')).toHaveLength(1));
+    // The old role is taken back from its holders unless the manager keeps it: said with the save.
     expect(await callsTo(fetchMock, 'POST', '/api/guilds/900')[0].json()).toEqual({
       autoAssignRoles: { ageVerifiedPlus18RoleId: null },
       version: 0,
+      oldRoles: 'take',
+    });
+  });
+
+  it('offers to keep the replaced role on its holders, previews that choice and saves it', async () => {
+    const fetchMock = setup({
+      'POST /api/guilds/900': { body: settings },
+      'POST /api/guilds/900/sync/preview': {
+        body: {
+          effects: [
+            {
+              kind: 'discordRole',
+              roleName: 'Supporter',
+              sentence: 'Supporter will be taken from 4 members.',
+              given: [],
+              taken: ['Ann', 'Bea', 'Cid', 'Dee'],
+            },
+          ],
+          total: 4,
+          warnings: [],
+          wouldHold: 0,
+          complete: true,
+          oldRoles: [{ roleId: '12', roleName: 'Supporter', members: 4 }],
+        },
+      },
+    });
+    await screen.findByText('Discord Settings');
+    await choose('18+ Verified Role', 'Guest');
+    const panel = within(await screen.findByRole('region', { name: 'Change preview' }));
+    expect(await panel.findByText('Supporter will be taken from 4 members.')).toBeTruthy();
+    const keep = panel.getByRole('checkbox', {
+      name: 'Keep Supporter on the members who have it (the bot no longer manages it)',
+    }) as HTMLInputElement;
+    expect(keep.checked).toBe(false);
+    fireEvent.click(keep);
+    // The choice is previewed: the server is asked again with it.
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', '/api/guilds/900/sync/preview')).toHaveLength(2));
+    expect(await callsTo(fetchMock, 'POST', '/api/guilds/900/sync/preview')[1].json()).toEqual({
+      kind: 'autoRoles',
+      autoAssignRoles: { ageVerifiedPlus18RoleId: '13' },
+      oldRoles: 'keep',
+    });
+    fireEvent.click(await panel.findByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', '/api/guilds/900')).toHaveLength(1));
+    expect(await callsTo(fetchMock, 'POST', '/api/guilds/900')[0].json()).toEqual({
+      autoAssignRoles: { ageVerifiedPlus18RoleId: '13' },
+      version: 0,
+      oldRoles: 'keep',
     });
   });
 
@@ -366,6 +415,35 @@ describe('Discord tab', () => {
     expect(await callsTo(fetchMock, 'POST', '/api/guilds/900/sync/held')[0].json()).toEqual({
       decision: 'apply',
     });
+  });
+
+  it('lists every held removal on the Discord tab too, a page at a time', async () => {
+    const actions = Array.from({ length: 50 }, (_, i) => ({
+      kind: 'removeDiscordRole',
+      targetName: `Member ${i}`,
+      discordUserId: null,
+      vrcUserId: null,
+      roleName: 'Supporter',
+      reason: 'LinkedRole',
+    }));
+    setup({
+      'GET /api/guilds/900/sync': {
+        body: {
+          groupEnabled: false,
+          lastRunAt: null,
+          lastResult: null,
+          held: { count: 206, heldAt: new Date().toISOString(), actions },
+          keptRemovals: 0,
+          warnings: [],
+        },
+      },
+      'GET /api/guilds/900/sync/held': { body: { total: 206, page: 1, pageSize: 50, actions } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Show all 206' }));
+    const list = await screen.findByRole('list', { name: 'Held removals' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(50);
+    expect(within(list).getByText('Member 49 (Supporter): Discord role taken')).toBeTruthy();
+    expect(screen.getByText('Page 1 of 5')).toBeTruthy();
   });
 
   it('offers Sync now with the last sync, also for a server without a linked group', async () => {

@@ -19,6 +19,7 @@ import {
   type AutoAssignRoles,
   guildSettingsQuery,
   isStaleSave,
+  type OldRolesChoice,
   useGuildSettings,
   useUpdateAutoAssignRoles,
 } from '../api/guildSettings';
@@ -49,6 +50,17 @@ interface Pending {
   version: number;
   /** Why the page shows another manager's version and asks again (after a 409). */
   notice?: string;
+  /** Keep the replaced role on its holders instead of having the bot take it back. */
+  keepOld: boolean;
+}
+
+/** The role a pending change stops managing: set now, not the new choice, and no other setting's. */
+function oldRoleOf(current: AutoAssignRoles, pending: Pending): string | null {
+  const old = current[pending.key];
+  const stillUsed = (Object.keys(current) as (keyof AutoAssignRoles)[]).some(
+    (k) => k !== pending.key && current[k] === old,
+  );
+  return !old || old === pending.roleId || stillUsed ? null : old;
 }
 
 export function DiscordTab({ guild }: { guild: ManageableGuild }) {
@@ -70,9 +82,10 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
       </Alert>
     );
   const data = settings.data;
-  const save = (change: Partial<AutoAssignRoles>, from: Pending) =>
+  // Said explicitly when the change replaces a role: taken back from its holders, or kept on them.
+  const save = (change: Partial<AutoAssignRoles>, from: Pending, oldRoles?: OldRolesChoice) =>
     update.mutate(
-      { change, version: from.version },
+      { change, version: from.version, oldRoles },
       {
         onSuccess: () => {
           notify({ type: 'success', message: 'Auto assign roles updated successfully.' });
@@ -102,6 +115,7 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
     );
   const roleName = (id: string | null) =>
     id === null ? 'none' : (data.roles.find((r) => r.id === id)?.name ?? `Deleted role (${id})`);
+  const oldRole = pending && oldRoleOf(data.autoAssignRoles, pending);
   const shown = (key: AutoRoleKey) => (pending?.key === key ? pending.roleId : data.autoAssignRoles[key]);
   const select = (key: AutoRoleKey, label: string, description: string) => (
     <AutoRoleSelect
@@ -112,7 +126,9 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
       disabled={!canEdit || update.isPending}
       onChange={(roleId) =>
         setPending(
-          roleId === data.autoAssignRoles[key] ? null : { key, label, roleId, version: data.version },
+          roleId === data.autoAssignRoles[key]
+            ? null
+            : { key, label, roleId, version: data.version, keepOld: false },
         )
       }
     />
@@ -141,12 +157,31 @@ export function DiscordTab({ guild }: { guild: ManageableGuild }) {
           {pending && (
             <ChangePreviewPanel
               guildId={guild.id}
-              change={{ kind: 'autoRoles', autoAssignRoles: { [pending.key]: pending.roleId } }}
+              change={{
+                kind: 'autoRoles',
+                autoAssignRoles: { [pending.key]: pending.roleId },
+                ...(pending.keepOld ? { oldRoles: 'keep' as const } : {}),
+              }}
               title={`${pending.label}: ${roleName(data.autoAssignRoles[pending.key])} → ${roleName(pending.roleId)}`}
               saving={update.isPending}
               notice={pending.notice}
-              onSave={() => save({ [pending.key]: pending.roleId }, pending)}
+              onSave={() =>
+                save(
+                  { [pending.key]: pending.roleId },
+                  pending,
+                  oldRole ? (pending.keepOld ? 'keep' : 'take') : undefined,
+                )
+              }
               onCancel={() => setPending(null)}
+              oldRole={
+                oldRole
+                  ? {
+                      roleName: roleName(oldRole),
+                      keep: pending.keepOld,
+                      onKeepChange: (keepOld) => setPending({ ...pending, keepOld }),
+                    }
+                  : undefined
+              }
             />
           )}
           <Group justify="space-between">

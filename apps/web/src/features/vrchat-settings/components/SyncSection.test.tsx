@@ -234,6 +234,39 @@ describe('VRChat tab, held removals', () => {
     expect(await callsTo(fetchMock, 'POST', `${sync}/held`)[0].json()).toEqual({ decision: 'discard' });
   });
 
+  it('lists every held removal a page at a time, group roles named, before Apply', async () => {
+    const many = { ...held, count: 120 };
+    const page = Array.from({ length: 50 }, (_, i) =>
+      action(i % 2 ? 'remove' : 'removeGroupRole', `Member ${i}`, i % 2 ? null : 'Event Host', 'RevokeRole'),
+    );
+    const fetchMock = setup({
+      [`GET ${sync}`]: { body: { ...status, held: many } },
+      [`GET ${sync}/held`]: { body: { total: 120, page: 1, pageSize: 50, actions: page } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Show all 120' }));
+    const list = await screen.findByRole('list', { name: 'Held removals' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(50);
+    expect(within(list).getByText('Member 0 (Event Host): group role taken')).toBeTruthy();
+    expect(within(list).getByText('Member 1: removed from the VRChat group')).toBeTruthy();
+    expect(screen.getByText('Page 1 of 3')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(screen.getByText('Page 2 of 3')).toBeTruthy());
+    const asked = callsTo(fetchMock, 'GET', `${sync}/held`).map((r) =>
+      new URL(r.url).searchParams.get('page'),
+    );
+    expect(asked).toEqual(['1', '2']);
+  });
+
+  it('says discarded removals stay held and their members are kept', async () => {
+    setup({ [`GET ${sync}`]: { body: { ...status, held: null, keptRemovals: 5 } } });
+    expect(
+      await screen.findByText(
+        '5 discarded removals stay held: those members are kept until the rules stop asking to remove them.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Apply removals' })).toBeNull();
+  });
+
   it("shows the server's message when the decision fails", async () => {
     withHeld({
       [`POST ${sync}/held`]: { status: 409, body: { message: 'These removals were already decided.' } },

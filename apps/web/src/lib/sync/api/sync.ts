@@ -61,6 +61,24 @@ export function useRunSync(guildId: string) {
   });
 }
 
+export type HeldRemovalsPage = Ok<'/api/guilds/{guildId}/sync/held', 'get'>;
+/** Held removals listed per page (the server's default). */
+export const HELD_PAGE_SIZE = 50;
+
+/** One page of every removal the breaker holds awaiting a decision (needs Admin). */
+export function useHeldRemovals(guildId: string, page: number, enabled = true) {
+  return useQuery({
+    queryKey: [...syncKey(guildId), 'held', page] as const,
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/guilds/{guildId}/sync/held', {
+          params: { path: { guildId }, query: { page, pageSize: HELD_PAGE_SIZE } },
+        }),
+      ),
+    enabled,
+  });
+}
+
 /** Applies or discards the removals the last sync held back. */
 export function useDecideHeldRemovals(guildId: string) {
   const invalidate = useInvalidateSync(guildId);

@@ -1,4 +1,15 @@
-import { Alert, Button, Group, List, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  List,
+  Paper,
+  Stack,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/errors';
 import { type ChangePreview, type ProposedChange, useChangePreview } from '../api/changePreview';
@@ -15,6 +26,11 @@ interface Props {
   onCancel: () => void;
   /** A sentence shown above the preview (e.g. why the page now shows another manager's version). */
   notice?: string | null;
+  /**
+   * An auto-role change that stops managing a role (`roleName`): by default the bot takes it back from the
+   * members the old setting gave it to; the manager may keep it on them instead (sent with the save).
+   */
+  oldRole?: { roleName: string; keep: boolean; onKeepChange: (keep: boolean) => void };
 }
 
 type Effect = ChangePreview['effects'][number];
@@ -74,7 +90,16 @@ function NameList({ label, names }: { label: string; names: string[] }) {
  * limiting, say) the panel says so and Save is allowed, knowingly. `notice` says why the preview was asked
  * again (another manager saved first).
  */
-export function ChangePreviewPanel({ guildId, change, title, saving, onSave, onCancel, notice }: Props) {
+export function ChangePreviewPanel({
+  guildId,
+  change,
+  title,
+  saving,
+  onSave,
+  onCancel,
+  notice,
+  oldRole,
+}: Props) {
   const preview = useChangePreview(guildId, change);
   const previewed = !preview.isPending && !preview.isFetching;
   const body = () => {
@@ -133,6 +158,14 @@ export function ChangePreviewPanel({ guildId, change, title, saving, onSave, onC
           </Alert>
         )}
         {body()}
+        {oldRole && (
+          <Checkbox
+            label={`Keep ${oldRole.roleName} on the members who have it (the bot no longer manages it)`}
+            checked={oldRole.keep}
+            disabled={saving}
+            onChange={(e) => oldRole.onKeepChange(e.currentTarget.checked)}
+          />
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel} disabled={saving}>
             Cancel

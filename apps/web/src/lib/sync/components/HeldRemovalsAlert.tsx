@@ -1,10 +1,11 @@
-import { Alert, Button, Group, Text } from '@mantine/core';
+import { Alert, Button, Group, Text, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/errors';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { notify } from '../../../components/toasts';
 import { type HeldDecision, type SyncActionView, useDecideHeldRemovals, useSyncStatus } from '../api/sync';
 import { plural } from '../syncWords';
+import { HeldRemovalsList, heldName } from './HeldRemovalsList';
 
 const NAMES_SHOWN = 5;
 
@@ -14,18 +15,20 @@ function names(targets: string[], count: number): string {
   return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
 }
 
-/** "Glimmer" for a member removed from the group, "Glimmer (Event Host)" for a Discord role taken. */
-const heldName = (a: SyncActionView) =>
-  a.kind === 'removeDiscordRole' && a.roleName ? `${a.targetName} (${a.roleName})` : a.targetName;
-
 /** What 'Apply removals' will do, counted from what the server listed (the first 50 at most). */
 function confirmText(actions: SyncActionView[], count: number): string {
   const roles = actions.filter((a) => a.kind === 'removeDiscordRole');
-  if (roles.length === 0) return `Remove ${plural(count, ['member', 'members'])} from the VRChat group?`;
-  const names = [...new Set(roles.map((a) => a.roleName ?? 'a role'))].join(', ');
-  if (roles.length === actions.length)
-    return `Take ${names} from ${plural(count, ['member', 'members'])} in Discord?`;
-  return `Apply ${plural(count, ['held removal', 'held removals'])}: members removed from the VRChat group, and ${names} taken in Discord?`;
+  const groupRoles = actions.filter((a) => a.kind === 'removeGroupRole');
+  const namesOf = (list: SyncActionView[]) =>
+    [...new Set(list.map((a) => a.roleName ?? 'a role'))].join(', ');
+  const members = plural(count, ['member', 'members']);
+  if (roles.length === 0 && groupRoles.length === 0) return `Remove ${members} from the VRChat group?`;
+  if (roles.length === actions.length) return `Take ${namesOf(roles)} from ${members} in Discord?`;
+  if (groupRoles.length === actions.length)
+    return `Take ${namesOf(groupRoles)} from ${members} in the VRChat group?`;
+  if (groupRoles.length === 0)
+    return `Apply ${plural(count, ['held removal', 'held removals'])}: members removed from the VRChat group, and ${namesOf(roles)} taken in Discord?`;
+  return `Apply ${plural(count, ['held removal', 'held removals'])}: removals from the VRChat group and its roles, and roles taken in Discord?`;
 }
 
 const done: Record<HeldDecision, (count: number) => string> = {
@@ -34,15 +37,30 @@ const done: Record<HeldDecision, (count: number) => string> = {
 };
 
 /**
- * The circuit breaker held removals back (members from the group, or a Discord role from many holders): an
- * Admin applies them (after confirming) or discards them. Shown on the VRChat and Discord tabs.
+ * The circuit breaker held removals back (members from the group, a group role or a Discord role from many
+ * holders): an Admin reads them all (a page at a time), then applies them (after confirming) or discards them.
+ * Held removals stay held until then, and discarded ones stay held (never applied) until the rules stop asking
+ * for them. Shown on the VRChat and Discord tabs.
  */
 export function HeldRemovalsAlert({ guildId, enabled = true }: { guildId: string; enabled?: boolean }) {
   const status = useSyncStatus(guildId, enabled);
   const decide = useDecideHeldRemovals(guildId);
   const [confirming, setConfirming] = useState(false);
+  const [listing, setListing] = useState(false);
   const held = status.data?.held;
-  if (!enabled || !held) return null;
+  const kept = status.data?.keptRemovals ?? 0;
+  if (!enabled || (!held && kept === 0)) return null;
+  const keptNote = kept > 0 && (
+    <Text size="sm" c="dimmed" mt={held ? 'xs' : 0}>
+      {`${plural(kept, ['discarded removal stays', 'discarded removals stay'])} held: those members are kept until the rules stop asking to remove them.`}
+    </Text>
+  );
+  if (!held)
+    return (
+      <Alert color="gray" variant="light">
+        {keptNote}
+      </Alert>
+    );
 
   const send = (decision: HeldDecision) =>
     decide.mutate(decision, {
@@ -60,7 +78,14 @@ export function HeldRemovalsAlert({ guildId, enabled = true }: { guildId: string
       variant="light"
       title={`The last sync held back ${plural(held.count, ['removal', 'removals'])}`}
     >
-      <Text size="sm">{names(held.actions.map(heldName), held.count)}</Text>
+      <Group gap="xs">
+        <Text size="sm">{names(held.actions.map(heldName), held.count)}</Text>
+        <UnstyledButton onClick={() => setListing((o) => !o)} aria-expanded={listing} fz="sm" c="blue">
+          {listing ? 'Hide the list' : `Show all ${held.count}`}
+        </UnstyledButton>
+      </Group>
+      {listing && <HeldRemovalsList guildId={guildId} />}
+      {keptNote}
       <Group mt="sm" gap="xs">
         <Button size="xs" color="red" onClick={() => setConfirming(true)} disabled={decide.isPending}>
           Apply removals
