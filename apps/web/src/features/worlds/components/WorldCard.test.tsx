@@ -8,7 +8,7 @@ import { LOBBY_ID, WORLDS, worldFixture } from '../testing/worldFixtures';
 const WORLD = `${WORLDS}/${LOBBY_ID}`;
 
 const switchOf = (card: ReturnType<typeof within>, name: string) =>
-  card.getByRole('switch', { name }) as HTMLInputElement;
+  card.getByRole('switch', { name: `${name} for Hangout Lobby` }) as HTMLInputElement;
 
 describe('world settings', () => {
   it('links the Trusted URL when a GitHub Pages mirror is configured', async () => {
