@@ -80,7 +80,8 @@ export function focusStop(page: Page): Promise<FocusStop | null> {
       };
     }
 
-    const box = drawn.getBoundingClientRect();
+    // Where the control itself is (a field's box may be taller than the window; the browser shows the field).
+    const box = (hiddenInput ? (el.nextElementSibling ?? el) : el).getBoundingClientRect();
     const header = document.querySelector('header');
     const fixed = header && ['fixed', 'sticky'].includes(getComputedStyle(header).position);
     // Inside a dialog the header is behind the overlay, and the header's own links are on it: it covers neither.
@@ -98,8 +99,8 @@ export function focusStop(page: Page): Promise<FocusStop | null> {
       top: Math.round(box.top),
       bottom: Math.round(box.bottom),
       headerBottom: Math.round(headerBottom),
-      hidden: box.bottom <= headerBottom,
-      partlyHidden: box.top < headerBottom - 0.5,
+      hidden: headerBottom > 0 && box.bottom <= headerBottom,
+      partlyHidden: headerBottom > 0 && box.top < headerBottom - 0.5,
       ring,
     };
   });

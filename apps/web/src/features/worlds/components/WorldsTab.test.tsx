@@ -121,8 +121,11 @@ describe('Worlds tab', () => {
     renderApp(WORLDS_PATH);
     await lobby();
     fireEvent.click(screen.getByRole('button', { name: 'Create new' }));
-    expect(await screen.findByRole('article', { name: 'World 2' })).toBeTruthy();
+    const card = await screen.findByRole('article', { name: 'World 2' });
     expect(screen.getByLabelText('Number of worlds').textContent).toBe('2');
+    // Focus moves to the new world (the button was disabled while it worked) and a live region says so.
+    await waitFor(() => expect(document.activeElement).toBe(within(card).getByLabelText('World name')));
+    await waitFor(() => expect(toastTexts()).toContain('World “World 2” created.'));
     expect(callsTo(fetchMock, 'PUT', WORLDS)).toHaveLength(1);
   });
 
