@@ -1,6 +1,6 @@
 import { Modal, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../../../api/errors';
 import { usePublicConfig } from '../../../../api/publicConfig';
 import { notify } from '../../../../components/toasts';
@@ -44,6 +44,16 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
   const current = useProfile().data?.linkData ?? null;
   // A second click before React re-renders with isPending would send a second link request.
   const linking = useRef(false);
+  // Each step's main control ([data-autofocus]) takes focus when the step changes: the button that moved on
+  // (Link, Confirm, Verify) is gone with its step, and focus fell to the page. Mantine focuses it only at
+  // opening; what happened is said by the toasts, a polite live region.
+  const steps = useRef<HTMLDivElement>(null);
+  const shownStep = useRef(step);
+  useEffect(() => {
+    if (shownStep.current === step) return;
+    shownStep.current = step;
+    steps.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+  }, [step]);
 
   const setStep = (next: LinkStep) => {
     setStepState(next);
@@ -111,7 +121,7 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
     });
 
   return (
-    <Stack gap="sm">
+    <Stack gap="sm" ref={steps}>
       {stepContent()}
       <VrchatSlowNotice pending={check.isPending || link.isPending || verify.isPending} />
     </Stack>
