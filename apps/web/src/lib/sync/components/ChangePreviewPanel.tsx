@@ -1,5 +1,5 @@
 import { Alert, Button, Group, List, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { errorMessage } from '../../../api/errors';
 import { type ChangePreview, type ProposedChange, useChangePreview } from '../api/changePreview';
 import { plural } from '../syncWords';
@@ -65,11 +65,30 @@ function NameList({ label, names }: { label: string; names: string[] }) {
 }
 
 /**
+ * Gives focus back, once the panel is gone (saved or cancelled), to the control that proposed the change (what
+ * had focus when the panel appeared: the select or switch just changed). Its Save and Cancel go with it, which
+ * dropped focus to the page; the save's toast (a polite live region) says what happened. Focus that went
+ * elsewhere is left alone.
+ */
+function useFocusBackOnClose() {
+  useEffect(() => {
+    const proposer = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    return () => {
+      requestAnimationFrame(() => {
+        const lost = !document.activeElement || document.activeElement === document.body;
+        if (lost && proposer?.isConnected && proposer !== document.body) proposer.focus();
+      });
+    };
+  }, []);
+}
+
+/**
  * A change that makes the bot give or take roles, invite or remove is not saved at once: this panel says
  * what it would do (the sync's own planner, asked by the server) and waits for Save or Cancel.
  */
 export function ChangePreviewPanel({ guildId, change, title, saving, onSave, onCancel }: Props) {
   const preview = useChangePreview(guildId, change);
+  useFocusBackOnClose();
   const body = () => {
     if (preview.isPending) return <Text size="sm">Working out what this change would do..</Text>;
     if (preview.isError)
