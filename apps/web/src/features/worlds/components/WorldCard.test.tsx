@@ -74,6 +74,19 @@ describe('world settings', () => {
     expect(await bodies(fetchMock)).toEqual([{ name: 'Main Lobby' }]);
   });
 
+  it('refuses a cleared name with a sentence, keeping the name and saving nothing', async () => {
+    const { fetchMock, card } = await setup(worldFixture());
+    const name = card.getByLabelText('World name') as HTMLInputElement;
+    act(() => name.focus());
+    fireEvent.change(name, { target: { value: '   ' } });
+    fireEvent.keyDown(name, { key: 'Enter' });
+    await waitFor(() =>
+      expect(toastTexts()).toContain('A world needs a name: it is still called “Hangout Lobby”.'),
+    );
+    expect(name.value).toBe('Hangout Lobby');
+    expect(callsTo(fetchMock, 'POST', WORLD)).toHaveLength(0);
+  });
+
   it('saves Custom World Data when the field is left: green border after success, red after failure', async () => {
     const { answers, fetchMock, card } = await setup(worldFixture({ jsonMode: true, customData: '{}' }), {
       [`POST ${WORLD}`]: { body: worldFixture({ jsonMode: true, customData: '{"a":1}' }) },
