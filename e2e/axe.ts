@@ -50,3 +50,27 @@ export async function axeFindings(page: Page, where: string): Promise<Finding[]>
 export function sidewaysOverflow(page: Page): Promise<number> {
   return page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth));
 }
+
+/**
+ * Text that runs off the window's right edge without the page scrolling (clipped by a box that hides its
+ * overflow): each as "tag: text". Regions that scroll within themselves (a wide table on a phone) do not count.
+ */
+export function cutOff(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const scrollsWithin = (el: HTMLElement) => {
+      for (let a = el.parentElement; a; a = a.parentElement)
+        if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) return true;
+      return false;
+    };
+    return Array.from(document.querySelectorAll<HTMLElement>('body *'))
+      .filter(
+        (el) =>
+          Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim()) &&
+          el.getClientRects().length > 0 &&
+          getComputedStyle(el).visibility !== 'hidden' &&
+          el.getBoundingClientRect().right > window.innerWidth + 1 &&
+          !scrollsWithin(el),
+      )
+      .map((el) => `${el.tagName.toLowerCase()}: ${el.textContent?.trim().slice(0, 40)}`);
+  });
+}

@@ -22,13 +22,13 @@ describe('server settings', () => {
     await page.getByRole('textbox', { name: 'Search' }).fill('akira');
     const row = page.getByRole('row', { name: 'akira.night', exact: true });
     await row.waitFor();
-    await row.getByRole('button', { name: 'More' }).click();
+    await row.getByRole('button', { name: 'More about akira.night' }).click();
     // Whether akira.night still holds the seeded link depends on the accounts journey (it moves it).
     const more = page.getByRole('region', { name: 'Link details of akira.night' });
     await more.getByText('VRC Name').waitFor();
     await more.getByText('Last Link Change').waitFor();
     await more.getByText('Age Verified').waitFor();
-    await row.getByRole('button', { name: 'Less' }).click();
+    await row.getByRole('button', { name: 'Less about akira.night' }).click();
     await more.waitFor({ state: 'detached' });
     await row.getByRole('button', { name: 'Details of akira.night' }).click();
     const details = page.getByRole('dialog', { name: 'Member Details' });

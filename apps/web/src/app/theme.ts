@@ -11,6 +11,9 @@ export const theme = createTheme({
   // autoContrast is no help: its luminance is not WCAG's and it put black on indigo (3.7:1).
   primaryShade: { light: 6, dark: 8 },
   defaultRadius: 'md',
+  // With the system's "reduce motion" on, dialogs, drawers, menus and tooltips appear without fading or
+  // sliding (Mantine's transitions take 0 ms then; WCAG 2.3.3, and a comfort for people with vestibular trouble).
+  respectReducedMotion: true,
   fontFamily:
     'Inter, ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   headings: { fontWeight: '800' },

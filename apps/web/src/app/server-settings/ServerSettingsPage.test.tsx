@@ -27,6 +27,32 @@ describe('Server settings shell', () => {
     expect(screen.getByRole('tab', { name: 'Discord' }).getAttribute('aria-selected')).toBe('true');
   });
 
+  it('follows the ARIA tabs pattern: one Tab stop, arrows, Home and End open the next tab, a named panel', async () => {
+    stubApi({ ...loggedInAs('User'), 'GET /api/guilds': { body: guilds } });
+    const { router } = renderApp('/server-settings/901/discord');
+    const tab = (name: string) => screen.getByRole('tab', { name });
+    const discord = await screen.findByRole('tab', { name: 'Discord', selected: true });
+    expect(screen.getAllByRole('tab').map((t) => t.tabIndex)).toEqual([0, -1, -1, -1, -1]);
+    const panel = screen.getByRole('tabpanel', { name: 'Discord' });
+    expect(discord.getAttribute('aria-controls')).toBe(panel.id);
+    discord.focus();
+    fireEvent.keyDown(discord, { key: 'ArrowRight' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/server-settings/901/vrchat'));
+    expect(document.activeElement).toBe(tab('VRChat'));
+    expect(tab('VRChat').getAttribute('aria-selected')).toBe('true');
+    expect(screen.getAllByRole('tab').map((t) => t.tabIndex)).toEqual([-1, 0, -1, -1, -1]);
+    fireEvent.keyDown(tab('VRChat'), { key: 'End' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/server-settings/901/worlds'));
+    expect(document.activeElement).toBe(tab('Worlds'));
+    fireEvent.keyDown(tab('Worlds'), { key: 'ArrowRight' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/server-settings/901/discord'));
+    fireEvent.keyDown(tab('Discord'), { key: 'ArrowLeft' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/server-settings/901/worlds'));
+    fireEvent.keyDown(tab('Worlds'), { key: 'Home' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/server-settings/901/discord'));
+    expect(await screen.findByRole('tabpanel', { name: 'Discord' })).toBeTruthy();
+  });
+
   it('says so when a deep link names a server the user cannot manage', async () => {
     stubApi({ ...loggedInAs('User'), 'GET /api/guilds': { body: guilds } });
     renderApp('/server-settings/12345/worlds');

@@ -1,4 +1,4 @@
-import { Button, Container, Grid, Group, Stack, Title } from '@mantine/core';
+import { Container, Grid, Stack, Title } from '@mantine/core';
 import { IconBrandDiscord } from '@tabler/icons-react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { usePublicConfig } from '../../api/publicConfig';
@@ -7,7 +7,8 @@ import { ExternalLinkButton } from '../../components/ExternalLinkButton';
 import { Loaded } from '../../components/QueryStatus';
 import { useGuilds } from '../../lib/guild-access/api/guilds';
 import { ServerList } from '../../lib/guild-access/components/ServerList';
-import { parseServerSettingsPath, serverTabs } from '../../lib/guild-access/tabs';
+import { parseServerSettingsPath } from '../../lib/guild-access/tabs';
+import { ServerTabPanel, ServerTabs } from './ServerTabs';
 import { TabContent } from './TabContent';
 
 export function ServerSettingsPage() {
@@ -34,22 +35,14 @@ export function ServerSettingsPage() {
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 9 }}>
               <Stack gap="md">
-                <Group gap="xs" role="tablist" aria-label="Server settings">
-                  {serverTabs.map((t) => (
-                    <Button
-                      key={t.value}
-                      role="tab"
-                      aria-selected={guild !== null && tab === t.value}
-                      variant={guild !== null && tab === t.value ? 'filled' : 'default'}
-                      disabled={!guild}
-                      onClick={() => guild && navigate(`/server-settings/${guild.id}/${t.value}`)}
-                    >
-                      {t.label}
-                    </Button>
-                  ))}
-                </Group>
+                <ServerTabs
+                  selected={guild ? tab : null}
+                  onSelect={(next) => guild && navigate(`/server-settings/${guild.id}/${next}`)}
+                />
                 {guild && tab ? (
-                  <TabContent key={`${guild.id}/${tab}`} guild={guild} tab={tab} rest={rest} />
+                  <ServerTabPanel tab={tab}>
+                    <TabContent key={`${guild.id}/${tab}`} guild={guild} tab={tab} rest={rest} />
+                  </ServerTabPanel>
                 ) : data.length === 0 ? (
                   <NoServers />
                 ) : (

@@ -69,6 +69,8 @@ describe('/admin', () => {
     setup();
     renderApp('/admin');
     const boxA = within(await screen.findByRole('region', { name: 'vrclink box-a' }));
+    // The page's title is its one h1, as on every other page.
+    expect(screen.getAllByRole('heading', { level: 1 }).map((h) => h.textContent)).toEqual(['Admin']);
     const row = within(boxA.getAllByRole('row')[1]);
     expect(row.getByText('purgeExpired')).toBeTruthy();
     expect(row.getByText('in 1m 5s')).toBeTruthy();

@@ -10,7 +10,8 @@ import { WorldMirrorPanel } from './WorldMirrorPanel';
 export function ScheduledTasksPage() {
   return (
     <Container size="lg" py="md">
-      <Title order={2} mb="md">
+      {/* The page's one h1, as on every other page. */}
+      <Title order={1} mb="md">
         Admin
       </Title>
       <Grid gap="md">

@@ -14,7 +14,7 @@ import { useState } from 'react';
 import { errorMessage } from '../../../api/errors';
 import { DialogActions } from '../../../components/DialogActions';
 import type { GuildPermission } from '../../../lib/guild-access/api/guilds';
-import { guildPermissions } from '../../../lib/guild-access/permissions';
+import { guildPermissions, permissionDescriptions } from '../../../lib/guild-access/permissions';
 import { useCreateApiKey } from '../api/apiKeys';
 
 /** Keys never hold Administrator: they cannot manage permissions or other keys. */
@@ -75,6 +75,7 @@ export function CreateApiKeyDialog({ guildId, onClose }: { guildId: string; onCl
             <Checkbox
               key={p}
               label={p}
+              description={permissionDescriptions[p]}
               checked={permissions.includes(p)}
               onChange={(e) => {
                 const on = e.currentTarget.checked;

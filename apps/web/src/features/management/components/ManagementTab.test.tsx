@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { guildPermissions } from '../../../lib/guild-access/permissions';
 import { type Answers, callsTo, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
 import { toastTexts } from '../../../testing/toasts';
@@ -82,6 +82,49 @@ describe('Management tab: Admins & Permissions', () => {
       expect(within(other).getByText(name).closest('.mantine-Badge-root')?.getAttribute('style')).toContain(
         'text-transform: none',
       );
+  });
+
+  it('lists the entries as cards on a phone, so nothing scrolls sideways', async () => {
+    // A phone's width; put back after (the shared matchMedia stub is a mock that restoring does not reset).
+    const real = window.matchMedia;
+    window.matchMedia = (query: string) =>
+      ({
+        matches: query === '(max-width: 36em)',
+        media: query,
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        addListener: () => {},
+        removeListener: () => {},
+      }) as unknown as MediaQueryList;
+    onTestFinished(() => {
+      window.matchMedia = real;
+    });
+    setup();
+    fireEvent.click(await screen.findByRole('button', { name: 'Manage Admins & Permissions' }));
+    const list = await screen.findByRole('list', { name: 'Admins' });
+    expect(screen.queryByRole('table')).toBeNull();
+    const alice = within(within(list).getByRole('listitem', { name: 'alice' }));
+    expect(alice.getByText('Administrator')).toBeTruthy();
+    expect(alice.getByRole('button', { name: 'Edit alice' })).toBeTruthy();
+    const olga = within(within(list).getByRole('listitem', { name: 'owner_olga' }));
+    expect(olga.getByText('Server owner')).toBeTruthy();
+    expect(olga.getByText('Set on Discord')).toBeTruthy();
+  });
+
+  it('says under each permission what it lets its holder do', async () => {
+    setup();
+    await openPermissions();
+    fireEvent.click(screen.getByRole('button', { name: 'Add Admin' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Add Admin' }));
+    const described = (name: string) => {
+      const box = dialog.getByRole('checkbox', { name });
+      const ids = box.getAttribute('aria-describedby')?.split(' ') ?? [];
+      return ids.map((id) => document.getElementById(id)?.textContent).join(' ');
+    };
+    expect(described('ViewGuild')).toBe("See this server's settings and search its members.");
+    expect(described('Administrator')).toMatch(/^Everything below/);
+    for (const name of ['WorldPreview', 'ViewWorlds', 'ManageWorlds', 'ViewImages', 'ManageImages'])
+      expect(described(name).length).toBeGreaterThan(20);
   });
 
   it('lists the admins Discord makes as read-only rows with the reason', async () => {

@@ -4,7 +4,11 @@ import { DialogActions } from '../../../components/DialogActions';
 import { notify } from '../../../components/toasts';
 import { failureSentence } from '../../../lib/failure-sentence';
 import type { GuildPermission } from '../../../lib/guild-access/api/guilds';
-import { guildPermissions, permissionLabel } from '../../../lib/guild-access/permissions';
+import {
+  guildPermissions,
+  permissionDescriptions,
+  permissionLabel,
+} from '../../../lib/guild-access/permissions';
 import type { PermissionEntry } from '../api/permissions';
 import { useSavePermissions } from '../api/savePermissions';
 import { MemberPicker } from './MemberPicker';
@@ -60,6 +64,7 @@ export function PermissionEditor({ guildId, entry, onClose }: Props) {
             <Checkbox
               key={p}
               label={permissionLabel(p)}
+              description={permissionDescriptions[p]}
               checked={selected.includes(p)}
               onChange={(e) => toggle(p, e.currentTarget.checked)}
             />

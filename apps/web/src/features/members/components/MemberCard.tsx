@@ -15,7 +15,12 @@ export function MemberCard({ member, onOpen }: { member: MemberSearchResult; onO
         <MemberIdentity member={member} onOpen={onOpen} />
         <Group gap={4} justify="space-between" wrap="nowrap">
           <MemberBadges member={member} />
-          <MoreToggle expanded={expanded} controls={detailsId} onToggle={() => setExpanded(!expanded)} />
+          <MoreToggle
+            expanded={expanded}
+            controls={detailsId}
+            member={member.username}
+            onToggle={() => setExpanded(!expanded)}
+          />
         </Group>
         {expanded && <MemberLinkDetails member={member} id={detailsId} />}
       </Stack>

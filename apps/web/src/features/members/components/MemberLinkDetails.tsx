@@ -14,20 +14,27 @@ function Detail({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The spec's More/Less toggle of a member; `controls` is the id of the details it shows. */
+/**
+ * The spec's More/Less toggle of a member; `controls` is the id of the details it shows. Its name says whose
+ * details ("More about glitchwolf"): a list of 25 buttons all named "More" tells a screen reader nothing.
+ */
 export function MoreToggle({
   expanded,
   controls,
   onToggle,
+  member,
 }: {
   expanded: boolean;
   controls: string;
   onToggle: () => void;
+  /** Whose details: the member's username. */
+  member: string;
 }) {
   return (
     <Button
       size="compact-xs"
       variant="subtle"
+      aria-label={`${expanded ? 'Less' : 'More'} about ${member}`}
       aria-expanded={expanded}
       aria-controls={controls}
       onClick={onToggle}

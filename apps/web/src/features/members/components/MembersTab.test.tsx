@@ -57,14 +57,17 @@ describe('Members tab', () => {
     expect(linked.getByText('Linked')).toBeTruthy();
     expect(linked.getByText('Verified')).toBeTruthy();
     expect(linked.getByText('18+')).toBeTruthy();
-    // The spec's More/Less toggle shows the link's details in words.
-    fireEvent.click(linked.getByRole('button', { name: 'More' }));
+    // The spec's More/Less toggle shows the link's details in words; its name says whose, so each row's is unique.
+    const toggles = screen.getAllByRole('button', { name: /^More about / }).map((b) => b.textContent);
+    expect(toggles.every((text) => text === 'More')).toBe(true);
+    expect(screen.getByRole('button', { name: 'More about member2' })).toBeTruthy();
+    fireEvent.click(linked.getByRole('button', { name: 'More about member1' }));
     const details = within(screen.getByRole('region', { name: 'Link details of member1' }));
     expect(details.getByText('VRC ID')).toBeTruthy();
     expect(details.getAllByText('usr_nova').length).toBe(1);
     expect(details.getByText('Yes')).toBeTruthy();
     expect(details.getByText('18+')).toBeTruthy();
-    fireEvent.click(linked.getByRole('button', { name: 'Less' }));
+    fireEvent.click(linked.getByRole('button', { name: 'Less about member1' }));
     expect(screen.queryByRole('region', { name: 'Link details of member1' })).toBeNull();
     const other = within(screen.getByRole('row', { name: 'member2' }));
     expect(other.getByText('Not linked')).toBeTruthy();

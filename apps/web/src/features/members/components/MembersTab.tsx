@@ -49,6 +49,8 @@ function MemberSearch({ guild }: { guild: ManageableGuild }) {
   const [page, setPage] = useState(1);
   const [filter, setFilter] = useState<MemberFilter>('all');
   const isPhone = useMediaQuery('(max-width: 48em)');
+  // Below 384 px (a 320 px phone, 400 % zoom) the four filters do not fit side by side: one above the other.
+  const isNarrow = useMediaQuery('(max-width: 24em)');
   const [debounced] = useDebouncedValue(text.trim(), 250);
   const [submitted, setSubmitted] = useState<string | null>(null);
   const search = submitted ?? debounced;
@@ -110,6 +112,7 @@ function MemberSearch({ guild }: { guild: ManageableGuild }) {
           }}
           mb="md"
           fullWidth={isPhone}
+          orientation={isNarrow ? 'vertical' : 'horizontal'}
         />
       </form>
       {members.data?.linkedOnly && (

@@ -68,6 +68,7 @@ export function MembersTable({
                   <MoreToggle
                     expanded={open}
                     controls={detailsId}
+                    member={m.username}
                     onToggle={() => setExpanded(open ? null : m.id)}
                   />
                 </Table.Td>

@@ -1,5 +1,5 @@
 import { Button, Group } from '@mantine/core';
-import { IconLink, IconLinkOff, IconRefresh, IconUsersGroup } from '@tabler/icons-react';
+import { IconLink, IconLinkOff, IconRefresh, IconShieldCheck, IconUsersGroup } from '@tabler/icons-react';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
@@ -42,7 +42,16 @@ const actions: Record<
 const order: ActionId[] = ['refresh', 'unlink', 'reset'];
 
 /** 'Link Account' always; the three link actions only with a link, each confirmed first. */
-export function ProfileActions({ linked, onLinkAccount }: { linked: boolean; onLinkAccount: () => void }) {
+export function ProfileActions({
+  linked,
+  onLinkAccount,
+  onVerify,
+}: {
+  linked: boolean;
+  onLinkAccount: () => void;
+  /** Set for a linked account whose ownership is not verified yet: finishes verifying it. */
+  onVerify?: () => void;
+}) {
   const mutations: Record<ActionId, UseMutationResult<unknown, Error, void>> = {
     refresh: useRefreshLink(),
     unlink: useUnlinkAccount(),
@@ -67,6 +76,11 @@ export function ProfileActions({ linked, onLinkAccount }: { linked: boolean; onL
       <Button leftSection={<IconLink size={18} />} onClick={onLinkAccount}>
         Link Account
       </Button>
+      {onVerify && (
+        <Button leftSection={<IconShieldCheck size={18} />} variant="light" color="orange" onClick={onVerify}>
+          Verify Account
+        </Button>
+      )}
       {linked &&
         order.map((id) => {
           const { label, icon: Icon } = actions[id];

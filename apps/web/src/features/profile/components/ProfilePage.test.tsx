@@ -48,6 +48,31 @@ describe('profile page header', () => {
     expect(badges()).toEqual(['Ownership-Not-Verified', 'Age Not-Verified']);
   });
 
+  it('offers Verify Account for a linked, unverified account: the dialog opens on its code, not the search', async () => {
+    const { fetchMock } = stubProfile(
+      profileFixture({
+        linkData: { id: 'usr_abc', vrchatName: 'NeonVR', isVerified: false, ageVerification: 'Unverified' },
+      }),
+      { 'GET /api/users/check': { body: { status: 'Success', verificationCode: 'VRCL-RESUME22' } } },
+    );
+    renderApp('/profile');
+    fireEvent.click(await screen.findByRole('button', { name: 'Verify Account' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Verify Your Account' }));
+    expect(await dialog.findByText('VRCL-RESUME22')).toBeTruthy();
+    expect(dialog.queryByLabelText('VRChat account')).toBeNull();
+    expect(new URL(callsTo(fetchMock, 'GET', '/api/users/check')[0].url).searchParams.get('vrcId')).toBe(
+      'usr_abc',
+    );
+  });
+
+  it('offers no Verify Account once the link is verified', async () => {
+    stubProfile(profileFixture());
+    renderApp('/profile');
+    await screen.findByRole('heading', { name: 'neon' });
+    expect(screen.getByRole('button', { name: 'Link Account' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Verify Account' })).toBeNull();
+  });
+
   it('shows Age Verified when VRChat reports an age verification other than 18+', async () => {
     stubProfile(
       profileFixture({

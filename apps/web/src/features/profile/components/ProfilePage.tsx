@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { errorMessage } from '../../../api/errors';
 import { usePublicConfig } from '../../../api/publicConfig';
 import { SetupGuestsDialog } from '../../../lib/guests';
-import { type ProfileGuild, useProfile } from '../api/profile';
+import { type LinkData, type ProfileGuild, useProfile } from '../api/profile';
+import type { VrchatUserResult } from '../api/searchVrchatUsers';
 import { DiscordServers } from './DiscordServers';
 import { LinkAccountDialog } from './link-account/LinkAccountDialog';
 import { MyDataSection } from './MyDataSection';
@@ -13,10 +14,20 @@ import { ProfileHeader } from './ProfileHeader';
 import { UserDetails } from './UserDetails';
 import { VrchatGroups } from './VrchatGroups';
 
+/** The linked account as the Link Account flow takes a search result (what the profile knows of it). */
+const linkedAccount = (link: LinkData): VrchatUserResult => ({
+  id: link.id,
+  displayName: link.vrchatName,
+  profileUrl: `https://vrchat.com/home/user/${link.id}`,
+  thumbnailUrl: null,
+});
+
 function ProfileContent() {
   const profile = useProfile();
   const config = usePublicConfig();
   const [linkOpened, linkDialog] = useDisclosure(false);
+  // Link Account from its search, or (Verify Account) on the code of the account linked but not yet verified.
+  const [resuming, setResuming] = useState(false);
   const [guestsOpened, guestsDialog] = useDisclosure(false);
   // Kept after closing so the dialog keeps its title while it fades out.
   const [guestsGuild, setGuestsGuild] = useState<ProfileGuild | null>(null);
@@ -46,7 +57,23 @@ function ProfileContent() {
     <Stack gap="lg">
       <ProfileHeader
         profile={data}
-        actions={<ProfileActions linked={data.linkData !== null} onLinkAccount={linkDialog.open} />}
+        actions={
+          <ProfileActions
+            linked={data.linkData !== null}
+            onLinkAccount={() => {
+              setResuming(false);
+              linkDialog.open();
+            }}
+            onVerify={
+              data.linkData && !data.linkData.isVerified
+                ? () => {
+                    setResuming(true);
+                    linkDialog.open();
+                  }
+                : undefined
+            }
+          />
+        }
       />
       <UserDetails profile={data} />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
@@ -61,7 +88,11 @@ function ProfileContent() {
         <VrchatGroups groups={data.groups} vrchatWebUrl={config?.vrchatWebUrl} />
       </SimpleGrid>
       <MyDataSection username={data.user.username} />
-      <LinkAccountDialog opened={linkOpened} onClose={linkDialog.close} />
+      <LinkAccountDialog
+        opened={linkOpened}
+        onClose={linkDialog.close}
+        resume={resuming && data.linkData ? linkedAccount(data.linkData) : null}
+      />
       <SetupGuestsDialog guild={guestsGuild} opened={guestsOpened} onClose={guestsDialog.close} />
     </Stack>
   );

@@ -3,8 +3,23 @@ import { IconPlus } from '@tabler/icons-react';
 import { errorMessage } from '../../../api/errors';
 import { notify } from '../../../components/toasts';
 import { useCreateWorld } from '../api/createWorld';
+import { worldCardId } from './WorldCard';
 
-/** 'Create new': adds a locked world with default settings at the end of the list. */
+/**
+ * Focus on the new world's first control (its name), once React has drawn its card: the button was disabled
+ * while it worked, which dropped focus to the page.
+ */
+function focusWorld(worldId: string) {
+  requestAnimationFrame(() => {
+    const card = document.getElementById(worldCardId(worldId));
+    (card?.querySelector<HTMLElement>('input') ?? card?.querySelector<HTMLElement>('button'))?.focus();
+  });
+}
+
+/**
+ * 'Create new': adds a locked world with default settings at the end of the list, says so (the toasts are a
+ * polite live region) and moves focus to it.
+ */
 export function CreateWorldButton({ guildId }: { guildId: string }) {
   const create = useCreateWorld(guildId);
   return (
@@ -13,6 +28,12 @@ export function CreateWorldButton({ guildId }: { guildId: string }) {
       loading={create.isPending}
       onClick={() =>
         create.mutate(undefined, {
+          onSuccess: (data) => {
+            const created = data.worlds.at(-1);
+            if (!created) return;
+            notify({ type: 'success', message: `World “${created.name}” created.` });
+            focusWorld(created.id);
+          },
           onError: (err) =>
             notify({
               type: 'error',

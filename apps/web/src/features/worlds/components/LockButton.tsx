@@ -5,12 +5,14 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 
 interface Props {
   locked: boolean;
+  /** Named in the button's name: every world has one of these. */
+  worldName: string;
   readOnly: boolean;
   onChange: (locked: boolean) => void;
 }
 
 /** A locked world cannot be deleted; unlocking asks first, locking again does not. */
-export function LockButton({ locked, readOnly, onChange }: Props) {
+export function LockButton({ locked, worldName, readOnly, onChange }: Props) {
   const [confirming, setConfirming] = useState(false);
   const action = locked ? 'Unlock world' : 'Lock world';
   const label = readOnly ? (locked ? 'Locked' : 'Unlocked') : action;
@@ -21,7 +23,7 @@ export function LockButton({ locked, readOnly, onChange }: Props) {
           variant="light"
           size="lg"
           color={locked ? 'yellow' : 'gray'}
-          aria-label={label}
+          aria-label={`${label}: ${worldName}`}
           disabled={readOnly}
           onClick={() => (locked ? setConfirming(true) : onChange(true))}
         >

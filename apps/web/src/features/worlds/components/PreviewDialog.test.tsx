@@ -22,7 +22,7 @@ async function openPreview(extra: Answers, name = 'Hangout Lobby') {
   });
   renderApp(WORLDS_PATH);
   const card = within(await screen.findByRole('article', { name }));
-  fireEvent.click(card.getByRole('button', { name: 'Preview' }));
+  fireEvent.click(card.getByRole('button', { name: /^Preview / }));
   const dialog = within(await screen.findByRole('dialog', { name: `Preview: ${name}` }));
   return { dialog, fetchMock };
 }

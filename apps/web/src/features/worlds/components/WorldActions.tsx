@@ -15,7 +15,10 @@ interface Props {
   canViewImages: boolean;
 }
 
-/** Images opens the world's image editor; Delete (only when unlocked) asks first. */
+/**
+ * Images opens the world's image editor; Delete (only when unlocked) asks first. Each is named with its
+ * world ("Delete Hangout Lobby"): every world on the page has both.
+ */
 export function WorldActions({ guildId, world, canManage, canViewImages }: Props) {
   const navigate = useNavigate();
   const remove = useDeleteWorld(guildId);
@@ -39,6 +42,7 @@ export function WorldActions({ guildId, world, canManage, canViewImages }: Props
         <Button
           variant="default"
           leftSection={<IconPhoto size={16} />}
+          aria-label={`Images of ${world.name}`}
           onClick={() => navigate(`/server-settings/${guildId}/worlds/images/${world.id}`)}
         >
           Images
@@ -51,6 +55,7 @@ export function WorldActions({ guildId, world, canManage, canViewImages }: Props
               color="red"
               variant="light"
               leftSection={<IconTrash size={16} />}
+              aria-label={`Delete ${world.name}`}
               disabled={world.locked}
               loading={remove.isPending}
               onClick={() => setConfirming(true)}

@@ -8,7 +8,7 @@ import { LOBBY_ID, WORLDS, worldFixture } from '../testing/worldFixtures';
 const WORLD = `${WORLDS}/${LOBBY_ID}`;
 
 const switchOf = (card: ReturnType<typeof within>, name: string) =>
-  card.getByRole('switch', { name }) as HTMLInputElement;
+  card.getByRole('switch', { name: `${name} for Hangout Lobby` }) as HTMLInputElement;
 
 describe('world settings', () => {
   it('links the Trusted URL when a GitHub Pages mirror is configured', async () => {
@@ -72,6 +72,19 @@ describe('world settings', () => {
     fireEvent.keyDown(name, { key: 'Enter' });
     expect(await screen.findByRole('article', { name: 'Main Lobby' })).toBeTruthy();
     expect(await bodies(fetchMock)).toEqual([{ name: 'Main Lobby' }]);
+  });
+
+  it('refuses a cleared name with a sentence, keeping the name and saving nothing', async () => {
+    const { fetchMock, card } = await setup(worldFixture());
+    const name = card.getByLabelText('World name') as HTMLInputElement;
+    act(() => name.focus());
+    fireEvent.change(name, { target: { value: '   ' } });
+    fireEvent.keyDown(name, { key: 'Enter' });
+    await waitFor(() =>
+      expect(toastTexts()).toContain('A world needs a name: it is still called “Hangout Lobby”.'),
+    );
+    expect(name.value).toBe('Hangout Lobby');
+    expect(callsTo(fetchMock, 'POST', WORLD)).toHaveLength(0);
   });
 
   it('saves Custom World Data when the field is left: green border after success, red after failure', async () => {

@@ -15,12 +15,15 @@ interface Props {
   roles: Pick<WorldsResponse, 'discordRoles' | 'groupRoles'>;
 }
 
+/** The id of a world's card, so what made the world (Create new) can move focus to it. */
+export const worldCardId = (worldId: string) => `world-${worldId}`;
+
 /** One world's settings; controls are read-only without ManageWorlds. */
 export function WorldCard({ guild, world, roles }: Props) {
   const canManage = can(guild.permissions, 'ManageWorlds');
   const { save, saveRoles, error, dismissError } = useWorldSave(guild.id, world.id);
   return (
-    <Paper withBorder p="lg" component="article" aria-label={world.name}>
+    <Paper withBorder p="lg" component="article" aria-label={world.name} id={worldCardId(world.id)}>
       <Stack gap="md">
         <WorldHeader
           guildId={guild.id}

@@ -23,7 +23,12 @@ export function WorldHeader({ guildId, world, canManage, canPreview, onSave }: P
   return (
     <Group justify="space-between" align="center" gap="sm">
       <Group gap="xs" wrap="nowrap" style={{ flex: 1, minWidth: 220 }}>
-        <LockButton locked={world.locked} readOnly={!canManage} onChange={(locked) => onSave({ locked })} />
+        <LockButton
+          locked={world.locked}
+          worldName={world.name}
+          readOnly={!canManage}
+          onChange={(locked) => onSave({ locked })}
+        />
         <WorldName name={world.name} readOnly={!canManage} onRename={(name) => onSave({ name })} />
       </Group>
       <Group gap="xs">
@@ -34,6 +39,7 @@ export function WorldHeader({ guildId, world, canManage, canPreview, onSave }: P
             size="xs"
             variant="light"
             leftSection={<IconEye size={14} />}
+            aria-label={`Preview ${world.name}`}
             onClick={() => setPreviewing(true)}
           >
             Preview

@@ -12,25 +12,25 @@ describe('locking and deleting a world', () => {
     const { answers, fetchMock, card } = await setup(worldFixture(), {
       [`POST ${WORLD}`]: { body: worldFixture({ locked: false }) },
     });
-    fireEvent.click(card.getByRole('button', { name: 'Unlock world' }));
+    fireEvent.click(card.getByRole('button', { name: /^Unlock world: / }));
     let dialog = within(await screen.findByRole('dialog', { name: 'Unlock World' }));
     expect(dialog.getByText(/allows deleting it.*removes all its data and cannot be undone/)).toBeTruthy();
     fireEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(callsTo(fetchMock, 'POST', WORLD)).toHaveLength(0);
 
-    fireEvent.click(card.getByRole('button', { name: 'Unlock world' }));
+    fireEvent.click(card.getByRole('button', { name: /^Unlock world: / }));
     dialog = within(await screen.findByRole('dialog', { name: 'Unlock World' }));
     fireEvent.click(dialog.getByRole('button', { name: 'Confirm' }));
-    expect(await card.findByRole('button', { name: 'Lock world' })).toBeTruthy();
+    expect(await card.findByRole('button', { name: /^Lock world: / })).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() =>
-      expect((card.getByRole('button', { name: 'Delete' }) as HTMLButtonElement).disabled).toBe(false),
+      expect((card.getByRole('button', { name: /^Delete / }) as HTMLButtonElement).disabled).toBe(false),
     );
 
     answers[`POST ${WORLD}`] = { body: worldFixture({ locked: true }) };
-    fireEvent.click(card.getByRole('button', { name: 'Lock world' }));
-    expect(await card.findByRole('button', { name: 'Unlock world' })).toBeTruthy();
+    fireEvent.click(card.getByRole('button', { name: /^Lock world: / }));
+    expect(await card.findByRole('button', { name: /^Unlock world: / })).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(await bodies(fetchMock)).toEqual([{ locked: false }, { locked: true }]);
   });
@@ -39,7 +39,7 @@ describe('locking and deleting a world', () => {
     const { fetchMock, card } = await setup(worldFixture({ locked: false }), {
       [`DELETE ${WORLD}`]: { status: 204 },
     });
-    fireEvent.click(card.getByRole('button', { name: 'Delete' }));
+    fireEvent.click(card.getByRole('button', { name: /^Delete / }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Delete World' }));
     expect(dialog.getByText(/Hangout Lobby.*cannot be undone/)).toBeTruthy();
     fireEvent.click(dialog.getByRole('button', { name: 'Delete' }));
@@ -51,7 +51,7 @@ describe('locking and deleting a world', () => {
     const { card } = await setup(worldFixture({ locked: false }), {
       [`DELETE ${WORLD}`]: { status: 409, body: { message: 'Unlock the world before deleting it.' } },
     });
-    fireEvent.click(card.getByRole('button', { name: 'Delete' }));
+    fireEvent.click(card.getByRole('button', { name: /^Delete / }));
     fireEvent.click(
       within(await screen.findByRole('dialog', { name: 'Delete World' })).getByRole('button', {
         name: 'Delete',

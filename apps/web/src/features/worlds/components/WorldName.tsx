@@ -1,5 +1,6 @@
 import { TextInput, Title } from '@mantine/core';
 import { useRef, useState } from 'react';
+import { notify } from '../../../components/toasts';
 
 interface Props {
   name: string;
@@ -7,7 +8,10 @@ interface Props {
   onRename: (name: string) => void;
 }
 
-/** The world's name, renamed in place: saved on Enter or when leaving the field; Escape or blank undoes. */
+/**
+ * The world's name, renamed in place: saved on Enter or when leaving the field; Escape undoes, and a blank name
+ * is refused with a sentence.
+ */
 export function WorldName({ name, readOnly, onRename }: Props) {
   const [draft, setDraft] = useState(name);
   const [editing, setEditing] = useState(false);
@@ -22,6 +26,9 @@ export function WorldName({ name, readOnly, onRename }: Props) {
   const commit = () => {
     setEditing(false);
     const next = draft.trim();
+    // A cleared name is refused in words: the name put back without a word looked like a rename to it.
+    if (!cancelled.current && !next)
+      notify({ type: 'error', message: `A world needs a name: it is still called “${name}”.` });
     if (!cancelled.current && next && next !== name) onRename(next);
     cancelled.current = false;
   };

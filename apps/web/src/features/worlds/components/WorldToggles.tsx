@@ -49,6 +49,8 @@ export function WorldToggles({ world, readOnly, onSave }: Props) {
         <Stack key={key} gap={4}>
           <Switch
             label={label}
+            // Named with the world ("Compression for Hangout Lobby"): every world has these five.
+            aria-label={`${label} for ${world.name}`}
             aria-describedby={`${world.id}-${key}-hint`}
             checked={world[key]}
             disabled={readOnly || (key === 'compression' && world.compression)}

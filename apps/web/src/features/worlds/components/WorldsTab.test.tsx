@@ -25,7 +25,7 @@ describe('Worlds tab', () => {
     renderApp(WORLDS_PATH);
     const card = within(await lobby());
     expect(screen.getByLabelText('Number of worlds').textContent).toBe('1');
-    expect(card.getByRole('button', { name: 'Unlock world' })).toBeTruthy();
+    expect(card.getByRole('button', { name: 'Unlock world: Hangout Lobby' })).toBeTruthy();
     expect((card.getByLabelText('World name') as HTMLInputElement).value).toBe('Hangout Lobby');
     expect(card.getByRole('link', { name: 'Untrusted URL' }).getAttribute('href')).toBe(
       `https://vrclink.example/data/v2/${LOBBY_ID}`,
@@ -34,7 +34,9 @@ describe('Worlds tab', () => {
     expect(card.queryByRole('link', { name: 'Trusted URL' })).toBeNull();
     expect(card.getByText('Trusted URL').closest('a')?.hasAttribute('data-disabled')).toBe(true);
     expect(card.getAllByRole('switch')).toHaveLength(5);
-    const checked = (name: string) => (card.getByRole('switch', { name }) as HTMLInputElement).checked;
+    // Each per-world control is named with its world: a page of worlds has one of each per world.
+    const checked = (label: string) =>
+      (card.getByRole('switch', { name: `${label} for Hangout Lobby` }) as HTMLInputElement).checked;
     expect(checked('Compression')).toBe(false);
     expect(checked('JSON Custom Data Mode')).toBe(false);
     expect(checked('Github Updates Enabled')).toBe(false);
@@ -47,9 +49,10 @@ describe('Worlds tab', () => {
     const data = card.getByRole('textbox', { name: 'Custom World Data' }) as HTMLTextAreaElement;
     expect(data.value).toBe('Welcome!');
     expect(data.rows).toBeGreaterThanOrEqual(30);
-    for (const name of ['Preview', 'Images', 'Delete'])
+    for (const name of ['Preview Hangout Lobby', 'Images of Hangout Lobby', 'Delete Hangout Lobby'])
       expect(card.getByRole('button', { name })).toBeTruthy();
-    expect((card.getByRole('button', { name: 'Delete' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(card.getByRole('button', { name: 'Images of Hangout Lobby' }).textContent).toBe('Images');
+    expect((card.getByRole('button', { name: /^Delete / }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('shows a loader, then the empty state', async () => {
@@ -78,16 +81,18 @@ describe('Worlds tab', () => {
     renderApp(WORLDS_PATH);
     const card = within(await lobby());
     expect(screen.queryByRole('button', { name: 'Create new' })).toBeNull();
-    expect(card.queryByRole('button', { name: 'Preview' })).toBeNull();
-    expect(card.queryByRole('button', { name: 'Delete' })).toBeNull();
-    expect(card.queryByRole('button', { name: 'Images' })).toBeNull();
+    expect(card.queryByRole('button', { name: /^Preview / })).toBeNull();
+    expect(card.queryByRole('button', { name: /^Delete / })).toBeNull();
+    expect(card.queryByRole('button', { name: /^Images / })).toBeNull();
     expect(card.getByRole('heading', { name: 'Hangout Lobby' })).toBeTruthy();
-    expect((card.getByRole('button', { name: 'Locked' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((card.getByRole('button', { name: 'Locked: Hangout Lobby' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
     for (const s of card.getAllByRole('switch')) expect((s as HTMLInputElement).disabled).toBe(true);
     expect((card.getByRole('textbox', { name: 'Custom World Data' }) as HTMLTextAreaElement).readOnly).toBe(
       true,
     );
-    fireEvent.click(card.getByRole('switch', { name: 'Include Group Data' }));
+    fireEvent.click(card.getByRole('switch', { name: /^Include Group Data for / }));
     expect(callsTo(fetchMock, 'POST', `${WORLDS}/${LOBBY_ID}`)).toHaveLength(0);
   });
 
@@ -95,8 +100,8 @@ describe('Worlds tab', () => {
     stubApi(worldsTabAnswers(['ViewWorlds', 'WorldPreview', 'ViewImages']));
     renderApp(WORLDS_PATH);
     const card = within(await lobby());
-    expect(card.getByRole('button', { name: 'Preview' })).toBeTruthy();
-    expect(card.getByRole('button', { name: 'Images' })).toBeTruthy();
+    expect(card.getByRole('button', { name: /^Preview / })).toBeTruthy();
+    expect(card.getByRole('button', { name: /^Images / })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Create new' })).toBeNull();
   });
 
@@ -116,8 +121,11 @@ describe('Worlds tab', () => {
     renderApp(WORLDS_PATH);
     await lobby();
     fireEvent.click(screen.getByRole('button', { name: 'Create new' }));
-    expect(await screen.findByRole('article', { name: 'World 2' })).toBeTruthy();
+    const card = await screen.findByRole('article', { name: 'World 2' });
     expect(screen.getByLabelText('Number of worlds').textContent).toBe('2');
+    // Focus moves to the new world (the button was disabled while it worked) and a live region says so.
+    await waitFor(() => expect(document.activeElement).toBe(within(card).getByLabelText('World name')));
+    await waitFor(() => expect(toastTexts()).toContain('World “World 2” created.'));
     expect(callsTo(fetchMock, 'PUT', WORLDS)).toHaveLength(1);
   });
 
@@ -138,7 +146,7 @@ describe('Worlds tab', () => {
   it('opens the World Images screen from Images, and goes Back', async () => {
     stubApi(worldsTabAnswers());
     const { router } = renderApp(WORLDS_PATH);
-    fireEvent.click(within(await lobby()).getByRole('button', { name: 'Images' }));
+    fireEvent.click(within(await lobby()).getByRole('button', { name: /^Images of / }));
     expect(await screen.findByRole('heading', { name: 'World Images' }, { timeout: 10_000 })).toBeTruthy();
     expect(router.state.location.pathname).toBe(`${WORLDS_PATH}/images/${LOBBY_ID}`);
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));

@@ -5,13 +5,23 @@ import { TableScroll } from '../../../components/TableScroll';
 import { TruncatedName } from '../../../components/TruncatedName';
 import type { AuditLogEntry } from '../api/auditLog';
 
-/** The details JSON behind a 'Show data' expander, wrapped so it never widens the page. */
-function DataCell({ data }: { data: AuditLogEntry['data'] }) {
+/**
+ * The details JSON behind a 'Show data' expander, wrapped so it never widens the page. The button's name
+ * says which entry ("Show data of World updated, 29/11/2026, 08:00:00"): a page of them all named
+ * "Show data" tells a screen reader nothing.
+ */
+function DataCell({ data, entry }: { data: AuditLogEntry['data']; entry: string }) {
   const [open, { toggle }] = useDisclosure(false);
   if (!data) return null;
   return (
     <>
-      <Button size="compact-xs" variant="subtle" onClick={toggle} aria-expanded={open}>
+      <Button
+        size="compact-xs"
+        variant="subtle"
+        onClick={toggle}
+        aria-expanded={open}
+        aria-label={`${open ? 'Hide data' : 'Show data'} of ${entry}`}
+      >
         {open ? 'Hide data' : 'Show data'}
       </Button>
       <Collapse expanded={open}>
@@ -47,6 +57,8 @@ function TargetCell({ entry }: { entry: AuditLogEntry }) {
   );
 }
 
+const when = (e: AuditLogEntry) => new Date(e.createdAt).toLocaleString();
+
 export function AuditLogTable({ entries }: { entries: AuditLogEntry[] }) {
   if (entries.length === 0) return <Text c="dimmed">No audit logs found.</Text>;
   return (
@@ -56,7 +68,7 @@ export function AuditLogTable({ entries }: { entries: AuditLogEntry[] }) {
         <Table.Tbody>
           {entries.map((e) => (
             <Table.Tr key={e.id}>
-              <Table.Td>{new Date(e.createdAt).toLocaleString()}</Table.Td>
+              <Table.Td>{when(e)}</Table.Td>
               <Table.Td>
                 <TruncatedName name={e.actorDisplayname ?? e.actorId ?? 'Unknown'} size="sm" />
                 {e.actorId && <TruncatedName name={e.actorId} size="xs" c="dimmed" />}
@@ -76,7 +88,7 @@ export function AuditLogTable({ entries }: { entries: AuditLogEntry[] }) {
                 )}
               </Table.Td>
               <Table.Td>
-                <DataCell data={e.data} />
+                <DataCell data={e.data} entry={`${e.eventLabel}, ${when(e)}`} />
               </Table.Td>
             </Table.Tr>
           ))}

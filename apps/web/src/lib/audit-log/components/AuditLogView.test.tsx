@@ -75,14 +75,18 @@ describe('AuditLogView', () => {
     expect(within(rows[1]).queryByText('world.update')).toBeNull();
     expect(within(rows[1]).getByText('Moonlit Lounge')).toBeTruthy();
     expect(within(rows[1]).getByText('World')).toBeTruthy();
-    const show = within(rows[1]).getByRole('button', { name: 'Show data' });
+    // Named with its entry (the event and when), not one of many 'Show data'.
+    const show = within(rows[1]).getByRole('button', { name: /^Show data of Updated world settings, \S/ });
+    expect(show.textContent).toBe('Show data');
     expect(show.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(show);
-    expect(within(rows[1]).getByRole('button', { name: 'Hide data' }).getAttribute('aria-expanded')).toBe(
-      'true',
-    );
+    expect(
+      within(rows[1])
+        .getByRole('button', { name: /^Hide data of Updated world settings/ })
+        .getAttribute('aria-expanded'),
+    ).toBe('true');
     expect(within(rows[1]).getByText(/"name": "World 1"/)).toBeTruthy();
-    expect(within(rows[2]).queryByRole('button', { name: 'Show data' })).toBeNull();
+    expect(within(rows[2]).queryByRole('button', { name: /^Show data/ })).toBeNull();
     expect(screen.getByText('Total: 60')).toBeTruthy();
     expect(screen.getByText('Page 1 / 3')).toBeTruthy();
   });

@@ -10,7 +10,7 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { errorMessage } from '../../../api/errors';
 import { type ChangePreview, type ProposedChange, useChangePreview } from '../api/changePreview';
 import { plural } from '../syncWords';
@@ -83,6 +83,24 @@ function NameList({ label, names }: { label: string; names: string[] }) {
 }
 
 /**
+ * Gives focus back, once the panel is gone (saved or cancelled), to the control that proposed the change (what
+ * had focus when the panel appeared: the select or switch just changed). Its Save and Cancel go with it, which
+ * dropped focus to the page; the save's toast (a polite live region) says what happened. Focus that went
+ * elsewhere is left alone.
+ */
+function useFocusBackOnClose() {
+  useEffect(() => {
+    const proposer = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    return () => {
+      requestAnimationFrame(() => {
+        const lost = !document.activeElement || document.activeElement === document.body;
+        if (lost && proposer?.isConnected && proposer !== document.body) proposer.focus();
+      });
+    };
+  }, []);
+}
+
+/**
  * A change that makes the bot give or take roles, invite or remove is not saved at once: this panel says
  * what it would do (the sync's own planner, asked by the server) and waits for Save or Cancel. Save stays
  * disabled until the preview of this very change has arrived (and while it is asked again), so nothing is
@@ -102,6 +120,7 @@ export function ChangePreviewPanel({
 }: Props) {
   const preview = useChangePreview(guildId, change);
   const previewed = !preview.isPending && !preview.isFetching;
+  useFocusBackOnClose();
   const body = () => {
     if (preview.isPending || (preview.isFetching && !preview.isError))
       return <Text size="sm">Working out what this change would do..</Text>;

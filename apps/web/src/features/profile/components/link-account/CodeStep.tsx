@@ -87,7 +87,7 @@ export function CodeStep({ kind, code, profileUrl, failure, verifying, onBack, o
         <ExternalLinkButton href={profileUrl} size="sm">
           Open Profile
         </ExternalLinkButton>
-        <Button onClick={onVerify} loading={verifying}>
+        <Button onClick={onVerify} loading={verifying} data-autofocus>
           {text.verify}
         </Button>
       </Group>

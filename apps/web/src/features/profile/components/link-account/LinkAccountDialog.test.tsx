@@ -80,6 +80,10 @@ describe('Link Account dialog', () => {
     const { answers, fetchMock } = setup({ 'POST /api/users/link': { body: { status: 'Success' } } });
     await searchAndPick();
     expect(await screen.findByRole('dialog', { name: 'Confirm Link' })).toBeTruthy();
+    // Each step's main button takes focus: the one that moved on went with its step.
+    await waitFor(() =>
+      expect(document.activeElement).toBe(dialog().getByRole('button', { name: 'Confirm' })),
+    );
     expect(new URL(callsTo(fetchMock, 'GET', '/api/users/check')[0].url).searchParams.get('vrcId')).toBe(
       'usr_neon',
     );
@@ -93,6 +97,9 @@ describe('Link Account dialog', () => {
 
     expect(await screen.findByRole('dialog', { name: 'Verify Your Account' })).toBeTruthy();
     expect(toastTexts()).toContain('Account Linked');
+    await waitFor(() =>
+      expect(document.activeElement).toBe(dialog().getByRole('button', { name: 'Verify Account' })),
+    );
     expect(dialog().getByText('VRCL-ABCD2345')).toBeTruthy();
     expect(dialog().getByRole('button', { name: 'Copy' })).toBeTruthy();
     expect(dialog().getByRole('link', { name: 'Open Profile' }).getAttribute('href')).toBe(
@@ -129,6 +136,10 @@ describe('Link Account dialog', () => {
     fireEvent.click(await dialog().findByRole('button', { name: 'Confirm' }));
     expect(await dialog().findByRole('heading', { name: 'Account Ownership Verified' })).toBeTruthy();
     expect(toastTexts()).toContain('Account Ownership Verified');
+    // Focus on the success step's Close, not fallen to the page with the Confirm button that led here.
+    await waitFor(() =>
+      expect(document.activeElement).toBe(dialog().getAllByRole('button', { name: 'Close' }).at(-1)),
+    );
     // The header's × and the footer button are both named Close; the footer one.
     fireEvent.click(dialog().getAllByRole('button', { name: 'Close' }).at(-1) as HTMLElement);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

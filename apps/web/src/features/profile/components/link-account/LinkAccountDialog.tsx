@@ -1,6 +1,6 @@
 import { Modal, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../../../api/errors';
 import { usePublicConfig } from '../../../../api/publicConfig';
 import { notify } from '../../../../components/toasts';
@@ -30,8 +30,19 @@ const titles: Record<LinkStep, string> = {
   102: 'Verify Your Account',
 };
 
-/** The multi-step flow; mounted fresh on every opening, so it always starts at step 0. */
-function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle: (title: string) => void }) {
+/**
+ * The multi-step flow; mounted fresh on every opening, so it starts at step 0, or, to finish verifying an
+ * account already linked (`resume`), at that account's code (102, or 101 for a conflict).
+ */
+function LinkAccountFlow({
+  onClose,
+  setTitle,
+  resume,
+}: {
+  onClose: () => void;
+  setTitle: (title: string) => void;
+  resume: VrchatUserResult | null;
+}) {
   const vrchatWebUrl = usePublicConfig()?.vrchatWebUrl;
   const [step, setStepState] = useState<LinkStep>(0);
   const [text, setText] = useState('');
@@ -44,6 +55,24 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
   const current = useProfile().data?.linkData ?? null;
   // A second click before React re-renders with isPending would send a second link request.
   const linking = useRef(false);
+  // Each step's main control ([data-autofocus]) takes focus when the step changes: the button that moved on
+  // (Link, Confirm, Verify) is gone with its step, and focus fell to the page. Mantine focuses it only at
+  // opening; what happened is said by the toasts, a polite live region.
+  const steps = useRef<HTMLDivElement>(null);
+  const shownStep = useRef(step);
+  // Resuming: the account's code is asked for once, as picking it in the search would.
+  const resumed = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on opening
+  useEffect(() => {
+    if (!resume || resumed.current) return;
+    resumed.current = true;
+    pick(resume, true);
+  }, []);
+  useEffect(() => {
+    if (shownStep.current === step) return;
+    shownStep.current = step;
+    steps.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+  }, [step]);
 
   const setStep = (next: LinkStep) => {
     setStepState(next);
@@ -51,12 +80,13 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
     setVerifyFailure(null);
   };
 
-  const pick = (user: VrchatUserResult) => {
+  // Picked in the search: Confirm next. Resumed (already linked to this user): straight to its code.
+  const pick = (user: VrchatUserResult, linked = false) => {
     setSelected(user);
     check.mutate(user.id, {
       onSuccess: (result) => {
         setCode(result.verificationCode);
-        setStep(result.status === 'Conflict' ? 101 : 1);
+        setStep(result.status === 'Conflict' ? 101 : linked ? 102 : 1);
       },
       onError: (error) =>
         notify({
@@ -111,7 +141,7 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
     });
 
   return (
-    <Stack gap="sm">
+    <Stack gap="sm" ref={steps}>
       {stepContent()}
       <VrchatSlowNotice pending={check.isPending || link.isPending || verify.isPending} />
     </Stack>
@@ -123,7 +153,7 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
         <SearchStep
           text={text}
           onTextChange={setText}
-          onPick={pick}
+          onPick={(user) => pick(user)}
           checkingId={check.isPending ? (check.variables ?? null) : null}
         />
       );
@@ -154,8 +184,19 @@ function LinkAccountFlow({ onClose, setTitle }: { onClose: () => void; setTitle:
   }
 }
 
-/** The Link Account dialog (spec section 4); full screen on phones. */
-export function LinkAccountDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+/**
+ * The Link Account dialog (spec section 4); full screen on phones. With `resume` (the Profile's Verify Account for
+ * a linked account not yet verified) it opens on that account's code instead of the search.
+ */
+export function LinkAccountDialog({
+  opened,
+  onClose,
+  resume = null,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  resume?: VrchatUserResult | null;
+}) {
   const isPhone = useMediaQuery('(max-width: 36em)');
   const [title, setTitle] = useState(titles[0]);
   const [session, setSession] = useState(0);
@@ -170,7 +211,7 @@ export function LinkAccountDialog({ opened, onClose }: { opened: boolean; onClos
   }
   return (
     <Modal opened={opened} onClose={onClose} title={title} size="lg" fullScreen={isPhone}>
-      <LinkAccountFlow key={session} onClose={onClose} setTitle={setTitle} />
+      <LinkAccountFlow key={session} onClose={onClose} setTitle={setTitle} resume={resume} />
     </Modal>
   );
 }
