@@ -100,7 +100,7 @@ export class PgBossJobQueue implements JobQueue {
    * Takes jobs of one queue, one at a time, polling every second, each held by a renewed lease (see
    * job-loop.ts); answers the worker's id. Expired leases are swept while any queue is worked.
    */
-  work(name: string, handler: (job: QueuedJob) => Promise<unknown>): string {
+  work(name: string, handler: (job: QueuedJob, signal: AbortSignal) => Promise<unknown>): string {
     const def = this.registry.find((job) => job.name === name);
     const id = `${name}:${this.loops.size}:${Date.now()}`;
     this.loops.set(

@@ -9,13 +9,18 @@ import { jobRegistry } from './registry.js';
  * (refused, missing, conflict, invalid) gives up and says why; anything else (limited, unavailable, a platform
  * unreachable, a database hiccup) fails and pg-boss retries it as the registry says.
  */
-export async function runJob(ctx: AppContext, def: JobDefinition, job: QueuedJob): Promise<unknown> {
+export async function runJob(
+  ctx: AppContext,
+  def: JobDefinition,
+  job: QueuedJob,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<unknown> {
   const parsed = def.payload.safeParse(job.data);
   if (!parsed.success)
     throw new Error(`Job ${def.name} (${job.id}) has an invalid payload: ${parsed.error.message}`);
   const started = Date.now();
   try {
-    await def.run(ctx, parsed.data);
+    await def.run(ctx, parsed.data, signal);
     ctx.log.debug({ job: def.name, id: job.id, ms: Date.now() - started }, 'job done');
     return { ms: Date.now() - started };
   } catch (err) {
@@ -38,7 +43,7 @@ export async function startJobWorker(
 ): Promise<() => Promise<void>> {
   const queue = ctx.jobs;
   if (!(queue instanceof PgBossJobQueue)) throw new Error('The worker role needs the pg-boss job queue');
-  const ids = registry.map((def) => queue.work(def.name, (job) => runJob(ctx, def, job)));
+  const ids = registry.map((def) => queue.work(def.name, (job, signal) => runJob(ctx, def, job, signal)));
   return async () => {
     await Promise.all(ids.map((id) => queue.offWork(id)));
   };
