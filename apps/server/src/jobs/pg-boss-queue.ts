@@ -20,6 +20,8 @@ export interface JobQueueOptions {
   /** pg-boss's SQL runner (default: the product's database); tests wrap it to inject faults. */
   bossDb?: BossDb;
   leaseSeconds?: number;
+  /** How long a handler told to stop may take to return (default ABORT_GRACE_MS in job-loop.ts). */
+  abortGraceMs?: number;
   sweepMs?: number;
   /** This process's name (INSTANCE_NAME), recorded on the jobs its worker holds. */
   workerName?: string;
@@ -113,6 +115,7 @@ export class PgBossJobQueue implements JobQueue {
         workerName: this.opts.workerName ?? 'worker',
         leaseSeconds: this.leaseSeconds,
         maxRunSeconds: def?.expireInSeconds ?? 15 * 60,
+        abortGraceMs: this.opts.abortGraceMs,
         pollMs: 1000,
         handler,
       }),
