@@ -1,5 +1,6 @@
 import type { AppContext } from '../kernel/context.js';
 import { AppError, isFinal } from '../kernel/errors.js';
+import { runStoppable } from '../platforms/vrchat/interactive.js';
 import type { JobDefinition } from './define.js';
 import { PgBossJobQueue, type QueuedJob } from './pg-boss-queue.js';
 import { jobRegistry } from './registry.js';
@@ -20,7 +21,8 @@ export async function runJob(
     throw new Error(`Job ${def.name} (${job.id}) has an invalid payload: ${parsed.error.message}`);
   const started = Date.now();
   try {
-    await def.run(ctx, parsed.data, signal);
+    // VRChat calls still queued in the pacer when the run is told to stop are refused, not sent.
+    await runStoppable(signal, () => def.run(ctx, parsed.data, signal));
     ctx.log.debug({ job: def.name, id: job.id, ms: Date.now() - started }, 'job done');
     return { ms: Date.now() - started };
   } catch (err) {

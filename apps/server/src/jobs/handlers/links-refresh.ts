@@ -31,6 +31,8 @@ export const linksRefreshHandler = handleJob(linksRefreshJob, async (ctx, _paylo
     try {
       outcome[await refreshLinkInBackground(ctx, link, actor)] += 1;
     } catch (err) {
+      // Told to stop while the read waited in the pacer: this link stays among the oldest for the next run.
+      if (signal.aborted) break;
       // VRChat down or out of breath: stop here; the same links come first next time.
       if (err instanceof VrchatError) throw err;
       ctx.log.warn({ err, discordUserId: link.discordUserId }, `${linksRefreshJob.name}: one link failed`);

@@ -72,6 +72,8 @@ export async function followGroupAuditLogs(ctx: AppContext, signal?: AbortSignal
     try {
       if (await followOne(ctx, guildId, groupId, botId, state?.groupAuditCursor ?? null)) asked++;
     } catch (err) {
+      // Told to stop while its read waited in the pacer: not the group's failure; the next pass starts with it.
+      if (signal?.aborted) break;
       // Rate limiting stops the whole poll (every group shares the pacer); anything else stops this group only.
       if (err instanceof VrchatError && err.status === 429) throw err;
       await recordFailure(ctx, guildId, (state?.followFailures ?? 0) + 1, followErrorMessage(err));
