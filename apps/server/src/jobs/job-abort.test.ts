@@ -41,7 +41,22 @@ const pass = defineJob({
     }
   },
 });
-const registry = [pass] as JobDefinition[];
+/** A long pass (within its time), held until released; `passRuns` counts its runs by worker. */
+const passRuns: string[] = [];
+const longPass = defineJob({
+  name: 'test.longPass',
+  payload: z.object({ worker: z.string().optional() }),
+  retry: { limit: 0, delaySeconds: 0, backoff: false },
+  expireInSeconds: 60,
+  async run() {
+    passRuns.push('run');
+    running++;
+    mostAtOnce = Math.max(mostAtOnce, running);
+    await new Promise<void>((resolve) => holds.set(`long#${passRuns.length}`, resolve));
+    running--;
+  },
+});
+const registry = [pass, longPass] as JobDefinition[];
 const LEASE = 2;
 
 describe(`jobs stop when their time is up (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
@@ -72,6 +87,36 @@ describe(`jobs stop when their time is up (${process.env.DATABASE_URL ? 'Postgre
     const ctx = { db: database.db, database, log, jobs: queue } as unknown as AppContext;
     stopWorker = await startJobWorker(ctx, registry);
   };
+
+  it('never runs two passes of one scheduled job at once, even with two worker processes', async () => {
+    mostAtOnce = 0;
+    // A second process: its own queue and worker on the same database.
+    const other = createJobQueue(database, log, registry, { leaseSeconds: LEASE, sweepMs: 200 });
+    await other.start();
+    const otherCtx = { db: database.db, database, log, jobs: other } as unknown as AppContext;
+    const stopOther = await startJobWorker(otherCtx, registry);
+    try {
+      await startWorker();
+      // The scheduler sends a scheduled job under its name as singleton key; the timer fires again meanwhile.
+      const first = (await queue.send(longPass, {}, { singletonKey: longPass.name })) as string;
+      await waitFor(() => passRuns.length === 1, 10_000);
+      const second = (await other.send(longPass, {}, { singletonKey: longPass.name })) as string;
+      expect(second).toBeTruthy();
+      // Longer than a lease: renewed, the first pass keeps the job and neither worker starts the second.
+      await waitFor(async () => (await job(first)).output?.worker !== undefined, 5000);
+      const renewedPast = Date.now() + LEASE * 1.5 * 1000;
+      await waitFor(() => Date.now() > renewedPast || passRuns.length > 1, 10_000);
+      expect(passRuns).toHaveLength(1);
+      expect((await job(second)).state).toBe('created');
+      holds.get('long#1')?.();
+      await waitFor(() => passRuns.length === 2, 10_000);
+      expect(mostAtOnce).toBe(1);
+    } finally {
+      for (const release of holds.values()) release();
+      await stopOther();
+      await other.stop();
+    }
+  });
 
   it('tells a pass its time is up, and records it completed once it has returned (the next pass resumes)', async () => {
     await startWorker();
