@@ -30,6 +30,7 @@ ALTER TABLE "guild_settings" ADD COLUMN "version" integer DEFAULT 0 NOT NULL;-->
 ALTER TABLE "guest_roles" ADD COLUMN "version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "discord_group_mappings" ADD COLUMN "version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "group_discord_mappings" ADD COLUMN "version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "guild_sync_state" ADD COLUMN "followed_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "sync_temporary_grants" ADD COLUMN "reason" text DEFAULT 'GrantRoleTemporary' NOT NULL;--> statement-breakpoint
 CREATE INDEX "audit_created_idx" ON "audit_log" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "link_events_user_idx" ON "link_events" USING btree ("discord_user_id");--> statement-breakpoint

@@ -19,11 +19,19 @@ export interface JobLoopOptions {
   workerName: string;
   /** A running job's lease: renewed every third of it; a worker that stops renewing loses the job. */
   leaseSeconds: number;
-  /** A run taking longer fails (and is retried). */
+  /** A run taking longer is told to stop (its signal aborts); see ABORT_GRACE_MS. */
   maxRunSeconds: number;
+  /** How long a handler may take to return once told to stop (default ABORT_GRACE_MS). */
+  abortGraceMs?: number;
   pollMs: number;
-  handler(job: QueuedJob): Promise<unknown>;
+  /** Runs one job; `signal` aborts when its time is up or the worker stops: return early then. */
+  handler(job: QueuedJob, signal: AbortSignal): Promise<unknown>;
 }
+
+/** A handler told to stop has this long to return before its lease is left to run out. */
+export const ABORT_GRACE_MS = 10_000;
+
+type Outcome = { what: 'complete' | 'fail'; output: object };
 
 /** How often recording a job's outcome is tried before leaving it to the lease (the database is away). */
 const RECORD_ATTEMPTS = 3;
@@ -36,7 +44,7 @@ const RECORD_ATTEMPTS = 3;
  */
 export function startJobLoop(o: JobLoopOptions): { stop(graceMs: number): Promise<void> } {
   let stopping = false;
-  let current: { id: string; done: Promise<void> } | undefined;
+  let current: { id: string; done: Promise<void>; abort: AbortController } | undefined;
   const { sleep, wake } = wakeableSleep();
 
   const fetchNext = async (): Promise<QueuedJob | undefined> => {
@@ -79,26 +87,48 @@ export function startJobLoop(o: JobLoopOptions): { stop(graceMs: number): Promis
     }
   };
 
-  const runOne = async (job: QueuedJob) => {
+  /**
+   * Runs one job until its handler returns. When its time is up the handler's signal aborts and the run waits
+   * for it to return (a pass that stops early completes: the next one resumes). A handler that has not returned
+   * within the grace is left holding the job without renewal, so its lease runs out and pg-boss retries it
+   * elsewhere; this loop takes no other job of the queue until that handler has returned, so one process never
+   * runs two passes of a job at once (the old race with a timer let expired passes pile up).
+   */
+  const runOne = async (job: QueuedJob, abort: AbortController) => {
     const renewal = setInterval(() => renew(job.id).catch(() => {}), (o.leaseSeconds * 1000) / 3);
-    let timer: NodeJS.Timeout | undefined;
-    const overtime = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`The job ran longer than ${o.maxRunSeconds} s`)),
-        o.maxRunSeconds * 1000,
-      );
-    });
-    let outcome: { what: 'complete' | 'fail'; output: object };
-    try {
-      const value = await Promise.race([o.handler(job), overtime]);
-      outcome = { what: 'complete', output: (value ?? {}) as object };
-    } catch (err) {
-      outcome = { what: 'fail', output: { message: (err as Error)?.message ?? String(err) } };
-    } finally {
-      clearInterval(renewal);
-      clearTimeout(timer);
+    const overtime = setTimeout(
+      () => abort.abort(new Error(`The job ran longer than ${o.maxRunSeconds} s`)),
+      o.maxRunSeconds * 1000,
+    );
+    const running = o.handler(job, abort.signal).then(
+      (value): Outcome => ({ what: 'complete', output: (value ?? {}) as object }),
+      (err): Outcome => ({ what: 'fail', output: { message: (err as Error)?.message ?? String(err) } }),
+    );
+    let grace: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) =>
+      abort.signal.addEventListener(
+        'abort',
+        () => {
+          grace = setTimeout(() => resolve(undefined), o.abortGraceMs ?? ABORT_GRACE_MS);
+        },
+        { once: true },
+      ),
+    );
+    const outcome = await Promise.race([running, late]);
+    clearInterval(renewal);
+    clearTimeout(overtime);
+    clearTimeout(grace);
+    if (outcome) {
+      if (abort.signal.aborted && outcome.what === 'complete')
+        outcome.output = { ...outcome.output, stopped: String((abort.signal.reason as Error)?.message) };
+      await record(job.id, outcome.what, outcome.output);
+      return;
     }
-    await record(job.id, outcome.what, outcome.output);
+    o.log.error(
+      { queue: o.name, id: job.id },
+      'job queue: the job did not stop when told to; its lease runs out and it is retried',
+    );
+    await running;
   };
 
   const loop = (async () => {
@@ -108,7 +138,8 @@ export function startJobLoop(o: JobLoopOptions): { stop(graceMs: number): Promis
         await sleep(o.pollMs);
         continue;
       }
-      current = { id: job.id, done: runOne(job) };
+      const abort = new AbortController();
+      current = { id: job.id, done: runOne(job, abort), abort };
       await current.done;
       current = undefined;
     }
@@ -120,6 +151,7 @@ export function startJobLoop(o: JobLoopOptions): { stop(graceMs: number): Promis
       wake();
       const running = current;
       if (!running) return loop;
+      running.abort.abort(new Error('The worker is stopping'));
       const finished = await Promise.race([
         running.done.then(() => true),
         new Promise<boolean>((r) => setTimeout(() => r(false), graceMs)),

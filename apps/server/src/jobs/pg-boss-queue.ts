@@ -20,6 +20,8 @@ export interface JobQueueOptions {
   /** pg-boss's SQL runner (default: the product's database); tests wrap it to inject faults. */
   bossDb?: BossDb;
   leaseSeconds?: number;
+  /** How long a handler told to stop may take to return (default ABORT_GRACE_MS in job-loop.ts). */
+  abortGraceMs?: number;
   sweepMs?: number;
   /** This process's name (INSTANCE_NAME), recorded on the jobs its worker holds. */
   workerName?: string;
@@ -100,7 +102,7 @@ export class PgBossJobQueue implements JobQueue {
    * Takes jobs of one queue, one at a time, polling every second, each held by a renewed lease (see
    * job-loop.ts); answers the worker's id. Expired leases are swept while any queue is worked.
    */
-  work(name: string, handler: (job: QueuedJob) => Promise<unknown>): string {
+  work(name: string, handler: (job: QueuedJob, signal: AbortSignal) => Promise<unknown>): string {
     const def = this.registry.find((job) => job.name === name);
     const id = `${name}:${this.loops.size}:${Date.now()}`;
     this.loops.set(
@@ -113,6 +115,7 @@ export class PgBossJobQueue implements JobQueue {
         workerName: this.opts.workerName ?? 'worker',
         leaseSeconds: this.leaseSeconds,
         maxRunSeconds: def?.expireInSeconds ?? 15 * 60,
+        abortGraceMs: this.opts.abortGraceMs,
         pollMs: 1000,
         handler,
       }),

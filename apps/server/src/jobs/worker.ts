@@ -1,6 +1,7 @@
 import type { AppContext } from '../kernel/context.js';
 import { AppError, isFinal } from '../kernel/errors.js';
 import { metrics } from '../observability/metrics.js';
+import { runStoppable } from '../platforms/vrchat/interactive.js';
 import type { JobDefinition } from './define.js';
 import { PgBossJobQueue, type QueuedJob } from './pg-boss-queue.js';
 import { jobRegistry } from './registry.js';
@@ -10,7 +11,12 @@ import { jobRegistry } from './registry.js';
  * (refused, missing, conflict, invalid) gives up and says why; anything else (limited, unavailable, a platform
  * unreachable, a database hiccup) fails and pg-boss retries it as the registry says.
  */
-export async function runJob(ctx: AppContext, def: JobDefinition, job: QueuedJob): Promise<unknown> {
+export async function runJob(
+  ctx: AppContext,
+  def: JobDefinition,
+  job: QueuedJob,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<unknown> {
   const parsed = def.payload.safeParse(job.data);
   if (!parsed.success)
     throw new Error(`Job ${def.name} (${job.id}) has an invalid payload: ${parsed.error.message}`);
@@ -20,7 +26,8 @@ export async function runJob(ctx: AppContext, def: JobDefinition, job: QueuedJob
     metrics.jobDuration.observe({ job: def.name }, (Date.now() - started) / 1000);
   };
   try {
-    await def.run(ctx, parsed.data);
+    // VRChat calls still queued in the pacer when the run is told to stop are refused, not sent.
+    await runStoppable(signal, () => def.run(ctx, parsed.data, signal));
     ctx.log.debug({ job: def.name, id: job.id, ms: Date.now() - started }, 'job done');
     count('done');
     return { ms: Date.now() - started };
@@ -46,7 +53,7 @@ export async function startJobWorker(
 ): Promise<(graceMs?: number) => Promise<void>> {
   const queue = ctx.jobs;
   if (!(queue instanceof PgBossJobQueue)) throw new Error('The worker role needs the pg-boss job queue');
-  const ids = registry.map((def) => queue.work(def.name, (job) => runJob(ctx, def, job)));
+  const ids = registry.map((def) => queue.work(def.name, (job, signal) => runJob(ctx, def, job, signal)));
   // A job still running after the grace time is failed at once, so another worker retries it (job-loop.ts).
   return async (graceMs?: number) => {
     await Promise.all(ids.map((id) => queue.offWork(id, graceMs)));

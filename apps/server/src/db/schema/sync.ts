@@ -68,6 +68,11 @@ export const guildSyncState = pgTable('guild_sync_state', {
   followError: text('follow_error'),
   /** Not polled again before this (the backoff after a failure). */
   followRetryAt: timestamp('follow_retry_at', { withTimezone: true }),
+  /**
+   * When the group was last polled (read or tried): each pass of groups.follow takes the groups polled longest
+   * ago first, so a pass that runs out of time is resumed by the next one, round-robin (any process).
+   */
+  followedAt: timestamp('followed_at', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -3,7 +3,7 @@ import { followGroupAuditLogs } from '../../wings/group-sync/sync/group-audit-fo
 import { handleJob } from '../define.js';
 
 /** Follows joins, leaves, removals, join requests and hand-made role changes in linked groups (audit log). */
-export const groupsFollowHandler = handleJob(groupsFollowJob, async (ctx) => {
-  const asked = await followGroupAuditLogs(ctx);
+export const groupsFollowHandler = handleJob(groupsFollowJob, async (ctx, _payload, signal) => {
+  const asked = await followGroupAuditLogs(ctx, signal);
   if (asked > 0) ctx.log.info({ asked }, 'groups.follow: group changes asked for syncs');
 });

@@ -3,6 +3,6 @@ import { reconcileAllGuildMembers } from '../../wings/access/members/member-mirr
 import { handleJob } from '../define.js';
 
 /** Full reconciliation of the member mirror with Discord (the gateway keeps it current in between). */
-export const membersReconcileHandler = handleJob(membersReconcileJob, async (ctx) => {
-  await reconcileAllGuildMembers(ctx);
+export const membersReconcileHandler = handleJob(membersReconcileJob, async (ctx, _payload, signal) => {
+  await reconcileAllGuildMembers(ctx, signal);
 });

@@ -12,7 +12,7 @@ import { handleJob } from '../define.js';
  * (platform down) is logged and the others still build; the last good body keeps being served. A world
  * whose server the bot left stops being served.
  */
-export const worldsRebuildHandler = handleJob(worldsRebuildJob, async (ctx) => {
+export const worldsRebuildHandler = handleJob(worldsRebuildJob, async (ctx, _payload, signal) => {
   const requested = await recentlyRequestedWorldIds(ctx.db);
   const due = await ctx.db
     .select()
@@ -24,6 +24,8 @@ export const worldsRebuildHandler = handleJob(worldsRebuildJob, async (ctx) => {
     );
   let failed = 0;
   for (const world of due) {
+    // Time is up: the next run rebuilds them all again anyway.
+    if (signal.aborted) break;
     await rebuildWorldData(ctx, world).catch((err) => {
       failed += 1;
       ctx.log.warn({ err, worldId: world.id }, 'worlds.rebuild: world data not rebuilt');

@@ -21,3 +21,19 @@ export function runPatient<T>(fn: () => T): T {
 export function isInteractive(): boolean {
   return interactive.getStore() === true;
 }
+
+/**
+ * The signal of the job the current VRChat calls serve (see jobs/job-loop.ts): a call still waiting in the
+ * pacer's queue when the job's time is up is refused instead of sent.
+ */
+const stopping = new AsyncLocalStorage<AbortSignal>();
+
+/** Runs `fn` (and everything it starts) on behalf of a job that `signal` stops. */
+export function runStoppable<T>(signal: AbortSignal, fn: () => T): T {
+  return stopping.run(signal, fn);
+}
+
+/** The current job's stop signal, if any. */
+export function stopSignal(): AbortSignal | undefined {
+  return stopping.getStore();
+}

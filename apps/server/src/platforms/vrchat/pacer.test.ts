@@ -3,6 +3,7 @@ import { LoginGate } from './login-gate.js';
 import {
   backoffDelay,
   Pacer,
+  PacerAbortedError,
   PacerClosedError,
   PacerDeadlineError,
   rateLimitPause,
@@ -141,6 +142,22 @@ describe('Pacer', () => {
     pacer.pause(10_000);
     pacer.recovered(start - 1);
     expect(pacer.pausedUntilMs()).toBe(start + 10_000);
+  });
+
+  it("refuses a queued request whose job is told to stop, and the others' turns are kept", async () => {
+    const pacer = new Pacer({ ratePerSecond: 1, burst: 1 });
+    const start = Date.now();
+    const stop = new AbortController();
+    const at = grants(pacer, 1, start); // takes the burst
+    const stopped = pacer.acquire({ signal: stop.signal });
+    const later = grants(pacer, 1, start);
+    stop.abort();
+    await expect(stopped).rejects.toBeInstanceOf(PacerAbortedError);
+    await vi.advanceTimersByTimeAsync(1000);
+    // The stopped request gave its turn up: the next one goes at the first refill.
+    expect([...at, ...later]).toEqual([0, 1000]);
+    expect(pacer.waiting).toBe(0);
+    await expect(pacer.acquire({ signal: stop.signal })).rejects.toBeInstanceOf(PacerAbortedError);
   });
 });
 

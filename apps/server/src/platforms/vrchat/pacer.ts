@@ -25,6 +25,8 @@ export interface AcquireOptions {
   deadlineAt?: number;
   /** Someone waits for the answer (default: when there is a deadline); goes before background work. */
   interactive?: boolean;
+  /** The caller no longer needs the request (a job whose time is up): it leaves the queue, refused. */
+  signal?: AbortSignal;
 }
 
 interface Waiter {
@@ -39,6 +41,13 @@ interface Waiter {
 export class PacerClosedError extends Error {
   constructor() {
     super('The VRChat client is closed.');
+  }
+}
+
+/** The caller's signal aborted while it waited in the queue (its job's time is up). */
+export class PacerAbortedError extends Error {
+  constructor() {
+    super('The request was not sent: the job asking for it was stopped.');
   }
 }
 
@@ -89,16 +98,37 @@ export class Pacer {
     const now = this.now();
     if (deadlineAt !== undefined && this.pausedUntil > Math.max(now, deadlineAt))
       return Promise.reject(new PacerDeadlineError(this.pausedUntil));
+    const { signal } = opts;
+    if (signal?.aborted) return Promise.reject(new PacerAbortedError());
     const interactive = opts.interactive ?? deadlineAt !== undefined;
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, deadlineAt, rank: now - (interactive ? this.agingMs : 0) };
+      const onAbort = () => {
+        const i = this.queue.indexOf(waiter);
+        if (i < 0) return;
+        this.queue.splice(i, 1);
+        clearTimeout(waiter.timer);
+        reject(new PacerAbortedError());
+      };
+      const settle =
+        <A extends unknown[]>(fn: (...a: A) => void) =>
+        (...a: A) => {
+          signal?.removeEventListener('abort', onAbort);
+          fn(...a);
+        };
+      const waiter: Waiter = {
+        resolve: settle(resolve),
+        reject: settle(reject),
+        deadlineAt,
+        rank: now - (interactive ? this.agingMs : 0),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       if (deadlineAt !== undefined)
         waiter.timer = setTimeout(
           () => {
             const i = this.queue.indexOf(waiter);
             if (i < 0) return;
             this.queue.splice(i, 1);
-            reject(new PacerDeadlineError(Math.max(this.pausedUntil, this.now() + 1000 / this.rate)));
+            waiter.reject(new PacerDeadlineError(Math.max(this.pausedUntil, this.now() + 1000 / this.rate)));
           },
           Math.max(0, deadlineAt - now),
         );

@@ -2,11 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { metrics, statusClass } from '../../observability/metrics.js';
 import { bodyOf, classify, describe, type Kind, localError, observeAnswer } from './answers.js';
 import { messageOf } from './errors.js';
-import { isInteractive } from './interactive.js';
+import { isInteractive, stopSignal } from './interactive.js';
 import type { LoginGate } from './login-gate.js';
 import {
   backoffDelay,
   type Pacer,
+  PacerAbortedError,
   PacerClosedError,
   PacerDeadlineError,
   rateLimitPause,
@@ -169,9 +170,10 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
 
     for (let attempt = 0; ; attempt++) {
       try {
-        await deps.pacer.acquire({ deadlineAt });
+        await deps.pacer.acquire({ deadlineAt, signal: stopSignal() });
       } catch (err) {
-        if (err instanceof PacerClosedError) return localError(503, err.message);
+        if (err instanceof PacerClosedError || err instanceof PacerAbortedError)
+          return localError(503, err.message);
         // Local 429: the platform answers 503 with the time to retry from the pacer's pause.
         if (err instanceof PacerDeadlineError) return localError(429, err.message);
         throw err;

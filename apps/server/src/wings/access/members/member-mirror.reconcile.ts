@@ -10,9 +10,10 @@ import { dropGuild } from './member-mirror.store.js';
  * Fills the mirror of these guilds one after another (op 8 requests are rate limited per connection,
  * so they are not sent all at once). A guild that fails is logged and the others go on.
  */
-export async function fillGuilds(ctx: AppContext, guildIds: string[]): Promise<void> {
+export async function fillGuilds(ctx: AppContext, guildIds: string[], signal?: AbortSignal): Promise<void> {
   const deps = mirrorDeps(ctx);
   for (const guildId of guildIds) {
+    if (signal?.aborted) return;
     try {
       await fillGuild(deps, guildId);
     } catch (err) {
@@ -27,9 +28,9 @@ export async function fillGuilds(ctx: AppContext, guildIds: string[]): Promise<v
  * is filled again, which deletes the rows Discord no longer confirms. Where this process holds the
  * gateway and the Server Members intent was switched on or off in the portal, it reconnects with the
  * right intents first. Grants of members found gone (a leave missed while offline) end too. Never throws
- * for one server's failure.
+ * for one server's failure. Stops between servers when `signal` aborts (the next run starts over).
  */
-export async function reconcileAllGuildMembers(ctx: AppContext): Promise<void> {
+export async function reconcileAllGuildMembers(ctx: AppContext, signal?: AbortSignal): Promise<void> {
   await ctx.platforms?.bot.refreshIntents().catch((err) => {
     ctx.log.warn({ err }, 'Members: could not check the Server Members intent');
   });
@@ -39,8 +40,9 @@ export async function reconcileAllGuildMembers(ctx: AppContext): Promise<void> {
     .from(guildMemberSync)
     .where(guildIds.length ? notInArray(guildMemberSync.guildId, guildIds) : undefined);
   for (const { guildId } of gone) await dropGuild(ctx.db, guildId);
-  await fillGuilds(ctx, guildIds);
+  await fillGuilds(ctx, guildIds, signal);
   for (const guildId of guildIds) {
+    if (signal?.aborted) return;
     try {
       await endGrantsOfDepartedMembers(ctx, guildId);
     } catch (err) {

@@ -151,8 +151,10 @@ async function repairGuestRoles(ctx: AppContext, guildId: string) {
 }
 
 /** `reconcileGuildGuests` for every server the bot is in (the scheduled `guests.reconcile` job). */
-export async function reconcileAllGuildGuests(ctx: AppContext) {
+export async function reconcileAllGuildGuests(ctx: AppContext, signal?: AbortSignal) {
   for (const guildId of await ctx.discord.botGuildIds()) {
+    // Time is up (the job's limit, or the worker stops): the next run starts over; each server is idempotent.
+    if (signal?.aborted) return;
     try {
       await reconcileGuildGuests(ctx, guildId);
     } catch (err) {

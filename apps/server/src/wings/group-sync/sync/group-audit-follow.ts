@@ -1,4 +1,4 @@
-import { eq, inArray, ne, or } from 'drizzle-orm';
+import { asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.js';
 import { groupDiscordMappings, guildGroups, guildSyncState } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
@@ -47,8 +47,11 @@ export function followErrorMessage(err: unknown): string {
  * Each group is followed on its own: one that fails (the bot lacks group-audit-view, VRChat answers 5xx) is
  * recorded for its server and retried on a backoff, and the others go on. The first run only sets the cursor
  * (a full sync runs on its own timer anyway). Answers how many syncs it asked.
+ * Groups are polled longest-unpolled first (guild_sync_state.followed_at), and a pass stops between groups
+ * when `signal` aborts (its time is up): the next pass starts with the groups this one did not reach, so every
+ * group is polled in turn even when one pass cannot cover them all.
  */
-export async function followGroupAuditLogs(ctx: AppContext): Promise<number> {
+export async function followGroupAuditLogs(ctx: AppContext, signal?: AbortSignal): Promise<number> {
   const mapped = ctx.db
     .select({ guildId: groupDiscordMappings.guildId })
     .from(groupDiscordMappings)
@@ -57,16 +60,20 @@ export async function followGroupAuditLogs(ctx: AppContext): Promise<number> {
     .select({ guildId: guildGroups.guildId, groupId: guildGroups.groupId, state: guildSyncState })
     .from(guildGroups)
     .leftJoin(guildSyncState, eq(guildSyncState.guildId, guildGroups.guildId))
-    .where(or(eq(guildGroups.enabled, true), inArray(guildGroups.guildId, mapped)));
+    .where(or(eq(guildGroups.enabled, true), inArray(guildGroups.guildId, mapped)))
+    .orderBy(sql`${guildSyncState.followedAt} asc nulls first`, asc(guildGroups.guildId));
   if (followed.length === 0) return 0;
   const botId = await ctx.vrchat.currentUserId();
   let asked = 0;
   const now = new Date();
   for (const { guildId, groupId, state } of followed) {
+    if (signal?.aborted) break;
     if (state?.followRetryAt && state.followRetryAt > now) continue;
     try {
       if (await followOne(ctx, guildId, groupId, botId, state?.groupAuditCursor ?? null)) asked++;
     } catch (err) {
+      // Told to stop while its read waited in the pacer: not the group's failure; the next pass starts with it.
+      if (signal?.aborted) break;
       // Rate limiting stops the whole poll (every group shares the pacer); anything else stops this group only.
       if (err instanceof VrchatError && err.status === 429) throw err;
       await recordFailure(ctx, guildId, (state?.followFailures ?? 0) + 1, followErrorMessage(err));
@@ -108,7 +115,13 @@ async function followOne(
     }
   }
   if (fresh > 0) await requestGuildSync(ctx, guildId, 'group');
-  const set = { groupAuditCursor: newest, followFailures: 0, followError: null, followRetryAt: null };
+  const set = {
+    groupAuditCursor: newest,
+    followFailures: 0,
+    followError: null,
+    followRetryAt: null,
+    followedAt: new Date(),
+  };
   await ctx.db
     .insert(guildSyncState)
     .values({ guildId, ...set })
@@ -121,6 +134,7 @@ async function recordFailure(ctx: AppContext, guildId: string, failures: number,
     followFailures: failures,
     followError: message,
     followRetryAt: new Date(Date.now() + backoffSeconds(failures) * 1000),
+    followedAt: new Date(),
   };
   await ctx.db
     .insert(guildSyncState)
