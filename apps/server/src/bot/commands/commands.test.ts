@@ -253,7 +253,9 @@ describe('slash commands (discord.js against the simulated Discord)', () => {
       expect(reply.original?.content).toMatch(/^Your link is up to date: Verify New on VRChat\./);
       expect(reply.original?.content).toContain('Ownership is not verified yet');
       // The re-read age is stored (below) but not shown as the member's while the link is unproven.
-      expect(reply.original?.content).toContain('Age: not verified (ownership of this account is not proven).');
+      expect(reply.original?.content).toContain(
+        'Age: not verified (ownership of this account is not proven).',
+      );
     } finally {
       await t.control('DELETE', '/faults');
     }
