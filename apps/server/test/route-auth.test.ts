@@ -106,6 +106,7 @@ const protectedRoutes: [method: string, url: string, bearerStatus: number, paylo
     { kind: 'guestRole', id: '1c2b3d4e-0000-4000-8000-000000000000', entry: null },
   ],
   ['POST', `/api/guilds/${guild}/sync`, 200],
+  ['GET', `/api/guilds/${guild}/sync/held`, 200],
   ['POST', `/api/guilds/${guild}/sync/held`, 400, { decision: 'discard' }],
   ['GET', `/api/guilds/${guild}/guild_roles`, 404],
   ['POST', `/api/guilds/${guild}/guild_roles`, 404],

@@ -166,6 +166,8 @@ function endTemporaryGroupRoles(
     if (g.kind !== 'groupRole' || group.protectedUserIds.has(g.vrcUserId)) continue;
     const roles = state.groupRoles.get(g.vrcUserId);
     if (!roles?.has(g.roleId) || !group.manageableRoleIds.has(g.roleId)) continue;
+    // Held by the breaker: the member keeps the group role until a manager decides.
+    if (input.keep?.groupRoles?.has(groupRoleKey(g.vrcUserId, g.roleId))) continue;
     roles.delete(g.roleId);
     reasons.set(`grole:${g.vrcUserId}:${g.roleId}`, 'GrantRoleTemporary');
   }

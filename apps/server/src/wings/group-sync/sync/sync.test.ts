@@ -183,7 +183,8 @@ describe('the Groups feature switched off (against the simulators)', () => {
           kind: 'groupRole',
           sentence: expect.stringMatching(/^The group role .+ will be taken from 1 member\.$/),
           given: [],
-          taken: [requester.username],
+          // The member, then the VRChat account acted on (issue #29: both are named).
+          taken: [expect.stringMatching(new RegExp(`^${requester.username} · VRChat .+ \\(usr_`))],
         },
       ],
     });
