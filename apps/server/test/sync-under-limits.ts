@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { and, count, eq, inArray, isNull } from 'drizzle-orm';
-import { discordGroupMappings, guildMembers } from '../src/db/schema/index.js';
+import { discordGroupMappings, guildMembers, syncHeldRemovals } from '../src/db/schema/index.js';
 import { waitFor } from '../src/platforms/testing.js';
 import { runGuildSync, type SyncRunResult } from '../src/wings/group-sync/sync/sync.service.js';
 import { hangoutGroupForMembers } from '../src/wings/group-sync/sync/testing.js';
@@ -247,7 +247,22 @@ async function run(
   await t.control('PATCH', '/vrchat/config', {});
   await t.control('DELETE', '/discord/counters');
   await t.control('DELETE', '/vrchat/counters');
+  // Approved up front as a manager's Apply records them (the breaker remembers held removals and their
+  // decision), so the breaker carries them out instead of holding them.
   const approvedRemovals = losers.map((u) => `drole:${u}:${roleId}`);
+  await t.ctx.db.insert(syncHeldRemovals).values(
+    losers.map((u) => ({
+      guildId,
+      key: `drole:${u}:${roleId}`,
+      kind: 'removeDiscordRole' as const,
+      discordUserId: u,
+      roleId,
+      reason: 'LinkedRole',
+      targetName: u,
+      decision: 'apply' as const,
+      decidedAt: new Date(),
+    })),
+  );
   const startedAt = Date.now();
   const started = performance.now();
   const result = await runGuildSync(t.ctx, guildId, { approvedRemovals });

@@ -138,7 +138,7 @@ describe('Members tab', () => {
     const row = within(screen.getByRole('row', { name: 'claimant' }));
     expect(row.getByText('Unverified')).toBeTruthy();
     expect(row.queryByText('18+')).toBeNull();
-    fireEvent.click(row.getByRole('button', { name: 'More' }));
+    fireEvent.click(row.getByRole('button', { name: 'More about claimant' }));
     const details = within(screen.getByRole('region', { name: 'Link details of claimant' }));
     expect(details.getByText('Not verified (ownership not proven)')).toBeTruthy();
     expect(details.queryByText('18+')).toBeNull();
