@@ -66,6 +66,8 @@ describe('ChangePreviewPanel', () => {
   it('leaves focus alone when it went elsewhere', async () => {
     renderSetting();
     const save = await screen.findByRole('button', { name: 'Save' });
+    // Save is enabled once the preview has arrived.
+    await screen.findByText('No member is affected.');
     const elsewhere = screen.getByRole('button', { name: 'Elsewhere' });
     elsewhere.focus();
     fireEvent.click(save);
