@@ -122,6 +122,7 @@ const platformAdminRoutes: [method: string, url: string][] = [
   ['POST', '/api/admin/scheduled-tasks/toggle/vrclink/box/purgeExpired'],
   ['POST', '/api/admin/scheduled-tasks/run/vrclink/box/purgeExpired'],
   ['GET', '/api/admin/status'],
+  ['GET', '/api/admin/jobs/recent'],
   ['POST', '/api/admin/vrchat/retry-login'],
   ['GET', '/api/admin/world-mirror'],
 ];
