@@ -103,7 +103,7 @@ describe('/admin as the platform admin', () => {
         .getByRole('table')
         .count(),
     ).toBe(0);
-    for (const label of ['Next Run', 'Last Run', 'Timer (seconds)']) {
+    for (const label of ['Next Run', 'Last Run', 'Timer']) {
       const value = card.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]');
       expect((await value.textContent())?.trim(), label).not.toBe('');
       const box = await value.boundingBox();
