@@ -3,7 +3,14 @@ import { requireUser } from '../../../http/auth.js';
 import { routeSchemas } from '../../../http/route-schema.js';
 import type { ZodApp } from '../../../http/types.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { adminStatus, recentJobs, scheduledTask, taskList, taskParams, vrchatState } from './admin.schemas.js';
+import {
+  adminStatus,
+  recentJobs,
+  scheduledTask,
+  taskList,
+  taskParams,
+  vrchatState,
+} from './admin.schemas.js';
 import { recentJobs as readRecentJobs } from './recent-jobs.service.js';
 import { listScheduledTasks, runScheduledTask, toggleScheduledTask } from './scheduled-tasks.service.js';
 import { adminStatus as readStatus, retryVrchatLogin } from './status.service.js';

@@ -128,7 +128,7 @@ describe('/api/admin (platform admins)', () => {
     expect(audit).toEqual([{ actor_id: ADMIN }]);
   });
 
-  it('lists recent jobs newest first, in words, with their outcome and a failed one\'s error', async () => {
+  it("lists recent jobs newest first, in words, with their outcome and a failed one's error", async () => {
     await sql(
       `insert into pgboss.job (name, data, state, created_on, started_on, completed_on, output) values
        ('sync.all', '{}', 'completed', now() - interval '3 minutes', now() - interval '3 minutes', now() - interval '3 minutes', null),
