@@ -44,7 +44,8 @@ describe('/admin as the platform admin', () => {
     await openAdmin();
     const { page } = browser;
     const worlds = taskRow('rebuildEnabledWorlds');
-    await expect.poll(() => worlds.row.getByRole('cell').nth(3).textContent()).toBe('60');
+    // The timer in words, not in seconds.
+    await expect.poll(() => worlds.row.getByRole('cell').nth(3).textContent()).toBe('every minute');
     const first = await worlds.nextRun.textContent();
     expect(first).toMatch(/^in (\d+s|1m 0s)$|^just now$/);
     await expect.poll(() => worlds.nextRun.textContent(), { timeout: 3000 }).not.toBe(first);
@@ -55,6 +56,12 @@ describe('/admin as the platform admin', () => {
     await expect.poll(() => status.first().textContent()).toContain('Logged in');
     await expect.poll(() => status.first().textContent()).toContain('Connected');
     await page.getByText('Failed (24 h)').waitFor();
+    // Recent Jobs: the purge that ran at start, in words, with its outcome.
+    await page
+      .getByRole('region', { name: 'Recent Jobs' })
+      .getByRole('listitem', { name: /^Purge expired data: (Succeeded|Running|Waiting)$/ })
+      .first()
+      .waitFor();
   });
 
   it('toggles a task, and the change stays after a reload', async () => {
@@ -103,7 +110,7 @@ describe('/admin as the platform admin', () => {
         .getByRole('table')
         .count(),
     ).toBe(0);
-    for (const label of ['Next Run', 'Last Run', 'Timer (seconds)']) {
+    for (const label of ['Next Run', 'Last Run', 'Timer']) {
       const value = card.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]');
       expect((await value.textContent())?.trim(), label).not.toBe('');
       const box = await value.boundingBox();

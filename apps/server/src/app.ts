@@ -15,6 +15,7 @@ import {
 import { registerAuth } from './http/auth.js';
 import { registerDrain } from './http/drain.js';
 import { registerErrorHandler } from './http/errors.js';
+import { registerLoopbackRedirect } from './http/loopback-redirect.js';
 import { withRetryAfterHeaders } from './http/openapi-headers.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { logsEveryRequest, registerRequestLogging } from './http/request-logging.js';
@@ -120,6 +121,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
   registerHttpMetrics(app, ctx);
 
   worldDataFastPath.useSecurityHeaders((await registerSecurityHeaders(app, ctx.config)).worldData);
+  // localhost typed for the printed 127.0.0.1: the login would fail between the two names.
+  registerLoopbackRedirect(app, ctx.config.publicUrl);
   await app.register(fastifyCookie);
   registerAuth(app, ctx.db, { findSession, findApiKey }, ctx.config.secretKey);
   // Other processes' logouts reach this one's session cache (PostgreSQL LISTEN).

@@ -32,6 +32,7 @@ const protectedRoutes: [method: string, url: string, bearerStatus: number, paylo
   ['GET', `/api/users/guests/${guild}/search?memberQuery=a`, 403],
   ['POST', `/api/users/guests/${guild}/assign`, 403, { discordId: '1300000000000000002' }],
   ['DELETE', `/api/users/guests/${guild}/unassign/1c2b3d4e-0000-4000-8000-000000000000`, 404],
+  ['GET', '/api/oauth-request?token=abcdefghijklmnop', 404],
   ['POST', '/api/oauth-approve', 404, { token: 'abcdefghijklmnop' }],
   ['POST', '/api/oauth-deny', 404, { token: 'abcdefghijklmnop' }],
   ['GET', '/api/guilds', 200],
@@ -123,6 +124,7 @@ const platformAdminRoutes: [method: string, url: string][] = [
   ['POST', '/api/admin/scheduled-tasks/toggle/vrclink/box/purgeExpired'],
   ['POST', '/api/admin/scheduled-tasks/run/vrclink/box/purgeExpired'],
   ['GET', '/api/admin/status'],
+  ['GET', '/api/admin/jobs/recent'],
   ['POST', '/api/admin/vrchat/retry-login'],
   ['GET', '/api/admin/world-mirror'],
 ];

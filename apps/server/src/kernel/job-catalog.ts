@@ -7,6 +7,9 @@ import { z } from 'zod';
  */
 export interface JobType<P extends z.ZodType = z.ZodType> {
   name: string;
+  /** The job in words on /admin (e.g. 'Deliver Discord logs'), and one line on what it does. */
+  title?: string;
+  summary?: string;
   /** Checked when the job is sent and again when it is taken from the queue. */
   payload: P;
   retry: { limit: number; delaySeconds: number; backoff: boolean };
@@ -31,6 +34,8 @@ const once = { limit: 0, delaySeconds: 0, backoff: false };
 /** The privacy policy's 72 hours: expired sessions, tokens and cooldowns (idempotent). */
 export const retentionPurgeJob = jobType({
   name: 'retention.purge',
+  title: 'Purge expired data',
+  summary: 'deletes sessions, tokens and cooldowns older than the privacy policy allows',
   payload: none,
   retry: { limit: 3, delaySeconds: 60, backoff: true },
   expireInSeconds: 10 * 60,
@@ -40,6 +45,8 @@ export const retentionPurgeJob = jobType({
 /** Re-reads linked VRChat accounts, spread over the day (every link once in 24 hours). */
 export const linksRefreshJob = jobType({
   name: 'links.refresh',
+  title: 'Refresh linked accounts',
+  summary: 're-reads linked VRChat accounts so every link is checked once a day',
   payload: none,
   retry: { limit: 2, delaySeconds: 60, backoff: true },
   expireInSeconds: 14 * 60,
@@ -49,6 +56,8 @@ export const linksRefreshJob = jobType({
 /** Rebuilds the data of recently downloaded and mirrored worlds. */
 export const worldsRebuildJob = jobType({
   name: 'worlds.rebuild',
+  title: 'Rebuild world data',
+  summary: 'rebuilds the data of recently downloaded and mirrored worlds',
   payload: none,
   retry: once,
   expireInSeconds: 5 * 60,
@@ -58,6 +67,8 @@ export const worldsRebuildJob = jobType({
 /** Publishes mirrored worlds' data to the GitHub Pages mirror. */
 export const worldsMirrorJob = jobType({
   name: 'worlds.mirror',
+  title: 'Mirror worlds',
+  summary: "publishes mirrored worlds' data to the GitHub Pages mirror",
   payload: none,
   retry: { limit: 5, delaySeconds: 30, backoff: true },
   expireInSeconds: 10 * 60,
@@ -67,6 +78,8 @@ export const worldsMirrorJob = jobType({
 /** Full reconciliation of the member mirror with Discord. */
 export const membersReconcileJob = jobType({
   name: 'members.reconcile',
+  title: 'Reconcile members',
+  summary: "compares every server's member list with Discord and fixes the difference",
   payload: none,
   retry: { limit: 2, delaySeconds: 5 * 60, backoff: true },
   expireInSeconds: 60 * 60,
@@ -76,6 +89,8 @@ export const membersReconcileJob = jobType({
 /** Turns link changes into syncs of the member's servers. */
 export const linkEventsJob = jobType({
   name: 'links.events',
+  title: 'Dispatch link changes',
+  summary: "turns new, changed and removed links into syncs of the member's servers",
   payload: none,
   retry: { limit: 3, delaySeconds: 5, backoff: true },
   expireInSeconds: 5 * 60,
@@ -85,6 +100,8 @@ export const linkEventsJob = jobType({
 /** One server's sync (observe, plan, apply), retried with backoff. */
 export const syncGuildJob = jobType({
   name: 'sync.guild',
+  title: 'Sync one server',
+  summary: "applies role mappings to one server's members",
   payload: z.object({
     guildId: z.string(),
     reason: z.string(),
@@ -97,6 +114,8 @@ export const syncGuildJob = jobType({
 /** The scheduled full sync: every server the bot is in gets a sync job. */
 export const syncAllJob = jobType({
   name: 'sync.all',
+  title: 'Sync all servers',
+  summary: 'queues a sync for every server the bot is in',
   payload: none,
   retry: { limit: 1, delaySeconds: 60, backoff: false },
   expireInSeconds: 10 * 60,
@@ -106,6 +125,8 @@ export const syncAllJob = jobType({
 /** Follows linked groups' audit logs. */
 export const groupsFollowJob = jobType({
   name: 'groups.follow',
+  title: 'Follow group audit logs',
+  summary: "reads linked VRChat groups' audit logs for joins, leaves and role changes",
   payload: none,
   retry: once,
   expireInSeconds: 5 * 60,
@@ -115,6 +136,8 @@ export const groupsFollowJob = jobType({
 /** Makes guest roles in Discord match the guest records. */
 export const guestsReconcileJob = jobType({
   name: 'guests.reconcile',
+  title: 'Reconcile guest roles',
+  summary: 'makes guest roles in Discord match the guest records',
   payload: none,
   retry: { limit: 2, delaySeconds: 60, backoff: true },
   expireInSeconds: 30 * 60,
@@ -124,6 +147,8 @@ export const guestsReconcileJob = jobType({
 /** Posts the server log embeds waiting in the outbox. */
 export const discordLogDeliverJob = jobType({
   name: 'discordLog.deliver',
+  title: 'Deliver Discord logs',
+  summary: "posts queued staff-log messages to each server's log channel",
   payload: none,
   retry: { limit: 5, delaySeconds: 10, backoff: true },
   expireInSeconds: 10 * 60,
@@ -136,6 +161,8 @@ export const ATLAS_STALE_MS = 10 * 60_000;
 /** One world's atlas generation; not retried (the manager generates again). */
 export const worldsAtlasJob = jobType({
   name: 'worlds.atlas',
+  title: 'Generate a world atlas',
+  summary: "draws one world's image atlas",
   payload: z.object({ worldId: z.uuid() }),
   retry: once,
   expireInSeconds: ATLAS_STALE_MS / 1000 - 60,
@@ -144,6 +171,8 @@ export const worldsAtlasJob = jobType({
 /** Regenerates atlases whose slots changed since they were made, debounced. */
 export const worldsAtlasRefreshJob = jobType({
   name: 'worlds.atlasRefresh',
+  title: 'Regenerate out-of-date atlases',
+  summary: 'redraws atlases whose image slots changed since they were made',
   payload: none,
   retry: once,
   expireInSeconds: 5 * 60,
@@ -153,6 +182,8 @@ export const worldsAtlasRefreshJob = jobType({
 /** One user's Discord role connection after their link changed. */
 export const linkedRolesUpdateJob = jobType({
   name: 'linkedRoles.update',
+  title: 'Update a linked role',
+  summary: "updates one user's Discord role connection after their link changed",
   payload: z.object({ userId: z.string() }),
   retry: { limit: 5, delaySeconds: 10, backoff: true },
   expireInSeconds: 5 * 60,
@@ -161,6 +192,8 @@ export const linkedRolesUpdateJob = jobType({
 /** A deleted account's erasure; every step repeats safely. */
 export const accountEraseJob = jobType({
   name: 'account.erase',
+  title: 'Erase a deleted account',
+  summary: "removes a deleted account's data, step by step",
   payload: z.object({
     userId: z.string(),
     pseudonym: z.string(),

@@ -1,5 +1,6 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { keepFocusAfterAction } from './focusAfterAction';
 
 interface Props {
   opened: boolean;
@@ -13,7 +14,11 @@ interface Props {
   onCancel: () => void;
 }
 
-/** Asks before an action runs: Confirm (or the given label) and Cancel, which has the focus. */
+/**
+ * Asks before an action runs: Confirm (or the given label) and Cancel, which has the focus. Once a
+ * confirmed action closes it, focus goes to the control that opened it, or to the page's main heading when
+ * that control went away with the action (see keepFocusAfterAction).
+ */
 export function ConfirmDialog({
   opened,
   title,
@@ -24,6 +29,36 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
 }: Props) {
+  const opener = useRef<HTMLElement | null>(null);
+  const confirmed = useRef(false);
+  const stopWatching = useRef(() => {});
+  useEffect(() => {
+    if (opened) {
+      stopWatching.current();
+      const active = document.activeElement;
+      opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+      confirmed.current = false;
+      return;
+    }
+    if (!confirmed.current) return;
+    confirmed.current = false;
+    // Not undone when this dialog unmounts: a deleted world takes its card, this dialog and the opener
+    // with it, and that is when focus needs a place. The watch ends by itself once focus moves on.
+    setTimeout(() => {
+      stopWatching.current = keepFocusAfterAction(opener.current);
+    }, 0);
+  }, [opened]);
+  // Confirmed, and unmounted before it closed (its row went first): the same watch.
+  useEffect(
+    () => () => {
+      if (confirmed.current) setTimeout(() => keepFocusAfterAction(opener.current), 0);
+    },
+    [],
+  );
+  const confirm = () => {
+    confirmed.current = true;
+    onConfirm();
+  };
   return (
     <Modal opened={opened} onClose={onCancel} title={title} centered>
       <Text size="sm">{children}</Text>
@@ -31,7 +66,7 @@ export function ConfirmDialog({
         <Button variant="default" onClick={onCancel} data-autofocus>
           Cancel
         </Button>
-        <Button color={confirmColor} onClick={onConfirm} loading={loading}>
+        <Button color={confirmColor} onClick={confirm} loading={loading}>
           {confirmLabel}
         </Button>
       </Group>

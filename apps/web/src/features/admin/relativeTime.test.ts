@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatRelative } from './relativeTime';
+import { formatDuration, formatEvery, formatRelative } from './relativeTime';
 
 const now = Date.parse('2026-11-23T12:00:00.000Z');
 const at = (ms: number) => new Date(now + ms).toISOString();
@@ -34,5 +34,17 @@ describe('formatDuration', () => {
   it('is the same either way round', () => {
     expect(formatDuration(-125_000)).toBe(formatDuration(125_000));
     expect(formatDuration(125_000)).toBe('2m 5s');
+  });
+});
+
+describe('formatEvery', () => {
+  it('says a timer in words, never rounding it', () => {
+    expect(formatEvery(21_600)).toBe('every 6 hours');
+    expect(formatEvery(3600)).toBe('every hour');
+    expect(formatEvery(900)).toBe('every 15 minutes');
+    expect(formatEvery(60)).toBe('every minute');
+    expect(formatEvery(30)).toBe('every 30 seconds');
+    expect(formatEvery(90)).toBe('every 90 seconds');
+    expect(formatEvery(86_400)).toBe('every day');
   });
 });

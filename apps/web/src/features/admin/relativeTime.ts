@@ -29,3 +29,20 @@ export function formatRelative(time: string | Date | null | undefined, now: numb
   if (Math.abs(diff) < JUST_NOW_MS) return 'just now';
   return diff > 0 ? `in ${formatDuration(diff)}` : `${formatDuration(diff)} ago`;
 }
+
+const EVERY: [singular: string, seconds: number][] = [
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+];
+
+/** A timer in words: 'every 30 seconds', 'every minute', 'every 6 hours', 'every 90 seconds' (never rounded). */
+export function formatEvery(seconds: number): string {
+  for (const [unit, size] of EVERY) {
+    if (seconds >= size && seconds % size === 0) {
+      const n = seconds / size;
+      return n === 1 ? `every ${unit}` : `every ${n} ${unit}s`;
+    }
+  }
+  return seconds === 1 ? 'every second' : `every ${seconds} seconds`;
+}

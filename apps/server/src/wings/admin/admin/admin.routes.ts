@@ -3,7 +3,15 @@ import { requireUser } from '../../../http/auth.js';
 import { routeSchemas } from '../../../http/route-schema.js';
 import type { ZodApp } from '../../../http/types.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { adminStatus, scheduledTask, taskList, taskParams, vrchatState } from './admin.schemas.js';
+import {
+  adminStatus,
+  recentJobs,
+  scheduledTask,
+  taskList,
+  taskParams,
+  vrchatState,
+} from './admin.schemas.js';
+import { recentJobs as readRecentJobs } from './recent-jobs.service.js';
 import { listScheduledTasks, runScheduledTask, toggleScheduledTask } from './scheduled-tasks.service.js';
 import { adminStatus as readStatus, retryVrchatLogin } from './status.service.js';
 
@@ -54,6 +62,17 @@ export async function adminRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       response: { 200: adminStatus },
     }),
     async (req) => readStatus(ctx, requireUser(req).user.id),
+  );
+
+  app.get(
+    '/admin/jobs/recent',
+    route({
+      operationId: 'getRecentJobs',
+      description:
+        'Platform admins only. The 50 newest jobs of every queue (waiting, running, finished and archived), newest first, with their outcome.',
+      response: { 200: recentJobs },
+    }),
+    async (req) => readRecentJobs(ctx, requireUser(req).user.id),
   );
 
   app.post(

@@ -5,6 +5,9 @@ export const scheduledTask = z.object({
   container: z.string(),
   /** The task's name: its URLs use it as `{taskName}`. */
   method: z.string(),
+  /** The task in words ('Deliver Discord logs') and one line on what it does. */
+  title: z.string(),
+  description: z.string(),
   /** The queue its runs go to. */
   job: z.string().nullable(),
   nextRun: z.string().nullable(),
@@ -50,3 +53,19 @@ export const adminStatus = z.object({
   queue: z.object({ ...queueCounts, queues: z.array(z.object({ name: z.string(), ...queueCounts })) }),
 });
 z.globalRegistry.add(adminStatus, { id: 'AdminStatus' });
+
+/** One job of pg-boss's queue or archive, newest first on /admin. */
+export const recentJob = z.object({
+  id: z.string(),
+  /** The queue (job type) name, and the job in words. */
+  name: z.string(),
+  title: z.string(),
+  state: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  /** For a failed job: the first line of its error. */
+  error: z.string().nullable(),
+});
+z.globalRegistry.add(recentJob, { id: 'RecentJob' });
+export const recentJobs = z.object({ jobs: z.array(recentJob) });

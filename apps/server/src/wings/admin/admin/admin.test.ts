@@ -49,6 +49,7 @@ describe('/api/admin (platform admins)', () => {
     ['POST', `${TASKS}/toggle/vrclink/x/purgeExpired`],
     ['POST', `${TASKS}/run/vrclink/x/purgeExpired`],
     ['GET', '/api/admin/status'],
+    ['GET', '/api/admin/jobs/recent'],
     ['POST', '/api/admin/vrchat/retry-login'],
   ])('%s %s answers 403 to a signed-in user who is not a platform admin', async (method, url) => {
     const res = await as(user.session, method as 'GET', url);
@@ -74,6 +75,12 @@ describe('/api/admin (platform admins)', () => {
       'syncAllGuilds',
     ]);
     expect(mine.purgeExpired).toMatchObject({ job: 'retention.purge', timer: 3600, enabled: true });
+    // Each task in words, with a line on what it does (/admin shows these, not the method).
+    expect(mine.deliverDiscordLogs).toMatchObject({
+      title: 'Deliver Discord logs',
+      description: "posts queued staff-log messages to each server's log channel",
+    });
+    for (const task of list) expect(task.description).not.toBe('');
     expect(mine.refreshStaleLinks.timer).toBe(900);
     expect(mine.rebuildEnabledWorlds.timer).toBe(60);
     expect(mine.mirrorWorlds).toMatchObject({ job: 'worlds.mirror', timer: 600 });
@@ -119,6 +126,29 @@ describe('/api/admin (platform admins)', () => {
     expect(jobs[0].n).toBe(1);
     const audit = await sql(`select actor_id from audit_log where action = 'scheduled_task.run_requested'`);
     expect(audit).toEqual([{ actor_id: ADMIN }]);
+  });
+
+  it("lists recent jobs newest first, in words, with their outcome and a failed one's error", async () => {
+    await sql(
+      `insert into pgboss.job (name, data, state, created_on, started_on, completed_on, output) values
+       ('sync.all', '{}', 'completed', now() - interval '3 minutes', now() - interval '3 minutes', now() - interval '3 minutes', null),
+       ('discordLog.deliver', '{}', 'failed', now() - interval '2 minutes', now() - interval '2 minutes', now() - interval '2 minutes', '{"message":"Discord answered 403\\n    at stack"}')`,
+    );
+    const res = await as(admin.session, 'GET', '/api/admin/jobs/recent');
+    expect(res.statusCode).toBe(200);
+    const jobs = res.json().jobs as { name: string; title: string; state: string; error: string | null }[];
+    const sync = jobs.findIndex((j) => j.name === 'sync.all');
+    const failed = jobs.findIndex((j) => j.name === 'discordLog.deliver');
+    expect(failed).toBeGreaterThanOrEqual(0);
+    expect(failed).toBeLessThan(sync);
+    expect(jobs[sync]).toMatchObject({ title: 'Sync all servers', state: 'completed', error: null });
+    expect(jobs[failed]).toMatchObject({
+      title: 'Deliver Discord logs',
+      state: 'failed',
+      error: 'Discord answered 403',
+    });
+    // The status test below counts failures: this one is not its business.
+    await sql(`delete from pgboss.job where name = 'discordLog.deliver' and state = 'failed'`);
   });
 
   it('answers 404 with a sentence for an unknown task and for a gone process', async () => {

@@ -15,11 +15,15 @@ import { requirePlatformAdmin } from '../../identity/index.js';
 
 /** A task as /admin shows it: named by its method, with the job it queues. */
 export function toScheduledTask(row: TaskRow) {
+  const job = findScheduledJob(row.taskName);
   return {
     api: row.api,
     container: row.container,
     method: row.taskName,
-    job: findScheduledJob(row.taskName)?.name ?? null,
+    // A task another version of the product still runs may be unknown here: named by its method then.
+    title: job?.title ?? row.taskName,
+    description: job?.summary ?? '',
+    job: job?.name ?? null,
     nextRun: row.nextRunAt?.toISOString() ?? null,
     lastRun: row.lastRunAt?.toISOString() ?? null,
     timer: row.timerSeconds,

@@ -3,7 +3,13 @@ import { requireUser } from '../../../http/auth.js';
 import { errorBody } from '../../../http/errors.js';
 import type { ZodApp } from '../../../http/types.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { approveSdkLogin, denySdkLogin, redeemSdkLogin, startSdkLogin } from './sdk.service.js';
+import {
+  approveSdkLogin,
+  checkSdkLogin,
+  denySdkLogin,
+  redeemSdkLogin,
+  startSdkLogin,
+} from './sdk.service.js';
 
 // The token comes from the address the editor opened: a cut-off or edited link is the user's doing.
 const MALFORMED_TOKEN = 'This sign-in link is not valid. Start the login again from the VRChat SDK in Unity.';
@@ -50,6 +56,31 @@ export async function sdkRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
       },
     },
     async (req) => redeemSdkLogin(ctx, req.body.token),
+  );
+
+  app.get(
+    '/oauth-request',
+    {
+      schema: {
+        operationId: 'checkSdkLogin',
+        tags: ['sdk'],
+        description:
+          'Read-only: 204 when the signed-in user can still allow this request; else the answer Allow would give (404 unknown or malformed, 410 expired, 409 used).',
+        querystring: tokenBody,
+        response: {
+          204: z.undefined(),
+          400: errorBody,
+          401: errorBody,
+          404: errorBody,
+          409: errorBody,
+          410: errorBody,
+        },
+      },
+    },
+    async (req, reply) => {
+      await checkSdkLogin(ctx, requireUser(req).user.id, req.query.token);
+      return reply.code(204).send();
+    },
   );
 
   app.post(

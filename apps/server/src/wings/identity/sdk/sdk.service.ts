@@ -28,6 +28,20 @@ async function findRequest(ctx: AppContext, token: string) {
   return rows[0] ?? null;
 }
 
+/**
+ * Read-only: whether this request can still be allowed by this user, so the page refuses a dead link
+ * before asking "Allow?" (the same answers Allow would give; nothing changes, nothing to audit).
+ */
+export async function checkSdkLogin(ctx: AppContext, userId: string, token: string): Promise<void> {
+  const request = await findRequest(ctx, token);
+  if (!request) throw missing('This sign-in request was not found.');
+  if (request.expiresAt < new Date())
+    throw missing('This sign-in request has expired. Start again from the SDK.', 'expired');
+  if (request.redeemedAt || (request.approvedBy && request.approvedBy !== userId)) {
+    throw conflict('This sign-in request was already used.');
+  }
+}
+
 /** The signed-in user allows the editor that showed this token to act as them. */
 export async function approveSdkLogin(ctx: AppContext, userId: string, token: string): Promise<void> {
   const request = await findRequest(ctx, token);

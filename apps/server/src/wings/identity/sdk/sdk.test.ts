@@ -64,6 +64,40 @@ describe('Unity SDK editor login', () => {
     }
   });
 
+  it('GET /api/oauth-request checks a request before Allow, changing nothing', async () => {
+    const user = await signIn(t);
+    const other = await signIn(t);
+    const check = (token: string, session = user.session) =>
+      t.inject({ method: 'GET', url: `/api/oauth-request?token=${encodeURIComponent(token)}`, session });
+    const token = await startToken();
+    expect((await check(token)).statusCode).toBe(204);
+    expect(await poll(token)).toEqual({ status: 'TokenNotAuthorizedYet' });
+    const unknown = await check('this-token-does-not-exist');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe('This sign-in request was not found.');
+    const malformed = await check('abc');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().message).toBe(MALFORMED);
+    expect((await t.inject({ method: 'GET', url: `/api/oauth-request?token=${token}` })).statusCode).toBe(
+      401,
+    );
+    await t.inject({ method: 'POST', url: '/api/oauth-approve', session: user.session, payload: { token } });
+    // Approved by this user: still theirs; another user is told it was used.
+    expect((await check(token)).statusCode).toBe(204);
+    const used = await check(token, other.session);
+    expect(used.statusCode).toBe(409);
+    expect(used.json().message).toBe('This sign-in request was already used.');
+    const expiring = await startToken();
+    vi.useFakeTimers({ now: Date.now() + 10 * 60 * 1000 + 1000, toFake: ['Date'] });
+    try {
+      const expired = await check(expiring);
+      expect(expired.statusCode).toBe(410);
+      expect(expired.json().message).toBe('This sign-in request has expired. Start again from the SDK.');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('requires a signed-in user to approve', async () => {
     const token = await startToken();
     const res = await t.inject({ method: 'POST', url: '/api/oauth-approve', payload: { token } });

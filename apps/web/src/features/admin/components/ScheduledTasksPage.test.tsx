@@ -10,6 +10,8 @@ const task = (container: string, method: string, over: object = {}) => ({
   api: 'vrclink',
   container,
   method,
+  title: method === 'purgeExpired' ? 'Purge expired data' : 'Refresh linked accounts',
+  description: method === 'purgeExpired' ? 'deletes expired sessions' : 're-reads linked accounts',
   job: 'retention.purge',
   nextRun: new Date(now + 65_000).toISOString(),
   lastRun: new Date(now - (2 * 3600 + 3 * 60 + 4) * 1000).toISOString(),
@@ -35,6 +37,29 @@ const status = {
   queue: { queued: 2, active: 1, failedLast24h: 3, queues: [] },
 };
 
+const recentJobs = [
+  {
+    id: 'j2',
+    name: 'discordLog.deliver',
+    title: 'Deliver Discord logs',
+    state: 'failed',
+    createdAt: new Date(now - 70_000).toISOString(),
+    startedAt: new Date(now - 65_000).toISOString(),
+    completedAt: new Date(now - 60_000).toISOString(),
+    error: 'Discord answered 403.',
+  },
+  {
+    id: 'j1',
+    name: 'sync.all',
+    title: 'Sync all servers',
+    state: 'completed',
+    createdAt: new Date(now - 3_600_000).toISOString(),
+    startedAt: new Date(now - 3_600_000).toISOString(),
+    completedAt: new Date(now - 3_599_000).toISOString(),
+    error: null,
+  },
+];
+
 function setup(extra: Answers = {}) {
   return stubApi({
     ...loggedInAs('Admin'),
@@ -49,6 +74,7 @@ function setup(extra: Answers = {}) {
     },
     'GET /api/admin/status': { body: status },
     'GET /api/admin/world-mirror': { body: { configured: false, remote: null, branch: 'main', url: null } },
+    'GET /api/admin/jobs/recent': { body: { jobs: recentJobs } },
     ...extra,
   });
 }
@@ -72,10 +98,15 @@ describe('/admin', () => {
     // The page's title is its one h1, as on every other page.
     expect(screen.getAllByRole('heading', { level: 1 }).map((h) => h.textContent)).toEqual(['Admin']);
     const row = within(boxA.getAllByRole('row')[1]);
+    // The task in words with a line on what it does; the method under it, whole.
+    expect(row.getByText('Purge expired data')).toBeTruthy();
+    expect(row.getByText('deletes expired sessions')).toBeTruthy();
     expect(row.getByText('purgeExpired')).toBeTruthy();
     expect(row.getByText('in 1m 5s')).toBeTruthy();
     expect(row.getByText('2h 3m 4s ago')).toBeTruthy();
-    expect(row.getByText('3600')).toBeTruthy();
+    // The timer in words, not in seconds.
+    expect(row.getByText('every hour')).toBeTruthy();
+    expect(row.queryByText('3600')).toBeNull();
     expect(boxA.getAllByRole('row')).toHaveLength(3);
     expect(screen.getByRole('region', { name: 'vrclink box-b' })).toBeTruthy();
     act(() => vi.advanceTimersByTime(2000));
@@ -104,7 +135,7 @@ describe('/admin', () => {
     for (const [label, value] of [
       ['Next Run', 'in 1m 5s'],
       ['Last Run', '2h 3m 4s ago'],
-      ['Timer (seconds)', '3600'],
+      ['Timer', 'every hour'],
     ]) {
       expect(card.getByText(label).nextElementSibling?.textContent).toBe(value);
     }
@@ -112,6 +143,21 @@ describe('/admin', () => {
       true,
     );
     expect(card.getByRole('button', { name: 'Run now: purgeExpired' })).toBeTruthy();
+  });
+
+  it('lists recent jobs in words with their outcome, a failure with its error', async () => {
+    vi.useFakeTimers({ now, shouldAdvanceTime: true });
+    setup();
+    renderApp('/admin');
+    const panel = within(await screen.findByRole('region', { name: 'Recent Jobs' }));
+    const failed = within(await panel.findByRole('listitem', { name: 'Deliver Discord logs: Failed' }));
+    expect(failed.getByText('1m 0s ago')).toBeTruthy();
+    expect(failed.getByText('Discord answered 403.')).toBeTruthy();
+    expect(panel.getByRole('listitem', { name: 'Sync all servers: Succeeded' })).toBeTruthy();
+    expect(panel.getAllByRole('listitem').map((li) => li.getAttribute('aria-label'))).toEqual([
+      'Deliver Discord logs: Failed',
+      'Sync all servers: Succeeded',
+    ]);
   });
 
   it('polls the task list every second', async () => {

@@ -1,4 +1,5 @@
 import { Container, Grid, Stack, Title } from '@mantine/core';
+import { RecentJobsPanel } from './RecentJobsPanel';
 import { ScheduledTasksPanel } from './ScheduledTasksPanel';
 import { StatusPanel } from './StatusPanel';
 import { WorldMirrorPanel } from './WorldMirrorPanel';
@@ -16,7 +17,10 @@ export function ScheduledTasksPage() {
       </Title>
       <Grid gap="md">
         <Grid.Col span={{ base: 12, lg: 8 }}>
-          <ScheduledTasksPanel />
+          <Stack gap="md">
+            <ScheduledTasksPanel />
+            <RecentJobsPanel />
+          </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 4 }}>
           <Stack gap="md">

@@ -7,7 +7,7 @@ import { TableScroll } from '../../../components/TableScroll';
 import { notify } from '../../../components/toasts';
 import { failureSentence } from '../../../lib/failure-sentence';
 import { type ScheduledTask, useRunTask, useToggleTask } from '../api/scheduledTasks';
-import { formatRelative } from '../relativeTime';
+import { formatEvery, formatRelative } from '../relativeTime';
 
 /** What a task shows, cell by cell, the same in the desktop row and the phone card. */
 function useTaskCells(task: ScheduledTask, now: number) {
@@ -25,7 +25,16 @@ function useTaskCells(task: ScheduledTask, now: number) {
   return {
     method: (
       <>
-        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+        {/* In words first; the method (the task's name in its URLs and logs) below, never broken mid-word. */}
+        <Text size="sm" fw={500}>
+          {task.title}
+        </Text>
+        {task.description && (
+          <Text size="xs" c="dimmed">
+            {task.description}
+          </Text>
+        )}
+        <Text size="xs" c="dimmed" ff="monospace">
           {task.method}
         </Text>
         {task.lastError && (
@@ -37,7 +46,7 @@ function useTaskCells(task: ScheduledTask, now: number) {
     ),
     nextRun: task.runRequested ? 'requested' : formatRelative(task.nextRun, now),
     lastRun: formatRelative(task.lastRun, now),
-    timer: task.timer,
+    timer: formatEvery(task.timer),
     enabled: (
       <Checkbox
         aria-label={`Enabled ${task.method}`}
@@ -71,7 +80,7 @@ function TaskRow({ task, now }: { task: ScheduledTask; now: number }) {
       {/* Relative times change every second: kept on one line so the rows do not jump. */}
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{cells.nextRun}</Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{cells.lastRun}</Table.Td>
-      <Table.Td>{cells.timer}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{cells.timer}</Table.Td>
       <Table.Td>{cells.enabled}</Table.Td>
       <Table.Td>{cells.runNow}</Table.Td>
     </Table.Tr>
@@ -102,7 +111,7 @@ function TaskCard({ task, now }: { task: ScheduledTask; now: number }) {
         <SimpleGrid cols={2} spacing="xs" verticalSpacing="xs">
           <Labelled label="Next Run">{cells.nextRun}</Labelled>
           <Labelled label="Last Run">{cells.lastRun}</Labelled>
-          <Labelled label="Timer (seconds)">{cells.timer}</Labelled>
+          <Labelled label="Timer">{cells.timer}</Labelled>
         </SimpleGrid>
         <Group justify="space-between" gap="sm">
           <Group gap="xs">
@@ -135,10 +144,10 @@ export function TaskTable({ tasks, now }: { tasks: ScheduledTask[]; now: number 
       <Table striped verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Method</Table.Th>
+            <Table.Th>Task</Table.Th>
             <Table.Th>Next Run</Table.Th>
             <Table.Th>Last Run</Table.Th>
-            <Table.Th>Timer (seconds)</Table.Th>
+            <Table.Th>Timer</Table.Th>
             <Table.Th>Enabled</Table.Th>
             <Table.Th aria-label="Actions" />
           </Table.Tr>

@@ -77,6 +77,29 @@ describe('Access & API Keys', () => {
     await waitFor(() => expect(toastTexts()).toContain('Failed to delete API key. boom'));
   });
 
+  it('after Confirm deletes the key, focus goes to the page heading (its row went) and the toast says so', async () => {
+    setup();
+    fireEvent.click(await screen.findByRole('button', { name: 'Manage Access & API Keys' }));
+    const opener = await screen.findByRole('button', { name: 'Delete Board' });
+    opener.focus();
+    fireEvent.click(opener);
+    const confirm = await screen.findByRole('button', { name: 'Confirm' });
+    // From now on the key is gone on the server.
+    stubApi({
+      ...loggedInAs('User'),
+      'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions: ['Admin'] }] },
+      [`GET ${KEYS}`]: { body: { apiKeys: [] } },
+      [`DELETE ${KEYS}/${key.id}`]: { status: 204 },
+    });
+    confirm.focus();
+    fireEvent.click(confirm);
+    await waitFor(() => expect(toastTexts()).toContain('API key deleted.'));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Delete Board' })).toBeNull());
+    await waitFor(() => expect(document.activeElement?.tagName).toBe('H1'));
+    // The toasts are a polite live region: the result is announced.
+    expect(screen.getByTestId('toast').closest('[role="status"]')).toBeTruthy();
+  });
+
   it('says when the keys cannot be loaded', async () => {
     setup({ [`GET ${KEYS}`]: { status: 403, body: { message: 'no' } } });
     fireEvent.click(await screen.findByRole('button', { name: 'Manage Access & API Keys' }));

@@ -123,17 +123,7 @@ function MemberSearch({ guild }: { guild: ManageableGuild }) {
       )}
       <Group justify="space-between" mb="sm" gap="xs">
         <Text size="sm">Total: {members.data?.totalCount ?? 0}</Text>
-        <Group gap="xs">
-          <Button size="xs" variant="default" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </Button>
-          <Text size="sm">
-            Page {page} of {totalPages}
-          </Text>
-          <Button size="xs" variant="default" disabled={page >= totalPages} onClick={() => setPage(page + 1)}>
-            Next
-          </Button>
-        </Group>
+        <Pager page={page} totalPages={totalPages} onPage={setPage} />
       </Group>
       {members.isError ? (
         <Alert color="red" variant="light" role="alert">
@@ -152,11 +142,57 @@ function MemberSearch({ guild }: { guild: ManageableGuild }) {
       ) : (
         <MembersTable members={results} onOpen={setOpen} />
       )}
+      {/* Again below a long page, so the next one is not back at the top. Named apart from the top ones. */}
+      {results.length > 0 && totalPages > 1 && (
+        <Group justify="flex-end" mt="sm">
+          <Pager page={page} totalPages={totalPages} onPage={setPage} where="bottom" />
+        </Group>
+      )}
       <MemberDetailsDialog
         guildId={guild.id}
         member={results.find((m) => m.id === open) ?? null}
         onClose={() => setOpen(null)}
       />
     </Paper>
+  );
+}
+
+/** Previous, "Page x of y", Next; the bottom copy's buttons say "page" so no two share a name. */
+function Pager({
+  page,
+  totalPages,
+  onPage,
+  where = 'top',
+}: {
+  page: number;
+  totalPages: number;
+  onPage: (page: number) => void;
+  where?: 'top' | 'bottom';
+}) {
+  const suffix = where === 'bottom' ? ' page' : '';
+  return (
+    <Group gap="xs">
+      <Button
+        size="xs"
+        variant="default"
+        disabled={page <= 1}
+        onClick={() => onPage(page - 1)}
+        aria-label={`Previous${suffix}`}
+      >
+        Previous
+      </Button>
+      <Text size="sm">
+        Page {page} of {totalPages}
+      </Text>
+      <Button
+        size="xs"
+        variant="default"
+        disabled={page >= totalPages}
+        onClick={() => onPage(page + 1)}
+        aria-label={`Next${suffix}`}
+      >
+        Next
+      </Button>
+    </Group>
   );
 }

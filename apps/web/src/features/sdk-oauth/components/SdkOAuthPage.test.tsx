@@ -4,20 +4,24 @@ import { demoConfig, loggedInAs, renderApp, stubApi } from '../../../testing/ren
 import { DENY_FAILED_MESSAGE, MISSING_TOKEN_MESSAGE } from './SdkOAuthPage';
 
 const TOKEN = 'sdk-request-token-123';
+// The request checks out (the page asks before offering Allow).
+const asUser = { ...loggedInAs('User'), 'GET /api/oauth-request': { status: 204 } };
 const allowButton = () => screen.findByRole('button', { name: 'Allow' });
 
 describe('SDK OAuth page', () => {
   it('says the Unity editor wants access to the signed-in account', async () => {
-    stubApi(loggedInAs('User'));
+    stubApi(asUser);
     renderApp(`/sdk-oauth?token=${TOKEN}`);
     expect(await screen.findByRole('heading', { name: 'Authorize application' })).toBeTruthy();
-    expect(screen.getByText(/wants access to your/).textContent).toContain('VRChat SDK in the Unity editor');
+    expect((await screen.findByText(/wants access to your/)).textContent).toContain(
+      'VRChat SDK in the Unity editor',
+    );
     expect(screen.getByText(/wants access to your/).textContent).toContain('(@neon)');
     expect(screen.getByRole('button', { name: 'Deny' })).toBeTruthy();
   });
 
   it('approves the token on Allow and shows that access was granted', async () => {
-    const fetchMock = stubApi({ ...loggedInAs('User'), 'POST /api/oauth-approve': { status: 204 } });
+    const fetchMock = stubApi({ ...asUser, 'POST /api/oauth-approve': { status: 204 } });
     renderApp(`/sdk-oauth?token=${TOKEN}`);
     fireEvent.click(await allowButton());
     expect(await screen.findByText('Access granted')).toBeTruthy();
@@ -30,7 +34,7 @@ describe('SDK OAuth page', () => {
 
   it('refuses the request on Deny (so the editor stops waiting) and goes home without approving', async () => {
     const fetchMock = stubApi({
-      ...loggedInAs('User'),
+      ...asUser,
       'GET /api/config': { body: demoConfig },
       'POST /api/oauth-deny': { status: 204 },
     });
@@ -44,7 +48,7 @@ describe('SDK OAuth page', () => {
 
   it('goes home on Deny when the request is already dead (4xx)', async () => {
     stubApi({
-      ...loggedInAs('User'),
+      ...asUser,
       'GET /api/config': { body: demoConfig },
       'POST /api/oauth-deny': { status: 410, body: { message: 'This sign-in request has expired.' } },
     });
@@ -54,7 +58,7 @@ describe('SDK OAuth page', () => {
   });
 
   it('says so when Deny cannot reach the server, and stays', async () => {
-    stubApi(loggedInAs('User'));
+    stubApi(asUser);
     const realFetch = globalThis.fetch;
     vi.stubGlobal('fetch', (request: Request) =>
       request.method === 'POST' ? Promise.reject(new TypeError('fetch failed')) : realFetch(request),
@@ -65,12 +69,23 @@ describe('SDK OAuth page', () => {
     expect(router.state.location.pathname).toBe('/sdk-oauth');
   });
 
-  it('shows the server sentence for a malformed token', async () => {
-    const message = 'This sign-in link is not valid. Start the login again from the VRChat SDK in Unity.';
-    stubApi({ ...loggedInAs('User'), 'POST /api/oauth-approve': { status: 400, body: { message } } });
+  it.each([
+    [400, 'This sign-in link is not valid. Start the login again from the VRChat SDK in Unity.'],
+    [404, 'This sign-in request was not found.'],
+    [409, 'This sign-in request was already used.'],
+    [410, 'This sign-in request has expired. Start again from the SDK.'],
+  ])('refuses a request the server answers %i for before asking "Allow?"', async (status, message) => {
+    const fetchMock = stubApi({
+      ...asUser,
+      'GET /api/oauth-request': { status, body: { message } },
+    });
     renderApp('/sdk-oauth?token=abc');
-    fireEvent.click(await allowButton());
     expect(await screen.findByText(message)).toBeTruthy();
+    expect(screen.getByText('Cannot sign in')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Allow' })).toBeNull();
+    expect(screen.queryByText(/wants access to your/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Back to home' })).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([r]) => r.method === 'POST')).toBe(false);
   });
 
   it.each([
@@ -78,7 +93,7 @@ describe('SDK OAuth page', () => {
     [409, 'This sign-in request was already used.'],
     [410, 'This sign-in request has expired. Start again from the SDK.'],
   ])('shows the server message when approval answers %i, and disables Allow', async (status, message) => {
-    stubApi({ ...loggedInAs('User'), 'POST /api/oauth-approve': { status, body: { message } } });
+    stubApi({ ...asUser, 'POST /api/oauth-approve': { status, body: { message } } });
     renderApp(`/sdk-oauth?token=${TOKEN}`);
     fireEvent.click(await allowButton());
     expect(await screen.findByText(message)).toBeTruthy();
@@ -88,7 +103,7 @@ describe('SDK OAuth page', () => {
   });
 
   it('lets the user try again after a network failure', async () => {
-    stubApi(loggedInAs('User'));
+    stubApi(asUser);
     const realFetch = globalThis.fetch;
     vi.stubGlobal('fetch', (request: Request) =>
       request.method === 'POST' ? Promise.reject(new TypeError('fetch failed')) : realFetch(request),
@@ -100,10 +115,10 @@ describe('SDK OAuth page', () => {
   });
 
   it('explains a link without a token and does not offer Allow', async () => {
-    const fetchMock = stubApi(loggedInAs('User'));
+    const fetchMock = stubApi(asUser);
     renderApp('/sdk-oauth');
     expect(await screen.findByText(MISSING_TOKEN_MESSAGE)).toBeTruthy();
-    expect((await allowButton()).hasAttribute('disabled')).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Allow' })).toBeNull();
     expect(fetchMock.mock.calls.some(([r]) => r.method === 'POST')).toBe(false);
   });
 });

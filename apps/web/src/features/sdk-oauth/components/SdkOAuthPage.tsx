@@ -1,9 +1,10 @@
-import { Alert, Button, Container, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Button, Container, Group, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertCircle, IconBrandUnity, IconCircleCheck } from '@tabler/icons-react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../api/errors';
 import { useLogin } from '../../../lib/auth';
 import { useApproveSdkLogin } from '../api/approveSdkLogin';
+import { useSdkLoginCheck } from '../api/checkSdkLogin';
 import { useDenySdkLogin } from '../api/denySdkLogin';
 
 export const MISSING_TOKEN_MESSAGE =
@@ -19,6 +20,11 @@ export function SdkOAuthPage() {
   const { user } = useLogin();
   const approve = useApproveSdkLogin();
   const deny = useDenySdkLogin();
+  // The request is checked before the page asks "Allow?": a missing, unknown, expired or used one is
+  // refused at once (a network failure leaves the question: Allow then says what went wrong).
+  const check = useSdkLoginCheck(token);
+  const refusedBeforeAsking =
+    !token || (check.error instanceof ApiError && check.error.kind === 'bad-request');
   const goHome = () => navigate('/');
   // Deny refuses the request on the server, so the editor stops waiting; a dead request needs nothing more.
   const onDeny = () => {
@@ -47,7 +53,23 @@ export function SdkOAuthPage() {
             </Title>
           </Group>
 
-          {approve.isSuccess ? (
+          {refusedBeforeAsking ? (
+            <>
+              <Alert color="red" icon={<IconAlertCircle />} title="Cannot sign in">
+                {token ? errorMessage(check.error, MISSING_TOKEN_MESSAGE) : MISSING_TOKEN_MESSAGE}
+              </Alert>
+              <Group justify="flex-end">
+                <Button variant="default" onClick={goHome}>
+                  Back to home
+                </Button>
+              </Group>
+            </>
+          ) : check.isPending ? (
+            <Group gap="sm" role="status">
+              <Loader size="sm" />
+              <Text>Checking the sign-in request…</Text>
+            </Group>
+          ) : approve.isSuccess ? (
             <Alert color="green" icon={<IconCircleCheck />} title="Access granted">
               The VRChat SDK is now signed in as {user ? `@${user.username}` : 'you'}. You can close this page
               and return to Unity.
@@ -62,11 +84,6 @@ export function SdkOAuthPage() {
                 It will be able to see your account and the servers and worlds you manage, until you log out
                 of the website. Only allow this if you just started the login from Unity yourself.
               </Text>
-              {!token && (
-                <Alert color="red" icon={<IconAlertCircle />} title="Cannot sign in">
-                  {MISSING_TOKEN_MESSAGE}
-                </Alert>
-              )}
               {approve.isError && (
                 <Alert color="red" icon={<IconAlertCircle />} title="Access not granted">
                   {errorMessage(approve.error, APPROVE_FAILED_MESSAGE)}
@@ -89,7 +106,7 @@ export function SdkOAuthPage() {
                 <Button
                   onClick={() => approve.mutate(token)}
                   loading={approve.isPending}
-                  disabled={!token || requestIsDead}
+                  disabled={requestIsDead}
                 >
                   Allow
                 </Button>

@@ -68,6 +68,8 @@ describe('World Images screen', { timeout: 40_000 }, () => {
     renderApp(PAGE_PATH);
     const entrance = within(await screen.findByRole('article', { name: 'Slot 0' }));
     expect(screen.getByText('Hangout Lobby')).toBeTruthy();
+    // A long world name beside Back truncates; Back itself never shrinks (it was squeezed to "← I").
+    expect(screen.getByRole('button', { name: 'Back' }).style.flexShrink).toBe('0');
     expect(entrance.getByText('Slot ID: 0')).toBeTruthy();
     expect(entrance.getByText('Entrance')).toBeTruthy();
     expect(entrance.getByText('Image Name: poster-1.png')).toBeTruthy();

@@ -28,6 +28,8 @@ export function WorldImagesPage({ guild, worldId }: Props) {
         <Button
           variant="default"
           leftSection={<IconArrowLeft size={16} />}
+          // A long world name beside it must not squeeze it to "← I": the name truncates instead.
+          style={{ flexShrink: 0 }}
           onClick={() => navigate(`/server-settings/${guild.id}/worlds`)}
         >
           Back

@@ -1,0 +1,38 @@
+/** The page's main heading, made focusable for the moment (a heading is not a Tab stop). */
+function mainHeading(): HTMLElement | null {
+  const heading = document.querySelector<HTMLElement>('#main-content h1, main h1, h1');
+  if (heading && !heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+  return heading;
+}
+
+const focusLost = () => !document.activeElement || document.activeElement === document.body;
+
+/**
+ * After a confirmed action: focus goes back to the control that asked for it, and if that control goes
+ * away (the deleted row took its button with it, now or when the list refetches), to the page's main
+ * heading, so a keyboard user is never left at the start of the page. The caller's toast (a polite live
+ * region) says what happened. Stops watching as soon as focus goes anywhere else. Returns the stop.
+ */
+export function keepFocusAfterAction(opener: HTMLElement | null): () => void {
+  const settle = () => {
+    if (!focusLost()) return;
+    const target = opener?.isConnected ? opener : mainHeading();
+    target?.focus({ preventScroll: false });
+  };
+  settle();
+  const observer = new MutationObserver(() => {
+    // Only while focus sits on the opener (or fell to the page): once the person moved on, leave it alone.
+    if (focusLost()) settle();
+    else if (document.activeElement !== opener) stop();
+  });
+  const onFocusIn = (event: FocusEvent) => {
+    if (event.target !== opener) stop();
+  };
+  function stop() {
+    observer.disconnect();
+    document.removeEventListener('focusin', onFocusIn);
+  }
+  observer.observe(document.body, { childList: true, subtree: true });
+  document.addEventListener('focusin', onFocusIn);
+  return stop;
+}
