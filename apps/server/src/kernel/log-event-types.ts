@@ -48,6 +48,7 @@ const byAction: Record<string, LogEventType> = {
   'sync.removals_held': 'groupSync',
   'sync.removals_approved': 'groupSync',
   'sync.removals_discarded': 'groupSync',
+  'sync.removals_reviewed': 'groupSync',
   'sync.takeover_undone': 'groupSync',
   'sync.takeover_not_undone': 'groupSync',
   'sync.removals_released': 'groupSync',

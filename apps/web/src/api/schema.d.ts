@@ -678,7 +678,7 @@ export interface paths {
         /** @description Needs Admin. Every removal the circuit breaker holds awaiting a decision, a page at a time (oldest first; 50 a page unless pageSize says otherwise, at most 100). */
         get: operations["listHeldRemovals"];
         put?: never;
-        /** @description Needs Admin. For every removal the circuit breaker holds awaiting a decision: 'apply' has them carried out (re-checked by a sync job), 'discard' declines them (they stay held and are never applied, until the rules stop asking for them). */
+        /** @description Needs Admin. For every removal the circuit breaker holds awaiting a decision: 'apply' has them carried out (re-checked by a sync job), 'discard' declines them (they stay held and are never applied, until the rules stop asking for them); 'review' brings the declined ones back for a decision. */
         post: operations["decideHeldRemovals"];
         delete?: never;
         options?: never;
@@ -7866,7 +7866,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    decision: "apply" | "discard";
+                    decision: "apply" | "discard" | "review";
                 };
             };
         };

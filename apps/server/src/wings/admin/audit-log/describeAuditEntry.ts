@@ -16,6 +16,7 @@ export const auditDescriptions: Readonly<Record<string, string>> = {
   'sync.takeover_not_undone': 'Could not undo what an earlier link caused after its owner verified',
   'sync.removals_approved': 'Approved held removals',
   'sync.removals_discarded': 'Kept the members of held removals (declined them)',
+  'sync.removals_reviewed': 'Brought discarded removals back for a decision',
   'sync.removals_released': 'Let go of held removals the rules no longer ask for',
   'mapping.created': 'Created a role mapping',
   'mapping.updated': 'Changed a role mapping',

@@ -87,6 +87,21 @@ describe('held removals stay held until a manager applies them', () => {
     const status = (await get(base)).json();
     expect(status).toMatchObject({ held: null, keptRemovals: 5 });
     expect(await rows(t, 'audit_log', "action = 'NoMembership'")).toHaveLength(0);
+
+    // A manager who changes their mind brings them back for a decision, and Apply then carries them out.
+    const decide = (decision: string) =>
+      t.inject({ method: 'POST', url: `${base}/held`, session: owner.session, payload: { decision } });
+    const review = await decide('review');
+    expect(review.json()).toEqual({ count: 5 });
+    expect((await get(base)).json()).toMatchObject({ held: { count: 5 }, keptRemovals: 0 });
+    expect(await rows(t, 'audit_log', "action = 'sync.removals_reviewed'")).toHaveLength(1);
+    const again = await decide('review');
+    expect(again.statusCode).toBe(400);
+    expect(again.json().message).toBe('No discarded removals are kept for this server.');
+    expect((await decide('apply')).json()).toEqual({ count: 5 });
+    await runGuildSync(t.ctx, hangout.id);
+    const after = await groupMembers(t);
+    for (const id of staying) expect(after.has(id)).toBe(false);
   });
 
   it('answers a page past the end empty and a bad page with a sentence', async () => {

@@ -135,6 +135,28 @@ export function heldView(h: HeldRow) {
 }
 
 /**
+ * Brings the removals a manager declined (Discard) back for a decision: they are listed again and Apply can carry
+ * them out. Audited; returns how many came back.
+ */
+export async function reopenHolds(db: Db, guildId: string, actor: Actor): Promise<number> {
+  return db.transaction(async (tx) => {
+    const reopened = await tx
+      .update(syncHeldRemovals)
+      .set({ decision: null, decidedAt: new Date(), decidedBy: actorId(actor) })
+      .where(and(eq(syncHeldRemovals.guildId, guildId), eq(syncHeldRemovals.decision, 'keep')))
+      .returning();
+    if (reopened.length > 0)
+      await audit(tx, {
+        action: 'sync.removals_reviewed',
+        actor,
+        guildId,
+        details: { count: reopened.length, names: reopened.slice(0, 25).map(heldName) },
+      });
+    return reopened.length;
+  });
+}
+
+/**
  * A manager's decision on every removal awaiting one: 'apply' (the next sync carries them out, re-checked against
  * the platforms) or 'keep' (declined: they stay held, never applied, until the rules stop asking for them).
  * Audited with the decision; returns the keys decided.

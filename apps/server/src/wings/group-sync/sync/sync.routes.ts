@@ -92,7 +92,7 @@ export async function syncRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
     route({
       operationId: 'decideHeldRemovals',
       description:
-        "Needs Admin. For every removal the circuit breaker holds awaiting a decision: 'apply' has them carried out (re-checked by a sync job), 'discard' declines them (they stay held and are never applied, until the rules stop asking for them).",
+        "Needs Admin. For every removal the circuit breaker holds awaiting a decision: 'apply' has them carried out (re-checked by a sync job), 'discard' declines them (they stay held and are never applied, until the rules stop asking for them); 'review' brings the declined ones back for a decision.",
       params: guildParams,
       body: heldDecision,
       response: { 200: heldDecisionResult },

@@ -83,7 +83,9 @@ export const syncQueued = z.object({
 });
 
 export const heldDecision = z.object({
-  decision: z.enum(['apply', 'discard'], { message: "The decision must be 'apply' or 'discard'." }),
+  decision: z.enum(['apply', 'discard', 'review'], {
+    message: "The decision must be 'apply', 'discard' or 'review'.",
+  }),
 });
 
 export const heldDecisionResult = z.object({ count: z.number() });

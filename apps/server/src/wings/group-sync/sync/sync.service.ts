@@ -15,6 +15,7 @@ import {
   heldPage,
   heldSummary,
   rememberedHolds,
+  reopenHolds,
   updateHolds,
 } from './held-removals.js';
 import { joinRefusedMessage } from './join-refusals.js';
@@ -292,18 +293,25 @@ export async function requestSyncNow(ctx: AppContext, actor: Actor, guildId: str
 
 export const SYNC_NOT_QUEUED = 'The sync could not be queued right now. Try again in a minute.';
 export const NOTHING_HELD = 'No removals are held for this server.';
+export const NOTHING_DISCARDED = 'No discarded removals are kept for this server.';
 
 /**
  * 'Apply removals' or 'Discard' for what the breaker holds. Discard declines them: they stay held (never
- * applied) until the rules stop asking for them, so a later sync cannot carry them out on its own.
+ * applied) until the rules stop asking for them, so a later sync cannot carry them out on its own. 'Review'
+ * brings the declined ones back for a decision (a manager who changed their mind can then apply them).
  */
 export async function decideHeldRemovals(
   ctx: AppContext,
   actor: Actor,
   guildId: string,
-  decision: 'apply' | 'discard',
+  decision: 'apply' | 'discard' | 'review',
 ) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
+  if (decision === 'review') {
+    const reopened = await reopenHolds(ctx.db, guildId, actor);
+    if (reopened === 0) throw invalid(NOTHING_DISCARDED);
+    return { count: reopened };
+  }
   const { count } = await heldSummary(ctx.db, guildId);
   if (count === 0) throw invalid(NOTHING_HELD);
   if (decision === 'apply') {

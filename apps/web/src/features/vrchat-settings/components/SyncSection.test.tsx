@@ -267,6 +267,16 @@ describe('VRChat tab, held removals', () => {
     expect(screen.queryByRole('button', { name: 'Apply removals' })).toBeNull();
   });
 
+  it('brings discarded removals back for a decision', async () => {
+    const fetchMock = setup({
+      [`GET ${sync}`]: { body: { ...status, held: null, keptRemovals: 5 } },
+      [`POST ${sync}/held`]: { body: { count: 5 } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Review them again' }));
+    await waitFor(() => expect(toastTexts()).toContain('5 discarded removals are back for a decision.'));
+    expect(await callsTo(fetchMock, 'POST', `${sync}/held`)[0].json()).toEqual({ decision: 'review' });
+  });
+
   it("shows the server's message when the decision fails", async () => {
     withHeld({
       [`POST ${sync}/held`]: { status: 409, body: { message: 'These removals were already decided.' } },

@@ -12,7 +12,7 @@ export type SyncStatus = Ok<'/api/guilds/{guildId}/sync', 'get'>;
 export type SyncPreview = Ok<'/api/guilds/{guildId}/sync/preview', 'get'>;
 export type SyncActionView = SyncPreview['actions'][number];
 export type SyncActionKind = SyncActionView['kind'];
-export type HeldDecision = 'apply' | 'discard';
+export type HeldDecision = 'apply' | 'discard' | 'review';
 
 /** Everything about a server's sync; invalidate this to refresh the status and the next-sync preview. */
 export const syncKey = (guildId: string) => ['sync', guildId] as const;

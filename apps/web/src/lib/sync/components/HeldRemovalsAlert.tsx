@@ -34,6 +34,8 @@ function confirmText(actions: SyncActionView[], count: number): string {
 const done: Record<HeldDecision, (count: number) => string> = {
   apply: (count) => `${plural(count, ['held removal', 'held removals'])} applied.`,
   discard: (count) => `${plural(count, ['held removal', 'held removals'])} discarded.`,
+  review: (count) =>
+    `${plural(count, ['discarded removal is', 'discarded removals are'])} back for a decision.`,
 };
 
 /**
@@ -50,17 +52,6 @@ export function HeldRemovalsAlert({ guildId, enabled = true }: { guildId: string
   const held = status.data?.held;
   const kept = status.data?.keptRemovals ?? 0;
   if (!enabled || (!held && kept === 0)) return null;
-  const keptNote = kept > 0 && (
-    <Text size="sm" c="dimmed" mt={held ? 'xs' : 0}>
-      {`${plural(kept, ['discarded removal stays', 'discarded removals stay'])} held: those members are kept until the rules stop asking to remove them.`}
-    </Text>
-  );
-  if (!held)
-    return (
-      <Alert color="gray" variant="light">
-        {keptNote}
-      </Alert>
-    );
 
   const send = (decision: HeldDecision) =>
     decide.mutate(decision, {
@@ -71,6 +62,29 @@ export function HeldRemovalsAlert({ guildId, enabled = true }: { guildId: string
       onError: (error) =>
         notify({ type: 'error', message: errorMessage(error, 'Failed to decide on the held removals.') }),
     });
+  // Discarded removals stay held; a manager who changes their mind brings them back for a decision.
+  const keptNote = kept > 0 && (
+    <Group gap="xs" mt={held ? 'xs' : 0}>
+      <Text size="sm" c="dimmed">
+        {`${plural(kept, ['discarded removal stays', 'discarded removals stay'])} held: those members are kept until the rules stop asking to remove them.`}
+      </Text>
+      <Button
+        size="xs"
+        variant="default"
+        onClick={() => send('review')}
+        loading={decide.isPending && decide.variables === 'review'}
+        disabled={decide.isPending}
+      >
+        Review them again
+      </Button>
+    </Group>
+  );
+  if (!held)
+    return (
+      <Alert color="gray" variant="light">
+        {keptNote}
+      </Alert>
+    );
 
   return (
     <Alert
