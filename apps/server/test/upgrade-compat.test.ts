@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type Allowed, breakingSchemaChanges, breakingStatements, type Snapshot } from './upgrade-compat.js';
@@ -32,7 +33,8 @@ describe('migrations since the previous release', () => {
     }
     const migrations = newer.map((e) => ({
       tag: e.tag,
-      sql: readFileSync(`${drizzle}/${e.tag}.sql`, 'utf8'),
+      // The migration file (drizzle-kit names it after its tag).
+      sql: readFileSync(join(drizzle, e.tag + '.sql'), 'utf8'),
     }));
     expect(breakingStatements(migrations, allowed)).toEqual([]);
     // An allowance for a statement no newer migration holds is left over from an earlier release.
