@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
   existsSync,
   linkSync,
@@ -17,12 +17,52 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assembleRelease } from '../../../scripts/build-release.mjs';
 // @ts-expect-error: a plain ES module script (scripts/), without type declarations
 import { buildServerIfChanged } from '../../../scripts/build-server-if-changed.mjs';
+import { startOwnSimulator } from '../src/demo.js';
+import { LAX_SIMULATOR } from '../src/platforms/testing.js';
+import { createScratchDatabase } from './db.js';
 import { freePort, type ServerProcess, startServerProcess } from './server-process.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 // One level below apps/server, like apps/server/dist: the server finds its files from there.
 const bundleDir = join(serverDir, `dist-test-${process.pid}`);
+const adminUrl = process.env.DATABASE_URL;
+
+/** The commands of docs/deploy.md marked for testing (fenced blocks with the info string `bash test`), in order. */
+export function guideCommands(markdown: string): string {
+  return [...markdown.matchAll(/^```bash test\n([\s\S]*?)^```$/gm)].map((m) => m[1]).join('');
+}
+
+/** Runs a shell script in its own process group; resolves with its exit code and output, killing what it left. */
+function runScript(
+  script: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    // stdin ignored: bash given a socket for stdin takes itself for a remote shell and reads bashrc.
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], {
+      cwd,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const keep = (chunk: Buffer) => {
+      out = (out + chunk.toString()).slice(0, 40_000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.once('exit', (code) => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Every process of the group has ended.
+      }
+      resolve({ code, out });
+    });
+  });
+}
 
 /** Hard-links a package's files (not its nested node_modules: those are packages of their own). */
 function linkPackage(from: string, to: string): void {
@@ -121,6 +161,44 @@ describe('the release', () => {
     }
     const page = await fetch(`${proc.url}/`);
     expect(page.headers.get('content-type')).toContain('text/html');
+  });
+
+  // docs/deploy.md's tested commands, in the release folder, as an operator runs them: .env from .env.example, an
+  // `api` and a `bot,worker` process on PostgreSQL, their readiness and metrics with curl, a backup while they run,
+  // a restore into a new database and a server ready on it. The simulators stand in for the platforms
+  // (SIMULATOR_URL instead of the six credentials); the test's databases and free ports replace the guide's.
+  describe.skipIf(!adminUrl)('docs/deploy.md, its commands run', () => {
+    it('sets up .env, runs api and bot,worker, checks both are ready, backs up and restores', async () => {
+      const script = guideCommands(readFileSync(join(repoRoot, 'docs/deploy.md'), 'utf8'));
+      expect(script).toContain('npm run start:prod &');
+      const sim = await startOwnSimulator(0, LAX_SIMULATOR);
+      const db = await createScratchDatabase(adminUrl as string);
+      const restored = await createScratchDatabase(adminUrl as string);
+      try {
+        const [apiPort, healthPort] = [await freePort(), await freePort()];
+        const run = script
+          .replaceAll('postgres://vrclink:<password>@127.0.0.1:5432/vrclink_restored', restored.url)
+          .replaceAll('postgres://vrclink:<password>@127.0.0.1:5432/vrclink', db.url)
+          .replaceAll('127.0.0.1:3000', `127.0.0.1:${apiPort}`)
+          .replaceAll('9464', String(healthPort));
+        expect(run).not.toMatch(/<[a-z]+>/);
+        const { code, out } = await runScript(run, releaseDir, {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          // The environment wins over .env: the api process on a free port instead of .env.example's 3000.
+          PORT: String(apiPort),
+          SIMULATOR_URL: sim.sim.url,
+        });
+        expect(code, out).toBe(0);
+        expect(out).toContain('"status":"ready"');
+        expect(out).toContain('Restored from vrclink.dump');
+        expect(readFileSync(join(releaseDir, '.env'), 'utf8')).toContain(`DATABASE_URL=${db.url}`);
+      } finally {
+        await sim.sim.close();
+        await db.drop();
+        await restored.drop();
+      }
+    }, 180_000);
   });
 
   it('finds the files beside its sources (the VPM package)', async () => {

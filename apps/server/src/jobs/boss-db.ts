@@ -53,3 +53,28 @@ export function bossDb(database: Database): BossDb {
     },
   };
 }
+
+/** Any fixed key, this product's own: serialises pg-boss's install and queue set-up across processes. */
+const BOSS_INSTALL_LOCK = 72707372;
+
+/**
+ * Runs `install` while holding a session advisory lock on PostgreSQL, so processes started at once on a fresh
+ * database install pg-boss's schema one after the other. pg-boss's own lock does not cover it: two `CREATE SCHEMA IF
+ * NOT EXISTS pgboss` at once fail one process with a unique violation pg-boss does not take for its race (seen
+ * starting `api` and `bot,worker` together, as docs/deploy.md does). PGlite has one process: no lock.
+ */
+export async function withBossInstallLock<T>(database: Database, install: () => Promise<T>): Promise<T> {
+  if (database.kind !== 'postgres') return install();
+  const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [BOSS_INSTALL_LOCK]);
+    try {
+      return await install();
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [BOSS_INSTALL_LOCK]).catch(() => {});
+    }
+  } finally {
+    client.release();
+  }
+}

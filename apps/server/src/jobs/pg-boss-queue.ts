@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client.js';
 import type { JobPayload, JobType } from '../kernel/job-catalog.js';
-import { type BossDb, bossDb } from './boss-db.js';
+import { type BossDb, bossDb, withBossInstallLock } from './boss-db.js';
 import { jobsOfKeySql } from './boss-sql.js';
 import type { JobDefinition } from './define.js';
 import { type QueuedJob, startJobLoop } from './job-loop.js';
@@ -36,6 +36,7 @@ export class PgBossJobQueue implements JobQueue {
   readonly boss: PgBoss;
   private readonly registry: readonly JobDefinition[];
   private readonly db: BossDb;
+  private readonly database: Database;
   private readonly leaseSeconds: number;
   private readonly loops = new Map<string, { stop(graceMs: number): Promise<void> }>();
   private sweeper: NodeJS.Timeout | undefined;
@@ -47,6 +48,7 @@ export class PgBossJobQueue implements JobQueue {
     private readonly opts: JobQueueOptions = {},
   ) {
     this.registry = registry;
+    this.database = database;
     this.db = opts.bossDb ?? bossDb(database);
     this.leaseSeconds = opts.leaseSeconds ?? JOB_LEASE_SECONDS;
     // Our own scheduler fires scheduled tasks (they are shown and toggled on /admin), so no pg-boss cron.
@@ -55,6 +57,11 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   async start(): Promise<void> {
+    await withBossInstallLock(this.database, () => this.install());
+  }
+
+  /** pg-boss's schema, then the registry's queues with their settings. */
+  private async install(): Promise<void> {
     await this.boss.start();
     for (const def of this.registry) {
       const options: PgBoss.Queue = {

@@ -36,6 +36,20 @@ export const metrics = {
     'vrclink_platform_rate_limits_total',
     'Rate limits met at a platform, by platform and kind (429: answered 429; pause: the product paused its calls).',
   ),
+  syncDuration: new Histogram(
+    'vrclink_sync_duration_seconds',
+    "Time one server's sync took (observe, plan, apply), whatever its outcome.",
+    [0.1, 0.5, 1, 5, 15, 60, 300, 900],
+  ),
+  syncChanges: new Counter(
+    'vrclink_sync_changes_total',
+    'Changes in the syncs run here, by kind (planned: in the plan; applied; failed; held: mass removals held back).',
+  ),
+  memberMirrorFill: new Histogram(
+    'vrclink_member_mirror_fill_seconds',
+    "Time to fill one server's member mirror from Discord, by mode (full: every member; linked: linked ones only).",
+    [0.1, 0.5, 1, 5, 15, 60, 300],
+  ),
   gatewayEvents: new Counter(
     'vrclink_gateway_events_total',
     'Discord gateway dispatches received by this process, by event type.',

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { openTestDatabase } from '../../../test/db.js';
 import type { Database } from '../../db/client.js';
 import { platformSessions } from '../../db/schema/index.js';
+import { metrics } from '../../observability/metrics.js';
 import { LAX_SIMULATOR, type SimHarness, startSimHarness, waitFor } from '../testing.js';
 import {
   createVrchatPlatform,
@@ -131,6 +132,9 @@ describe('VRChat adapter: session, login and pacing against the simulator', () =
     expect(state.status).toBe('ok');
     expect(state.lastRateLimitedAt).toBeDefined();
     expect(sent.filter((s) => s === `GET /users/${aurora}`)).toHaveLength(4);
+    // /metrics counts them for the bot account by its username (never its password or TOTP secret).
+    const line = `vrclink_platform_rate_limits_total{platform="vrchat",account="${sim.config.vrchat.username}",kind="429"}`;
+    expect(metrics.platformRateLimits.lines().find((l) => l.startsWith(line))).toBeDefined();
   });
 
   it('holds other callers during the pause that a 429 starts', async () => {

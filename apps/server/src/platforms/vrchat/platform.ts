@@ -70,6 +70,7 @@ export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatfor
     fetch: opts.fetch,
     settings: opts.pacer,
     localAddress: opts.localAddress,
+    account: config.username,
   });
   const client = createSdk({ config, cookieStore, fetch: transport.fetch, version: opts.version });
   shareLogins({

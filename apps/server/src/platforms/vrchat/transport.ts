@@ -69,6 +69,8 @@ export interface TransportDeps {
    * addresses; undefined: the system's choice.
    */
   localAddress?: string;
+  /** The bot account's username (VRCHAT_USERNAME; not a secret), the `account` label of its 429s and pauses. */
+  account?: string;
 }
 
 /** Added to a Retry-After: our clock and VRChat's round differently, and a probe 1 ms early extends the block. */
@@ -207,8 +209,9 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
 
       metrics.platformCalls.inc({ platform: 'vrchat', status: statusClass(res.status) });
       if (res.status === 429) {
-        metrics.platformRateLimits.inc({ platform: 'vrchat', kind: '429' });
-        metrics.platformRateLimits.inc({ platform: 'vrchat', kind: 'pause' });
+        const account = deps.account ?? '';
+        metrics.platformRateLimits.inc({ platform: 'vrchat', account, kind: '429' });
+        metrics.platformRateLimits.inc({ platform: 'vrchat', account, kind: 'pause' });
         const message = messageOf(await bodyOf(res), 429);
         rateLimitsInARow += 1;
         // VRChat's own word when it gives one; otherwise a guess long enough not to probe inside the block.

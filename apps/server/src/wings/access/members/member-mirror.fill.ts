@@ -1,6 +1,7 @@
 import { RESTJSONErrorCodes } from 'discord.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/client.js';
+import { metrics } from '../../../observability/metrics.js';
 import { discordCode } from '../../../platforms/discord/errors.js';
 import type { DiscordMemberSource } from '../../../platforms/ports.js';
 import {
@@ -70,6 +71,8 @@ async function runFill(deps: MirrorDeps, guildId: string): Promise<void> {
   const started = Date.now();
   const full = await wantsFullMode(source);
   const count = full ? await fillAll(deps, source, guildId) : await fillLinked(deps, source, guildId);
+  if (count !== null)
+    metrics.memberMirrorFill.observe({ mode: full ? 'full' : 'linked' }, (Date.now() - started) / 1000);
   if (count !== null)
     deps.log.info(
       { guildId, mode: full ? 'full' : 'linked', members: count, ms: Date.now() - started },

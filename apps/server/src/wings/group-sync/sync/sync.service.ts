@@ -6,6 +6,7 @@ import type { AppContext } from '../../../kernel/context.js';
 import { invalid, unavailable } from '../../../kernel/errors.js';
 import { syncGuildJob } from '../../../kernel/job-catalog.js';
 import { requestGuildSync } from '../../../kernel/sync-trigger.js';
+import { metrics } from '../../../observability/metrics.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { linkOf } from '../groups/groups.service.js';
 import { forgetGroupReads } from './group-reads.js';
@@ -136,6 +137,7 @@ export async function runGuildSync(
   guildId: string,
   opts: { approvedRemovals?: readonly string[] } = {},
 ): Promise<SyncRunResult | null> {
+  const started = Date.now();
   const obs = await observeGuild(ctx, guildId, { freshMembers: true });
   if (!obs) return null;
   await settleIntents(ctx, guildId, obs.input, obs.group?.id ?? null);
@@ -198,6 +200,9 @@ export async function runGuildSync(
         updatedAt: sql`now()`,
       },
     });
+  metrics.syncDuration.observe({}, (Date.now() - started) / 1000);
+  for (const kind of ['planned', 'applied', 'failed', 'held'] as const)
+    metrics.syncChanges.inc({ kind }, summary[kind]);
   return summary;
 }
 
