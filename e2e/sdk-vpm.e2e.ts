@@ -79,13 +79,13 @@ describe('Unity SDK editor login', () => {
     const byCookie = await editor.user({ Cookie: `vrclink_session=${result.token}` });
     expect(byCookie.status).toBe(200);
 
-    // The request is single use: neither a second poll nor a second approval gets anything.
+    // The request is single use: neither a second poll nor a second approval gets anything; the page refuses
+    // it before asking (no Allow to press).
     expect((await editor.poll(token)).status).toBe('Unauthorized');
     await openApproval(token);
-    await page.getByRole('button', { name: 'Allow' }).click();
     await page.getByText('This sign-in request was already used.').waitFor();
     expect(await page.getByText('Access granted').count()).toBe(0);
-    await expect.poll(() => page.getByRole('button', { name: 'Allow' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Allow' }).count()).toBe(0);
   });
 
   it("lets a server admin's editor list their servers and worlds, and download a world's data", async () => {
@@ -133,8 +133,9 @@ describe('Unity SDK editor login', () => {
     const { page } = browser;
     await loginAsMember();
     await openApproval('no-such-request-token');
-    await page.getByRole('button', { name: 'Allow' }).click();
+    // Refused before asking: the server's sentence, and no Allow to press.
     await page.getByText('This sign-in request was not found.').waitFor();
+    expect(await page.getByRole('button', { name: 'Allow' }).count()).toBe(0);
   });
 });
 

@@ -68,6 +68,8 @@ describe('return path', () => {
       ...loggedOut,
       ...config,
       'POST /api/login/callback': { body: { ...user, returnTo: '/sdk-oauth?token=sdk-request-token-123' } },
+      // The approval page checks the request before it asks.
+      'GET /api/oauth-request': { status: 204 },
     });
     const { router } = renderApp('/discord/login/callback?code=c&state=s');
     await waitFor(() => expect(where(router)).toBe('/sdk-oauth?token=sdk-request-token-123'));
