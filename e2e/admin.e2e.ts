@@ -56,10 +56,11 @@ describe('/admin as the platform admin', () => {
     await expect.poll(() => status.first().textContent()).toContain('Logged in');
     await expect.poll(() => status.first().textContent()).toContain('Connected');
     await page.getByText('Failed (24 h)').waitFor();
-    // Recent Jobs: the purge that ran at start, in words, with its outcome.
+    // Recent Jobs: the newest jobs in words, with their outcome (which ones depends on what the journeys
+    // sharing this server did before; the list's content is tested in admin.test.ts).
     await page
       .getByRole('region', { name: 'Recent Jobs' })
-      .getByRole('listitem', { name: /^Purge expired data: (Succeeded|Running|Waiting)$/ })
+      .getByRole('listitem', { name: /^[A-Z][^:]+: (Succeeded|Running|Waiting|Failed|Cancelled)$/ })
       .first()
       .waitFor();
   });
