@@ -61,11 +61,12 @@ describe('SDK login from a logged-out browser, Deny, and login failures', () => 
     const { page } = browser;
     await browser.signIn('member');
     await browser.goto('/sdk-oauth?token=abc');
-    await page.getByRole('button', { name: 'Allow' }).click();
+    // Refused before asking: the sentence, and no Allow to press.
     await page
       .getByText('This sign-in link is not valid. Start the login again from the VRChat SDK in Unity.')
       .waitFor();
     expect(await page.getByText(/Too small|Invalid body/).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Allow' }).count()).toBe(0);
   });
 
   it('cancelling on Discord’s consent page says so on the home page', async () => {
