@@ -122,7 +122,9 @@ describe.skipIf(!process.env.DATABASE_URL)('the database refusing connections (P
       session: owner.session,
     });
     expectDatabase503(change, 'POST sync');
-    expect((await t.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(503);
+    // Liveness stays 200 (the process is alive; restarting it would not help); readiness says the database is away.
+    expect((await t.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    expect((await t.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(503);
 
     await admin.query(`alter database ${name} allow_connections true`);
     await waitFor(

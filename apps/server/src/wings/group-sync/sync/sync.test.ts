@@ -268,7 +268,7 @@ describe('sync routes', () => {
       payload: { decision: 'maybe' },
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toBe("The decision must be 'apply' or 'discard'.");
+    expect(bad.json().message).toBe("The decision must be 'apply', 'discard' or 'review'.");
   });
 
   it('applies approved removals at the next sync of any kind, never holding them again', async () => {
