@@ -82,6 +82,7 @@ export function registerActivityControl(api: FastifyInstance, state: DiscordStat
 
   api.get('/gateway', async () => ({
     sessions: gateway.connected().map((s) => ({ id: s.id, intents: s.intents, seq: s.seq })),
+    resumedElsewhere: gateway.resumedElsewhere,
   }));
   api.post('/gateway/reconnect', async () => ({ sessions: gateway.requestReconnect() }));
   api.post('/gateway/disconnect', async (req) => {

@@ -62,6 +62,8 @@ const validToken = (token: unknown) =>
  */
 export class Gateway {
   readonly sessions = new Map<string, Session>();
+  /** Connections closed because another connection resumed their session: two clients on one session. */
+  resumedElsewhere = 0;
   private readonly members: MemberRequests;
 
   constructor(
@@ -235,7 +237,10 @@ export class Gateway {
       ws.send(JSON.stringify({ op: Op.InvalidSession, d: false, s: null, t: null }));
       return null;
     }
-    if (session.ws && session.ws !== ws) session.ws.close(Close.UnknownError, 'Session resumed elsewhere');
+    if (session.ws && session.ws !== ws) {
+      this.resumedElsewhere++;
+      session.ws.close(Close.UnknownError, 'Session resumed elsewhere');
+    }
     session.ws = ws;
     for (const entry of session.buffer) if (entry.s > seq) ws.send(entry.frame);
     this.send(session, 'RESUMED', { _trace: ['["gateway-simulator"]'] });

@@ -68,6 +68,29 @@ function resetGatewayManager(client: Client): void {
   manager.status = Status.Idle;
 }
 
+/** The parts of @discordjs/ws's manager and shards that destroyGateway reaches into. */
+type WsManagerInternals = {
+  strategy?: { shards?: Map<number, { internalConnect: () => Promise<void> }> };
+  removeAllListeners(): void;
+};
+
+/**
+ * Destroys the client's gateway so that nothing of it connects again. @discordjs/ws has a gap: a shard
+ * closed with a code it recovers from sits idle for 500 ms before connecting again, and a destroy() in that
+ * window is ignored ("tried to destroy a shard that was idle"), so the shard reconnects afterwards on its
+ * own. Beside the next login's shard it resumes the same session, the two connections keep closing each
+ * other (4000 "resumed elsewhere"), and the one whose session info was cleared crashes discord.js's
+ * RESUMED handler (reading `sequence` of null), an unhandled rejection that ends the process. The shards
+ * are taken before destroy() forgets them, then kept from connecting and cut off from the client.
+ */
+async function destroyGateway(client: Client): Promise<void> {
+  const ws = (client.ws as unknown as { _ws: WsManagerInternals | null })._ws;
+  const shards = [...(ws?.strategy?.shards?.values() ?? [])];
+  await client.destroy();
+  for (const shard of shards) shard.internalConnect = async () => {};
+  ws?.removeAllListeners();
+}
+
 /** Guild Moderation (not privileged) brings bans, the one departure seen without the Server Members intent. */
 const intentsWith = (members: boolean) =>
   new IntentsBitField([
@@ -145,7 +168,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
   const reconnect = () => {
     restarting ??= (async () => {
       try {
-        await client.destroy();
+        await destroyGateway(client);
         client.rest.setToken(config.botToken);
         await bot.start();
       } catch (err) {
@@ -197,7 +220,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
       } catch (err) {
         abort.abort(err);
         await ready.catch(() => {});
-        await client.destroy();
+        await destroyGateway(client);
         // destroy() forgets the token; keep REST usable so reads still work without the gateway.
         client.rest.setToken(config.botToken);
         throw abort.signal.reason;
@@ -208,7 +231,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
 
     async stop() {
       started = false;
-      await client.destroy();
+      await destroyGateway(client);
       // destroy() forgets the token: REST must keep working (reads, the next start's registration).
       client.rest.setToken(config.botToken);
     },

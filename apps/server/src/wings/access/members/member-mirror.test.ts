@@ -183,5 +183,10 @@ describe('member mirror (Discord sends members only through op 8 and REST)', () 
       async () => (await mirrorIds(t, hangout.id)).join() === (await discordMemberIds(t, hangout.id)).join(),
       20_000,
     );
+    // One client on the gateway all along: no connection of an earlier login came back to resume the
+    // session beside the new one (they would close each other, 4000, and crash discord.js's RESUMED).
+    const gateway = await t.control('GET', '/discord/gateway');
+    expect(gateway.body).toMatchObject({ resumedElsewhere: 0 });
+    expect(gateway.body.sessions).toHaveLength(1);
   });
 });
