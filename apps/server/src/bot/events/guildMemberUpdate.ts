@@ -1,4 +1,5 @@
 import type { Client, GatewayGuildMemberUpdateDispatchData } from 'discord.js';
+import { retryWhenDatabaseLost } from '../../db/retry-when-lost.js';
 import type { AppContext } from '../../kernel/context.js';
 import { requestGuildSync } from '../../kernel/sync-trigger.js';
 import { memberChanged } from '../../wings/access/members/member-mirror.events.js';
@@ -24,7 +25,7 @@ export function onGuildMemberUpdate(client: Client, ctx: AppContext): () => void
       let before: string[] | null;
       let inFlight: Map<string, boolean>;
       try {
-        inFlight = await discordWritesInFlight(ctx.db, d.guild_id, d.user.id);
+        inFlight = await retryWhenDatabaseLost(() => discordWritesInFlight(ctx.db, d.guild_id, d.user.id));
         before = await memberChanged(ctx, d.guild_id, d);
       } catch (err) {
         ctx.log.error({ err, ...log }, 'Members: could not store a member change');

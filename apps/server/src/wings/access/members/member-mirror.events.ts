@@ -1,4 +1,5 @@
 import type { Db } from '../../../db/client.js';
+import { retryWhenDatabaseLost } from '../../../db/retry-when-lost.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { type ApiMemberLike, recordFromApi } from '../../../platforms/discord/member-source.js';
 import { type MirrorDeps, refreshLinkedUser } from './member-mirror.fill.js';
@@ -18,14 +19,18 @@ export const mirrorDeps = (ctx: AppContext): MirrorDeps => ({
   source: ctx.platforms?.bot.members,
 });
 
-/** Gateway events of one guild are written one after another, in the order they arrived. */
+/**
+ * Gateway events of one guild are written one after another, in the order they arrived. Discord sends an
+ * event once: a write that meets a lost or refused database connection is tried again (the later events of
+ * that guild wait for it) rather than dropped until the next fill.
+ */
 const queues = new WeakMap<Db, Map<string, Promise<unknown>>>();
 
 function inOrder<T>(db: Db, guildId: string, write: () => Promise<T>): Promise<T> {
   const byGuild = queues.get(db) ?? new Map<string, Promise<unknown>>();
   queues.set(db, byGuild);
   const previous = byGuild.get(guildId) ?? Promise.resolve();
-  const next = previous.catch(() => {}).then(write);
+  const next = previous.catch(() => {}).then(() => retryWhenDatabaseLost(write));
   byGuild.set(guildId, next);
   // Handled on both paths: `next.finally()` would derive a promise that rejects with the write's error and
   // that nobody catches, and an unhandled rejection ends the process (a database error during a join).
