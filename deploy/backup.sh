@@ -5,17 +5,8 @@
 # PGlite (no DATABASE_URL): a tar of DATA_DIR (default ./data); stop every server process using it first, since
 # the embedded database's files are consistent only while nobody writes them.
 set -eu
-# Like the server: a variable the environment does not set is read from .env.local, then .env (working directory).
-from_env_files() {
-  for f in .env.local .env; do
-    [ -f "$f" ] || continue
-    v=$(sed -n "s/^[[:space:]]*$1[[:space:]]*=[[:space:]]*//p" "$f" | tail -n 1 | sed -e 's/^"\(.*\)"$/\1/' -e "s/^'\(.*\)'$/\1/")
-    [ -n "$v" ] && { printf '%s' "$v"; return 0; }
-  done
-  return 0
-}
-DATABASE_URL="${DATABASE_URL-$(from_env_files DATABASE_URL)}"
-DATA_DIR="${DATA_DIR-$(from_env_files DATA_DIR)}"
+# DATABASE_URL and DATA_DIR: the environment, else .env.local, else .env.
+. "$(dirname "$0")/env-files.sh"
 out="${1:?usage: deploy/backup.sh <backup-file>}"
 if [ -n "${DATABASE_URL:-}" ]; then
   pg_dump --format=custom --no-owner --file="$out" "$DATABASE_URL"

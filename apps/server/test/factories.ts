@@ -132,6 +132,26 @@ export async function consentOnDiscord(
   return { authorize, stateCookie, back: new URL(res.headers.get('location') as string) };
 }
 
+/** A real sign-in through the simulated Discord (consentOnDiscord, then the callback): the session cookie's value. */
+export async function signInWithDiscord(t: TestApp, userId: string): Promise<string> {
+  const { stateCookie, back } = await consentOnDiscord(t, userId);
+  const callback = await t.inject({
+    method: 'POST',
+    url: '/api/login/callback',
+    headers: { host: 'app.test' },
+    cookies: { vrclink_oauth_state: stateCookie },
+    payload: { code: back.searchParams.get('code'), state: back.searchParams.get('state') },
+  });
+  expect(callback.statusCode, callback.body).toBe(200);
+  return callback.cookies.find((c) => c.name === 'vrclink_session')?.value as string;
+}
+
+/** The Linked Roles metadata the simulated Discord holds for a user (null: none). */
+export const roleConnectionOf = async (t: TestApp, userId: string) =>
+  (await t.control('GET', `/discord/users/${userId}/role-connection`)).body as {
+    metadata: Record<string, string>;
+  } | null;
+
 /** The seeded platform admin, who owns the seeded Hangout on the simulated Discord (so is Admin there). */
 export const signInHangoutOwner = (t: TestApp) =>
   signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { seedUserIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
-import { consentOnDiscord } from '../../../../test/factories.js';
+import { signInWithDiscord as signInThroughDiscord } from '../../../../test/factories.js';
 import { parseEnv } from '../../../env.js';
 import { decrypt } from '../../../kernel/crypto.js';
 import { userAccessToken } from './discord-tokens.service.js';
@@ -19,18 +19,7 @@ describe('rotating SECRET_KEY', () => {
   });
   afterAll(() => t?.close());
 
-  /** Signs a seeded user in through the simulated Discord: their tokens are stored under the key of the moment. */
-  async function signInWithDiscord(userId: string) {
-    const { stateCookie, back } = await consentOnDiscord(t, userId);
-    const callback = await t.inject({
-      method: 'POST',
-      url: '/api/login/callback',
-      headers: { host: 'app.test' },
-      cookies: { vrclink_oauth_state: stateCookie },
-      payload: { code: back.searchParams.get('code'), state: back.searchParams.get('state') },
-    });
-    expect(callback.statusCode).toBe(200);
-  }
+  const signInWithDiscord = (userId: string) => signInThroughDiscord(t, userId);
   const storedRefreshToken = async (userId: string) =>
     (
       await t.ctx.database.executeSql('select refresh_token_enc from discord_tokens where user_id = $1', [

@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   botSeesRoles,
-  consentOnDiscord,
   discordMember,
   discordRole,
+  roleConnectionOf,
   rows,
   signInHangoutOwner,
+  signInWithDiscord as signInThroughDiscord,
   simulatorRoles,
   updateVrchatUser,
   vrchatUser,
@@ -51,22 +52,8 @@ describe('account erasure after the person signed in again (against the simulato
     await t?.close();
   });
 
-  async function signInWithDiscord(userId: string) {
-    const { stateCookie, back } = await consentOnDiscord(t, userId);
-    const callback = await t.inject({
-      method: 'POST',
-      url: '/api/login/callback',
-      headers: { host: 'app.test' },
-      cookies: { vrclink_oauth_state: stateCookie },
-      payload: { code: back.searchParams.get('code'), state: back.searchParams.get('state') },
-    });
-    expect(callback.statusCode, callback.body).toBe(200);
-    return callback.cookies.find((c) => c.name === 'vrclink_session')?.value as string;
-  }
-  const connectionOf = async (userId: string) =>
-    (await t.control('GET', `/discord/users/${userId}/role-connection`)).body as {
-      metadata: Record<string, string>;
-    } | null;
+  const signInWithDiscord = (userId: string) => signInThroughDiscord(t, userId);
+  const connectionOf = (userId: string) => roleConnectionOf(t, userId);
   const as = (session: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
     t.inject({ method, url, session, payload });
 

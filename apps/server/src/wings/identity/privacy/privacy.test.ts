@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
   botSeesRoles,
-  consentOnDiscord,
   discordMember,
   discordRole,
+  roleConnectionOf,
   rows,
   signInHangoutOwner,
   signInMember,
+  signInWithDiscord as signInThroughDiscord,
   simulatorRoles,
   updateVrchatUser,
   vrchatUser,
@@ -118,25 +119,9 @@ describe('privacy self-service: download my data, delete my account (against the
     await t?.close();
   });
 
-  /** Signs a Discord user in through the simulated Discord's consent page; answers their session. */
-  async function signInWithDiscord(userId: string) {
-    const headers = { host: 'app.test' };
-    const { stateCookie, back } = await consentOnDiscord(t, userId);
-    const callback = await t.inject({
-      method: 'POST',
-      url: '/api/login/callback',
-      headers,
-      cookies: { vrclink_oauth_state: stateCookie },
-      payload: { code: back.searchParams.get('code'), state: back.searchParams.get('state') },
-    });
-    expect(callback.statusCode, callback.body).toBe(200);
-    return callback.cookies.find((c) => c.name === 'vrclink_session')?.value as string;
-  }
+  const signInWithDiscord = (userId: string) => signInThroughDiscord(t, userId);
 
-  const connectionOf = async (userId: string) =>
-    (await t.control('GET', `/discord/users/${userId}/role-connection`)).body as {
-      metadata: Record<string, string>;
-    } | null;
+  const connectionOf = (userId: string) => roleConnectionOf(t, userId);
 
   /**
    * Every text, JSON or array column of every table that mentions `needle`: the product's schema and the job

@@ -33,6 +33,11 @@ async function findRequest(ctx: AppContext, token: string) {
  * before asking "Allow?" (the same answers Allow would give; nothing changes, nothing to audit).
  */
 export async function checkSdkLogin(ctx: AppContext, userId: string, token: string): Promise<void> {
+  await allowableRequest(ctx, userId, token);
+}
+
+/** The request behind `token` if this user may still allow it; else the error Allow would answer. */
+async function allowableRequest(ctx: AppContext, userId: string, token: string) {
   const request = await findRequest(ctx, token);
   if (!request) throw missing('This sign-in request was not found.');
   if (request.expiresAt < new Date())
@@ -40,17 +45,12 @@ export async function checkSdkLogin(ctx: AppContext, userId: string, token: stri
   if (request.redeemedAt || (request.approvedBy && request.approvedBy !== userId)) {
     throw conflict('This sign-in request was already used.');
   }
+  return request;
 }
 
 /** The signed-in user allows the editor that showed this token to act as them. */
 export async function approveSdkLogin(ctx: AppContext, userId: string, token: string): Promise<void> {
-  const request = await findRequest(ctx, token);
-  if (!request) throw missing('This sign-in request was not found.');
-  if (request.expiresAt < new Date())
-    throw missing('This sign-in request has expired. Start again from the SDK.', 'expired');
-  if (request.redeemedAt || (request.approvedBy && request.approvedBy !== userId)) {
-    throw conflict('This sign-in request was already used.');
-  }
+  const request = await allowableRequest(ctx, userId, token);
   await ctx.db
     .update(sdkLoginRequests)
     .set({ approvedBy: userId, approvedAt: new Date() })
