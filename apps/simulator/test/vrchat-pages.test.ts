@@ -176,7 +176,7 @@ describe('/control/vrchat', () => {
   it('GET state summarises users and groups', async () => {
     const res = await call(sim.url, 'GET', '/control/vrchat/state');
     const body = res.body as { users: unknown[]; groups: { id: string; roles: unknown[] }[] };
-    expect(body.users).toHaveLength(28);
+    expect(body.users).toHaveLength(30);
     expect(body.groups.map((g) => g.id)).toEqual([vrchatGroupIds.hangout, vrchatGroupIds.danceClub]);
   });
 

@@ -85,6 +85,11 @@ export interface BulkOptions {
   rolesPerMember?: number;
   /** Spread only these roles (no staff share); default every non-managed role but @everyone. */
   roleIds?: string[];
+  /**
+   * Every username in use, kept up to date by the call (bulk-guilds passes one set to all its calls
+   * instead of letting each gather the usernames of every user again).
+   */
+  taken?: Set<string>;
 }
 
 export function bulkAddMembers(state: DiscordState, guild: SimGuild, opts: BulkOptions): BulkResult {
@@ -107,8 +112,7 @@ export function bulkAddMembers(state: DiscordState, guild: SimGuild, opts: BulkO
   const staff = assignable.filter(isStaff);
   const weights = ordinary.map((_, i) => 1 / Math.sqrt(i + 1));
 
-  const taken = new Set<string>();
-  for (const u of state.users.values()) taken.add(u.username);
+  const taken = opts.taken ?? usernamesOf(state);
   const now = Date.now();
   const epoch = Number(DISCORD_EPOCH);
 
@@ -151,4 +155,10 @@ export function bulkAddMembers(state: DiscordState, guild: SimGuild, opts: BulkO
     memberCount: guild.members.size,
     elapsedMs: Math.round(performance.now() - started),
   };
+}
+
+export function usernamesOf(state: DiscordState): Set<string> {
+  const taken = new Set<string>();
+  for (const u of state.users.values()) taken.add(u.username);
+  return taken;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { BULK_GUILDS_MAX, bulkCreateGuilds } from './bulk-guilds.js';
 import { BULK_MAX, bulkAddMembers } from './bulk-members.js';
 import { parse, snowflake } from './control-parse.js';
 import { ControlError } from './errors.js';
@@ -11,7 +12,15 @@ const bulkBody = z.object({
   roleIds: z.array(snowflake).optional(),
 });
 
-/** Seeding for scale tests: see bulk-members.ts. */
+const bulkGuildsBody = z
+  .object({
+    count: z.number().int().min(1).max(BULK_GUILDS_MAX),
+    withBot: z.boolean().optional(),
+    membersPerGuild: z.number().int().min(0).max(BULK_MAX).optional(),
+  })
+  .strict();
+
+/** Seeding for scale tests: see bulk-members.ts and bulk-guilds.ts. */
 export function registerBulkControl(api: FastifyInstance, state: DiscordState): void {
   api.post<{ Params: { guildId: string } }>('/guilds/:guildId/bulk-members', async (req, reply) => {
     const guild = state.guilds.get(req.params.guildId);
@@ -19,4 +28,8 @@ export function registerBulkControl(api: FastifyInstance, state: DiscordState): 
     const body = parse(bulkBody, req.body);
     return reply.code(201).send({ guildId: guild.id, ...bulkAddMembers(state, guild, body) });
   });
+
+  api.post('/bulk-guilds', async (req, reply) =>
+    reply.code(201).send(bulkCreateGuilds(state, parse(bulkGuildsBody, req.body))),
+  );
 }

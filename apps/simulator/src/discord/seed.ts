@@ -26,7 +26,7 @@ export const seedUserIds = {
   unaffiliated: [userId(41), userId(42), userId(43), userId(44)],
 } as const;
 
-const EVERYONE_PERMS = combine(
+export const EVERYONE_PERMS = combine(
   Permission.CreateInstantInvite,
   Permission.AddReactions,
   Permission.ViewChannel,
@@ -40,7 +40,7 @@ const EVERYONE_PERMS = combine(
   Permission.ChangeNickname,
   Permission.UseApplicationCommands,
 );
-const MOD_PERMS = combine(
+export const MOD_PERMS = combine(
   Permission.KickMembers,
   Permission.BanMembers,
   Permission.ManageMessages,

@@ -82,6 +82,8 @@ export class DiscordState {
   readonly bus = new EventEmitter();
   readonly config: DiscordConfig = defaultConfig();
   readonly sessionStartLimit = { total: 1000, used: 0, resetAt: Date.now() + 86_400_000 };
+  /** How many servers the control API's bulk-guilds call has made (numbers their names and ids). */
+  bulkGuilds = 0;
   /** API routes registered under /api, for the "every route is in the spec" contract test. */
   readonly apiRoutes: { method: string; url: string }[] = [];
 
@@ -100,6 +102,7 @@ export class DiscordState {
     for (const [id, u] of seed.users) this.users.set(id, u);
     this.guilds.clear();
     for (const [id, g] of seed.guilds) this.guilds.set(id, g);
+    this.bulkGuilds = 0;
     this.commands.clear();
     this.roleConnectionMetadata = [];
     this.roleConnections.clear();

@@ -73,7 +73,7 @@ function decodeBasic(header: string): [string, string] | undefined {
 /** Counts this Basic login against the account's session limit; false when the limit is reached. */
 function takeLoginSlot(state: VrchatState, userId: string): boolean {
   const now = Date.now();
-  const windowStart = now - state.config.sessionLimit.windowSeconds * 1000;
+  const windowStart = now - (state.config.sessionLimit.windowSeconds * 1000) / state.timeScale;
   const recent = (state.logins.get(userId) ?? []).filter((t) => t > windowStart);
   if (recent.length >= state.config.sessionLimit.max) {
     state.logins.set(userId, recent);

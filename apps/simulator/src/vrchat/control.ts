@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { ApiCounters } from '../api-counters.js';
+import { BOT_ACCOUNTS_MAX, BULK_GROUPS_MAX, bulkCreateGroups, createBotAccounts } from './bulk-groups.js';
 import { VrcApiError } from './errors.js';
 import {
   BIO_MAX,
@@ -98,6 +99,17 @@ const BULK_MAX = 200_000;
 const bulkBody = z
   .object({ count: z.number().int().positive().max(BULK_MAX), roleIds: z.array(z.string()).optional() })
   .strict();
+
+const bulkGroupsBody = z
+  .object({
+    count: z.number().int().positive().max(BULK_GROUPS_MAX),
+    joinState: z.enum(['open', 'request', 'invite', 'closed']).optional(),
+    botUserIds: z.array(z.string().min(1)).optional(),
+    membersPerGroup: z.number().int().min(0).max(BULK_MAX).optional(),
+  })
+  .strict();
+
+const botAccountsBody = z.object({ count: z.number().int().positive().max(BOT_ACCOUNTS_MAX) }).strict();
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const parsed = schema.safeParse(body ?? {});
@@ -225,6 +237,15 @@ export function registerVrchatControl(
     return reply.code(201).send(bulkAddMembers(state, req.params.groupId, count, roleIds));
   });
 
+  control.post('/bulk-groups', async (req, reply) =>
+    reply.code(201).send(bulkCreateGroups(state, parse(bulkGroupsBody, req.body))),
+  );
+
+  control.post('/bot-accounts', async (req, reply) => {
+    const { count } = parse(botAccountsBody, req.body);
+    return reply.code(201).send({ accounts: createBotAccounts(state, count) });
+  });
+
   control.post<{ Params: { groupId: string } }>('/groups/:groupId/requests', async (req, reply) => {
     const { userId } = parse(userIdBody, req.body);
     return reply.code(201).send(userRequestsToJoin(state, req.params.groupId, userId));
@@ -237,7 +258,7 @@ export function registerVrchatControl(
 
   control.get('/sessions', async () => {
     const now = Date.now();
-    const windowStart = now - state.config.sessionLimit.windowSeconds * 1000;
+    const windowStart = now - (state.config.sessionLimit.windowSeconds * 1000) / state.timeScale;
     return {
       sessionLimit: state.config.sessionLimit,
       accounts: [...state.accounts.values()].map((a) => {
@@ -272,13 +293,14 @@ export function registerVrchatControl(
     return { invalidated };
   });
 
-  control.get('/config', async () => state.config);
+  // timeScale is the simulator's start-up option (SimulatorOptions.timeScale), read-only here.
+  control.get('/config', async () => ({ ...state.config, timeScale: state.timeScale }));
 
   control.patch('/config', async (req) => {
     const { rate, ...patch } = parse(configPatch, req.body);
     state.config = { ...state.config, ...patch, rate: { ...state.config.rate, ...rate } };
     hooks.resetRate();
-    return state.config;
+    return { ...state.config, timeScale: state.timeScale };
   });
 
   control.get('/counters', async () => hooks.counters.snapshot());

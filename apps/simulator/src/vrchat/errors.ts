@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { VrchatState } from './state.js';
 
 /** Thrown by handlers and hooks; the /api/1 error handler turns it into VRChat's envelope. */
 export class VrcApiError extends Error {
@@ -21,10 +22,18 @@ export const requiresTwoFactor = () => vrcError(401, '"Requires Two-Factor Authe
 export const groupNotFound = () => vrcError(404, "Can't find groupǃ");
 export const userNotFound = () => vrcError(404, 'User not found');
 export const notAMember = () => vrcError(403, "You're not a member․");
-/** Accepting a join request for someone at the group limit (vrchatapi/specification#541). */
+/**
+ * Someone already in as many groups as an account may be (100) joining one more: VRChat's words for
+ * accepting their join request (vrchatapi/specification#541); the simulator says the same when they
+ * join, accept an invite or are invited (VRChat's answer there is not documented).
+ */
 export const tooManyGroups = (displayName: string) =>
   vrcError(403, `${displayName} can't join right now because they're in too many groups․`);
 /** A role VRChat sells (requiresPurchase): only VRChat grants and takes it. The text is a guess. */
+/** Throws tooManyGroups when the user is at the group limit (VrcConfig.maxGroupsPerUser). */
+export function requireRoomForAnotherGroup(state: VrchatState, userId: string): void {
+  if (state.atGroupLimit(userId)) throw tooManyGroups(state.displayName(userId));
+}
 export const purchasedRole = (roleName: string) =>
   vrcError(403, `You can't manage the role "${roleName}" because it is granted by purchase․`);
 export const noPermission = () => vrcError(403, "You don't have permission to do that.");

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { requireCaller } from './auth.js';
-import { tooManyGroups, userNotFound, vrcError } from './errors.js';
+import { requireRoomForAnotherGroup, userNotFound, vrcError } from './errors.js';
 import { loadGroup, requirePermission } from './group-access.js';
 import { bool, page, paging } from './query.js';
 import { toGroupMember } from './serialize-groups.js';
@@ -31,6 +31,7 @@ export function registerGroupInviteRoutes(
     if (existing?.status === 'invited') throw vrcError(400, `User ${target.displayName} is already invited.`);
     if (existing?.status === 'userblocked' || existing?.status === 'banned')
       throw vrcError(403, "You can't invite that user․");
+    requireRoomForAnotherGroup(state, userId);
     const m = state.putMembership(group.id, userId, 'invited');
     // Remembered so the membership created on acceptance names who let them in.
     m.acceptedById = user.id;
@@ -96,8 +97,7 @@ export function registerGroupInviteRoutes(
       throw vrcError(400, "You can't accept a join request for a user who hasn't requested to join․");
     const name = state.displayName(m.userId);
     if (body.action === 'accept') {
-      if (state.userMemberships(m.userId, 'member').length >= state.config.maxGroupsPerUser)
-        throw tooManyGroups(name);
+      requireRoomForAnotherGroup(state, m.userId);
       const member = state.putMembership(group.id, m.userId, 'member');
       member.acceptedById = user.id;
       state.addAudit({

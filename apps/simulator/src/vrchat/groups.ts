@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { requireCaller } from './auth.js';
-import { userNotFound, vrcError } from './errors.js';
+import { requireRoomForAnotherGroup, userNotFound, vrcError } from './errors.js';
 import { loadGroup, requireMember, requirePermission, requireTargetBelowCaller } from './group-access.js';
 import { memberLeaves } from './mutations.js';
 import { bool, csv, page, paging, str } from './query.js';
@@ -53,7 +53,8 @@ export function registerGroupRoutes(api: FastifyInstance, state: VrchatState, ba
         state.deleteMembership(group.id, user.id);
         break;
       case 'invited': {
-        // Accepting an invite works whatever the join state.
+        // Accepting an invite works whatever the join state, but not past the group limit.
+        requireRoomForAnotherGroup(state, user.id);
         const inviter = existing.acceptedById;
         const m = state.putMembership(group.id, user.id, 'member');
         m.acceptedById = inviter ?? group.ownerId;
@@ -64,6 +65,7 @@ export function registerGroupRoutes(api: FastifyInstance, state: VrchatState, ba
       }
     }
     if (group.joinState === 'open') {
+      requireRoomForAnotherGroup(state, user.id);
       const m = state.putMembership(group.id, user.id, 'member');
       auditOwnStep('group.member.join', 'joined the group.');
       return toGroupMember(baseUrl(), state, m);

@@ -44,15 +44,18 @@ export async function registerVrchat(
   ctx: SimContext,
   addSocket: (path: string) => WebSocketServer,
 ): Promise<void> {
-  const state = new VrchatState({
-    rate: { ...DEFAULT_VRCHAT_RATE, ...ctx.options.vrchatRate },
-    sessionLimit: DEFAULT_SESSION_LIMIT,
-    groupMemberListCap: DEFAULT_GROUP_MEMBER_LIST_CAP,
-    sessionAddressBinding: 'off',
-    maxGroupsPerUser: DEFAULT_MAX_GROUPS_PER_USER,
-  });
+  const state = new VrchatState(
+    {
+      rate: { ...DEFAULT_VRCHAT_RATE, ...ctx.options.vrchatRate },
+      sessionLimit: DEFAULT_SESSION_LIMIT,
+      groupMemberListCap: DEFAULT_GROUP_MEMBER_LIST_CAP,
+      sessionAddressBinding: 'off',
+      maxGroupsPerUser: DEFAULT_MAX_GROUPS_PER_USER,
+    },
+    ctx.options.timeScale ?? 1,
+  );
   seedVrchat(state);
-  const limiter = new VrchatRateLimiter(() => state.config.rate, ctx.options.timeScale ?? 1);
+  const limiter = new VrchatRateLimiter(() => state.config.rate, state.timeScale);
   const counters = new ApiCounters(/^\/api\/1/);
   registerPipeline(addSocket('/vrchat/pipeline'), state);
 

@@ -1,4 +1,4 @@
-import { vrcError } from './errors.js';
+import { requireRoomForAnotherGroup, vrcError } from './errors.js';
 import { newId, stableId } from './ids.js';
 import type {
   AgeVerificationStatus,
@@ -56,7 +56,7 @@ let created = 0;
  * A user as a new VRChat account looks: no bio, age hidden, offline, basic trust, joined and last seen
  * at `at`, with a default avatar named by `avatarKey`.
  */
-function freshUser(
+export function freshUser(
   id: string,
   displayName: string,
   at: string,
@@ -152,6 +152,7 @@ export function ownerAddsMember(state: VrchatState, groupId: string, userId: str
     if (state.roles.get(id)?.groupId !== groupId)
       throw vrcError(404, `Role ${id} is not a role of this group`);
   if (state.member(groupId, userId)) throw vrcError(400, "You're already a member!");
+  requireRoomForAnotherGroup(state, userId);
   const m = state.putMembership(groupId, userId, 'member');
   m.roleIds = [...roleIds];
   m.acceptedById = group.ownerId;

@@ -206,6 +206,7 @@ export async function registerPages(app: FastifyInstance, state: VrchatState): P
             layout('No such request', '<p>There is no pending join request to answer.</p>'),
           );
         const name = state.displayName(m.userId);
+        if (action === 'accept' && state.atGroupLimit(m.userId)) return tooManyGroupsPage(reply, name);
         if (action === 'accept') state.putMembership(g.id, m.userId, 'member').acceptedById = g.ownerId;
         else state.deleteMembership(g.id, m.userId);
         state.addAudit({
@@ -227,6 +228,7 @@ export async function registerPages(app: FastifyInstance, state: VrchatState): P
       const existing = state.membership(g.id, userId);
       if (!state.users.has(userId) || (existing && existing.status !== 'requested'))
         return html(reply, 400, layout('Cannot invite', '<p>That user cannot be invited.</p>'));
+      if (state.atGroupLimit(userId)) return tooManyGroupsPage(reply, state.displayName(userId));
       state.putMembership(g.id, userId, 'invited').acceptedById = g.ownerId;
       state.addAudit({
         groupId: g.id,
@@ -248,4 +250,13 @@ export async function registerPages(app: FastifyInstance, state: VrchatState): P
       return reply.redirect(`/home/group/${req.params.groupId}?saved=1`, 303);
     });
   });
+}
+
+/** The group limit on the owner's page: the API's words (errors.ts tooManyGroups), nothing changed. */
+function tooManyGroupsPage(reply: FastifyReply, name: string) {
+  return html(
+    reply,
+    403,
+    layout('Too many groups', `<p>${esc(name)} can't join right now because they're in too many groups․</p>`),
+  );
 }

@@ -33,7 +33,7 @@ export const vrchatRoleIds = {
   },
 } as const;
 
-const botPerms = [
+export const botPerms = [
   'group-roles-assign',
   'group-members-manage',
   'group-members-remove',
@@ -41,7 +41,7 @@ const botPerms = [
   'group-invites-manage',
   'group-audit-view',
 ];
-const modPerms = [...botPerms, 'group-bans-manage', 'group-roles-manage', 'group-announcement-manage'];
+export const modPerms = [...botPerms, 'group-bans-manage', 'group-roles-manage', 'group-announcement-manage'];
 
 interface SeedGroup {
   key: 'hangout' | 'danceClub';

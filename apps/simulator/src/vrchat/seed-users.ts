@@ -1,4 +1,4 @@
-import { vrchatBot } from '../demo.js';
+import { vrchatBot, vrchatBotAccount } from '../demo.js';
 import { stableId } from './ids.js';
 import type { AgeVerificationStatus, UserState, UserStatus, VrchatState } from './state.js';
 
@@ -141,16 +141,40 @@ const accountUsers: Row[] = [
       statusDescription: 'Linking Discord ↔ VRChat',
     },
   ],
+  ...[2, 3].map(
+    (n): Row => [
+      `VRCLink Bot ${n}`,
+      'hidden',
+      'known',
+      'active',
+      'active',
+      '2024-01-01',
+      'I am a VRCLink bot.',
+      { statusDescription: 'Linking Discord ↔ VRChat' },
+    ],
+  ),
   ['Carol Casual', 'hidden', 'user', 'offline', 'active', '2023-08-15', 'Test account without 2FA.'],
   ['Dave Doubleauth', '18+', 'known', 'offline', 'active', '2023-09-19', 'Test account with TOTP.'],
 ];
 
 export const userId = (name: string) => stableId('usr', `user:${name}`);
 
-/** Seeded user ids by display name (the 25 people plus the three login accounts). */
+/** Seeded user ids by display name (the 25 people plus the five login accounts). */
 export const vrchatUserIds: Readonly<Record<string, string>> = Object.fromEntries(
   [...people, ...accountUsers].map(([name]) => [name, userId(name)]),
 );
+
+/** Bot account `n` (2, 3, …): demo.ts `vrchatBotAccount(n)` as a user named `VRCLink Bot <n>`. */
+export function botAccount(n: number) {
+  const creds = vrchatBotAccount(n);
+  return {
+    ...creds,
+    userId: userId(`VRCLink Bot ${n}`),
+    displayName: `VRCLink Bot ${n}`,
+    email: `${creds.username}@vrclink.local`,
+    recoveryCodes: [] as string[],
+  };
+}
 
 /** Accounts that can log in through /auth/user. The bot's credentials equal demo.ts `vrchatBot`. */
 export const vrchatAccounts = {
@@ -161,6 +185,9 @@ export const vrchatAccounts = {
     email: 'bot@vrclink.local',
     recoveryCodes: ['bot1-rc01', 'bot1-rc02', 'bot1-rc03'],
   },
+  /** Further bot accounts (TOTP, in no group): each has its own rate-limit budget and block. */
+  bot2: botAccount(2),
+  bot3: botAccount(3),
   /** No 2FA: Basic login returns the CurrentUser at once. */
   carol: {
     username: 'carol',

@@ -139,11 +139,29 @@ export interface VrcConfig {
    * platforms.md A.4): 'off' (it works anywhere), or the status another address gets, 401 or 403.
    */
   sessionAddressBinding: 'off' | 401 | 403;
-  /** Groups one user may be in; accepting a join request past it answers 403 (VRChat's own limit is 100). */
+  /**
+   * Groups one user may be in (VRChat's own limit is 100): joining, accepting an invite, a join request
+   * being accepted and being invited past it answer 403 (see group-limit.ts).
+   */
   maxGroupsPerUser: number;
 }
 
 export const DEFAULT_MAX_GROUPS_PER_USER = 100;
+
+function indexed(index: Map<string, Map<string, VrcMembership>>, key: string): Map<string, VrcMembership> {
+  let inner = index.get(key);
+  if (!inner) {
+    inner = new Map();
+    index.set(key, inner);
+  }
+  return inner;
+}
+
+function withStatus(records: Map<string, VrcMembership> | undefined, status?: MembershipStatus) {
+  const out: VrcMembership[] = [];
+  for (const m of records?.values() ?? []) if (!status || m.status === status) out.push(m);
+  return out;
+}
 
 export const DEFAULT_GROUP_MEMBER_LIST_CAP = 5100;
 
@@ -154,6 +172,9 @@ export class VrchatState {
   roles = new Map<string, VrcRole>();
   /** Keyed by `${groupId}:${userId}`. */
   memberships = new Map<string, VrcMembership>();
+  /** The same records by group and by user, so a group's or a person's list does not scan the world. */
+  private byGroup = new Map<string, Map<string, VrcMembership>>();
+  private byUser = new Map<string, Map<string, VrcMembership>>();
   /** Per group, oldest first. */
   audit = new Map<string, VrcAuditEntry[]>();
   sessions = new Map<string, VrcSession>();
@@ -163,8 +184,17 @@ export class VrchatState {
   logins = new Map<string, number[]>();
   /** How many users the control API's bulk-members call has made (numbers their names). */
   bulkUsers = 0;
+  /** How many groups the control API's bulk-groups call has made (numbers their names). */
+  bulkGroups = 0;
 
-  constructor(public config: VrcConfig) {}
+  /**
+   * @param timeScale every VRChat window (rate limit, blocks, the session limit's window) is this many
+   * times shorter (SimulatorOptions.timeScale)
+   */
+  constructor(
+    public config: VrcConfig,
+    readonly timeScale = 1,
+  ) {}
 
   /** Forgets everything (the caller seeds again); config stays. */
   reset(): void {
@@ -178,9 +208,12 @@ export class VrchatState {
       this.sessions,
       this.twoFactorTokens,
       this.logins,
+      this.byGroup,
+      this.byUser,
     ])
       map.clear();
     this.bulkUsers = 0;
+    this.bulkGroups = 0;
   }
 
   accountByLogin(login: string): VrcAccount | undefined {
@@ -202,10 +235,14 @@ export class VrchatState {
 
   setMembership(m: VrcMembership): void {
     this.memberships.set(`${m.groupId}:${m.userId}`, m);
+    indexed(this.byGroup, m.groupId).set(m.userId, m);
+    indexed(this.byUser, m.userId).set(m.groupId, m);
   }
 
   deleteMembership(groupId: string, userId: string): void {
     this.memberships.delete(`${groupId}:${userId}`);
+    this.byGroup.get(groupId)?.delete(userId);
+    this.byUser.get(userId)?.delete(groupId);
   }
 
   /** Creates or replaces the (group, user) record with a fresh one in the given status. */
@@ -231,17 +268,16 @@ export class VrchatState {
   }
 
   groupMemberships(groupId: string, status?: MembershipStatus): VrcMembership[] {
-    const out: VrcMembership[] = [];
-    for (const m of this.memberships.values())
-      if (m.groupId === groupId && (!status || m.status === status)) out.push(m);
-    return out;
+    return withStatus(this.byGroup.get(groupId), status);
   }
 
   userMemberships(userId: string, status?: MembershipStatus): VrcMembership[] {
-    const out: VrcMembership[] = [];
-    for (const m of this.memberships.values())
-      if (m.userId === userId && (!status || m.status === status)) out.push(m);
-    return out;
+    return withStatus(this.byUser.get(userId), status);
+  }
+
+  /** Whether the user is in as many groups as one account may be (VrcConfig.maxGroupsPerUser). */
+  atGroupLimit(userId: string): boolean {
+    return this.userMemberships(userId, 'member').length >= this.config.maxGroupsPerUser;
   }
 
   groupRoles(groupId: string): VrcRole[] {
