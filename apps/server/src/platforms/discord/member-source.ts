@@ -128,6 +128,7 @@ export function memberSource(client: Client): DiscordMemberSource {
           clearTimeout(timer);
           client.off(Events.Raw, onRaw);
           client.off(Events.ShardDisconnect, onDisconnect);
+          client.off(Events.ShardReconnecting, onReconnecting);
           if (err) reject(err);
           else written.then(resolve, reject);
         };
@@ -136,6 +137,9 @@ export function memberSource(client: Client): DiscordMemberSource {
           CHUNK_TIMEOUT_MS,
         );
         const onDisconnect = () => finish(new GatewayMembersUnavailableError('The gateway disconnected'));
+        const onReconnecting = (shardId: number) => {
+          if (shardId === guild.shardId) onDisconnect();
+        };
         const onRaw = (packet: { t?: string | null; d?: unknown }) => {
           if (packet.t === 'GUILD_MEMBERS_CHUNK') {
             const d = packet.d as GatewayGuildMembersChunkDispatchData;
@@ -155,6 +159,9 @@ export function memberSource(client: Client): DiscordMemberSource {
         };
         client.on(Events.Raw, onRaw);
         client.on(Events.ShardDisconnect, onDisconnect);
+        // A dropped connection (even one that resumes) fails the request at once: the fill goes on over REST
+        // rather than waiting out the chunk timeout.
+        client.on(Events.ShardReconnecting, onReconnecting);
         guild.shard.send({
           op: GatewayOpcodes.RequestGuildMembers,
           d: { guild_id: guildId, query: '', limit: 0, nonce },

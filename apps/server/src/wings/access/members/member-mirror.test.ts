@@ -223,7 +223,7 @@ describe('member mirror (Discord sends members only through op 8 and REST)', () 
       (await t.inject({ method: 'GET', url: `/api/members/${hangout.id}`, session: owner.session })).json()
         .totalCount;
     await waitFor(async () => (await listed()) === expected.length, 5_000);
-  });
+  }, 90_000);
 
   it('follows the Server Members intent being switched off and on in the portal', async () => {
     const bot = t.platforms?.bot;
