@@ -85,6 +85,7 @@ export function registerActivityControl(api: FastifyInstance, state: DiscordStat
     resumedElsewhere: gateway.resumedElsewhere,
   }));
   api.post('/gateway/reconnect', async () => ({ sessions: gateway.requestReconnect() }));
+  api.post('/gateway/invalidate', async () => ({ sessions: gateway.invalidateAll() }));
   api.post('/gateway/disconnect', async (req) => {
     const body = parse(z.object({ code: z.number().int().min(1000).max(4999).optional() }), req.body);
     return { sessions: gateway.disconnectAll(body.code ?? 4000) };

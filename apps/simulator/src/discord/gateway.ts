@@ -96,6 +96,20 @@ export class Gateway {
   }
 
   /**
+   * Invalidates every session as Discord may at any time: op 9 Invalid Session with `d: false` (not
+   * resumable) on the open connection, and the session is forgotten, so the client must IDENTIFY again and
+   * gets a new session (READY); events until then are not delivered to it. The world is not reset.
+   */
+  invalidateAll(): number {
+    const live = this.connected();
+    for (const s of live) {
+      this.sessions.delete(s.id);
+      s.ws!.send(JSON.stringify({ op: Op.InvalidSession, d: false, s: null, t: null }));
+    }
+    return live.length;
+  }
+
+  /**
    * Forgets every session and drops the sockets: clients try to RESUME, get op 9 and IDENTIFY afresh
    * (discord.js then waits out its 5 s identify throttle, as with real Discord).
    */

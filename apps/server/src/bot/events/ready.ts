@@ -5,10 +5,12 @@ import { endGrantsOfDepartedMembers } from '../../wings/access/permissions/permi
 import { reconcileGuildGuests } from '../../wings/community/guests/guests.reconcile.js';
 
 /**
- * Whenever the bot (re)joins the gateway (a new session, or a resume after a drop), and for a server it
- * is added to, it fills the member mirror again (a resume replays what was missed, but a fill is the
- * certain way to catch up) and then catches up on the role changes and departures it missed while
- * away, so guest slots never stay wrong after a restart, and grants of members who left meanwhile end.
+ * When a shard starts a new session (READY: first connect, or Discord refused to resume) and for a server
+ * the bot is added to, it fills the member mirror again (events were missed; the fill writes only the rows
+ * that changed, smallest servers first) and then catches up on the role changes and departures it missed
+ * while away, so guest slots never stay wrong after a restart, and grants of members who left meanwhile
+ * end. A RESUME needs none of it: Discord replays every event the session missed, and the event handlers
+ * apply them as they come.
  */
 export function onReady(client: Client, ctx: AppContext): () => void {
   const catchUp = async (guildIds: string[]) => {
@@ -28,15 +30,15 @@ export function onReady(client: Client, ctx: AppContext): () => void {
   };
   const caughtUp = (guildIds: string[]) =>
     catchUp(guildIds).catch((err) => ctx.log.error({ err, guildIds }, 'Members: catch-up failed'));
-  const all = () => caughtUp([...client.guilds.cache.keys()]);
+  /** The servers of one shard (a process may hold several; each has sessions of its own). */
+  const shardReady = (shardId: number) =>
+    caughtUp([...client.guilds.cache.filter((g) => g.shardId === shardId).keys()]);
   const onGuild = (guild: Guild) => caughtUp([guild.id]);
-  client.on(Events.ShardReady, all);
-  client.on(Events.ShardResume, all);
+  client.on(Events.ShardReady, shardReady);
   client.on(Events.GuildCreate, onGuild);
-  if (client.isReady()) all();
+  if (client.isReady()) caughtUp([...client.guilds.cache.keys()]);
   return () => {
-    client.off(Events.ShardReady, all);
-    client.off(Events.ShardResume, all);
+    client.off(Events.ShardReady, shardReady);
     client.off(Events.GuildCreate, onGuild);
   };
 }

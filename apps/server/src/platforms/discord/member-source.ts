@@ -20,6 +20,27 @@ const MEMBER_PAGE = 1000;
 /** How long to wait for the next op 8 chunk before giving up on the request. */
 const CHUNK_TIMEOUT_MS = 30_000;
 
+/**
+ * Op 8 requests of member fills a shard sends per minute at most, evenly spaced (one per 600 ms). Discord
+ * allows 120 payloads per 60 s per connection (close 4008 past it) and discord.js queues sends past 115 until
+ * the window ends; spacing the fills below that leaves room for heartbeats and everything else.
+ */
+export const FILL_SENDS_PER_MINUTE = 100;
+const FILL_SEND_SPACING_MS = 60_000 / FILL_SENDS_PER_MINUTE;
+
+/** When each shard of a client may send its next fill request (epoch ms). */
+const nextFillSend = new WeakMap<Client, Map<number, number>>();
+
+/** Waits for this shard's next fill slot (first come, first served). */
+async function fillSendSlot(client: Client, shardId: number): Promise<void> {
+  const shards = nextFillSend.get(client) ?? new Map<number, number>();
+  nextFillSend.set(client, shards);
+  const now = Date.now();
+  const at = Math.max(now, shards.get(shardId) ?? 0);
+  shards.set(shardId, at + FILL_SEND_SPACING_MS);
+  if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+}
+
 /** Flags Discord sets on the application when the Server Members intent is switched on in the portal. */
 export const MEMBERS_INTENT_FLAGS =
   ApplicationFlags.GatewayGuildMembers | ApplicationFlags.GatewayGuildMembersLimited;
@@ -89,10 +110,16 @@ export function memberSource(client: Client): DiscordMemberSource {
       }
     },
 
-    streamAllMembers(guildId, onChunk) {
-      const guild = client.isReady() ? client.guilds.cache.get(guildId) : undefined;
-      if (!guild) return Promise.reject(new GatewayMembersUnavailableError('The gateway is not connected'));
-      if (!hasIntent()) return Promise.reject(new GatewayMembersUnavailableError('No Guild Members intent'));
+    async streamAllMembers(guildId, onChunk) {
+      const readyGuild = () => {
+        const guild = client.isReady() ? client.guilds.cache.get(guildId) : undefined;
+        if (!guild) throw new GatewayMembersUnavailableError('The gateway is not connected');
+        if (!hasIntent()) throw new GatewayMembersUnavailableError('No Guild Members intent');
+        return guild;
+      };
+      await fillSendSlot(client, readyGuild().shardId);
+      // The connection may have dropped while this request waited for its turn.
+      const guild = readyGuild();
       const nonce = randomBytes(12).toString('hex');
       return new Promise<void>((resolve, reject) => {
         let received = 0;
@@ -101,6 +128,7 @@ export function memberSource(client: Client): DiscordMemberSource {
           clearTimeout(timer);
           client.off(Events.Raw, onRaw);
           client.off(Events.ShardDisconnect, onDisconnect);
+          client.off(Events.ShardReconnecting, onReconnecting);
           if (err) reject(err);
           else written.then(resolve, reject);
         };
@@ -109,6 +137,9 @@ export function memberSource(client: Client): DiscordMemberSource {
           CHUNK_TIMEOUT_MS,
         );
         const onDisconnect = () => finish(new GatewayMembersUnavailableError('The gateway disconnected'));
+        const onReconnecting = (shardId: number) => {
+          if (shardId === guild.shardId) onDisconnect();
+        };
         const onRaw = (packet: { t?: string | null; d?: unknown }) => {
           if (packet.t === 'GUILD_MEMBERS_CHUNK') {
             const d = packet.d as GatewayGuildMembersChunkDispatchData;
@@ -128,6 +159,9 @@ export function memberSource(client: Client): DiscordMemberSource {
         };
         client.on(Events.Raw, onRaw);
         client.on(Events.ShardDisconnect, onDisconnect);
+        // A dropped connection (even one that resumes) fails the request at once: the fill goes on over REST
+        // rather than waiting out the chunk timeout.
+        client.on(Events.ShardReconnecting, onReconnecting);
         guild.shard.send({
           op: GatewayOpcodes.RequestGuildMembers,
           d: { guild_id: guildId, query: '', limit: 0, nonce },

@@ -6,8 +6,9 @@ import { discordCode } from '../../../platforms/discord/errors.js';
 import type { DiscordMemberSource } from '../../../platforms/ports.js';
 import {
   countCurrent,
-  deleteUnconfirmed,
+  deleteUnconfirmedExcept,
   getSync,
+  knownLinkedUserIds,
   linkedMembers,
   linkedUserIds,
   markLeft,
@@ -65,19 +66,23 @@ export async function ensureFilled(deps: MirrorDeps, guildId: string): Promise<S
   return getSync(deps.db, guildId);
 }
 
+/** What one fill did: its mode (as it ended), members Discord listed, rows it wrote and deleted. */
+interface FillResult {
+  mode: 'full' | 'linked';
+  members: number;
+  written: number;
+  deleted: number;
+}
+
 async function runFill(deps: MirrorDeps, guildId: string): Promise<void> {
   const source = deps.source;
   if (!source) return;
   const started = Date.now();
   const full = await wantsFullMode(source);
-  const count = full ? await fillAll(deps, source, guildId) : await fillLinked(deps, source, guildId);
-  if (count !== null)
-    metrics.memberMirrorFill.observe({ mode: full ? 'full' : 'linked' }, (Date.now() - started) / 1000);
-  if (count !== null)
-    deps.log.info(
-      { guildId, mode: full ? 'full' : 'linked', members: count, ms: Date.now() - started },
-      'Members: mirror filled',
-    );
+  const result = full ? await fillAll(deps, source, guildId) : await fillLinked(deps, source, guildId);
+  const seconds = (Date.now() - started) / 1000;
+  metrics.memberMirrorFill.observe({ mode: result.mode }, seconds);
+  deps.log.info({ guildId, ...result, ms: Date.now() - started }, 'Members: mirror filled');
 }
 
 /**
@@ -89,17 +94,18 @@ async function wantsFullMode(source: DiscordMemberSource): Promise<boolean> {
   return source.membersIntentAvailable();
 }
 
-/** Every member: op 8 chunks over the gateway, or REST pages when the gateway cannot answer now. */
-async function fillAll(
-  deps: MirrorDeps,
-  source: DiscordMemberSource,
-  guildId: string,
-): Promise<number | null> {
+/**
+ * Every member: op 8 chunks over the gateway, or REST pages when the gateway cannot answer now. Only rows
+ * that differ from Discord's answer are written (a refill after a new session rewrites nothing that is
+ * still right); the members it confirmed are remembered, and every other row older than the fill goes.
+ */
+async function fillAll(deps: MirrorDeps, source: DiscordMemberSource, guildId: string): Promise<FillResult> {
   const seenAt = new Date();
-  let count = 0;
+  let confirmed = new Set<string>();
+  let written = 0;
   const write = async (members: Parameters<typeof upsertMembers>[2]) => {
-    await upsertMembers(deps.db, guildId, members, seenAt);
-    count += members.length;
+    written += await upsertMembers(deps.db, guildId, members, seenAt, { onlyChanged: true });
+    for (const m of members) confirmed.add(m.userId);
   };
   try {
     if (!source.gatewayHasMembersIntent()) throw new Error('no gateway with the Guild Members intent here');
@@ -107,7 +113,7 @@ async function fillAll(
   } catch (err) {
     // Rate limited (once per guild per 30 s), disconnected, or no gateway here: REST has no such rule.
     deps.log.debug({ err, guildId }, 'Members: filling over REST instead of the gateway');
-    count = 0;
+    confirmed = new Set();
     try {
       await source.pageAllMembers(guildId, write);
     } catch (restErr) {
@@ -116,38 +122,45 @@ async function fillAll(
       throw restErr;
     }
   }
-  await deleteUnconfirmed(deps.db, guildId, seenAt);
+  const deleted = await deleteUnconfirmedExcept(deps.db, guildId, seenAt, confirmed);
   // Counted, not the chunks' total: joins and leaves seen during the fill are in the rows already.
   const memberCount = await countCurrent(deps.db, guildId);
   await saveSync(deps.db, guildId, { mode: 'full', memberCount, filledAt: new Date() });
-  return count;
+  return { mode: 'full', members: confirmed.size, written, deleted };
 }
 
-/** Without the Guild Members intent: every linked user, asked for one by one (no privileged intent). */
+/**
+ * Without the Guild Members intent: the linked users known to be members of this server (the last fill,
+ * events, single lookups), asked for one by one (no privileged intent), so a server costs its own linked
+ * members, not every link of the deployment. Only a server never filled asks for every link once, to
+ * find its linked members; a user who links later is looked up in every server then (`memberLinked`).
+ */
 async function fillLinked(
   deps: MirrorDeps,
   source: DiscordMemberSource,
   guildId: string,
-): Promise<number | null> {
+): Promise<FillResult> {
   const seenAt = new Date();
-  const ids = await linkedUserIds(deps.db);
-  let found = 0;
+  const sync = await getSync(deps.db, guildId);
+  const ids = sync?.filledAt ? await knownLinkedUserIds(deps.db, guildId) : await linkedUserIds(deps.db);
+  const confirmed = new Set<string>();
+  let written = 0;
   let next = 0;
   const worker = async () => {
     while (next < ids.length) {
       const userId = ids[next++];
       const member = await source.fetchMember(guildId, userId);
       if (member) {
-        await upsertMembers(deps.db, guildId, [member], seenAt);
-        found++;
-      } else await markLeft(deps.db, guildId, userId, seenAt);
+        written += await upsertMembers(deps.db, guildId, [member], seenAt, { onlyChanged: true });
+        confirmed.add(userId);
+      } else if (await markLeft(deps.db, guildId, userId, seenAt)) written++;
     }
   };
   await Promise.all(Array.from({ length: Math.min(LINKED_CONCURRENCY, ids.length) }, worker));
-  await deleteUnconfirmed(deps.db, guildId, seenAt);
-  const memberCount = (await source.memberCount(guildId)) ?? found;
+  const deleted = await deleteUnconfirmedExcept(deps.db, guildId, seenAt, confirmed);
+  const memberCount = (await source.memberCount(guildId)) ?? confirmed.size;
   await saveSync(deps.db, guildId, { mode: 'linked', memberCount, filledAt: new Date() });
-  return found;
+  return { mode: 'linked', members: confirmed.size, written, deleted };
 }
 
 /** A linked user's memberships where the mirror keeps linked members only (after linking, say). */

@@ -9,11 +9,22 @@ import {
   withoutMembersIntent,
 } from '../../../../test/factories.js';
 import { waitFor } from '../../../platforms/testing.js';
-import { reconcileAllGuildMembers } from './member-mirror.reconcile.js';
-import { currentMembers, getSync } from './member-mirror.store.js';
+import { mirrorDeps } from './member-mirror.events.js';
+import { refreshLinkedUser } from './member-mirror.fill.js';
+import { fillGuilds, reconcileAllGuildMembers } from './member-mirror.reconcile.js';
+import { currentMembers, getSync, knownLinkedUserIds, linkedUserIds } from './member-mirror.store.js';
 
 const { hangout } = seedGuildIds;
 const linkedUser = seedUserIds.humans[3];
+
+/**
+ * A link stored, then what linking through the product does next (memberLinked): the new link is looked up
+ * in every server, so the reconciliations know where to find it.
+ */
+async function linkAsTheProductDoes(t: TestApp, link: Parameters<typeof vrchatLink>[1]): Promise<void> {
+  await vrchatLink(t, link);
+  await refreshLinkedUser(mirrorDeps(t.ctx), await t.ctx.discord.botGuildIds(), link.discordUserId);
+}
 
 describe('member mirror without the Server Members intent (linked members only)', () => {
   let t: TestApp, owner: { id: string; session: string };
@@ -22,7 +33,8 @@ describe('member mirror without the Server Members intent (linked members only)'
       ...laxSimulator.forVrchatTestPacing,
       beforeStart: withoutMembersIntent,
     }));
-    await vrchatLink(t, { discordUserId: linkedUser, vrchatName: 'Linked Only', isVerified: true });
+    await waitFor(async () => (await getSync(t.ctx.db, hangout.id))?.filledAt, 15_000);
+    await linkAsTheProductDoes(t, { discordUserId: linkedUser, vrchatName: 'Linked Only', isVerified: true });
     await reconcileAllGuildMembers(t.ctx);
   });
   afterAll(() => t?.close());
@@ -73,7 +85,7 @@ describe('member mirror without the Server Members intent (linked members only)'
 
   it('keeps linked members current: a newly linked member appears, changes are seen by the reconciliation', async () => {
     const newcomer = seedUserIds.humans[7];
-    await vrchatLink(t, { discordUserId: newcomer, vrchatName: 'Newly Linked' });
+    await linkAsTheProductDoes(t, { discordUserId: newcomer, vrchatName: 'Newly Linked' });
     await reconcileAllGuildMembers(t.ctx);
     const ids = async () => (await currentMembers(t.ctx.db, hangout.id)).map((m) => m.userId);
     expect(await ids()).toContain(newcomer);
@@ -85,6 +97,33 @@ describe('member mirror without the Server Members intent (linked members only)'
     const rows = await currentMembers(t.ctx.db, hangout.id);
     expect(rows.find((m) => m.userId === newcomer)?.roleIds).toContain(roleId);
     expect(rows.map((m) => m.userId)).not.toContain(linkedUser);
+  });
+
+  it('asks Discord, per server, only for the linked members known to be in it (not every link)', async () => {
+    // Links of people in none of these servers (they linked for another community of the deployment).
+    for (const [i, id] of seedUserIds.unaffiliated.slice(0, 5).entries())
+      await vrchatLink(t, { discordUserId: id, vrchatName: `Elsewhere ${i}` });
+    const guildIds = await t.ctx.discord.botGuildIds();
+    const known = new Map<string, string[]>();
+    for (const guildId of guildIds) known.set(guildId, (await knownLinkedUserIds(t.ctx.db, guildId)).sort());
+    expect(known.get(hangout.id)).toContain(seedUserIds.humans[7]);
+    const links = (await linkedUserIds(t.ctx.db)).length;
+    const expected = [...known.values()].reduce((sum, ids) => sum + ids.length, 0);
+    expect(expected).toBeLessThan(links * guildIds.length);
+
+    await t.control('DELETE', '/discord/counters');
+    await fillGuilds(t.ctx, guildIds);
+    const counters = (await t.control('GET', '/discord/counters')).body as {
+      byRoute: Record<string, { requests: number }>;
+    };
+    const memberReads = Object.entries(counters.byRoute)
+      .filter(([route]) => /^GET \S*\/guilds\/\{\w+\}\/members\/\{\w+\}$/.test(route))
+      .reduce((sum, [, c]) => sum + c.requests, 0);
+    expect(memberReads).toBe(expected);
+    for (const guildId of guildIds)
+      expect((await currentMembers(t.ctx.db, guildId)).map((m) => m.userId).sort()).toEqual(
+        known.get(guildId),
+      );
   });
 
   it('fetches a member who links through the product at once', async () => {

@@ -1,4 +1,4 @@
-import { notInArray } from 'drizzle-orm';
+import { inArray, notInArray } from 'drizzle-orm';
 import { guildMemberSync } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { endGrantsOfDepartedMembers } from '../permissions/permissions.service.js';
@@ -7,12 +7,29 @@ import { fillGuild } from './member-mirror.fill.js';
 import { dropGuild } from './member-mirror.store.js';
 
 /**
- * Fills the mirror of these guilds one after another (op 8 requests are rate limited per connection,
- * so they are not sent all at once). A guild that fails is logged and the others go on.
+ * The guilds ordered smallest first: Discord's member count from the gateway where this process holds it,
+ * else the count the last fill stored (a server never filled counts as empty).
+ */
+export async function smallestFirst(ctx: AppContext, guildIds: string[]): Promise<string[]> {
+  if (guildIds.length < 2) return guildIds;
+  const stored = await ctx.db
+    .select({ guildId: guildMemberSync.guildId, memberCount: guildMemberSync.memberCount })
+    .from(guildMemberSync)
+    .where(inArray(guildMemberSync.guildId, guildIds));
+  const counts = new Map(stored.map((r) => [r.guildId, r.memberCount]));
+  const cache = ctx.platforms?.bot.client.guilds.cache;
+  const size = (id: string) => cache?.get(id)?.memberCount ?? counts.get(id) ?? 0;
+  return [...guildIds].sort((a, b) => size(a) - size(b) || a.localeCompare(b));
+}
+
+/**
+ * Fills the mirror of these guilds one after another, smallest first, so most servers are complete soon
+ * (op 8 requests share the connection's send limit; `member-source.ts` spaces them out). A guild that
+ * fails is logged and the others go on.
  */
 export async function fillGuilds(ctx: AppContext, guildIds: string[], signal?: AbortSignal): Promise<void> {
   const deps = mirrorDeps(ctx);
-  for (const guildId of guildIds) {
+  for (const guildId of await smallestFirst(ctx, guildIds)) {
     if (signal?.aborted) return;
     try {
       await fillGuild(deps, guildId);

@@ -19,18 +19,30 @@ const BATCH = 1000;
 
 const textArray = (values: (string | null)[]) => sql`${sql.param(values)}::text[]`;
 
-/** Inserts or refreshes members (they are current members: `left_at` is cleared). */
+/**
+ * Inserts or refreshes members (they are current members: `left_at` is cleared). Answers how many rows were
+ * written. With `onlyChanged` (a fill) a row that already says the same is left as it is, `seen_at` too:
+ * the fill remembers whom it confirmed instead (`deleteUnconfirmedExcept`). Gateway events always write,
+ * so their newer `seen_at` keeps an older fill snapshot from overwriting them.
+ */
 export async function upsertMembers(
   db: Db,
   guildId: string,
   members: DiscordMemberRecord[],
   seenAt: Date,
-): Promise<void> {
+  opts: { onlyChanged?: boolean } = {},
+): Promise<number> {
   // One row per user per statement (ON CONFLICT cannot touch a row twice).
   const unique = [...new Map(members.map((m) => [m.userId, m])).values()];
+  const changed = opts.onlyChanged
+    ? sql`and (g.left_at is not null or (g.username, g.global_name, g.nickname, g.avatar, g.guild_avatar, g.bot,
+          g.role_ids, g.joined_at) is distinct from (excluded.username, excluded.global_name, excluded.nickname,
+          excluded.avatar, excluded.guild_avatar, excluded.bot, excluded.role_ids, excluded.joined_at))`
+    : sql``;
+  let written = 0;
   for (let i = 0; i < unique.length; i += BATCH) {
     const batch = unique.slice(i, i + BATCH);
-    await db.execute(sql`
+    const res = await db.execute(sql`
       insert into guild_members as g
         (guild_id, user_id, username, global_name, nickname, avatar, guild_avatar, bot, role_ids,
          joined_at, left_at, seen_at)
@@ -48,8 +60,11 @@ export async function upsertMembers(
         username = excluded.username, global_name = excluded.global_name, nickname = excluded.nickname,
         avatar = excluded.avatar, guild_avatar = excluded.guild_avatar, bot = excluded.bot,
         role_ids = excluded.role_ids, joined_at = excluded.joined_at, left_at = null, seen_at = excluded.seen_at
-      where g.seen_at <= excluded.seen_at`);
+      where g.seen_at <= excluded.seen_at ${changed}
+      returning 1`);
+    written += res.rows.length;
   }
+  return written;
 }
 
 /** The member left (the row stays, marked, until the next complete fill deletes it). True if they were current. */
@@ -77,13 +92,37 @@ export async function removeRoleEverywhere(db: Db, guildId: string, roleId: stri
     .where(and(eq(guildMembers.guildId, guildId), sql`${roleId} = any(${guildMembers.roleIds})`));
 }
 
-/** After a complete fill: rows it did not confirm (and members marked as left) go. Answers how many. */
-export async function deleteUnconfirmed(db: Db, guildId: string, before: Date): Promise<number> {
-  const gone = await db
-    .delete(guildMembers)
-    .where(and(eq(guildMembers.guildId, guildId), lt(guildMembers.seenAt, before)))
-    .returning({ userId: guildMembers.userId });
-  return gone.length;
+/**
+ * After a complete fill that wrote only changed rows: the rows it neither confirmed (`confirmed`) nor saw
+ * written since it began (a gateway event during the fill) go, members marked as left among them. Answers
+ * how many.
+ */
+export async function deleteUnconfirmedExcept(
+  db: Db,
+  guildId: string,
+  before: Date,
+  confirmed: ReadonlySet<string>,
+): Promise<number> {
+  const older = await db
+    .select({ userId: guildMembers.userId, leftAt: guildMembers.leftAt })
+    .from(guildMembers)
+    .where(and(eq(guildMembers.guildId, guildId), lt(guildMembers.seenAt, before)));
+  const gone = older.filter((r) => r.leftAt !== null || !confirmed.has(r.userId)).map((r) => r.userId);
+  let deleted = 0;
+  for (let i = 0; i < gone.length; i += BATCH) {
+    const rows = await db
+      .delete(guildMembers)
+      .where(
+        and(
+          eq(guildMembers.guildId, guildId),
+          inArray(guildMembers.userId, gone.slice(i, i + BATCH)),
+          lt(guildMembers.seenAt, before),
+        ),
+      )
+      .returning({ userId: guildMembers.userId });
+    deleted += rows.length;
+  }
+  return deleted;
 }
 
 /**
@@ -238,6 +277,20 @@ export async function countMembers(db: Db, guildId: string): Promise<{ members: 
     .leftJoin(vrchatLinks, eq(vrchatLinks.discordUserId, guildMembers.userId))
     .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt)));
   return { members: row?.members ?? 0, linked: row?.linked ?? 0 };
+}
+
+/**
+ * Linked users known to be members of the guild: the rows the last fill, the gateway's events and single
+ * lookups (a sign-in reads the user's servers) left in the mirror. What 'linked' mode re-reads per server,
+ * rather than every link of the deployment.
+ */
+export async function knownLinkedUserIds(db: Db, guildId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: guildMembers.userId })
+    .from(guildMembers)
+    .innerJoin(vrchatLinks, eq(vrchatLinks.discordUserId, guildMembers.userId))
+    .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt)));
+  return rows.map((r) => r.id);
 }
 
 /** Discord ids of everyone with a VRChat link (the members 'linked' mode keeps). */

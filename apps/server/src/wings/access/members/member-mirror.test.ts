@@ -1,9 +1,10 @@
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
-import { GatewayIntentBits } from 'discord.js';
+import { Events, GatewayIntentBits } from 'discord.js';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import { appWithHangoutOwner, discordRole } from '../../../../test/factories.js';
+import { metrics } from '../../../observability/metrics.js';
 import { callSimulatorControl, waitFor } from '../../../platforms/testing.js';
 import { reconcileAllGuildMembers } from './member-mirror.reconcile.js';
 import { currentMembers, getSync, readMember } from './member-mirror.store.js';
@@ -20,6 +21,25 @@ async function discordMemberIds(t: TestApp, guildId: string): Promise<string[]> 
 
 const mirrorIds = async (t: TestApp, guildId: string) =>
   (await currentMembers(t.ctx.db, guildId)).map((m) => m.userId).sort();
+
+/**
+ * Each mirror row's version (PostgreSQL's `xmin`, which every write of the row changes), by `guild/user`:
+ * how the tests count the rows a fill wrote.
+ */
+async function rowVersions(t: TestApp, guildIds: string[]): Promise<Map<string, string>> {
+  const { rows } = await t.ctx.database.executeSql(
+    'select guild_id, user_id, xmin::text as version from guild_members where guild_id = any($1::text[])',
+    [guildIds],
+  );
+  return new Map(rows.map((r) => [`${r.guild_id}/${r.user_id}`, String(r.version)]));
+}
+
+/** Fills finished in this worker so far (every mode), from the fill-time metric. */
+const fillsCounted = () =>
+  metrics.memberMirrorFill
+    .lines()
+    .filter((l) => l.startsWith('vrclink_member_mirror_fill_seconds_count'))
+    .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 
 const filled = (t: TestApp, guildId: string) =>
   waitFor(async () => (await getSync(t.ctx.db, guildId))?.filledAt, 15_000);
@@ -139,25 +159,71 @@ describe('member mirror (Discord sends members only through op 8 and REST)', () 
     }
   });
 
-  it('fills again after the gateway drops, catching members it was never told about', async () => {
+  it('takes a RESUME from the replayed events and refills nothing; a new session rewrites only what changed', async () => {
+    const client = t.platforms!.bot.client;
+    const guildIds = await t.ctx.discord.botGuildIds();
+    // Made before the snapshot, so only the fill after the new session can notice them: a row that no longer
+    // says what Discord says, a row of someone who is not a member, and members seeded silently (no events).
+    const stale = seedUserIds.humans[12];
+    await t.ctx.database.executeSql(
+      "update guild_members set nickname = 'stale nickname' where guild_id = $1 and user_id = $2",
+      [hangout.id, stale],
+    );
+    const ghost = '1999999999999999999';
+    await t.ctx.database.executeSql(
+      "insert into guild_members (guild_id, user_id, username) values ($1, $2, 'mirror_ghost')",
+      [hangout.id, ghost],
+    );
     const seeded = await t.control('POST', `/discord/guilds/${hangout.id}/bulk-members`, { count: 30 });
     expect(seeded.status).toBe(201);
-    // Silent seeding sends no events: the mirror cannot know them yet.
-    expect((await mirrorIds(t, hangout.id)).length).toBeLessThan(seeded.body.memberCount);
-    await t.control('POST', '/discord/gateway/disconnect');
+    const before = await rowVersions(t, guildIds);
+    const fillsBefore = fillsCounted();
+    // Members Discord has that the mirror does not know yet (the 30 seeded silently among them).
+    const unknown = (await discordMemberIds(t, hangout.id)).filter(
+      (id) => !before.has(`${hangout.id}/${id}`),
+    );
+    expect(unknown.length).toBeGreaterThanOrEqual(30);
+
+    // A resumable close (4000): discord.js resumes and Discord replays what the session missed.
+    const resumed = new Promise((resolve) => client.once(Events.ShardResume, resolve));
+    await t.control('POST', '/discord/gateway/disconnect', { code: 4000 });
+    const joined = await t.control('POST', `/discord/guilds/${hangout.id}/members`, {
+      username: `mirror_resume_${Date.now()}`,
+    });
     const leaver = seedUserIds.humans[10];
     await t.control('DELETE', `/discord/guilds/${hangout.id}/members/${leaver}`);
+    await resumed;
+    await waitFor(async () => (await readMember(t.ctx.db, hangout.id, joined.body.userId)).member, 15_000);
+    await waitFor(async () => (await readMember(t.ctx.db, hangout.id, leaver)).member?.leftAt, 15_000);
+
+    // Discord forgets the session (op 9): events are missed until the new one, whose READY fills again.
+    const invalidatedAt = new Date();
+    const ready = new Promise((resolve) => client.once(Events.ShardReady, resolve));
+    await t.control('POST', '/discord/gateway/invalidate');
+    await ready;
+    for (const guildId of guildIds)
+      await waitFor(async () => ((await getSync(t.ctx.db, guildId))?.filledAt ?? 0) > invalidatedAt, 30_000);
+    await waitFor(() => fillsCounted() - fillsBefore >= guildIds.length, 15_000);
     const expected = await discordMemberIds(t, hangout.id);
-    await waitFor(async () => (await mirrorIds(t, hangout.id)).join() === expected.join(), 15_000);
+    expect(await mirrorIds(t, hangout.id)).toEqual(expected);
     expect(await t.ctx.discord.getMember(hangout.id, leaver)).toBeNull();
-    // The listed total (kept by the fills and the join/leave events) matches Discord's once the fill has
-    // recorded it (the rows land first, the fill's count just after).
+
+    // One fill per server (the READY's), none for the RESUME; of the rows there before, only the stale one
+    // was written again, and the ghost and the leaver are gone.
+    expect(fillsCounted() - fillsBefore).toBe(guildIds.length);
+    const after = await rowVersions(t, guildIds);
+    const rewritten = [...before].filter(([key, version]) => after.has(key) && after.get(key) !== version);
+    expect(rewritten.map(([key]) => key)).toEqual([`${hangout.id}/${stale}`]);
+    expect(after.has(`${hangout.id}/${ghost}`)).toBe(false);
+    expect(after.has(`${hangout.id}/${leaver}`)).toBe(false);
+    const added = [...after.keys()].filter((key) => !before.has(key)).sort();
+    expect(added).toEqual([...unknown, joined.body.userId].map((id) => `${hangout.id}/${id}`).sort());
+    // The listed total (kept by the fills and the join/leave events) matches Discord's.
     const listed = async () =>
       (await t.inject({ method: 'GET', url: `/api/members/${hangout.id}`, session: owner.session })).json()
         .totalCount;
     await waitFor(async () => (await listed()) === expected.length, 5_000);
-    expect(await listed()).toBe(expected.length);
-  });
+  }, 90_000);
 
   it('follows the Server Members intent being switched off and on in the portal', async () => {
     const bot = t.platforms?.bot;
