@@ -51,8 +51,9 @@ const serverChecks = (server: string): Check[] => [
   { path: tab(server, 'members') },
   { path: tab(server, 'members'), dialog: button(/^Details of /) },
   { path: tab(server, 'management') },
-  { path: tab(server, 'management'), dialog: button('Configure Logging to Discord') },
-  { path: tab(server, 'management'), dialog: button(/Search Logs$/) },
+  { path: tab(server, 'management/audit-log') },
+  { path: tab(server, 'management/permissions') },
+  { path: tab(server, 'management/api-keys') },
   { path: tab(server, 'worlds') },
 ];
 const CHECKS: Record<Persona, Check[]> = {
@@ -173,18 +174,15 @@ const CHECKS: Record<Persona, Check[]> = {
     { path: tab(HANGOUT, 'vrchat'), dialog: button('Unlink Group') },
     { path: tab(HANGOUT, 'worlds'), dialog: button('Unlock world') },
     {
-      path: tab(HANGOUT, 'management'),
-      before: button('Manage Access & API Keys'),
+      path: tab(HANGOUT, 'management/api-keys'),
       dialog: button('Create API key'),
     },
     {
-      path: tab(HANGOUT, 'management'),
-      before: button('Manage Admins & Permissions'),
+      path: tab(HANGOUT, 'management/permissions'),
       dialog: button('Add Admin'),
     },
     {
-      path: tab(HANGOUT, 'management'),
-      before: button('Manage Access & API Keys'),
+      path: tab(HANGOUT, 'management/api-keys'),
       dialog: button('Create API key'),
       // What the dialog shows once the key is made: the token, once.
       within: async (page) => {

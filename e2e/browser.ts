@@ -1,7 +1,8 @@
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 
-const CHROMIUM_ARGS = [
+/** How every journey starts Chromium: headless, quiet, in a container. */
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

@@ -62,11 +62,11 @@ describe('Logging to Discord and the setup doctor', () => {
     try {
       // Configure: the new channel, settings changes.
       await openTab(page, 'Management');
-      await page.getByRole('button', { name: 'Configure Logging to Discord' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Logging to Discord' });
-      await dialog.getByRole('combobox', { name: 'Channel' }).selectOption({ label: '#e2e-log' });
-      await dialog.getByRole('checkbox', { name: 'Settings changes' }).check();
-      await dialog.getByRole('button', { name: 'Save' }).click();
+      // The Management tab opens on its first section, Logging to Discord.
+      const section = page.getByRole('region', { name: 'Logging to Discord' });
+      await section.getByRole('combobox', { name: 'Channel' }).selectOption({ label: '#e2e-log' });
+      await section.getByRole('checkbox', { name: 'Settings changes' }).check();
+      await section.getByRole('button', { name: 'Save' }).click();
       await page.getByText('Logging settings saved.').waitFor();
 
       // Make a change: the 18+ Verified Role; its embed arrives in the simulated channel.

@@ -90,9 +90,11 @@ describe('focus while tabbing', () => {
 
 describe('reflow at 320 px', () => {
   it('Admins & Permissions and Add Admin over it: nothing scrolls sideways or runs off the window', async () => {
-    const page = await open(`/server-settings/${HANGOUT}/management`, { width: 320, height: 640 });
+    const page = await open(`/server-settings/${HANGOUT}/management/permissions`, {
+      width: 320,
+      height: 640,
+    });
     try {
-      await page.getByRole('button', { name: 'Manage Admins & Permissions' }).click();
       const admins = page.getByRole('list', { name: 'Admins' });
       await admins.getByRole('listitem').first().waitFor();
       expect(await sidewaysOverflow(page)).toBe(0);
@@ -147,7 +149,10 @@ describe('names in context', () => {
 
 describe('reduced motion', () => {
   it('dialogs neither fade nor slide when the system asks for reduced motion', async () => {
-    const page = await open(`/server-settings/${HANGOUT}/management`, { width: 1280, height: 800 });
+    const page = await open(`/server-settings/${HANGOUT}/management/permissions`, {
+      width: 1280,
+      height: 800,
+    });
     const durations = () =>
       page.getByRole('dialog').evaluate((dialog) => {
         const found: string[] = [];
@@ -158,7 +163,6 @@ describe('reduced motion', () => {
         return found;
       });
     try {
-      await page.getByRole('button', { name: 'Manage Admins & Permissions' }).click();
       // As it is by default: the dialog and its overlay come in with a transition.
       await page.getByRole('button', { name: 'Add Admin' }).click();
       expect((await durations()).some((d) => d !== '0s')).toBe(true);

@@ -84,9 +84,9 @@ describe('long names', () => {
     // The world's name is the value of its name field (which scrolls within itself): the card must fit.
     const checks: { path: string; open?: string; name?: string; article?: string }[] = [
       { path: `/server-settings/${HANGOUT}/discord`, name: undefined },
-      { path: `/server-settings/${HANGOUT}/management`, open: 'Manage Access & API Keys', name: KEY },
+      { path: `/server-settings/${HANGOUT}/management/api-keys`, name: KEY },
       // The audit entry of the key's creation names it.
-      { path: `/server-settings/${HANGOUT}/management`, open: 'Open Search Logs', name: KEY },
+      { path: `/server-settings/${HANGOUT}/management/audit-log`, name: KEY },
       { path: `/server-settings/${HANGOUT}/worlds`, article: WORLD },
       { path: '/admin' },
     ];

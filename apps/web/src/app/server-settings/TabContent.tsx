@@ -20,7 +20,7 @@ const WorldImagesPage = lazy(async () => ({
 interface Props {
   guild: ManageableGuild;
   tab: ServerTab;
-  /** Path segments after the tab, e.g. `images/{worldId}` under worlds. */
+  /** Path segments after the tab, e.g. `images/{worldId}` under worlds, the section under management. */
   rest: string[];
 }
 
@@ -48,7 +48,7 @@ function Tab({ guild, tab, rest }: Props) {
     case 'members':
       return <MembersTab guild={guild} />;
     case 'management':
-      return <ManagementTab guild={guild} />;
+      return <ManagementTab guild={guild} section={rest[0]} />;
     case 'worlds':
       // worlds/images/{worldId}: the world's image editor.
       if (rest[0] === 'images' && rest[1]) return <WorldImagesPage guild={guild} worldId={rest[1]} />;

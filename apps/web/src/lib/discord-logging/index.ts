@@ -1,1 +1,1 @@
-export { LoggingDialog } from './components/LoggingDialog';
+export { LoggingSettings } from './components/LoggingSettings';

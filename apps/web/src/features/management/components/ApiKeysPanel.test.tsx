@@ -13,33 +13,33 @@ const key = {
   lastUsedAt: null,
 };
 
-function setup(extra: Answers = {}) {
+async function setup(extra: Answers = {}) {
   const fetchMock = stubApi({
     ...loggedInAs('User'),
     'GET /api/guilds': { body: [{ id: '900', name: 'Neon Lounge', icon: null, permissions: ['Admin'] }] },
     [`GET ${KEYS}`]: { body: { apiKeys: [key] } },
     ...extra,
   });
-  renderApp('/server-settings/900/management');
+  renderApp('/server-settings/900/management/api-keys');
+  // The first render loads the lazy pages: slow on a busy machine.
+  await screen.findByRole('heading', { name: 'Access & API Keys' }, { timeout: 15_000 });
   return fetchMock;
 }
 async function openCreate() {
-  fireEvent.click(await screen.findByRole('button', { name: 'Manage Access & API Keys' }));
   fireEvent.click(await screen.findByRole('button', { name: 'Create API key' }));
   return within(await screen.findByRole('dialog', { name: 'Create API key' }));
 }
 
 describe('Access & API Keys', () => {
   it('lists keys with their permissions and never-used state', async () => {
-    setup();
-    fireEvent.click(await screen.findByRole('button', { name: 'Manage Access & API Keys' }));
+    await setup();
     const row = within(await screen.findByRole('row', { name: /Board/ }));
     expect(row.getByText('ViewWorlds')).toBeTruthy();
     expect(row.getByText('Never')).toBeTruthy();
-  });
+  }, 40_000); // the first render loads the lazy pages: slow on a busy machine
 
   it('asks for a name and a permission before creating, then shows the token once', async () => {
-    const fetchMock = setup({
+    const fetchMock = await setup({
       [`POST ${KEYS}/create`]: { body: { ...key, name: 'CI', token: 'vrcl_secret' } },
     });
     const dialog = await openCreate();
@@ -62,7 +62,7 @@ describe('Access & API Keys', () => {
   });
 
   it('shows the server message when creating fails, and the delete failure text', async () => {
-    setup({
+    await setup({
       [`POST ${KEYS}/create`]: { status: 409, body: { message: 'A server can have at most 25 API keys.' } },
       [`DELETE ${KEYS}/${key.id}`]: { status: 500, body: { message: 'boom' } },
     });
@@ -78,8 +78,7 @@ describe('Access & API Keys', () => {
   });
 
   it('after Confirm deletes the key, focus goes to the page heading (its row went) and the toast says so', async () => {
-    setup();
-    fireEvent.click(await screen.findByRole('button', { name: 'Manage Access & API Keys' }));
+    await setup();
     const opener = await screen.findByRole('button', { name: 'Delete Board' });
     opener.focus();
     fireEvent.click(opener);
@@ -101,8 +100,7 @@ describe('Access & API Keys', () => {
   });
 
   it('says when the keys cannot be loaded', async () => {
-    setup({ [`GET ${KEYS}`]: { status: 403, body: { message: 'no' } } });
-    fireEvent.click(await screen.findByRole('button', { name: 'Manage Access & API Keys' }));
+    await setup({ [`GET ${KEYS}`]: { status: 403, body: { message: 'no' } } });
     expect(await screen.findByText('Failed to load API keys.', {}, { timeout: 4000 })).toBeTruthy();
   });
 });

@@ -30,7 +30,9 @@ export function ApiKeysPanel({ guildId }: { guildId: string }) {
   return (
     <Paper withBorder p="lg">
       <Group justify="space-between" mb="md">
-        <Title order={3}>Access & API Keys</Title>
+        <Title order={2} size="h3">
+          Access & API Keys
+        </Title>
         <Button leftSection={<IconKey size={16} />} onClick={() => setCreating(true)}>
           Create API key
         </Button>

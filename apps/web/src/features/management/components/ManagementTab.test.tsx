@@ -35,35 +35,79 @@ const users = [
   },
 ];
 
-function setup(extra: Answers = {}, permissions = all) {
+function setup(extra: Answers = {}, permissions = all, path = '/server-settings/900/management/permissions') {
   const fetchMock = stubApi({
     ...loggedInAs('User'),
     'GET /api/guilds': { body: [guild(permissions)] },
     [`GET ${PERMS}`]: { body: { users } },
     ...extra,
   });
-  renderApp('/server-settings/900/management');
+  renderApp(path);
   return fetchMock;
 }
 
-async function openPermissions() {
-  fireEvent.click(await screen.findByRole('button', { name: 'Manage Admins & Permissions' }));
-  return screen.findByRole('table');
-}
+// The first render loads the lazy pages: slow on a busy machine.
+const openPermissions = () => screen.findByRole('table', {}, { timeout: 15_000 });
 
-describe('Management tab: Admins & Permissions', () => {
-  it('shows the four cards; logging and log search are for administrators', async () => {
-    setup();
-    expect(
-      ((await screen.findByRole('button', { name: 'Configure Logging to Discord' })) as HTMLButtonElement)
-        .disabled,
-    ).toBe(false);
-    expect((screen.getByRole('button', { name: 'Open Search Logs' }) as HTMLButtonElement).disabled).toBe(
-      false,
+describe('Management tab: sections', () => {
+  it('lists the four sections as links, opens the first and marks it current', async () => {
+    setup(
+      { 'GET /api/guilds/logging/900/config': { status: 500, body: { message: 'Internal server error.' } } },
+      all,
+      '/server-settings/900/management',
     );
-    expect(screen.getByText('Access & API Keys')).toBeTruthy();
+    const nav = within(
+      await screen.findByRole('navigation', { name: 'Management sections' }, { timeout: 15_000 }),
+    );
+    expect(nav.getAllByRole('link').map((l) => l.textContent)).toEqual([
+      'Logging to Discord',
+      'Audit Log',
+      'Admins & Permissions',
+      'Access & API Keys',
+    ]);
+    await waitFor(() =>
+      expect(nav.getByRole('link', { name: 'Logging to Discord' }).getAttribute('aria-current')).toBe('page'),
+    );
+    expect(nav.getByRole('link', { name: 'Audit Log' }).getAttribute('aria-current')).toBeNull();
+    expect(nav.getByRole('link', { name: 'Audit Log' }).getAttribute('href')).toBe(
+      '/server-settings/900/management/audit-log',
+    );
+    expect(screen.getByRole('region', { name: 'Logging to Discord' })).toBeTruthy();
+  }, 40_000); // the first render loads the lazy pages: slow on a busy machine
+
+  it('opens the section in the address, names it once as a heading, and moves with the links', async () => {
+    setup(
+      {
+        'GET /api/groups/audit_log/900': { body: { auditLogs: [], totalCount: 0, eventTypes: [] } },
+      },
+      all,
+      '/server-settings/900/management/audit-log',
+    );
+    // The first render loads the lazy pages: slow on a busy machine.
+    expect(await screen.findByText('No audit logs found.', {}, { timeout: 15_000 })).toBeTruthy();
+    const nav = within(screen.getByRole('navigation', { name: 'Management sections' }));
+    expect(nav.getByRole('link', { name: 'Audit Log' }).getAttribute('aria-current')).toBe('page');
+    expect(screen.getAllByRole('heading', { name: 'Audit Log' })).toHaveLength(1);
+    expect(screen.queryByRole('heading', { name: /Search Logs|Admins & Permissions/ })).toBeNull();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    fireEvent.click(nav.getByRole('link', { name: 'Admins & Permissions' }));
+    expect(await screen.findByRole('table')).toBeTruthy();
+    expect(screen.getAllByRole('heading', { name: 'Admins & Permissions' })).toHaveLength(1);
+    expect(nav.getByRole('link', { name: 'Admins & Permissions' }).getAttribute('aria-current')).toBe('page');
+    expect(nav.getByRole('link', { name: 'Audit Log' }).getAttribute('aria-current')).toBeNull();
   });
 
+  it('says that only administrators may use it, with no sections to open', async () => {
+    setup({}, ['ViewWorlds', 'WorldPreview'], '/server-settings/900/management/permissions');
+    expect(
+      await screen.findByText(/^Only administrators can configure logging, read the audit log/),
+    ).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: 'Management sections' })).toBeNull();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+});
+
+describe('Management tab: Admins & Permissions', () => {
   it('lists granted users, Admin shown as Administrator, the id when the name is unknown', async () => {
     setup();
     const table = await openPermissions();
@@ -100,7 +144,6 @@ describe('Management tab: Admins & Permissions', () => {
       window.matchMedia = real;
     });
     setup();
-    fireEvent.click(await screen.findByRole('button', { name: 'Manage Admins & Permissions' }));
     const list = await screen.findByRole('list', { name: 'Admins' });
     expect(screen.queryByRole('table')).toBeNull();
     const alice = within(within(list).getByRole('listitem', { name: 'alice' }));
@@ -239,15 +282,6 @@ describe('Management tab: Admins & Permissions', () => {
     setup({
       [`GET ${PERMS}`]: { status: 403, body: { message: 'You need the Admin permission in this server.' } },
     });
-    fireEvent.click(await screen.findByRole('button', { name: 'Manage Admins & Permissions' }));
     expect(await screen.findByText('Failed to load permissions.', {}, { timeout: 4000 })).toBeTruthy();
-  });
-
-  it('keeps permissions closed to non-administrators', async () => {
-    setup({}, ['ViewWorlds', 'WorldPreview']);
-    const manage = (await screen.findByRole('button', {
-      name: 'Manage Admins & Permissions',
-    })) as HTMLButtonElement;
-    expect(manage.disabled).toBe(true);
   });
 });

@@ -1,100 +1,86 @@
-import { Button, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
-import { AuditLogDialog } from '../../../lib/audit-log';
-import { LoggingDialog } from '../../../lib/discord-logging';
+import { Paper, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Navigate } from 'react-router';
+import { AuditLogView } from '../../../lib/audit-log';
+import { LoggingSettings } from '../../../lib/discord-logging';
 import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
 import { can } from '../../../lib/guild-access/tabs';
 import { ApiKeysPanel } from './ApiKeysPanel';
+import {
+  isManagementSection,
+  ManagementNav,
+  type ManagementSection,
+  sectionLabel,
+} from './ManagementSections';
 import { PermissionsPanel } from './PermissionsPanel';
 
-interface CardProps {
-  title: string;
-  description: string;
-  action: string;
-  disabled?: boolean;
-  onClick?: () => void;
-}
-
-function ManagementCard({ title, description, action, disabled, onClick }: CardProps) {
+/** A section's panel: its heading (said once: the section list above names it as a link, not a heading). */
+function SectionPanel({
+  section,
+  intro,
+  children,
+}: {
+  section: ManagementSection;
+  intro: string;
+  children: ReactNode;
+}) {
   return (
-    <Card withBorder padding="lg">
-      <Stack gap="xs" h="100%" justify="space-between">
-        <div>
-          <Title order={3} size="h4">
-            {title}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {description}
-          </Text>
-        </div>
-        <Button variant="light" disabled={disabled} onClick={onClick} aria-label={`${action} ${title}`}>
-          {action}
-        </Button>
-      </Stack>
-    </Card>
+    <Paper withBorder p="lg" component="section" aria-labelledby={`management-${section}`}>
+      <Title order={2} size="h3" id={`management-${section}`}>
+        {sectionLabel(section)}
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        {intro}
+      </Text>
+      {children}
+    </Paper>
   );
 }
 
-export function ManagementTab({ guild }: { guild: ManageableGuild }) {
-  const isAdmin = can(guild.permissions, 'Admin');
-  const [view, setView] = useState<'permissions' | 'apiKeys' | null>(null);
-  const [dialog, setDialog] = useState<'logging' | 'logs' | null>(null);
+function Section({ guildId, section }: { guildId: string; section: ManagementSection }) {
+  switch (section) {
+    case 'logging':
+      return (
+        <SectionPanel section={section} intro="Send the bot's actions to a channel of your server.">
+          <LoggingSettings guildId={guildId} />
+        </SectionPanel>
+      );
+    case 'audit-log':
+      return (
+        <SectionPanel
+          section={section}
+          intro="Search the logs: every change made in this server, by its admins, its members and the bot."
+        >
+          <AuditLogView guildId={guildId} />
+        </SectionPanel>
+      );
+    case 'permissions':
+      return <PermissionsPanel guildId={guildId} />;
+    case 'api-keys':
+      return <ApiKeysPanel guildId={guildId} />;
+  }
+}
+
+/**
+ * The Management tab as a settings area: the list of sections, then the chosen one's panel. The section is in
+ * the address (`/server-settings/{id}/management/{section}`); none or an unknown one opens the first.
+ */
+export function ManagementTab({ guild, section }: { guild: ManageableGuild; section: string | undefined }) {
+  if (!can(guild.permissions, 'Admin'))
+    return (
+      <Paper withBorder p="lg">
+        <Text>
+          Only administrators can configure logging, read the audit log, and manage admins, permissions and
+          API keys.
+        </Text>
+      </Paper>
+    );
+  if (!isManagementSection(section))
+    return <Navigate to={`/server-settings/${guild.id}/management/logging`} replace />;
   return (
-    <Stack gap="lg">
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <ManagementCard
-          title="Logging to Discord"
-          description={
-            isAdmin
-              ? "Send the bot's actions to a channel of your server."
-              : 'Only administrators can configure logging.'
-          }
-          action="Configure"
-          disabled={!isAdmin}
-          onClick={() => setDialog('logging')}
-        />
-        <ManagementCard
-          title="Search Logs"
-          description={
-            isAdmin ? "Search the bot's logs of this server." : 'Only administrators can search the logs.'
-          }
-          action="Open"
-          disabled={!isAdmin}
-          onClick={() => setDialog('logs')}
-        />
-        <ManagementCard
-          title="Admins & Permissions"
-          description={
-            isAdmin
-              ? 'Who may manage this server here, and what they may do.'
-              : 'Only administrators can manage permissions.'
-          }
-          action="Manage"
-          disabled={!isAdmin}
-          onClick={() => setView('permissions')}
-        />
-        <ManagementCard
-          title="Access & API Keys"
-          description={
-            isAdmin
-              ? 'Keys for your own tools, acting in this server only.'
-              : 'Only administrators can manage API keys.'
-          }
-          action="Manage"
-          disabled={!isAdmin}
-          onClick={() => setView('apiKeys')}
-        />
-      </SimpleGrid>
-      {view === 'permissions' && isAdmin && <PermissionsPanel guildId={guild.id} />}
-      {view === 'apiKeys' && isAdmin && <ApiKeysPanel guildId={guild.id} />}
-      {dialog === 'logging' && isAdmin && (
-        <LoggingDialog guildId={guild.id} onClose={() => setDialog(null)} />
-      )}
-      <AuditLogDialog
-        guildId={guild.id}
-        opened={dialog === 'logs' && isAdmin}
-        onClose={() => setDialog(null)}
-      />
+    <Stack gap="md">
+      <ManagementNav guildId={guild.id} current={section} />
+      <Section guildId={guild.id} section={section} />
     </Stack>
   );
 }

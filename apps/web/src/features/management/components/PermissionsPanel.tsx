@@ -161,7 +161,9 @@ export function PermissionsPanel({ guildId }: { guildId: string }) {
   return (
     <Paper withBorder p="lg">
       <Group justify="space-between" mb="md">
-        <Title order={3}>Admins & Permissions</Title>
+        <Title order={2} size="h3">
+          Admins & Permissions
+        </Title>
         <Button leftSection={<IconUserPlus size={16} />} onClick={() => setEditing('new')}>
           Add Admin
         </Button>

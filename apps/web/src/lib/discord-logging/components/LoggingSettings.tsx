@@ -1,7 +1,6 @@
-import { Alert, Checkbox, Modal, NativeSelect, Stack, Text } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/errors';
-import { DialogActions } from '../../../components/DialogActions';
 import { notify } from '../../../components/toasts';
 import { useGuildChannels } from '../api/guildChannels';
 import {
@@ -13,15 +12,14 @@ import {
 
 interface Props {
   guildId: string;
-  onClose: () => void;
 }
 
-/** 'Logging to Discord' → Configure: the channel the bot posts to and which events it posts. */
-export function LoggingDialog({ guildId, onClose }: Props) {
+/** The Management tab's 'Logging to Discord' section: the channel the bot posts to and which events it posts. */
+export function LoggingSettings({ guildId }: Props) {
   const config = useLoggingConfig(guildId);
   const channels = useGuildChannels(guildId);
   return (
-    <Modal opened onClose={onClose} title="Logging to Discord">
+    <>
       {config.isPending || channels.isPending ? (
         <Text>Loading...</Text>
       ) : config.isError || channels.isError ? (
@@ -29,14 +27,9 @@ export function LoggingDialog({ guildId, onClose }: Props) {
           {errorMessage(config.error ?? channels.error, 'Failed to load the logging settings.')}
         </Alert>
       ) : (
-        <LoggingForm
-          guildId={guildId}
-          config={config.data}
-          channels={channels.data.channels}
-          onClose={onClose}
-        />
+        <LoggingForm guildId={guildId} config={config.data} channels={channels.data.channels} />
       )}
-    </Modal>
+    </>
   );
 }
 
@@ -44,7 +37,6 @@ function LoggingForm({
   guildId,
   config,
   channels,
-  onClose,
 }: Props & { config: LoggingConfig; channels: { id: string; name: string }[] }) {
   const [channelId, setChannelId] = useState(config.channelId ?? '');
   const [eventTypes, setEventTypes] = useState<LogEventType[]>(config.eventTypes);
@@ -62,10 +54,7 @@ function LoggingForm({
     save.mutate(
       { channelId: channelId || null, eventTypes },
       {
-        onSuccess: () => {
-          notify({ type: 'success', message: 'Logging settings saved.' });
-          onClose();
-        },
+        onSuccess: () => notify({ type: 'success', message: 'Logging settings saved.' }),
         onError: (err) =>
           notify({ type: 'error', message: errorMessage(err, 'Failed to save the logging settings.') }),
       },
@@ -100,7 +89,11 @@ function LoggingForm({
           />
         ))}
       </Stack>
-      <DialogActions onCancel={onClose} onConfirm={submit} confirmLabel="Save" loading={save.isPending} />
+      <Group justify="flex-end">
+        <Button onClick={submit} loading={save.isPending}>
+          Save
+        </Button>
+      </Group>
     </Stack>
   );
 }
