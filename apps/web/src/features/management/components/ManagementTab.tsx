@@ -49,7 +49,7 @@ function Section({ guildId, section }: { guildId: string; section: ManagementSec
       return (
         <SectionPanel
           section={section}
-          intro="Search the logs: every change made in this server, by its admins, its members and the bot."
+          intro="Search Logs: every change made in this server, by its admins, its members and the bot."
         >
           <AuditLogView guildId={guildId} />
         </SectionPanel>
