@@ -10,6 +10,8 @@ interface Props {
   confirmColor?: string;
   /** While the confirmed action runs. */
   loading?: boolean;
+  /** Where focus goes when the action took the opener away (default: the page's main heading). */
+  focusAfter?: () => HTMLElement | null;
   onConfirm: () => void;
   onCancel: () => void;
 }
@@ -26,12 +28,16 @@ export function ConfirmDialog({
   confirmLabel = 'Confirm',
   confirmColor,
   loading,
+  focusAfter,
   onConfirm,
   onCancel,
 }: Props) {
   const opener = useRef<HTMLElement | null>(null);
   const confirmed = useRef(false);
   const stopWatching = useRef(() => {});
+  // The latest, read when focus needs a place (after this dialog may have unmounted).
+  const fallback = useRef(focusAfter);
+  fallback.current = focusAfter;
   useEffect(() => {
     if (opened) {
       stopWatching.current();
@@ -45,13 +51,14 @@ export function ConfirmDialog({
     // Not undone when this dialog unmounts: a deleted world takes its card, this dialog and the opener
     // with it, and that is when focus needs a place. The watch ends by itself once focus moves on.
     setTimeout(() => {
-      stopWatching.current = keepFocusAfterAction(opener.current);
+      stopWatching.current = keepFocusAfterAction(opener.current, () => fallback.current?.() ?? null);
     }, 0);
   }, [opened]);
   // Confirmed, and unmounted before it closed (its row went first): the same watch.
   useEffect(
     () => () => {
-      if (confirmed.current) setTimeout(() => keepFocusAfterAction(opener.current), 0);
+      if (confirmed.current)
+        setTimeout(() => keepFocusAfterAction(opener.current, () => fallback.current?.() ?? null), 0);
     },
     [],
   );
