@@ -6,7 +6,11 @@ interface Props {
   opened: boolean;
   title: string;
   children: ReactNode;
-  confirmLabel?: string;
+  /**
+   * The confirming button: the action's verb and object, as the dialog's title ("Delete World", not "OK");
+   * 'Confirm' only where the spec names it so.
+   */
+  confirmLabel: string;
   confirmColor?: string;
   /** While the confirmed action runs. */
   loading?: boolean;
@@ -17,7 +21,7 @@ interface Props {
 }
 
 /**
- * Asks before an action runs: Confirm (or the given label) and Cancel, which has the focus. Once a
+ * Asks before an action runs: the action's button (its verb) and Cancel, which has the focus. Once a
  * confirmed action closes it, focus goes to the control that opened it, or to the page's main heading when
  * that control went away with the action (see keepFocusAfterAction).
  */
@@ -25,7 +29,7 @@ export function ConfirmDialog({
   opened,
   title,
   children,
-  confirmLabel = 'Confirm',
+  confirmLabel,
   confirmColor,
   loading,
   focusAfter,

@@ -32,7 +32,7 @@ export function ApiKeysPanel({ guildId }: { guildId: string }) {
       <Group justify="space-between" mb="md">
         <Title order={3}>Access & API Keys</Title>
         <Button leftSection={<IconKey size={16} />} onClick={() => setCreating(true)}>
-          Create API key
+          Create API Key
         </Button>
       </Group>
       {keys.isPending ? (
@@ -94,7 +94,8 @@ export function ApiKeysPanel({ guildId }: { guildId: string }) {
       {creating && <CreateApiKeyDialog guildId={guildId} onClose={() => setCreating(false)} />}
       <ConfirmDialog
         opened={deleting !== null}
-        title="Delete API key"
+        title="Delete API Key"
+        confirmLabel="Delete API Key"
         confirmColor="red"
         loading={remove.isPending}
         onConfirm={confirmDelete}

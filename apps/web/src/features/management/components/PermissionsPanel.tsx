@@ -194,7 +194,8 @@ export function PermissionsPanel({ guildId }: { guildId: string }) {
       )}
       <ConfirmDialog
         opened={deleting !== null}
-        title="Remove permissions"
+        title="Remove Permissions"
+        confirmLabel="Remove Permissions"
         confirmColor="red"
         loading={remove.isPending}
         onConfirm={confirmDelete}

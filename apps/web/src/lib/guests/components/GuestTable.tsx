@@ -128,7 +128,7 @@ export function GuestTable({ guildId, guests }: { guildId: string; guests: Guest
             Cancel
           </Button>
           <Button color="red" onClick={confirm} data-autofocus>
-            Confirm
+            Unassign Guest
           </Button>
         </Group>
       </Modal>
