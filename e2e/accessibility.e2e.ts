@@ -116,7 +116,7 @@ const CHECKS: Record<Persona, Check[]> = {
       },
       serial: true,
     },
-    { path: '/profile', dialog: button('Delete my account') },
+    { path: '/profile', dialog: button('Delete My Account') },
     { path: '/profile', dialog: button('Open navigation'), width: 320 },
     { path: '/server-settings' },
     { path: '/sdk-oauth' },
@@ -175,7 +175,7 @@ const CHECKS: Record<Persona, Check[]> = {
     { path: tab(HANGOUT, 'worlds'), dialog: button('Unlock world') },
     {
       path: tab(HANGOUT, 'management/api-keys'),
-      dialog: button('Create API key'),
+      dialog: button('Create API Key'),
     },
     {
       path: tab(HANGOUT, 'management/permissions'),
@@ -183,14 +183,14 @@ const CHECKS: Record<Persona, Check[]> = {
     },
     {
       path: tab(HANGOUT, 'management/api-keys'),
-      dialog: button('Create API key'),
+      dialog: button('Create API Key'),
       // What the dialog shows once the key is made: the token, once.
       within: async (page) => {
-        const form = page.getByRole('dialog', { name: 'Create API key' });
+        const form = page.getByRole('dialog', { name: 'Create API Key' });
         await form.getByRole('textbox', { name: 'Name' }).fill('axe check');
         await form.getByRole('checkbox', { name: 'ViewWorlds' }).check();
         await form.getByRole('button', { name: 'Create' }).click();
-        await page.getByRole('dialog', { name: 'API key created' }).waitFor();
+        await page.getByRole('dialog', { name: 'API Key Created' }).waitFor();
       },
     },
     {

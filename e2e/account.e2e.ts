@@ -189,7 +189,7 @@ describe('guests', () => {
     await dialog.getByRole('button', { name: /^Unassign (Cinnamon|cinnamon_roll)/ }).click();
     await page
       .getByRole('dialog', { name: 'Unassign Guest' })
-      .getByRole('button', { name: 'Confirm' })
+      .getByRole('button', { name: 'Unassign Guest' })
       .click();
     await page.getByText('Guest unassigned.').first().waitFor();
     await dialog.getByText('Used 2/3 (Free 1)').waitFor();

@@ -129,6 +129,12 @@ describe('names in context', () => {
     for (const tab of ['members', 'worlds']) {
       const page = await open(`/server-settings/${HANGOUT}/${tab}`, { width: 1280, height: 800 });
       try {
+        // Only the first world is open: open the others too, so every world's controls are compared.
+        if (tab === 'worlds') {
+          await page.getByRole('article', { name: 'Hangout Lobby' }).waitFor();
+          for (const closed of await page.locator('[data-world-toggle][aria-expanded="false"]').all())
+            await closed.click();
+        }
         const snapshot = await page.getByRole('main').ariaSnapshot();
         const names = [...snapshot.matchAll(/- (?:button|switch) "([^"]*)"/g)].map((m) => m[1]);
         expect(names.length).toBeGreaterThan(5);

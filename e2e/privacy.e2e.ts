@@ -29,7 +29,7 @@ describe('privacy self-service', () => {
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download my data' }).click(),
+      page.getByRole('button', { name: 'Download My Data' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^vrclink-my-data-\d{4}-\d\d-\d\d\.json$/);
     const data = JSON.parse(await readFile((await download.path()) as string, 'utf8'));
@@ -37,9 +37,9 @@ describe('privacy self-service', () => {
     expect(data.sessions).toEqual([expect.objectContaining({ kind: 'web' })]);
     expect(JSON.stringify(data)).not.toMatch(/idHash|tokenHash|_enc/i);
 
-    await page.getByRole('button', { name: 'Delete my account' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Delete my account' });
-    const confirm = dialog.getByRole('button', { name: 'Delete my account' });
+    await page.getByRole('button', { name: 'Delete My Account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete My Account' });
+    const confirm = dialog.getByRole('button', { name: 'Delete My Account' });
     await dialog.getByLabel(`Type your username (${username}) to confirm`).fill(username.toUpperCase());
     expect(await confirm.isDisabled()).toBe(true);
     await dialog.getByLabel(`Type your username (${username}) to confirm`).fill(username);

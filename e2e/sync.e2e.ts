@@ -299,10 +299,10 @@ describe('the bot sync', () => {
         },
         120_000,
       );
-      await page.getByRole('button', { name: 'Apply removals' }).click();
-      const confirm = page.getByRole('dialog', { name: 'Apply held removals' });
+      await page.getByRole('button', { name: 'Apply Removals' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Apply Held Removals' });
       await confirm.getByText(`Remove ${unentitled.length} members from the VRChat group?`).waitFor();
-      await confirm.getByRole('button', { name: 'Confirm' }).click();
+      await confirm.getByRole('button', { name: 'Apply Removals' }).click();
       await page.getByText(`${unentitled.length} held removals applied.`).waitFor();
       await eventually(
         'the unentitled members are removed',

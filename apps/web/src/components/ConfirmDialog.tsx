@@ -6,16 +6,22 @@ interface Props {
   opened: boolean;
   title: string;
   children: ReactNode;
-  confirmLabel?: string;
+  /**
+   * The confirming button: the action's verb and object, as the dialog's title ("Delete World", not "OK");
+   * 'Confirm' only where the spec names it so.
+   */
+  confirmLabel: string;
   confirmColor?: string;
   /** While the confirmed action runs. */
   loading?: boolean;
+  /** Where focus goes when the action took the opener away (default: the page's main heading). */
+  focusAfter?: () => HTMLElement | null;
   onConfirm: () => void;
   onCancel: () => void;
 }
 
 /**
- * Asks before an action runs: Confirm (or the given label) and Cancel, which has the focus. Once a
+ * Asks before an action runs: the action's button (its verb) and Cancel, which has the focus. Once a
  * confirmed action closes it, focus goes to the control that opened it, or to the page's main heading when
  * that control went away with the action (see keepFocusAfterAction).
  */
@@ -23,15 +29,19 @@ export function ConfirmDialog({
   opened,
   title,
   children,
-  confirmLabel = 'Confirm',
+  confirmLabel,
   confirmColor,
   loading,
+  focusAfter,
   onConfirm,
   onCancel,
 }: Props) {
   const opener = useRef<HTMLElement | null>(null);
   const confirmed = useRef(false);
   const stopWatching = useRef(() => {});
+  // The latest, read when focus needs a place (after this dialog may have unmounted).
+  const fallback = useRef(focusAfter);
+  fallback.current = focusAfter;
   useEffect(() => {
     if (opened) {
       stopWatching.current();
@@ -45,13 +55,14 @@ export function ConfirmDialog({
     // Not undone when this dialog unmounts: a deleted world takes its card, this dialog and the opener
     // with it, and that is when focus needs a place. The watch ends by itself once focus moves on.
     setTimeout(() => {
-      stopWatching.current = keepFocusAfterAction(opener.current);
+      stopWatching.current = keepFocusAfterAction(opener.current, () => fallback.current?.() ?? null);
     }, 0);
   }, [opened]);
   // Confirmed, and unmounted before it closed (its row went first): the same watch.
   useEffect(
     () => () => {
-      if (confirmed.current) setTimeout(() => keepFocusAfterAction(opener.current), 0);
+      if (confirmed.current)
+        setTimeout(() => keepFocusAfterAction(opener.current, () => fallback.current?.() ?? null), 0);
     },
     [],
   );

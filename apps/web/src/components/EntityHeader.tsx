@@ -1,4 +1,5 @@
-import { Avatar, Group, Text, Title } from '@mantine/core';
+import { Group, Text, Title } from '@mantine/core';
+import { NameAvatar } from './NameAvatar';
 
 /** A server's or group's icon (initial as fallback), name and what the screen is about. */
 export function EntityHeader({
@@ -12,9 +13,7 @@ export function EntityHeader({
 }) {
   return (
     <Group>
-      <Avatar src={icon} alt="" size="lg" radius="md">
-        {name.slice(0, 1)}
-      </Avatar>
+      <NameAvatar src={icon} name={name} size="lg" />
       <div>
         <Title order={2} size="h3">
           {name}

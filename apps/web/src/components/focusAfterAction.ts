@@ -9,14 +9,18 @@ const focusLost = () => !document.activeElement || document.activeElement === do
 
 /**
  * After a confirmed action: focus goes back to the control that asked for it, and if that control goes
- * away (the deleted row took its button with it, now or when the list refetches), to the page's main
- * heading, so a keyboard user is never left at the start of the page. The caller's toast (a polite live
+ * away (the deleted row took its button with it, now or when the list refetches), to the fallback the
+ * caller gives (the next row) or the page's main heading, so a keyboard user is never left at the start of the page. The caller's toast (a polite live
  * region) says what happened. Stops watching as soon as focus goes anywhere else. Returns the stop.
  */
-export function keepFocusAfterAction(opener: HTMLElement | null): () => void {
+export function keepFocusAfterAction(
+  opener: HTMLElement | null,
+  /** Where focus goes instead of the main heading when the opener went away (e.g. the next row). */
+  fallback?: () => HTMLElement | null,
+): () => void {
   const settle = () => {
     if (!focusLost()) return;
-    const target = opener?.isConnected ? opener : mainHeading();
+    const target = opener?.isConnected ? opener : (fallback?.() ?? mainHeading());
     target?.focus({ preventScroll: false });
   };
   settle();

@@ -1,6 +1,7 @@
-import { Anchor, Avatar, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconBrandDiscord, IconLogout } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { NameAvatar } from '../../components/NameAvatar';
 import { isAdmin, useLogin, useLogout } from '../../lib/auth';
 
 interface Props {
@@ -30,9 +31,7 @@ export function UserSection({ onNavigate, stacked = false }: Props) {
   const { username, avatar, rank } = login.user;
   const identity = (
     <Group gap="sm" wrap="nowrap" miw={0}>
-      <Avatar src={avatar} alt={username} radius="xl" size={34} color="violet">
-        {username.slice(0, 2).toUpperCase()}
-      </Avatar>
+      <NameAvatar src={avatar} name={username} size={34} />
       <Text fw={600} size="sm" truncate maw={stacked ? undefined : 160}>
         @{username}
       </Text>

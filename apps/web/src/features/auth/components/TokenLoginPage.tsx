@@ -1,8 +1,9 @@
-import { Alert, Avatar, Button, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../../../api/errors';
+import { NameAvatar } from '../../../components/NameAvatar';
 import { currentUserKey } from '../../../lib/auth/api/currentUser';
 import { INVALID_LOGIN_LINK, loginTokenPreviewQuery, loginWithToken } from '../api/login';
 import { RedirectingNotice } from './RedirectingNotice';
@@ -39,9 +40,7 @@ function TokenLoginPrompt({ token }: { token: string }) {
     <Center py={80}>
       <Paper withBorder p="xl" radius="md" maw={420} w="100%">
         <Stack align="center" gap="md">
-          <Avatar src={avatar} alt={username} radius="xl" size={64} color="violet">
-            {username.slice(0, 2).toUpperCase()}
-          </Avatar>
+          <NameAvatar src={avatar} name={username} size={64} />
           <Title order={2} size="h3" ta="center">
             Sign in as @{username}?
           </Title>

@@ -407,10 +407,10 @@ describe('Discord tab', () => {
         'Gil (Supporter), Hal (Supporter), Ivy (Supporter), Jo (Supporter), Kai (Supporter) and 2 more',
       ),
     ).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Apply removals' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Apply Removals' }));
     const dialog = within(await screen.findByRole('dialog'));
     expect(dialog.getByText('Take Supporter from 7 members in Discord?')).toBeTruthy();
-    fireEvent.click(dialog.getByRole('button', { name: 'Confirm' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Apply Removals' }));
     await waitFor(() => expect(toastTexts()).toContain('7 held removals applied.'));
     expect(await callsTo(fetchMock, 'POST', '/api/guilds/900/sync/held')[0].json()).toEqual({
       decision: 'apply',

@@ -50,7 +50,7 @@ export function PrivacyPolicyPage() {
         </List>
         <Text>
           Unlinking your account removes the link between your Discord and VRChat accounts. On your profile
-          page, 'Download my data' gives you everything we hold about you as a JSON file, and 'Delete my
+          page, 'Download My Data' gives you everything we hold about you as a JSON file, and 'Delete my
           account' (confirmed by typing your username) unlinks your accounts, takes back the roles the bot
           gave you because of the link, signs you out everywhere and erases your data within minutes. Entries
           in a server's audit log that must stay are kept under a random pseudonym, without your name or IDs.

@@ -40,7 +40,7 @@ describe('legal pages', () => {
     expect(screen.getByText(/until you request their deletion/)).toBeTruthy();
     expect(screen.getByText(/session cookies only/)).toBeTruthy();
     // Self-service on the profile page, and a world mirror without history.
-    expect(screen.getByText(/'Download my data'.*'Delete my account'/s)).toBeTruthy();
+    expect(screen.getByText(/'Download My Data'.*'Delete My Account'/s)).toBeTruthy();
     expect(screen.getByText(/each update replaces it entirely, keeping no\s+history/)).toBeTruthy();
   });
 });

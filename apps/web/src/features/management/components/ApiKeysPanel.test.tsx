@@ -26,8 +26,8 @@ async function setup(extra: Answers = {}) {
   return fetchMock;
 }
 async function openCreate() {
-  fireEvent.click(await screen.findByRole('button', { name: 'Create API key' }));
-  return within(await screen.findByRole('dialog', { name: 'Create API key' }));
+  fireEvent.click(await screen.findByRole('button', { name: 'Create API Key' }));
+  return within(await screen.findByRole('dialog', { name: 'Create API Key' }));
 }
 
 describe('Access & API Keys', () => {
@@ -55,7 +55,7 @@ describe('Access & API Keys', () => {
     const until = (dialog.getByLabelText('Valid until') as HTMLInputElement).value;
     expect(until).toBe(new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10));
     fireEvent.click(dialog.getByRole('button', { name: 'Create' }));
-    const created = within(await screen.findByRole('dialog', { name: 'API key created' }));
+    const created = within(await screen.findByRole('dialog', { name: 'API Key Created' }));
     expect(created.getByLabelText('API key token').textContent).toBe('vrcl_secret');
     const body = await callsTo(fetchMock, 'POST', `${KEYS}/create`)[0].json();
     expect(body).toMatchObject({ name: 'CI', permissions: ['ViewWorlds'] });
@@ -73,7 +73,7 @@ describe('Access & API Keys', () => {
     expect(await dialog.findByText('A server can have at most 25 API keys.')).toBeTruthy();
     fireEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Delete Board' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete API Key' }));
     await waitFor(() => expect(toastTexts()).toContain('Failed to delete API key. boom'));
   });
 
@@ -82,7 +82,7 @@ describe('Access & API Keys', () => {
     const opener = await screen.findByRole('button', { name: 'Delete Board' });
     opener.focus();
     fireEvent.click(opener);
-    const confirm = await screen.findByRole('button', { name: 'Confirm' });
+    const confirm = await screen.findByRole('button', { name: 'Delete API Key' });
     // From now on the key is gone on the server.
     stubApi({
       ...loggedInAs('User'),

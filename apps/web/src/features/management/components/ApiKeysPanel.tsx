@@ -34,7 +34,7 @@ export function ApiKeysPanel({ guildId }: { guildId: string }) {
           Access & API Keys
         </Title>
         <Button leftSection={<IconKey size={16} />} onClick={() => setCreating(true)}>
-          Create API key
+          Create API Key
         </Button>
       </Group>
       {keys.isPending ? (
@@ -96,7 +96,8 @@ export function ApiKeysPanel({ guildId }: { guildId: string }) {
       {creating && <CreateApiKeyDialog guildId={guildId} onClose={() => setCreating(false)} />}
       <ConfirmDialog
         opened={deleting !== null}
-        title="Delete API key"
+        title="Delete API Key"
+        confirmLabel="Delete API Key"
         confirmColor="red"
         loading={remove.isPending}
         onConfirm={confirmDelete}

@@ -43,7 +43,7 @@ export function CreateApiKeyDialog({ guildId, onClose }: { guildId: string; onCl
 
   if (create.data)
     return (
-      <Modal opened onClose={onClose} title="API key created">
+      <Modal opened onClose={onClose} title="API Key Created">
         <Stack>
           <Text size="sm">Copy the token now: it is shown only this once.</Text>
           {/* Focusable: on a phone the token scrolls sideways, and a keyboard must reach it (axe). */}
@@ -62,7 +62,7 @@ export function CreateApiKeyDialog({ guildId, onClose }: { guildId: string; onCl
       </Modal>
     );
   return (
-    <Modal opened onClose={onClose} title="Create API key">
+    <Modal opened onClose={onClose} title="Create API Key">
       <Stack>
         <TextInput
           label="Name"

@@ -271,7 +271,7 @@ describe('Management tab: Admins & Permissions', () => {
     });
     await openPermissions();
     fireEvent.click(screen.getByRole('button', { name: 'Delete alice' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Permissions' }));
     await waitFor(() =>
       expect(toastTexts()).toContain('Failed to delete user permissions. Internal server error.'),
     );

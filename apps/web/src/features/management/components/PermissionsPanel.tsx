@@ -1,7 +1,6 @@
 import {
   ActionIcon,
   Alert,
-  Avatar,
   Badge,
   Button,
   Group,
@@ -16,6 +15,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconUserPlus, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { NameAvatar } from '../../../components/NameAvatar';
 import { TruncatedName } from '../../../components/TruncatedName';
 import { notify } from '../../../components/toasts';
 import { failureSentence } from '../../../lib/failure-sentence';
@@ -34,7 +34,7 @@ interface EntriesProps {
 function UserCell({ entry, name }: { entry: PermissionEntry; name: string }) {
   return (
     <Group gap="sm" wrap="nowrap" miw={0}>
-      <Avatar src={entry.avatar} alt="" size="sm" radius="xl" name={name} color="initials" />
+      <NameAvatar src={entry.avatar} name={name} size="sm" />
       <Stack gap={0} miw={0}>
         <TruncatedName name={name} size="sm" />
         <Text size="xs" c="dimmed">
@@ -196,7 +196,8 @@ export function PermissionsPanel({ guildId }: { guildId: string }) {
       )}
       <ConfirmDialog
         opened={deleting !== null}
-        title="Remove permissions"
+        title="Remove Permissions"
+        confirmLabel="Remove Permissions"
         confirmColor="red"
         loading={remove.isPending}
         onConfirm={confirmDelete}

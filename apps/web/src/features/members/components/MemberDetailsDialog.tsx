@@ -1,7 +1,6 @@
 import {
   Alert,
   Anchor,
-  Avatar,
   Badge,
   ColorSwatch,
   Group,
@@ -11,6 +10,7 @@ import {
   Stack,
   Text,
 } from '@mantine/core';
+import { NameAvatar } from '../../../components/NameAvatar';
 import { roleColor } from '../../../components/roleColor';
 import { TruncatedName } from '../../../components/TruncatedName';
 import type { MemberSearchResult } from '../../../lib/guild-access/api/members';
@@ -45,9 +45,7 @@ export function MemberDetailsDialog({
       {member && (
         <Stack>
           <Group wrap="nowrap">
-            <Avatar src={member.avatar} alt="" radius="xl" size="lg">
-              {member.username.slice(0, 1)}
-            </Avatar>
+            <NameAvatar src={member.avatar} name={member.username} size="lg" />
             <Stack gap={0} miw={0}>
               <TruncatedName name={member.username} fw={600} />
               <Text size="sm">Discord ID: {member.id}</Text>

@@ -118,7 +118,12 @@ describe('Members tab', () => {
 
   it('opens Member Details with the name, Discord ID, VRChat account and its link, age status and roles', async () => {
     setup();
-    fireEvent.click(await screen.findByRole('button', { name: 'Details of member1' }));
+    // A button that looks like one (not a name styled as a link), saying it opens a dialog.
+    const open = await screen.findByRole('button', { name: 'Details of member1' });
+    expect(open.textContent).toBe('Details');
+    expect(open.getAttribute('aria-haspopup')).toBe('dialog');
+    expect(open.closest('a')).toBeNull();
+    fireEvent.click(open);
     const dialog = within(await screen.findByRole('dialog', { name: 'Member Details' }));
     expect(dialog.getByText('member1')).toBeTruthy();
     expect(dialog.getByText('Discord ID: 601')).toBeTruthy();

@@ -1,5 +1,6 @@
-import { Avatar, Badge, Group, Paper, Text, Title } from '@mantine/core';
+import { Badge, Group, Paper, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { NameAvatar } from '../../../components/NameAvatar';
 import { RowList } from './RowList';
 
 export interface Entity {
@@ -37,9 +38,7 @@ export function EntityList<T extends Entity>({ title, items, empty, actions }: P
           {items.map((item) => (
             <RowList.Row key={item.id} label={item.name} wrap="wrap">
               <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '1 1 12rem' }}>
-                <Avatar src={item.icon} alt="" radius="md" color="indigo">
-                  {item.name.slice(0, 2).toUpperCase()}
-                </Avatar>
+                <NameAvatar src={item.icon} name={item.name} />
                 <Text fw={500} truncate>
                   {item.name}
                 </Text>

@@ -6,7 +6,7 @@ import { profilePageAnswers } from '../testing/profileFixtures';
 
 const exported = { exportedAt: '2026-11-27T04:00:00.000Z', account: { id: '42', username: 'neon' } };
 
-describe('profile: My data', () => {
+describe('profile: My Data', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('downloads the export as a JSON file named by the day', async () => {
@@ -21,7 +21,7 @@ describe('profile: My data', () => {
       clicks.push(this);
     });
     renderApp('/profile');
-    fireEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Download My Data' }));
     await waitFor(() => expect(clicks).toHaveLength(1));
     expect(clicks[0].download).toBe('vrclink-my-data-2026-11-27.json');
     expect(clicks[0].href).toBe('blob:my-data');
@@ -36,9 +36,9 @@ describe('profile: My data', () => {
     };
     const fetchMock = stubApi(answers);
     const { router } = renderApp('/profile');
-    fireEvent.click(await screen.findByRole('button', { name: 'Delete my account' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete My Account' }));
     const dialog = within(await screen.findByRole('dialog'));
-    const submit = dialog.getByRole('button', { name: 'Delete my account' });
+    const submit = dialog.getByRole('button', { name: 'Delete My Account' });
     const input = dialog.getByLabelText('Type your username (neon) to confirm');
     fireEvent.change(input, { target: { value: 'Neon' } });
     expect((submit as HTMLButtonElement).disabled).toBe(true);
@@ -65,12 +65,12 @@ describe('profile: My data', () => {
       },
     });
     const { router } = renderApp('/profile');
-    fireEvent.click(await screen.findByRole('button', { name: 'Delete my account' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete My Account' }));
     const dialog = within(await screen.findByRole('dialog'));
     fireEvent.change(dialog.getByLabelText('Type your username (neon) to confirm'), {
       target: { value: 'neon' },
     });
-    fireEvent.click(dialog.getByRole('button', { name: 'Delete my account' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Delete My Account' }));
     expect(
       await dialog.findByText('Your account could not be deleted right now. Try again in a minute.'),
     ).toBeTruthy();

@@ -13,7 +13,7 @@ export function MyDataSection({ username }: { username: string }) {
   return (
     <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="my-data-title">
       <Title order={3} id="my-data-title" mb="xs">
-        My data
+        My Data
       </Title>
       <Text size="sm" c="dimmed" mb="md">
         Download everything VRCLink holds about you as a JSON file, or delete your account and your data.
@@ -30,7 +30,7 @@ export function MyDataSection({ username }: { username: string }) {
             })
           }
         >
-          Download my data
+          Download My Data
         </Button>
         <Button
           color="red"
@@ -38,7 +38,7 @@ export function MyDataSection({ username }: { username: string }) {
           leftSection={<IconTrash size={18} />}
           onClick={() => setDeleting(true)}
         >
-          Delete my account
+          Delete My Account
         </Button>
       </Group>
       <DeleteAccountDialog opened={deleting} username={username} onClose={() => setDeleting(false)} />
@@ -71,7 +71,7 @@ function DeleteAccountDialog({
       },
     });
   return (
-    <Modal opened={opened} onClose={close} title="Delete my account" centered>
+    <Modal opened={opened} onClose={close} title="Delete My Account" centered>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -99,7 +99,7 @@ function DeleteAccountDialog({
               Cancel
             </Button>
             <Button type="submit" color="red" disabled={typed !== username} loading={remove.isPending}>
-              Delete my account
+              Delete My Account
             </Button>
           </Group>
         </Stack>

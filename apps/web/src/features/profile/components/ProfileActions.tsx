@@ -39,7 +39,8 @@ const actions: Record<
   },
 };
 
-const order: ActionId[] = ['refresh', 'unlink', 'reset'];
+// The dangerous one last, set apart (outlined red).
+const order: ActionId[] = ['refresh', 'reset', 'unlink'];
 
 /** 'Link Account' always; the three link actions only with a link, each confirmed first. */
 export function ProfileActions({
@@ -87,7 +88,7 @@ export function ProfileActions({
           return (
             <Button
               key={id}
-              variant={id === 'unlink' ? 'light' : 'default'}
+              variant={id === 'unlink' ? 'outline' : 'default'}
               color={id === 'unlink' ? 'red' : undefined}
               leftSection={<Icon size={18} />}
               loading={mutations[id].isPending}
@@ -104,6 +105,8 @@ export function ProfileActions({
         opened={asking !== null}
         title={actions[lastAsked].label}
         confirmColor={lastAsked === 'unlink' ? 'red' : undefined}
+        // The spec names these buttons Confirm / Cancel.
+        confirmLabel="Confirm"
         onConfirm={confirm}
         onCancel={() => setAsking(null)}
       >

@@ -1,5 +1,6 @@
-import { Avatar, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { NameAvatar } from '../../../components/NameAvatar';
 import type { LinkData, Profile } from '../api/profile';
 
 interface BadgeSpec {
@@ -30,9 +31,7 @@ export function ProfileHeader({ profile, actions }: { profile: Profile; actions:
     <Paper withBorder p="lg" radius="md">
       <Group justify="space-between" align="flex-start" gap="lg">
         <Group gap="md" wrap="nowrap" miw={0}>
-          <Avatar src={user.avatar} alt={user.username} size={72} radius="xl" color="violet">
-            {user.username.slice(0, 2).toUpperCase()}
-          </Avatar>
+          <NameAvatar src={user.avatar} name={user.username} size={72} />
           <Stack gap={6} miw={0}>
             <Title order={2} fz="h3" style={{ overflowWrap: 'anywhere' }}>
               {user.username}

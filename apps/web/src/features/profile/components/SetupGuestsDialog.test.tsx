@@ -254,7 +254,7 @@ describe('Setup Guests dialog', () => {
     const confirm = within(await screen.findByRole('dialog', { name: 'Unassign Guest' }));
     expect(callsTo(fetchMock, 'DELETE', `${GUESTS}/unassign/g1`)).toHaveLength(0);
     answers[`GET ${GUESTS}`] = { body: info(2, []) };
-    fireEvent.click(confirm.getByRole('button', { name: 'Confirm' }));
+    fireEvent.click(confirm.getByRole('button', { name: 'Unassign Guest' }));
     await waitFor(() => expect(toastTexts()).toContain('Guest unassigned.'));
     expect(callsTo(fetchMock, 'DELETE', `${GUESTS}/unassign/g1`)).toHaveLength(1);
     expect(await dialog.findByText('No guests found for this server.')).toBeTruthy();
@@ -269,7 +269,7 @@ describe('Setup Guests dialog', () => {
     fireEvent.click(await dialog.findByRole('button', { name: 'Unassign friend1' }));
     fireEvent.click(
       within(await screen.findByRole('dialog', { name: 'Unassign Guest' })).getByRole('button', {
-        name: 'Confirm',
+        name: 'Unassign Guest',
       }),
     );
     await waitFor(() => expect(toastTexts()).toContain('Failed to unassign guest'));

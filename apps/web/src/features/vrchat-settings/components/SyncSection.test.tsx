@@ -212,16 +212,16 @@ describe('VRChat tab, held removals', () => {
 
   it('applies them after confirmation', async () => {
     const fetchMock = withHeld({ [`POST ${sync}/held`]: { body: { count: 7 } } });
-    fireEvent.click(await screen.findByRole('button', { name: 'Apply removals' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Apply Removals' }));
     let dialog = within(await screen.findByRole('dialog'));
     expect(dialog.getByText('Remove 7 members from the VRChat group?')).toBeTruthy();
     fireEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(callsTo(fetchMock, 'POST', `${sync}/held`)).toHaveLength(0);
 
-    fireEvent.click(screen.getByRole('button', { name: 'Apply removals' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Apply Removals' }));
     dialog = within(await screen.findByRole('dialog'));
-    fireEvent.click(dialog.getByRole('button', { name: 'Confirm' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Apply Removals' }));
     await waitFor(() => expect(toastTexts()).toContain('7 held removals applied.'));
     expect(await callsTo(fetchMock, 'POST', `${sync}/held`)[0].json()).toEqual({ decision: 'apply' });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -264,7 +264,7 @@ describe('VRChat tab, held removals', () => {
         '5 discarded removals stay held: those members are kept until the rules stop asking to remove them.',
       ),
     ).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Apply removals' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Apply Removals' })).toBeNull();
   });
 
   it('brings discarded removals back for a decision', async () => {

@@ -138,7 +138,7 @@ describe('Image Slots panel', { timeout: 40_000 }, () => {
     fireEvent.click(added.getByRole('button', { name: 'Delete slot 2' }));
     fireEvent.click(
       within(await screen.findByRole('dialog', { name: 'Delete Slot' })).getByRole('button', {
-        name: 'Delete',
+        name: 'Delete Slot',
       }),
     );
     await waitFor(() => expect(screen.queryByRole('article', { name: 'Slot 2' })).toBeNull());
@@ -148,7 +148,7 @@ describe('Image Slots panel', { timeout: 40_000 }, () => {
     await waitFor(() => expect(screen.queryAllByRole('dialog')).toHaveLength(1));
     fireEvent.click(
       within(await screen.findByRole('dialog', { name: 'Delete Slot' })).getByRole('button', {
-        name: 'Delete',
+        name: 'Delete Slot',
       }),
     );
     await waitFor(() => expect(toastTexts()).toContain('Failed to delete slot.'));

@@ -127,7 +127,7 @@ export function ImageSlotsPanel({ guildId, worldId, slots, images, canManage }: 
       <ConfirmDialog
         opened={confirming}
         title="Delete Slot"
-        confirmLabel="Delete"
+        confirmLabel="Delete Slot"
         confirmColor="red"
         onCancel={() => setConfirming(false)}
         onConfirm={confirmDelete}

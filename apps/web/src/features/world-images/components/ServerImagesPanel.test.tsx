@@ -33,7 +33,7 @@ describe('Server Images panel', { timeout: 40_000 }, () => {
     const dialog = within(await screen.findByRole('dialog', { name: 'Delete Selected Images' }));
     expect(dialog.getByText(/Delete the 2 selected images\?/)).toBeTruthy();
     expect(callsTo(fetchMock, 'DELETE', imagePath(image(1).id))).toHaveLength(0);
-    fireEvent.click(dialog.getByRole('button', { name: 'Delete' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Delete Images' }));
     await waitFor(() => expect(callsTo(fetchMock, 'DELETE', imagePath(image(2).id))).toHaveLength(1));
     expect(callsTo(fetchMock, 'DELETE', imagePath(image(1).id))).toHaveLength(1);
     // The list is read again, and the selection is gone.
@@ -54,7 +54,7 @@ describe('Server Images panel', { timeout: 40_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete Selected (2)' }));
     fireEvent.click(
       within(await screen.findByRole('dialog', { name: 'Delete Selected Images' })).getByRole('button', {
-        name: 'Delete',
+        name: 'Delete Images',
       }),
     );
     await waitFor(() => expect(toastTexts()).toContain('Failed to delete selected images.'));
@@ -73,7 +73,7 @@ describe('Server Images panel', { timeout: 40_000 }, () => {
     fireEvent.click((await card('poster-2.png')).getByRole('button', { name: 'Delete poster-2.png' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Delete Image' }));
     expect(dialog.getByText(/Delete “poster-2.png”\?/)).toBeTruthy();
-    fireEvent.click(dialog.getByRole('button', { name: 'Delete' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Delete Image' }));
     await waitFor(() =>
       expect(toastTexts()).toContain(
         'Failed to delete image. You need the ManageImages permission in this server.',

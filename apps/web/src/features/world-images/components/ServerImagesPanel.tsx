@@ -120,7 +120,7 @@ export function ServerImagesPanel({ guildId, images, canManage, onUpload }: Prop
       <ConfirmDialog
         opened={confirming}
         title={deleting?.selection ? 'Delete Selected Images' : 'Delete Image'}
-        confirmLabel="Delete"
+        confirmLabel={deleting?.selection ? 'Delete Images' : 'Delete Image'}
         confirmColor="red"
         onCancel={() => setConfirming(false)}
         onConfirm={confirmDelete}

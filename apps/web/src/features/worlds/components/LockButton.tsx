@@ -34,6 +34,8 @@ export function LockButton({ locked, worldName, readOnly, onChange }: Props) {
         confirmColor="red"
         opened={confirming}
         title="Unlock World"
+        // The spec names these buttons Confirm / Cancel.
+        confirmLabel="Confirm"
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
           setConfirming(false);

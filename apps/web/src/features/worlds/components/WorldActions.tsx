@@ -13,13 +13,14 @@ interface Props {
   world: World;
   canManage: boolean;
   canViewImages: boolean;
+  focusAfterDelete: () => HTMLElement | null;
 }
 
 /**
  * Images opens the world's image editor; Delete (only when unlocked) asks first. Each is named with its
  * world ("Delete Hangout Lobby"): every world on the page has both.
  */
-export function WorldActions({ guildId, world, canManage, canViewImages }: Props) {
+export function WorldActions({ guildId, world, canManage, canViewImages, focusAfterDelete }: Props) {
   const navigate = useNavigate();
   const remove = useDeleteWorld(guildId);
   const [confirming, setConfirming] = useState(false);
@@ -37,8 +38,14 @@ export function WorldActions({ guildId, world, canManage, canViewImages }: Props
   };
 
   return (
-    <Group justify="flex-end" gap="sm">
-      {canViewImages && (
+    // The safe action on the left, the dangerous one apart on the right, outlined in red.
+    <Group
+      justify="space-between"
+      gap="sm"
+      pt="sm"
+      style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+    >
+      {canViewImages ? (
         <Button
           variant="default"
           leftSection={<IconPhoto size={16} />}
@@ -47,13 +54,15 @@ export function WorldActions({ guildId, world, canManage, canViewImages }: Props
         >
           Images
         </Button>
+      ) : (
+        <span />
       )}
       {canManage && (
         <Tooltip label="Unlock the world to delete it." disabled={!world.locked}>
           <span>
             <Button
               color="red"
-              variant="light"
+              variant="outline"
               leftSection={<IconTrash size={16} />}
               aria-label={`Delete ${world.name}`}
               disabled={world.locked}
@@ -69,7 +78,8 @@ export function WorldActions({ guildId, world, canManage, canViewImages }: Props
         confirmColor="red"
         opened={confirming}
         title="Delete World"
-        confirmLabel="Delete"
+        confirmLabel="Delete World"
+        focusAfter={focusAfterDelete}
         onCancel={() => setConfirming(false)}
         onConfirm={confirmDelete}
       >

@@ -1,4 +1,4 @@
-import { Alert, Divider, Paper, Stack } from '@mantine/core';
+import { Alert, Divider, Stack } from '@mantine/core';
 import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
 import { can } from '../../../lib/guild-access/tabs';
 import type { World, WorldsResponse } from '../api/worlds';
@@ -13,17 +13,19 @@ interface Props {
   guild: ManageableGuild;
   world: World;
   roles: Pick<WorldsResponse, 'discordRoles' | 'groupRoles'>;
+  /** Where focus goes once this world is deleted (its buttons go with it). */
+  focusAfterDelete: () => HTMLElement | null;
 }
 
 /** The id of a world's card, so what made the world (Create new) can move focus to it. */
 export const worldCardId = (worldId: string) => `world-${worldId}`;
 
-/** One world's settings; controls are read-only without ManageWorlds. */
-export function WorldCard({ guild, world, roles }: Props) {
+/** One world's settings (the body of its entry in the list); controls are read-only without ManageWorlds. */
+export function WorldCard({ guild, world, roles, focusAfterDelete }: Props) {
   const canManage = can(guild.permissions, 'ManageWorlds');
   const { save, saveRoles, error, dismissError } = useWorldSave(guild.id, world.id);
   return (
-    <Paper withBorder p="lg" component="article" aria-label={world.name} id={worldCardId(world.id)}>
+    <article aria-label={world.name} id={worldCardId(world.id)}>
       <Stack gap="md">
         <WorldHeader
           guildId={guild.id}
@@ -46,8 +48,9 @@ export function WorldCard({ guild, world, roles }: Props) {
           world={world}
           canManage={canManage}
           canViewImages={can(guild.permissions, 'ViewImages')}
+          focusAfterDelete={focusAfterDelete}
         />
       </Stack>
-    </Paper>
+    </article>
   );
 }

@@ -5,13 +5,15 @@ import type { ManageableGuild } from '../../../lib/guild-access/api/guilds';
 import { can } from '../../../lib/guild-access/tabs';
 import { useWorlds } from '../api/worlds';
 import { CreateWorldButton } from './CreateWorldButton';
-import { WorldCard } from './WorldCard';
+import { useOpenWorlds, WorldAccordion } from './WorldAccordion';
+import { WORLDS_HEADING_ID } from './worldFocus';
 
-/** The server's worlds: header with count and 'Create new', then one card per world. */
+/** The server's worlds: header with count and 'Create new', then the list, each world opening its settings. */
 export function WorldList({ guild }: { guild: ManageableGuild }) {
   const canView = can(guild.permissions, 'ViewWorlds');
   const canManage = can(guild.permissions, 'ManageWorlds');
   const worlds = useWorlds(guild.id, canView);
+  const { open, setOpen, reveal } = useOpenWorlds(worlds.data?.worlds.map((w) => w.id) ?? []);
 
   if (!canView) {
     return (
@@ -24,7 +26,7 @@ export function WorldList({ guild }: { guild: ManageableGuild }) {
     <Stack gap="md">
       <Group justify="space-between">
         <Group gap="xs">
-          <Title order={2} size="h3">
+          <Title order={2} size="h3" id={WORLDS_HEADING_ID}>
             Worlds
           </Title>
           {worlds.data && (
@@ -33,7 +35,7 @@ export function WorldList({ guild }: { guild: ManageableGuild }) {
             </Badge>
           )}
         </Group>
-        {canManage && <CreateWorldButton guildId={guild.id} />}
+        {canManage && <CreateWorldButton guildId={guild.id} onCreated={reveal} />}
       </Group>
       {worlds.isPending ? (
         <Center py={60}>
@@ -50,9 +52,7 @@ export function WorldList({ guild }: { guild: ManageableGuild }) {
             : 'An admin of this server can create one.'}
         </EmptyState>
       ) : (
-        worlds.data.worlds.map((world) => (
-          <WorldCard key={world.id} guild={guild} world={world} roles={worlds.data} />
-        ))
+        <WorldAccordion guild={guild} worlds={worlds.data} open={open} onChange={setOpen} />
       )}
     </Stack>
   );

@@ -42,7 +42,7 @@ describe('locking and deleting a world', () => {
     fireEvent.click(card.getByRole('button', { name: /^Delete / }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Delete World' }));
     expect(dialog.getByText(/Hangout Lobby.*cannot be undone/)).toBeTruthy();
-    fireEvent.click(dialog.getByRole('button', { name: 'Delete' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Delete World' }));
     expect(await screen.findByText('No worlds yet')).toBeTruthy();
     expect(callsTo(fetchMock, 'DELETE', WORLD)).toHaveLength(1);
   });
@@ -54,7 +54,7 @@ describe('locking and deleting a world', () => {
     fireEvent.click(card.getByRole('button', { name: /^Delete / }));
     fireEvent.click(
       within(await screen.findByRole('dialog', { name: 'Delete World' })).getByRole('button', {
-        name: 'Delete',
+        name: 'Delete World',
       }),
     );
     await waitFor(() =>

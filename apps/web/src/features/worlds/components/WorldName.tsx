@@ -1,4 +1,4 @@
-import { TextInput, Title } from '@mantine/core';
+import { Text, TextInput } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { notify } from '../../../components/toasts';
 
@@ -17,10 +17,11 @@ export function WorldName({ name, readOnly, onRename }: Props) {
   const [editing, setEditing] = useState(false);
   const cancelled = useRef(false);
   if (readOnly) {
+    // Not a heading: the world's entry in the list is its heading.
     return (
-      <Title order={3} size="h4">
+      <Text fw={700} size="lg" style={{ overflowWrap: 'anywhere' }}>
         {name}
-      </Title>
+      </Text>
     );
   }
   const commit = () => {

@@ -8,7 +8,7 @@ export async function renderWorldCard(world: World = worldFixture(), extra: Answ
   const answers: Answers = { ...worldsTabAnswers(undefined, worldsFixture([world])), ...extra };
   const fetchMock = stubApi(answers);
   renderApp(WORLDS_PATH);
-  const card = within(await screen.findByRole('article', { name: world.name }));
+  const card = within(await screen.findByRole('article', { name: world.name }, { timeout: 10_000 }));
   return { answers, fetchMock, card };
 }
 

@@ -1,4 +1,5 @@
-import { Avatar, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { NameAvatar } from '../../../components/NameAvatar';
 import type { GuestSearchResult } from '../api/searchGuests';
 
 export const resultKey = (result: GuestSearchResult) => result.discordId ?? result.vrcId ?? '';
@@ -44,9 +45,7 @@ export function GuestResults({ results, onAssign, assigningKey, assignedKeys, no
         return (
           <Group component="li" key={key} aria-label={name} justify="space-between" wrap="nowrap" gap="sm">
             <Group gap="sm" wrap="nowrap" miw={0}>
-              <Avatar src={result.discordIcon ?? null} alt="" radius="xl" size="sm">
-                {name.slice(0, 2).toUpperCase()}
-              </Avatar>
+              <NameAvatar src={result.discordIcon} name={name} size="sm" />
               <Stack gap={0} miw={0}>
                 <Text size="sm" fw={500} truncate>
                   {name}

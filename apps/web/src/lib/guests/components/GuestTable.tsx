@@ -1,7 +1,8 @@
-import { Avatar, Button, Group, Modal, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Button, Group, Modal, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/errors';
+import { NameAvatar } from '../../../components/NameAvatar';
 import { TableScroll } from '../../../components/TableScroll';
 import { notify } from '../../../components/toasts';
 import type { Guest } from '../api/guestInfo';
@@ -35,9 +36,7 @@ export function GuestTable({ guildId, guests }: { guildId: string; guests: Guest
   }
 
   const avatar = (guest: Guest) => (
-    <Avatar src={guest.guestProfilePicUrl} alt="" radius="xl" size="sm">
-      {guestName(guest).slice(0, 2).toUpperCase()}
-    </Avatar>
+    <NameAvatar src={guest.guestProfilePicUrl} name={guestName(guest)} size="sm" />
   );
   const unassignButton = (guest: Guest, fullWidth = false) => (
     <Button
@@ -129,7 +128,7 @@ export function GuestTable({ guildId, guests }: { guildId: string; guests: Guest
             Cancel
           </Button>
           <Button color="red" onClick={confirm} data-autofocus>
-            Confirm
+            Unassign Guest
           </Button>
         </Group>
       </Modal>

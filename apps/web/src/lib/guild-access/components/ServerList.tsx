@@ -1,5 +1,6 @@
-import { Avatar, Group, NavLink, Paper, ScrollArea, Text, Title } from '@mantine/core';
+import { Group, NavLink, Paper, ScrollArea, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { NameAvatar } from '../../../components/NameAvatar';
 import type { ManageableGuild } from '../api/guilds';
 
 interface Props {
@@ -36,11 +37,7 @@ export function ServerList({ guilds, selectedId }: Props) {
               label={guild.name}
               active={guild.id === selectedId}
               aria-current={guild.id === selectedId ? 'page' : undefined}
-              leftSection={
-                <Avatar src={guild.icon} alt="" size="sm" radius="xl" aria-hidden>
-                  {guild.name.slice(0, 1)}
-                </Avatar>
-              }
+              leftSection={<NameAvatar src={guild.icon} name={guild.name} size="sm" />}
             />
           ))}
         </ScrollArea.Autosize>

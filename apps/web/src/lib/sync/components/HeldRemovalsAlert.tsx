@@ -102,7 +102,7 @@ export function HeldRemovalsAlert({ guildId, enabled = true }: { guildId: string
       {keptNote}
       <Group mt="sm" gap="xs">
         <Button size="xs" color="red" onClick={() => setConfirming(true)} disabled={decide.isPending}>
-          Apply removals
+          Apply Removals
         </Button>
         <Button
           size="xs"
@@ -116,7 +116,8 @@ export function HeldRemovalsAlert({ guildId, enabled = true }: { guildId: string
       </Group>
       <ConfirmDialog
         opened={confirming}
-        title="Apply held removals"
+        title="Apply Held Removals"
+        confirmLabel="Apply Removals"
         confirmColor="red"
         loading={decide.isPending}
         onConfirm={() => send('apply')}

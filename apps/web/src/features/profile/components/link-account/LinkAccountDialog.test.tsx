@@ -60,7 +60,7 @@ describe('Link Account dialog', () => {
     expect(await dialog().findByRole('listitem', { name: 'NeonVR' })).toBeTruthy();
   });
 
-  it('shows each result’s VRChat thumbnail (name as alt text), initials without one, and on Confirm', async () => {
+  it('shows each result’s VRChat thumbnail (name as alt text), its initial without one, and on Confirm', async () => {
     const lookAlike = { ...neon, id: 'usr_ne0n', thumbnailUrl: null };
     setup({ 'GET /api/users/search': { body: [neon, lookAlike] } });
     fireEvent.click(await screen.findByRole('button', { name: 'Link Account' }));
@@ -70,7 +70,7 @@ describe('Link Account dialog', () => {
     const [first, second] = await dialog().findAllByRole('listitem', { name: 'NeonVR' });
     expect(within(first).getByRole('img', { name: 'NeonVR' }).getAttribute('src')).toBe(neon.thumbnailUrl);
     expect(within(second).queryByRole('img')).toBeNull();
-    expect(within(second).getByText('NE')).toBeTruthy();
+    expect(within(second).getByText('N')).toBeTruthy();
     fireEvent.click(within(first).getByRole('button', { name: 'Link' }));
     await screen.findByRole('dialog', { name: 'Confirm Link' });
     expect(dialog().getByRole('img', { name: 'NeonVR' }).getAttribute('src')).toBe(neon.thumbnailUrl);

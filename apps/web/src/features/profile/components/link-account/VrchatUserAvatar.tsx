@@ -1,9 +1,10 @@
 import { Avatar, type AvatarProps } from '@mantine/core';
+import { initialOf } from '../../../../components/NameAvatar';
 import type { VrchatUserResult } from '../../api/searchVrchatUsers';
 
 /**
  * The VRChat thumbnail (so look-alike names can be told apart), the name as its alt text; the name's
- * first letters when VRChat has no image or it fails to load.
+ * initial when VRChat has no image or it fails to load (round, as every avatar).
  */
 export function VrchatUserAvatar({
   user,
@@ -13,8 +14,8 @@ export function VrchatUserAvatar({
   size?: AvatarProps['size'];
 }) {
   return (
-    <Avatar src={user.thumbnailUrl} alt={user.displayName} size={size} radius="md" color="violet">
-      {user.displayName.slice(0, 2).toUpperCase()}
+    <Avatar src={user.thumbnailUrl} alt={user.displayName} size={size} radius="xl" color="violet">
+      <span aria-hidden>{initialOf(user.displayName)}</span>
     </Avatar>
   );
 }
