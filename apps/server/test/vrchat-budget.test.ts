@@ -67,12 +67,13 @@ describe.skipIf(!adminUrl)('two server processes share one VRChat budget', () =>
     // Both logged in (or waiting on the shared login) before the count starts.
     for (const proc of [a, b]) expect((await search(proc, 'warmup')).status).toBe(200);
     await control('DELETE', '/vrchat/counters');
+    // More at once than either process's own burst, twice what VRChat lets through at once.
     const answers = await Promise.all(
-      [a, b].flatMap((proc, p) => Array.from({ length: 12 }, (_, i) => search(proc, `both${p}x${i}`))),
+      [a, b].flatMap((proc, p) => Array.from({ length: 8 }, (_, i) => search(proc, `both${p}x${i}`))),
     );
-    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+    expect(answers.map((r) => `${r.status} ${r.body.message ?? ''}`)).toEqual(answers.map(() => '200 '));
     const seen = await counters();
-    expect(seen.requests).toBeGreaterThanOrEqual(24);
+    expect(seen.requests).toBeGreaterThanOrEqual(16);
     expect(seen.rateLimited).toBe(0);
   }, 120_000);
 

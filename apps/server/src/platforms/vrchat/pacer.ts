@@ -308,33 +308,35 @@ export class Pacer {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new PacerUnavailableError()), this.budgetTimeoutMs);
     });
-    Promise.race([budget.take(), timeout])
-      .then(
-        (take) => {
-          if (this.closed) return;
-          if (!take.granted) {
-            if (take.pausedMs > 0) this.hold(take.pausedMs);
-            else this.wake(take.waitMs);
-            return;
-          }
-          const w = this.next();
-          // Nobody left (they gave up meanwhile): the token is spent unused, which only errs on the safe side.
-          if (!w) return;
+    const done = () => {
+      clearTimeout(timer);
+      this.taking = false;
+    };
+    Promise.race([budget.take(), timeout]).then(
+      (take) => {
+        done();
+        if (this.closed) return;
+        if (!take.granted) {
+          if (take.pausedMs > 0) this.hold(take.pausedMs);
+          else if (!this.timer) this.wake(take.waitMs);
+          return;
+        }
+        const w = this.next();
+        // Nobody left (they gave up meanwhile): the token is spent unused, which only errs on the safe side.
+        if (w) {
           if (this.probing) this.probeOut = true;
           w.resolve();
-        },
-        () => {
-          for (const w of this.queue.splice(0)) {
-            clearTimeout(w.timer);
-            w.reject(new PacerUnavailableError());
-          }
-        },
-      )
-      .finally(() => {
-        clearTimeout(timer);
-        this.taking = false;
-        if (!this.timer) this.drain();
-      });
+        }
+        this.drain();
+      },
+      () => {
+        done();
+        for (const w of this.queue.splice(0)) {
+          clearTimeout(w.timer);
+          w.reject(new PacerUnavailableError());
+        }
+      },
+    );
   }
 
   private wake(ms: number): void {
