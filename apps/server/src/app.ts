@@ -26,7 +26,7 @@ import type { ZodApp } from './http/types.js';
 import type { AppConfig } from './kernel/config.js';
 import type { AppContext } from './kernel/context.js';
 import { registerHttpMetrics } from './observability/http-metrics.js';
-import { runInteractive } from './platforms/vrchat/interactive.js';
+import { runInteractive, vrchatShareOf } from './platforms/vrchat/interactive.js';
 import { serverDir } from './server-dir.js';
 import { findApiKey } from './wings/access/api-keys/api-key-lookup.js';
 import { apiKeysRoutes } from './wings/access/api-keys/api-keys.routes.js';
@@ -152,7 +152,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
     async (api) => {
       // VRChat calls made for an API request give up after a deadline while VRChat rate limits us. Routes that
       // make none (config.platformCalls false) skip the context: it costs on every request.
-      const interactive: preHandlerHookHandler = (_req, _reply, done) => runInteractive(done);
+      // Each caller (session, API key, else address) has a share of the VRChat budget of its own.
+      const interactive: preHandlerHookHandler = (req, _reply, done) =>
+        runInteractive(done, vrchatShareOf(req));
       api.addHook('onRoute', (route) => {
         if (route.config?.platformCalls === false) return;
         const own = route.preHandler ? [route.preHandler].flat() : [];

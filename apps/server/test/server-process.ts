@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { SimulatorOptions } from '@vrclink/simulator';
 import { startOwnSimulator } from '../src/demo.js';
 import { sessionXsrfToken } from '../src/http/auth.js';
 import { resolveSecretKey } from '../src/kernel/config.js';
@@ -117,11 +118,15 @@ export async function startServerProcess(
 
 /**
  * What several server processes on PostgreSQL share in a test: one simulator, a throw-away database, and the
- * environment naming both. The simulator is lax: processes pacing VRChat at 1/s each would share one account
- * budget (the strict limit is tested elsewhere).
+ * environment naming both. The simulator is lax unless `simulatorOptions` say otherwise (the shared VRChat
+ * budget's test runs it strict).
  */
-export async function sharedBackends(adminUrl: string, secretKey: string) {
-  const sim = await startOwnSimulator(0, LAX_SIMULATOR);
+export async function sharedBackends(
+  adminUrl: string,
+  secretKey: string,
+  simulatorOptions: SimulatorOptions = LAX_SIMULATOR,
+) {
+  const sim = await startOwnSimulator(0, simulatorOptions);
   const scratch = await createScratchDatabase(adminUrl);
   return {
     sim,

@@ -27,7 +27,10 @@ export async function runJob(
   };
   try {
     // VRChat calls still queued in the pacer when the run is told to stop are refused, not sent.
-    await runStoppable(signal, () => def.run(ctx, parsed.data, signal));
+    // Background work is shared per server: one server's sync does not hold another's VRChat calls.
+    const guildId = (parsed.data as { guildId?: unknown }).guildId;
+    const share = typeof guildId === 'string' ? `guild:${guildId}` : `job:${def.name}`;
+    await runStoppable(signal, () => def.run(ctx, parsed.data, signal), share);
     ctx.log.debug({ job: def.name, id: job.id, ms: Date.now() - started }, 'job done');
     count('done');
     return { ms: Date.now() - started };

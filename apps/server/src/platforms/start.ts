@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { dbBudget } from '../db/budget.js';
 import type { Database } from '../db/client.js';
 import type { AppConfig } from '../kernel/config.js';
 import { createDiscordBot, type DiscordBot } from './discord/bot.js';
@@ -28,6 +29,9 @@ export interface StartPlatformsOptions {
    */
   awaitVrchatLogin?: boolean;
 }
+
+/** The shared budget of a VRChat bot account (one per account: a pool of accounts has one each). */
+export const vrchatBudgetKey = (username: string | undefined) => `vrchat:${username ?? ''}`;
 
 export type GatewayState = 'off' | 'standby' | 'connecting' | 'ready' | 'disconnected';
 
@@ -76,6 +80,8 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
     log,
     pacer: { timeScale: config.vrchat.timeScale, ...opts.vrchatPacer },
     localAddress: config.vrchat.localAddress,
+    // One budget per bot account, whichever process and egress address its requests leave from.
+    sharedBudget: (shape) => dbBudget(opts.database.db, vrchatBudgetKey(config.vrchat.username), shape),
   });
 
   let closed = false;

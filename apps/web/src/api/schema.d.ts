@@ -162,7 +162,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description VRChat users by display name, usr_ id or profile URL. */
+        /** @description VRChat users by display name, usr_ id or profile URL. 429 past the member's share (3 at once, then one every 5 s). */
         get: operations["searchVrchatUsers"];
         put?: never;
         post?: never;

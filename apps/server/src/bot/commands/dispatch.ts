@@ -37,7 +37,10 @@ export async function dispatchCommand(
     if (command.deferred) await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     // Someone is waiting for the answer: VRChat calls give up at the website's interactive deadline
     // (about 10 s) instead of waiting out retries, and the member is told why.
-    await answer(interaction, await runInteractive(() => command.run(interaction, ctx)));
+    await answer(
+      interaction,
+      await runInteractive(() => command.run(interaction, ctx), `discord:${interaction.user.id}`),
+    );
   } catch (err) {
     try {
       await answer(interaction, commandErrorMessage(err, ctx.log, context));

@@ -1,4 +1,4 @@
-import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { doublePrecision, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Encrypted platform session blobs (e.g. the VRChat auth cookies), reused across restarts. */
 export const platformSessions = pgTable('platform_sessions', {
@@ -18,4 +18,16 @@ export const platformLoginPauses = pgTable('platform_login_pauses', {
   until: timestamp('until', { withTimezone: true }).notNull(),
   failures: integer('failures').notNull(),
   lastError: text('last_error').notNull(),
+});
+
+/**
+ * Token buckets shared by every process on the database (db/budget.ts): one row per key, e.g. one
+ * VRChat bot account (`vrchat:<username>`) or one member's VRChat searches. A take is one atomic statement
+ * on the database clock; `paused_until` (a VRChat 429) holds every process at once.
+ */
+export const platformBudgets = pgTable('platform_budgets', {
+  key: text('key').primaryKey(),
+  tokens: doublePrecision('tokens').notNull(),
+  refilledAt: timestamp('refilled_at', { withTimezone: true }).notNull(),
+  pausedUntil: timestamp('paused_until', { withTimezone: true }),
 });

@@ -136,6 +136,30 @@ describe('Pacer', () => {
     expect(Date.now() - start).toBeGreaterThan(60_000);
   });
 
+  it('shares the budget fairly: a caller or server with many requests queued does not hold another one', async () => {
+    const pacer = new Pacer({ ratePerSecond: 1, burst: 1 });
+    await pacer.acquire();
+    const order: string[] = [];
+    const take = (name: string, share: string, interactive: boolean) =>
+      void pacer
+        .acquire({ share, interactive, deadlineAt: interactive ? Date.now() + 600_000 : undefined })
+        .then(() => order.push(name));
+    // One member loops 6 searches, one server's sync queues 6 reads; then another member and server ask.
+    for (let i = 1; i <= 6; i++) take(`looper-${i}`, 'member:a', true);
+    for (let i = 1; i <= 6; i++) take(`big-${i}`, 'guild:big', false);
+    await vi.advanceTimersByTimeAsync(100);
+    take('other', 'member:b', true);
+    take('small', 'guild:small', false);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(order).toHaveLength(14);
+    // The other member goes right after the looper's first; the small server right after the big one's first.
+    expect(order.indexOf('other')).toBe(1);
+    expect(order.indexOf('small')).toBeLessThan(order.indexOf('big-2'));
+    // Each share keeps its own order.
+    const of = (prefix: string) => order.filter((n) => n.startsWith(prefix));
+    expect(of('looper')).toEqual(['looper-1', 'looper-2', 'looper-3', 'looper-4', 'looper-5', 'looper-6']);
+  });
+
   it('does not end a pause for an answer to a request sent before it began', () => {
     const pacer = new Pacer();
     const start = Date.now();

@@ -1,3 +1,5 @@
+import type { SharedBudget } from '../../db/budget.js';
+
 /**
  * One queue for every VRChat request: a token bucket (steady rate with a small burst), a global pause that
  * a 429 sets, and priorities. VRChat publishes no limits, and calls made while it blocks us extend the
@@ -16,6 +18,14 @@ export interface PacerOptions {
    * background requests that came less than this before it, and no more.
    */
   agingMs?: number;
+  /**
+   * The account's budget shared by every process (db/budget.ts): when given, a request goes only
+   * with a token taken from it (one round trip per request; this process's queue still decides who goes),
+   * and a pause is shared with every process. Without it, the bucket is this process's own.
+   */
+  budget?: SharedBudget;
+  /** How long a take from the shared budget may take before the queued requests fail (default 5 s). */
+  budgetTimeoutMs?: number;
   now?: () => number;
 }
 
@@ -27,6 +37,12 @@ export interface AcquireOptions {
   interactive?: boolean;
   /** The caller no longer needs the request (a job whose time is up): it leaves the queue, refused. */
   signal?: AbortSignal;
+  /**
+   * Whose share of the budget the request is (a member, a server's sync): requests of a share that was just
+   * served wait behind other shares' requests that came up to one request's time later, so one caller with
+   * many requests queued cannot hold everybody else's (see `next`).
+   */
+  share?: string;
 }
 
 interface Waiter {
@@ -35,6 +51,7 @@ interface Waiter {
   deadlineAt?: number;
   /** Queue order: when it came, less agingMs for interactive callers. */
   rank: number;
+  share?: string;
   timer?: NodeJS.Timeout;
 }
 
@@ -48,6 +65,15 @@ export class PacerClosedError extends Error {
 export class PacerAbortedError extends Error {
   constructor() {
     super('The request was not sent: the job asking for it was stopped.');
+  }
+}
+
+/** The shared budget could not be read (the database is away): the request is not sent, never held. */
+export class PacerUnavailableError extends Error {
+  constructor() {
+    super(
+      'VRChat requests are on hold: their shared budget is not available right now. Try again in a few seconds.',
+    );
   }
 }
 
@@ -75,10 +101,18 @@ export class Pacer {
   /** After a pause, until an answer shows the block lifted: requests go one at a time. */
   private probing = false;
   private readonly queue: Waiter[] = [];
+  /** Per share: the rank (virtual time) its next request starts from, one request's time per request served. */
+  private readonly served = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  private readonly budget?: SharedBudget;
+  private readonly budgetTimeoutMs: number;
+  /** A take from the shared budget is on its way (one at a time per process). */
+  private taking = false;
 
   constructor(opts: PacerOptions = {}) {
+    this.budget = opts.budget;
+    this.budgetTimeoutMs = opts.budgetTimeoutMs ?? 5000;
     this.rate = opts.ratePerSecond ?? 1;
     this.burst = Math.max(1, opts.burst ?? 3);
     this.agingMs = opts.agingMs ?? 30_000;
@@ -120,6 +154,7 @@ export class Pacer {
         reject: settle(reject),
         deadlineAt,
         rank: now - (interactive ? this.agingMs : 0),
+        share: opts.share,
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       if (deadlineAt !== undefined)
@@ -142,6 +177,13 @@ export class Pacer {
    * probe. Queued callers whose deadline ends before the pause are refused now, not at their deadline.
    */
   pause(ms: number): void {
+    // Every process sharing the budget holds too (their next take sees the pause).
+    this.budget?.pause(ms).catch(() => {});
+    this.hold(ms);
+  }
+
+  /** The local half of a pause: this process's queue waits (and probes afterwards). */
+  private hold(ms: number): void {
     const now = this.now();
     this.pausedUntil = Math.max(this.pausedUntil, now + ms);
     this.pausedAt = now;
@@ -194,15 +236,38 @@ export class Pacer {
     this.refilledAt = now;
   }
 
-  /** The waiter to go next: the lowest rank (interactive ones count as having come agingMs sooner). */
+  /**
+   * Takes the waiter to go next out of the queue: the lowest rank (interactive ones count as having come
+   * agingMs sooner), where a waiter of a share counts from no sooner than its share's virtual time (fair
+   * queuing: each request served moves its share's time on by one request's time at the steady rate).
+   */
   private next(): Waiter | undefined {
     let best: Waiter | undefined;
-    for (const w of this.queue) if (!best || w.rank < best.rank) best = w;
+    let bestRank = Number.POSITIVE_INFINITY;
+    for (const w of this.queue) {
+      const rank = Math.max(w.rank, (w.share && this.served.get(w.share)) || Number.NEGATIVE_INFINITY);
+      if (rank < bestRank) [best, bestRank] = [w, rank];
+    }
+    if (!best) return undefined;
+    this.queue.splice(this.queue.indexOf(best), 1);
+    clearTimeout(best.timer);
+    if (best.share) {
+      this.served.set(best.share, bestRank + 1000 / this.rate);
+      // A share whose time is long past orders nothing any more (every new waiter ranks after it).
+      if (this.served.size > 256) {
+        const past = this.now() - 2 * this.agingMs;
+        for (const [share, at] of this.served) if (at < past) this.served.delete(share);
+      }
+    }
     return best;
   }
 
   private drain(): void {
     if (this.timer) return;
+    if (this.budget) {
+      this.drainShared(this.budget);
+      return;
+    }
     while (this.queue.length) {
       const now = this.now();
       if (now < this.pausedUntil) {
@@ -221,10 +286,57 @@ export class Pacer {
       if (this.probing) this.probeOut = true;
       const w = this.next();
       if (!w) return;
-      this.queue.splice(this.queue.indexOf(w), 1);
-      clearTimeout(w.timer);
       w.resolve();
     }
+  }
+
+  /**
+   * With a shared budget: one take at a time; a granted token goes to whoever is first in this process's
+   * queue when it arrives, a refusal waits as long as the budget says, and a pause another process met
+   * holds this queue too. A take that fails or hangs (the database is away) fails the queued requests.
+   */
+  private drainShared(budget: SharedBudget): void {
+    if (this.taking || !this.queue.length || this.closed) return;
+    const now = this.now();
+    if (now < this.pausedUntil) {
+      this.wake(this.pausedUntil - now);
+      return;
+    }
+    if (this.probeOut) return;
+    this.taking = true;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new PacerUnavailableError()), this.budgetTimeoutMs);
+    });
+    const done = () => {
+      clearTimeout(timer);
+      this.taking = false;
+    };
+    Promise.race([budget.take(), timeout]).then(
+      (take) => {
+        done();
+        if (this.closed) return;
+        if (!take.granted) {
+          if (take.pausedMs > 0) this.hold(take.pausedMs);
+          else if (!this.timer) this.wake(take.waitMs);
+          return;
+        }
+        const w = this.next();
+        // Nobody left (they gave up meanwhile): the token is spent unused, which only errs on the safe side.
+        if (w) {
+          if (this.probing) this.probeOut = true;
+          w.resolve();
+        }
+        this.drain();
+      },
+      () => {
+        done();
+        for (const w of this.queue.splice(0)) {
+          clearTimeout(w.timer);
+          w.reject(new PacerUnavailableError());
+        }
+      },
+    );
   }
 
   private wake(ms: number): void {

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { VRChat } from 'vrchat';
+import type { BucketShape, SharedBudget } from '../../db/budget.js';
 import type { AppConfig } from '../../kernel/config.js';
 import type { VrchatPort } from '../ports.js';
 import { SessionKeyvStore } from './cookie-store.js';
@@ -25,6 +26,11 @@ export interface VrchatPlatformOptions {
   fetch?: typeof fetch;
   /** The local address VRChat API requests leave from (config `vrchat.localAddress`); default: the system's. */
   localAddress?: string;
+  /**
+   * The bot account's request budget shared by every process (db/budget.ts), made for the pacing's
+   * rate and burst; absent: this process paces itself alone (tests without a database).
+   */
+  sharedBudget?: (shape: BucketShape) => SharedBudget;
 }
 
 export interface VrchatPlatform extends VrchatPort {
@@ -58,7 +64,8 @@ export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatfor
     maxCooldownMs: (opts.login?.maxCooldownMs ?? 3_600_000) / timeScale,
   });
   const paced = scaledSettings(opts.pacer);
-  const pacer = new Pacer({ ratePerSecond: paced.ratePerSecond, burst: paced.burst, agingMs: paced.agingMs });
+  const shape = { ratePerSecond: paced.ratePerSecond ?? 1, burst: paced.burst ?? 3 };
+  const pacer = new Pacer({ ...shape, agingMs: paced.agingMs, budget: opts.sharedBudget?.(shape) });
   const cookieStore = new SessionKeyvStore(opts.sessionStore, log);
   const transport = createTransport({
     pacer,

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { metrics, statusClass } from '../../observability/metrics.js';
 import { bodyOf, classify, describe, type Kind, localError, observeAnswer } from './answers.js';
 import { messageOf } from './errors.js';
-import { isInteractive, stopSignal } from './interactive.js';
+import { currentShare, isInteractive, stopSignal } from './interactive.js';
 import type { LoginGate } from './login-gate.js';
 import {
   backoffDelay,
@@ -172,7 +172,7 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
 
     for (let attempt = 0; ; attempt++) {
       try {
-        await deps.pacer.acquire({ deadlineAt, signal: stopSignal() });
+        await deps.pacer.acquire({ deadlineAt, signal: stopSignal(), share: currentShare() });
       } catch (err) {
         if (err instanceof PacerClosedError || err instanceof PacerAbortedError)
           return localError(503, err.message);

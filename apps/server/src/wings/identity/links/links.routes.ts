@@ -39,13 +39,13 @@ export async function linksRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
     '/users/search',
     route({
       operationId: 'searchVrchatUsers',
-      description: 'VRChat users by display name, usr_ id or profile URL.',
+      description:
+        "VRChat users by display name, usr_ id or profile URL. 429 past the member's share (3 at once, then one every 5 s).",
       querystring: z.object({ query: z.string().trim().min(1, 'must not be empty').max(200) }),
       response: { 200: z.array(vrchatUserResult) },
     }),
     async (req) => {
-      requireUser(req);
-      return searchVrchatUsers(ctx, req.query.query);
+      return searchVrchatUsers(ctx, requireUser(req).user.id, req.query.query);
     },
   );
 

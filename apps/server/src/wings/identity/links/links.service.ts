@@ -1,10 +1,11 @@
 import { and, eq } from 'drizzle-orm';
+import { refundToken, takeToken } from '../../../db/budget.js';
 import type { Queryable } from '../../../db/client.js';
 import { groupInvites, linkEvents, verificationCodes, vrchatLinks } from '../../../db/schema/index.js';
 import { type Actor, userActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { conflict, invalid, missing } from '../../../kernel/errors.js';
+import { conflict, invalid, limited, missing } from '../../../kernel/errors.js';
 import { linkEventsJob } from '../../../kernel/job-catalog.js';
 import type { VrchatUserSummary } from '../../../platforms/ports.js';
 import { memberLinked } from '../../access/index.js';
@@ -45,8 +46,29 @@ async function findLinkByVrchat(db: Queryable, vrcUserId: string): Promise<LinkR
   return rows[0] ?? null;
 }
 
-/** Searches VRChat users by display name, `usr_` id or pasted profile URL, with their thumbnails. */
-export async function searchVrchatUsers(ctx: AppContext, query: string) {
+/**
+ * Each member's share of the bot account's VRChat budget for searches: 3 at once, then one every 5 s (as the
+ * guest search's cooldown), so one member looping searches cannot crowd out everyone else's.
+ */
+export const MEMBER_SEARCH_SHARE = { burst: 3, ratePerSecond: 1 / 5 };
+
+/**
+ * Searches VRChat users by display name, `usr_` id or pasted profile URL, with their thumbnails, within the
+ * member's share (kept in the database, so it holds across every server process).
+ */
+export async function searchVrchatUsers(ctx: AppContext, discordUserId: string, query: string) {
+  const share = `vrchat-search:${discordUserId}`;
+  const take = await takeToken(ctx.db, share, MEMBER_SEARCH_SHARE);
+  if (!take.granted)
+    throw limited(`Please wait ${Math.ceil(take.waitMs / 1000)}s before searching VRChat again.`);
+  // A search VRChat did not answer (rate limited, unreachable) does not spend the member's share.
+  return lookUpVrchatUsers(ctx, query).catch(async (err: unknown) => {
+    await refundToken(ctx.db, share, MEMBER_SEARCH_SHARE);
+    throw err;
+  });
+}
+
+async function lookUpVrchatUsers(ctx: AppContext, query: string) {
   const result = (u: VrchatUserSummary) => ({
     id: u.id,
     displayName: u.displayName,
