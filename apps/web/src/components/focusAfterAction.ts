@@ -24,13 +24,16 @@ export function keepFocusAfterAction(
     target?.focus({ preventScroll: false });
   };
   settle();
+  // Focus may still sit in the closing dialog (its transition) when the first changes come: that is not the
+  // person moving on, so only a focus arriving outside the dialog and away from the opener ends the watch.
   const observer = new MutationObserver(() => {
-    // Only while focus sits on the opener (or fell to the page): once the person moved on, leave it alone.
     if (focusLost()) settle();
-    else if (document.activeElement !== opener) stop();
   });
   const onFocusIn = (event: FocusEvent) => {
-    if (event.target !== opener) stop();
+    const target = event.target;
+    if (target === opener) return;
+    if (target instanceof Element && target.closest('[role="dialog"]')) return;
+    stop();
   };
   function stop() {
     observer.disconnect();
