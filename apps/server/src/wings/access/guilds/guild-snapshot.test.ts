@@ -69,18 +69,18 @@ describe('server snapshot (written by the gateway holder, read where no gateway 
 
   it('answers from the snapshot without a gateway, and says so while a server is not loaded yet', async () => {
     await t.platforms?.stopGateway();
-    const roles = () =>
+    const settings = () =>
       t.inject({ method: 'GET', url: `/api/guilds/${hangout.id}`, session: owner.session });
-    const first = await roles();
+    const first = await settings();
     expect(first.statusCode, first.body).toBe(200);
     // As a process sees it before any gateway holder has written this server.
     await t.ctx.db.delete(guildSnapshots).where(eq(guildSnapshots.guildId, hangout.id));
     await t.ctx.db.delete(guildSnapshotShards);
-    const notLoaded = await roles();
+    const notLoaded = await settings();
     expect(notLoaded.statusCode).toBe(503);
     expect(notLoaded.json().message).toBe(GUILD_NOT_LOADED);
     await t.platforms?.startGateway();
-    await waitFor(async () => (await roles()).statusCode === 200, 30_000);
+    await waitFor(async () => (await settings()).statusCode === 200, 30_000);
   });
 
   it('drops a server the bot left', async () => {
