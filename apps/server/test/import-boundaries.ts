@@ -149,6 +149,8 @@ export const tableOwners: Record<string, string> = {
   apiKeys: 'access',
   guildMembers: 'access',
   guildMemberSync: 'access',
+  guildSnapshots: 'access',
+  guildSnapshotShards: 'access',
   guildPermissions: 'access',
   // identity
   users: 'identity',

@@ -7,6 +7,7 @@ import { onGuildMemberRemove } from './guildMemberRemove.js';
 import { onGuildMemberUpdate } from './guildMemberUpdate.js';
 import { onGuildRoleDelete } from './guildRoleDelete.js';
 import { onGuildRoleUpdate } from './guildRoleUpdate.js';
+import { onGuildSnapshot } from './guildSnapshot.js';
 import { onInteractionCreate } from './interactionCreate.js';
 import { onReady } from './ready.js';
 
@@ -20,6 +21,7 @@ export function registerBotEvents(client: Client, ctx: AppContext): () => void {
     onGuildRoleUpdate(client, ctx),
     onGuildBanAdd(client, ctx),
     onGuildDelete(client, ctx),
+    onGuildSnapshot(client, ctx),
     onReady(client, ctx),
     onInteractionCreate(client, ctx),
   ];

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import type { DiscordMemberInfo, DiscordRoleInfo } from '../../platforms/ports.js';
 
 /**
  * The member mirror: every member of every server the bot is in, as the gateway and REST last told us.
@@ -63,3 +64,34 @@ export const guildMemberSync = pgTable('guild_member_sync', {
   filledAt: timestamp('filled_at', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The server snapshot: each server the bot is in as the gateway holder last saw it (GUILD_CREATE, GUILD_UPDATE,
+ * role events, the bot's own member updates). API processes answer server reads (name, owner, roles, the bot's
+ * roles) from here and never from Discord. A row goes when the bot leaves (GUILD_DELETE).
+ */
+export const guildSnapshots = pgTable('guild_snapshots', {
+  guildId: text('guild_id').primaryKey(),
+  name: text('name').notNull(),
+  iconUrl: text('icon_url'),
+  ownerId: text('owner_id').notNull(),
+  /** Every role, @everyone included, highest first: id, name, position, color, permissions, managed. */
+  roles: jsonb('roles').$type<DiscordRoleInfo[]>().notNull(),
+  /** The bot's own membership (its role ids decide its highest role and permissions); null if unknown. */
+  botMember: jsonb('bot_member').$type<DiscordMemberInfo | null>(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Per gateway shard: when its holder last wrote the snapshot of every server of the shard (at READY). A server
+ * of a loaded shard without a snapshot row is one the bot is not in; before that, reads answer "not loaded yet".
+ */
+export const guildSnapshotShards = pgTable(
+  'guild_snapshot_shards',
+  {
+    shardId: integer('shard_id').notNull(),
+    shardCount: integer('shard_count').notNull(),
+    loadedAt: timestamp('loaded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.shardCount, t.shardId] })],
+);

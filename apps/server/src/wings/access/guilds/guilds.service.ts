@@ -1,7 +1,10 @@
+import { CDN } from 'discord.js';
 import { eq } from 'drizzle-orm';
 import { guildPermissions } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import type { DiscordGuildInfo, DiscordMemberInfo } from '../../../platforms/ports.js';
+import { memberInfoFromRow } from '../members/member-mirror.port.js';
+import { completeMirrorGuildIds, currentMembershipsOf } from '../members/member-mirror.store.js';
 import { expandPermissions, isDiscordManager } from '../permissions/guild-permissions.js';
 
 export interface MemberGuild {
@@ -9,13 +12,34 @@ export interface MemberGuild {
   member: DiscordMemberInfo;
 }
 
-/** The servers where both the bot and this user are members. */
+/**
+ * The servers where both the bot and this user are members. It starts from the user's own memberships in the
+ * member mirror: where the mirror lists every member of a server, a server without the user's row is one they
+ * are not in, so no server of the bot is asked about one by one. Only servers the mirror does not list
+ * completely (no Server Members intent, or not filled yet) are asked per server (the mirror's own rules).
+ * The servers themselves come from the gateway cache or the server snapshot, never from Discord.
+ */
 export async function memberGuildsOf(ctx: AppContext, userId: string): Promise<MemberGuild[]> {
-  const ids = await ctx.discord.botGuildIds();
-  const found = await Promise.all(
-    ids.map(async (id) => {
+  const [botGuildIds, complete, memberships] = await Promise.all([
+    ctx.discord.botGuildIds(),
+    completeMirrorGuildIds(ctx.db),
+    currentMembershipsOf(ctx.db, userId),
+  ]);
+  const bots = new Set(botGuildIds);
+  const cdn = new CDN(ctx.config.discord.cdnUrl);
+  const members = new Map<string, DiscordMemberInfo>();
+  for (const row of memberships)
+    if (bots.has(row.guildId) && complete.has(row.guildId))
+      members.set(row.guildId, memberInfoFromRow(cdn, row.guildId, row));
+  const unsure = botGuildIds.filter((id) => !complete.has(id));
+  await Promise.all(
+    unsure.map(async (id) => {
       const member = await ctx.discord.getMember(id, userId);
-      if (!member) return null;
+      if (member) members.set(id, member);
+    }),
+  );
+  const found = await Promise.all(
+    [...members].map(async ([id, member]) => {
       const guild = await ctx.discord.getGuild(id);
       return guild ? { guild, member } : null;
     }),

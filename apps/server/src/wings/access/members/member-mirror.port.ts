@@ -1,7 +1,9 @@
 import { CDN } from 'discord.js';
 import type { CreateContextOptions } from '../../../kernel/context.js';
 import { guardDiscord } from '../../../platforms/discord/guard.js';
+import { gatewayGuilds } from '../../../platforms/discord/guild-cache.js';
 import type { DiscordMemberInfo, DiscordPort } from '../../../platforms/ports.js';
+import { snapshotBackedDiscord } from '../guilds/guild-snapshot.port.js';
 import { ensureFilled, fillGuild, type MirrorDeps } from './member-mirror.fill.js';
 import {
   currentMembers,
@@ -107,14 +109,19 @@ export function mirrorBackedDiscord(port: DiscordPort, deps: MirrorDeps & { cdnU
 /**
  * The context's Discord port for a process with started platforms (the composition root hands it to
  * createContext): member reads come from the member mirror in the database (Discord sends no member list at
- * connect). Undefined without platforms.
+ * connect), and server reads from this process's gateway cache or the server snapshot (never Discord's REST).
+ * Undefined without platforms.
  */
 export function memberMirrorDiscord(opts: CreateContextOptions): DiscordPort | undefined {
   if (!opts.platforms) return undefined;
-  return mirrorBackedDiscord(opts.platforms.discord, {
+  const mirrored = mirrorBackedDiscord(opts.platforms.discord, {
     db: opts.database.db,
     log: opts.log,
     source: opts.platforms.bot.members,
     cdnUrl: opts.config.discord.cdnUrl,
+  });
+  return snapshotBackedDiscord(mirrored, {
+    db: opts.database.db,
+    gateway: gatewayGuilds(opts.platforms.bot.client),
   });
 }

@@ -317,3 +317,20 @@ export async function currentPeopleWithLinks(db: Db, guildId: string) {
     .leftJoin(vrchatLinks, eq(vrchatLinks.discordUserId, guildMembers.userId))
     .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt), eq(guildMembers.bot, false)));
 }
+
+/** The servers whose mirror lists every member (full mode, filled): there a missing row means not a member. */
+export async function completeMirrorGuildIds(db: Db): Promise<Set<string>> {
+  const rows = await db
+    .select({ guildId: guildMemberSync.guildId })
+    .from(guildMemberSync)
+    .where(and(eq(guildMemberSync.mode, 'full'), sql`${guildMemberSync.filledAt} is not null`));
+  return new Set(rows.map((r) => r.guildId));
+}
+
+/** The user's current memberships the mirror holds, one row per server. */
+export async function currentMembershipsOf(db: Db, userId: string): Promise<MemberRow[]> {
+  return db
+    .select()
+    .from(guildMembers)
+    .where(and(eq(guildMembers.userId, userId), isNull(guildMembers.leftAt)));
+}
