@@ -200,6 +200,7 @@ export const tableOwners: Record<string, string> = {
   processInstances: 'jobs',
   platformSessions: 'platforms',
   platformLoginPauses: 'platforms',
+  platformBudgets: 'platforms',
 };
 
 /** One wing file that imports another wing's table. */
