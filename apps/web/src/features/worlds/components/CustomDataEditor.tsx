@@ -33,6 +33,7 @@ export function CustomDataEditor({ world, readOnly, onSave }: Props) {
   return (
     <Textarea
       label="Custom World Data"
+      aria-label={`Custom World Data of ${world.name}`}
       description={
         world.jsonMode
           ? 'Must be valid JSON (JSON Custom Data Mode). Saved when you leave the field.'

@@ -54,16 +54,20 @@ describe('the Worlds tab as a list', { timeout: 60_000 }, () => {
     expect(document.activeElement).toBe(toggle('Hangout Lobby'));
   });
 
-  it('gives every button and switch of every world a name of its own', async () => {
+  it('gives every button, switch and text field of every world a name of its own', async () => {
     await renderThree();
     fireEvent.click(toggle('Dance Floor'));
     fireEvent.click(toggle('Quiet Room'));
     await screen.findByRole('article', { name: 'Quiet Room' });
     const main = within(screen.getByRole('main'));
-    const names = [...main.getAllByRole('button'), ...main.getAllByRole('switch')].map(
-      (el) => el.getAttribute('aria-label') ?? el.textContent,
-    );
+    const names = [
+      ...main.getAllByRole('button'),
+      ...main.getAllByRole('switch'),
+      ...main.getAllByRole('textbox'),
+    ].map((el) => el.getAttribute('aria-label') ?? el.textContent);
     expect(main.getAllByRole('switch')).toHaveLength(15);
+    expect(main.getAllByRole('textbox', { name: /^World name: / })).toHaveLength(3);
+    expect(main.getAllByRole('textbox', { name: /^Custom World Data of / })).toHaveLength(3);
     expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
   });
 

@@ -61,7 +61,7 @@ describe('world settings', () => {
     const { fetchMock, card } = await setup(worldFixture(), {
       [`POST ${WORLD}`]: { body: worldFixture({ name: 'Main Lobby' }) },
     });
-    const name = card.getByLabelText('World name') as HTMLInputElement;
+    const name = card.getByLabelText(/^World name/) as HTMLInputElement;
     act(() => name.focus());
     fireEvent.change(name, { target: { value: 'Somewhere' } });
     fireEvent.keyDown(name, { key: 'Escape' });
@@ -76,7 +76,7 @@ describe('world settings', () => {
 
   it('refuses a cleared name with a sentence, keeping the name and saving nothing', async () => {
     const { fetchMock, card } = await setup(worldFixture());
-    const name = card.getByLabelText('World name') as HTMLInputElement;
+    const name = card.getByLabelText(/^World name/) as HTMLInputElement;
     act(() => name.focus());
     fireEvent.change(name, { target: { value: '   ' } });
     fireEvent.keyDown(name, { key: 'Enter' });
@@ -91,7 +91,7 @@ describe('world settings', () => {
     const { answers, fetchMock, card } = await setup(worldFixture({ jsonMode: true, customData: '{}' }), {
       [`POST ${WORLD}`]: { body: worldFixture({ jsonMode: true, customData: '{"a":1}' }) },
     });
-    const data = card.getByRole('textbox', { name: 'Custom World Data' }) as HTMLTextAreaElement;
+    const data = card.getByRole('textbox', { name: /^Custom World Data/ }) as HTMLTextAreaElement;
     fireEvent.blur(data);
     expect(callsTo(fetchMock, 'POST', WORLD)).toHaveLength(0);
     fireEvent.change(data, { target: { value: '{"a":1}' } });

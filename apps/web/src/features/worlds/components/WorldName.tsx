@@ -35,7 +35,7 @@ export function WorldName({ name, readOnly, onRename }: Props) {
   };
   return (
     <TextInput
-      aria-label="World name"
+      aria-label={`World name: ${name}`}
       value={editing ? draft : name}
       maxLength={100}
       variant="unstyled"
