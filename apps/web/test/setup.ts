@@ -34,10 +34,12 @@ beforeEach(() => {
   vi.spyOn(console, 'debug').mockImplementation(() => {});
 });
 
-// Every test starts from the same place: no toasts, real timers, real fetch, no spies.
+// Every test starts from the same place: no toasts, nothing stored for the tab, real timers, real fetch, no spies.
 afterEach(() => {
   act(() => dismissAll());
   cleanup();
+  // What a page remembers for the browser tab (open worlds, a logout) does not leak into the next test.
+  sessionStorage.clear();
   vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp, stubApi } from '../../../testing/renderApp';
 import { WORLDS, WORLDS_PATH, worldFixture, worldsFixture, worldsTabAnswers } from '../testing/worldFixtures';
@@ -41,6 +41,17 @@ describe('the Worlds tab as a list', { timeout: 60_000 }, () => {
     fireEvent.click(toggle('Hangout Lobby'));
     await waitFor(() => expect(article('Hangout Lobby')).toBeNull());
     expect(article('Dance Floor')).toBeTruthy();
+  });
+
+  it('keeps the worlds the person opened when the tab is shown again (Back from World Images, a reload)', async () => {
+    await renderThree();
+    fireEvent.click(toggle('Quiet Room'));
+    fireEvent.click(toggle('Hangout Lobby'));
+    await waitFor(() => expect(article('Hangout Lobby')).toBeNull());
+    cleanup();
+    renderApp(WORLDS_PATH);
+    await screen.findByRole('article', { name: 'Quiet Room' }, { timeout: 10_000 });
+    expect(article('Hangout Lobby')).toBeNull();
   });
 
   it('moves between the worlds with the arrow keys, Home and End', async () => {

@@ -6,14 +6,37 @@ import type { WorldsResponse } from '../api/worlds';
 import { WorldCard } from './WorldCard';
 import { focusAfterDelete } from './worldFocus';
 
-/** Which worlds are open: the first one until the person opens or closes one; ids of deleted worlds drop out. */
-export function useOpenWorlds(worldIds: string[]) {
-  const [chosen, setChosen] = useState<string[] | null>(null);
+/** Where the tab keeps which worlds are open (this browser tab only), so they stay open across a reload. */
+const openWorldsKey = (guildId: string) => `vrclink.openWorlds.${guildId}`;
+
+function storedOpenWorlds(guildId: string): string[] | null {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(openWorldsKey(guildId)) ?? 'null');
+    return Array.isArray(stored) && stored.every((id) => typeof id === 'string') ? stored : null;
+  } catch {
+    return null; // storage refused or a value from elsewhere: the default
+  }
+}
+
+/**
+ * Which worlds are open: the first one until the person opens or closes one; ids of deleted worlds drop out.
+ * The choice outlives the page (Back from World Images, a reload) for as long as the browser tab does.
+ */
+export function useOpenWorlds(guildId: string, worldIds: string[]) {
+  const [chosen, setChosenState] = useState<string[] | null>(() => storedOpenWorlds(guildId));
   const open = (chosen ?? worldIds.slice(0, 1)).filter((id) => worldIds.includes(id));
+  const setOpen = (next: string[]) => {
+    setChosenState(next);
+    try {
+      sessionStorage.setItem(openWorldsKey(guildId), JSON.stringify(next));
+    } catch {
+      // Storage full or refused: open worlds are remembered for this page only.
+    }
+  };
   return {
     open,
-    setOpen: setChosen,
-    reveal: (id: string) => setChosen([...open.filter((o) => o !== id), id]),
+    setOpen,
+    reveal: (id: string) => setOpen([...open.filter((o) => o !== id), id]),
   };
 }
 

@@ -13,7 +13,7 @@ export function WorldList({ guild }: { guild: ManageableGuild }) {
   const canView = can(guild.permissions, 'ViewWorlds');
   const canManage = can(guild.permissions, 'ManageWorlds');
   const worlds = useWorlds(guild.id, canView);
-  const { open, setOpen, reveal } = useOpenWorlds(worlds.data?.worlds.map((w) => w.id) ?? []);
+  const { open, setOpen, reveal } = useOpenWorlds(guild.id, worlds.data?.worlds.map((w) => w.id) ?? []);
 
   if (!canView) {
     return (
