@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoSeed } from '../src/demo-seed.js';
 import { portInUseSentence } from '../src/http/listen-port.js';
 import { DISK_FULL_AT_START } from '../src/kernel/disk.js';
@@ -89,9 +89,14 @@ describe('starting the demo', () => {
       expect(listeningAddresses(port)).toEqual(['0100007F']);
     });
 
-    it('prints the address it listens on and logs one JSON object a line', () => {
+    it('prints the address it listens on and logs one JSON object a line', async () => {
+      // Printed once the login callback is registered with the simulator, which may come after the first
+      // health answer the start waited for.
+      await vi.waitFor(() => expect(proc.output()).toContain(`Listening on ${proc.url}\n`), {
+        timeout: 30_000,
+        interval: 100,
+      });
       const output = proc.output();
-      expect(output).toContain(`Listening on ${proc.url}\n`);
       const roles = output.split('\n').find((line) => line.includes('"Process roles"'));
       expect(JSON.parse(roles ?? 'not logged')).toMatchObject({ level: 30, msg: 'Process roles' });
     });

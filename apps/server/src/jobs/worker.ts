@@ -28,7 +28,8 @@ export async function runJob(
   try {
     // VRChat calls still queued in the pacer when the run is told to stop are refused, not sent.
     // Background work is shared per server: one server's sync does not hold another's VRChat calls.
-    const guildId = (parsed.data as { guildId?: unknown }).guildId;
+    // A job without a payload (scheduled tasks) parses to undefined.
+    const guildId = (parsed.data as { guildId?: unknown } | undefined)?.guildId;
     const share = typeof guildId === 'string' ? `guild:${guildId}` : `job:${def.name}`;
     await runStoppable(signal, () => def.run(ctx, parsed.data, signal), share);
     ctx.log.debug({ job: def.name, id: job.id, ms: Date.now() - started }, 'job done');

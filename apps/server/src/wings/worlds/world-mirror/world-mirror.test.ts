@@ -167,7 +167,8 @@ describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () =>
       await stopWorker();
       await queue.stop();
     }
-  });
+    // Two waits of up to 20 s each (the failures, then the clearing retry): the limit covers both.
+  }, 60_000);
 
   it('does nothing without a remote, and serves nothing outside demo mode', async () => {
     const config = { ...t.ctx.config, worldMirror: { ...t.ctx.config.worldMirror, remote: null } };

@@ -50,8 +50,8 @@ export function PrivacyPolicyPage() {
         </List>
         <Text>
           Unlinking your account removes the link between your Discord and VRChat accounts. On your profile
-          page, 'Download My Data' gives you everything we hold about you as a JSON file, and 'Delete my
-          account' (confirmed by typing your username) unlinks your accounts, takes back the roles the bot
+          page, 'Download My Data' gives you everything we hold about you as a JSON file, and 'Delete My
+          Account' (confirmed by typing your username) unlinks your accounts, takes back the roles the bot
           gave you because of the link, signs you out everywhere and erases your data within minutes. Entries
           in a server's audit log that must stay are kept under a random pseudonym, without your name or IDs.
           While you remain a member of a Discord server with the bot, the bot still sees you there as Discord

@@ -52,7 +52,8 @@ function setup(extra: Answers = {}, permissions?: string[]) {
 }
 
 const open = async (title: string) => {
-  fireEvent.click(await screen.findByRole('button', { name: `${title} setup` }));
+  // The first render loads the lazy pages: slow on a busy machine.
+  fireEvent.click(await screen.findByRole('button', { name: `${title} setup` }, { timeout: 15_000 }));
   return within(await screen.findByRole('dialog', { name: title }));
 };
 const optionTexts = (select: HTMLElement) => [...(select as HTMLSelectElement).options].map((o) => o.text);
