@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -104,6 +104,11 @@ export async function openDatabase(opts: {
   else {
     const dir = join(dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
+    // On a full disk the embedded database fails only after a long initdb (20–60 s): a small write says so at
+    // once (ENOSPC, which the start turns into one sentence).
+    const probe = join(dir, '.write-probe');
+    writeFileSync(probe, 'ok');
+    rmSync(probe, { force: true });
     client = new PGlite(dir, { extensions });
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
