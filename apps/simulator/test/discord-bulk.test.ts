@@ -62,15 +62,18 @@ describe('bulk-seeding 100,000 members', () => {
   it('streams all 101 chunks over op 8 without stalling the event loop', async () => {
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
+    const started = performance.now();
     gateway.send(8, { guild_id: hangout.id, query: '', limit: 0, nonce: 'everyone' });
     const chunks = await gateway.chunks('everyone', 150_000);
+    const streamMs = performance.now() - started;
     delay.disable();
     expect(chunks).toHaveLength(101);
     expect(chunks.map((c) => c.d.chunk_index)).toEqual(Array.from({ length: 101 }, (_, i) => i));
     members = chunks.flatMap((c) => c.d.members as Member[]);
     expect(new Set(members.map((m) => m.user.id)).size).toBe(100_041);
-    // One chunk at a time: the longest pause stays far below the whole stream.
-    expect(delay.max / 1e6).toBeLessThan(1000);
+    // One chunk at a time: the longest pause stays far below the whole stream (a ratio, not a time: a
+    // loaded machine stretches both; building all chunks in one go would make them equal).
+    expect(delay.max / 1e6).toBeLessThan(streamMs / 4);
   }, 160_000);
 
   it('creates real users: GET /users/{id} answers them', async () => {

@@ -14,14 +14,28 @@ export class RawGateway {
   frames: Frame[] = [];
   closeCode: number | null = null;
   readonly ws: WebSocket;
+  private beat: NodeJS.Timeout | undefined;
   readonly opened: Promise<void>;
 
   constructor(url: string) {
     this.ws = new WebSocket(`${url}?v=10&encoding=json`);
-    this.ws.on('message', (data) => this.frames.push(JSON.parse(data.toString())));
+    this.ws.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as Frame;
+      this.frames.push(frame);
+      // Heartbeats as a client must (the simulator drops a silent one as Discord does), for as long as it is
+      // open: a long test (100,000 members streaming on a loaded machine) stays connected.
+      if (frame.op === 10 && !this.beat) {
+        const interval = (frame.d as { heartbeat_interval: number }).heartbeat_interval;
+        this.beat = setInterval(() => {
+          if (this.ws.readyState === WebSocket.OPEN) this.send(1, null);
+        }, interval);
+        this.beat.unref();
+      }
+    });
     // Tests terminate sockets that may still be connecting; that is not a failure.
     this.ws.on('error', () => {});
     this.ws.on('close', (code) => {
+      clearInterval(this.beat);
       this.closeCode = code;
     });
     this.opened = new Promise((resolve) => this.ws.once('open', () => resolve()));
