@@ -82,9 +82,19 @@ describe('what sets off a sync (with the Server Members intent)', () => {
     await t.control('PUT', `/discord/guilds/${hangout.id}/members/${seedUserIds.bot}/roles/${extra}`);
     expect(await queuedReason(t, hangout.id)).toBe('access');
   });
+});
 
-  // Last in this block: a ban sends two departures (GUILD_BAN_ADD and GUILD_MEMBER_REMOVE), and the second may
-  // ask for a sync after the test is over; a test after it would see that request instead of its own.
+// On its own server process: the role tests above ask for 'access' syncs from events that may still be on their
+// way (a role change moves other roles too), and one landing after this test forgets the queue would hold its
+// request (one waiting job per server). A ban sends two departures (GUILD_BAN_ADD and GUILD_MEMBER_REMOVE), and
+// the second may ask for a sync after the test is over, so nothing runs after it here either.
+describe('what sets off a sync: departures', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
+  });
+  afterAll(() => t?.close());
+
   it('syncs when a member leaves or is banned', async () => {
     // Each join asks for a sync once the mirror has stored it: wait for that request to land before forgetting
     // it, or it could land after and hold the departure's request (one waiting job per server).

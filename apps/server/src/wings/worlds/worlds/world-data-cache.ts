@@ -242,6 +242,11 @@ export class WorldDataCache {
     });
   }
 
+  /** The world's settings changed here: as its NOTIFY would say, without waiting for it. */
+  changed(worldId: string): void {
+    this.heard(`u:${worldId.toLowerCase()}`);
+  }
+
   /** A message on the world_data channel. */
   private heard(payload: string): void {
     const [kind, a, b] = payload.split(':');

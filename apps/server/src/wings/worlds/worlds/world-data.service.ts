@@ -86,6 +86,11 @@ export function worldDataCacheOf(ctx: AppContext): WorldDataCache {
   return cache;
 }
 
+/** A world's settings changed in this process: its next download is built afresh (others hear it by NOTIFY). */
+export function worldDataChanged(ctx: AppContext, worldId: string): void {
+  worldDataCacheOf(ctx).changed(worldId);
+}
+
 /**
  * The body a world downloads (encoded), as served: rebuilt within the minute and at once after a settings
  * change; when a platform is down the last body rather than nothing. The GitHub mirror stores this.

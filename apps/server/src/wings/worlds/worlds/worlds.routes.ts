@@ -5,7 +5,7 @@ import { routeSchemas } from '../../../http/route-schema.js';
 import type { ZodApp } from '../../../http/types.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { mirrorBaseUrl } from '../world-mirror/mirror-url.js';
-import { previewWorldData } from './world-data.service.js';
+import { previewWorldData, worldDataChanged } from './world-data.service.js';
 import {
   guildParams,
   world,
@@ -91,8 +91,19 @@ export async function worldsRoutes(app: ZodApp, ctx: AppContext): Promise<void> 
       body: worldUpdate,
       response: { 200: world },
     }),
-    async (req) =>
-      updateWorld(ctx, requireActor(req), req.params.guildId, req.params.worldId, req.body, urls()),
+    async (req) => {
+      const updated = await updateWorld(
+        ctx,
+        requireActor(req),
+        req.params.guildId,
+        req.params.worldId,
+        req.body,
+        urls(),
+      );
+      // This process serves the new settings from the next download on, not from when NOTIFY arrives.
+      worldDataChanged(ctx, req.params.worldId);
+      return updated;
+    },
   );
 
   app.delete(
