@@ -32,7 +32,11 @@ export async function axeFindings(page: Page, where: string): Promise<Finding[]>
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async (tags) => {
     const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    // Only the violations are read: axe then skips collecting the passes (a third of its time on a big page).
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: tags },
+      resultTypes: ['violations'],
+    });
     return result.violations.map((v) => ({
       rule: v.id,
       impact: v.impact ?? 'unknown',
