@@ -8,12 +8,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { freePort } from '../apps/server/test/free-port.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const webDist = join(repoRoot, 'apps/web/dist');
@@ -48,18 +48,6 @@ export function homePageScripts(dist = webDist): { file: string; bytes: number; 
     }
   }
   return files.sort((a, b) => b.gzip - a.gzip);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function stopGroup(child: ChildProcess): Promise<void> {

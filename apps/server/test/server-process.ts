@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,21 +9,12 @@ import { sessionXsrfToken } from '../src/http/auth.js';
 import { resolveSecretKey } from '../src/kernel/config.js';
 import { LAX_SIMULATOR } from '../src/platforms/testing.js';
 import { createScratchDatabase } from './db.js';
+import { freePort } from './free-port.js';
+
+export { freePort };
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const tsx = join(repoRoot, 'node_modules/.bin/tsx');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A real server process (`main.ts`, as `npm start` runs it) on its own port. */
 export interface ServerProcess {
