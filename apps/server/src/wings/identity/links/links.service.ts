@@ -53,19 +53,56 @@ async function findLinkByVrchat(db: Queryable, vrcUserId: string): Promise<LinkR
 export const MEMBER_SEARCH_SHARE = { burst: 3, ratePerSecond: 1 / 5 };
 
 /**
- * Searches VRChat users by display name, `usr_` id or pasted profile URL, with their thumbnails, within the
- * member's share (kept in the database, so it holds across every server process).
+ * Each member's share for reading one VRChat account (Check, Link, Verify Account, Refresh): 10 at once, enough
+ * for a whole linking with several Verify tries, then one every 5 s.
  */
-export async function searchVrchatUsers(ctx: AppContext, discordUserId: string, query: string) {
-  const share = `vrchat-search:${discordUserId}`;
-  const take = await takeToken(ctx.db, share, MEMBER_SEARCH_SHARE);
-  if (!take.granted)
-    throw limited(`Please wait ${Math.ceil(take.waitMs / 1000)}s before searching VRChat again.`);
-  // A search VRChat did not answer (rate limited, unreachable) does not spend the member's share.
-  return lookUpVrchatUsers(ctx, query).catch(async (err: unknown) => {
-    await refundToken(ctx.db, share, MEMBER_SEARCH_SHARE);
+export const MEMBER_ACCOUNT_READ_SHARE = { burst: 10, ratePerSecond: 1 / 5 };
+
+/**
+ * Runs a VRChat read within the member's share (kept in the database, so it holds across every server process);
+ * past it the member is told how long to wait. A read VRChat did not answer (rate limited, unreachable) gives
+ * the share back.
+ */
+async function withinMemberShare<T>(
+  ctx: AppContext,
+  share: { key: string; rate: { burst: number; ratePerSecond: number }; waitText: string },
+  read: () => Promise<T>,
+): Promise<T> {
+  const take = await takeToken(ctx.db, share.key, share.rate);
+  if (!take.granted) throw limited(`Please wait ${Math.ceil(take.waitMs / 1000)}s ${share.waitText}`);
+  return read().catch(async (err: unknown) => {
+    await refundToken(ctx.db, share.key, share.rate);
     throw err;
   });
+}
+
+/**
+ * Searches VRChat users by display name, `usr_` id or pasted profile URL, with their thumbnails, within the
+ * member's share.
+ */
+export function searchVrchatUsers(ctx: AppContext, discordUserId: string, query: string) {
+  return withinMemberShare(
+    ctx,
+    {
+      key: `vrchat-search:${discordUserId}`,
+      rate: MEMBER_SEARCH_SHARE,
+      waitText: 'before searching VRChat again.',
+    },
+    () => lookUpVrchatUsers(ctx, query),
+  );
+}
+
+/** One VRChat account as the member's Check, Link, Verify or Refresh reads it (null: VRChat has no such user). */
+function readVrchatUserFor(ctx: AppContext, discordUserId: string, vrcUserId: string) {
+  return withinMemberShare(
+    ctx,
+    {
+      key: `vrchat-account-read:${discordUserId}`,
+      rate: MEMBER_ACCOUNT_READ_SHARE,
+      waitText: 'before asking VRChat about an account again.',
+    },
+    () => ctx.vrchat.getUser(vrcUserId),
+  );
 }
 
 async function lookUpVrchatUsers(ctx: AppContext, query: string) {
@@ -101,15 +138,15 @@ async function codeFor(db: Queryable, discordUserId: string, vrcUserId: string):
 
 export async function checkLink(ctx: AppContext, discordUserId: string, vrcUserId: string) {
   // No code for an account VRChat does not have: the id was mistyped or the account deleted.
-  await requireVrchatUser(ctx, vrcUserId);
+  await requireVrchatUser(ctx, discordUserId, vrcUserId);
   const existing = await findLinkByVrchat(ctx.db, vrcUserId);
   const status =
     existing && existing.discordUserId !== discordUserId ? ('Conflict' as const) : ('Success' as const);
   return { status, verificationCode: await codeFor(ctx.db, discordUserId, vrcUserId) };
 }
 
-async function requireVrchatUser(ctx: AppContext, vrcUserId: string) {
-  const user = await ctx.vrchat.getUser(vrcUserId);
+async function requireVrchatUser(ctx: AppContext, discordUserId: string, vrcUserId: string) {
+  const user = await readVrchatUserFor(ctx, discordUserId, vrcUserId);
   if (!user) throw missing(VRCHAT_USER_NOT_FOUND);
   return user;
 }
@@ -194,7 +231,7 @@ async function writeLink(
 }
 
 export async function linkAccount(ctx: AppContext, discordUserId: string, vrcUserId: string) {
-  const vrc = await requireVrchatUser(ctx, vrcUserId);
+  const vrc = await requireVrchatUser(ctx, discordUserId, vrcUserId);
   const code = await codeFor(ctx.db, discordUserId, vrc.id);
   const proven = bioHasCode(vrc.bio, code);
   // Relinking an account this user already proved stays verified, and says so.
@@ -205,7 +242,7 @@ export async function linkAccount(ctx: AppContext, discordUserId: string, vrcUse
 }
 
 export async function verifyAccount(ctx: AppContext, discordUserId: string, vrcUserId: string) {
-  const vrc = await requireVrchatUser(ctx, vrcUserId);
+  const vrc = await requireVrchatUser(ctx, discordUserId, vrcUserId);
   const rows = await ctx.db
     .select({ code: verificationCodes.code })
     .from(verificationCodes)
@@ -226,7 +263,7 @@ export async function verifyAccount(ctx: AppContext, discordUserId: string, vrcU
 export async function refreshLink(ctx: AppContext, discordUserId: string) {
   const link = await findLinkByDiscord(ctx.db, discordUserId);
   if (!link) throw missing(NO_LINK);
-  const vrc = await ctx.vrchat.getUser(link.vrcUserId);
+  const vrc = await readVrchatUserFor(ctx, discordUserId, link.vrcUserId);
   if (!vrc) throw missing(VRCHAT_USER_NOT_FOUND);
   await writeRefresh(ctx, link, vrc, userActor(discordUserId));
   return { status: 'Success' as const };

@@ -1,3 +1,4 @@
+import { vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../../../test/app.js';
 import { waitFor } from '../../../platforms/testing.js';
@@ -51,5 +52,21 @@ describe("each member's share of the bot account's VRChat budget (strict simulat
     for (let i = 0; i < 3; i++) expect((await search(member, `failing${i}`)).statusCode).toBe(503);
     await t.control('DELETE', '/faults');
     expect((await search(member, 'works')).statusCode).toBe(200);
+  }, 60_000);
+
+  it('a member looping account checks is refused past their share (10), with a sentence; another member is answered', async () => {
+    const looper = await signIn(t);
+    const other = await signIn(t);
+    const vrcId = vrchatSeed.userIds['Jasper Vale'];
+    const check = (user: { session: string }) =>
+      t.inject({ method: 'GET', url: `/api/users/check?vrcId=${vrcId}`, session: user.session });
+    const answers = await Promise.all(Array.from({ length: 13 }, () => check(looper)));
+    const ok = answers.filter((r) => r.statusCode === 200);
+    const refused = answers.filter((r) => r.statusCode === 429);
+    expect(ok.length).toBe(10);
+    expect(refused.length).toBe(3);
+    for (const r of refused)
+      expect(r.json().message).toMatch(/^Please wait \d+s before asking VRChat about an account again\.$/);
+    expect((await check(other)).statusCode).toBe(200);
   }, 60_000);
 });
