@@ -121,6 +121,8 @@ describe.skipIf(!adminUrl)('an api process beside a bot,worker process', () => {
       `/api/guilds/logging/${hangout}/config`,
       `/api/guilds/${hangout}/sync`,
       `/api/members/${hangout}`,
+      `/api/guilds/channels/${hangout}/channels`,
+      `/api/guilds/${hangout}/setup_check`,
     ]) {
       const res = await get(path);
       expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(200);
@@ -143,6 +145,17 @@ describe.skipIf(!adminUrl)('an api process beside a bot,worker process', () => {
       return (now.body.guildRoles as { id: string; name: string }[]).some(
         (r) => r.id === role?.id && r.name === renamed,
       );
+    }, 30_000);
+    expect(proxy.calls).toEqual([]);
+  });
+
+  it('lists a text channel made in Discord a moment ago in the logging dialog, still without Discord', async () => {
+    const made = await control('POST', `/discord/guilds/${hangout}/channels`, { name: 'fresh-log' });
+    expect(made.status).toBe(201);
+    proxy.calls.length = 0;
+    await waitFor(async () => {
+      const now = await get(`/api/guilds/channels/${hangout}/channels`);
+      return (now.body.channels as { name: string }[]).some((c) => c.name === 'fresh-log');
     }, 30_000);
     expect(proxy.calls).toEqual([]);
   });

@@ -1,4 +1,12 @@
-import { type Client, type ClientEvents, Events, type Guild, type GuildMember, type Role } from 'discord.js';
+import {
+  type Channel,
+  type Client,
+  type ClientEvents,
+  Events,
+  type Guild,
+  type GuildMember,
+  type Role,
+} from 'discord.js';
 import type { AppContext } from '../../kernel/context.js';
 import { guildStateFromCache } from '../../platforms/discord/guild-cache.js';
 import { guildSnapshotWriter } from '../../wings/access/guilds/guild-snapshot.events.js';
@@ -6,7 +14,7 @@ import { guildSnapshotWriter } from '../../wings/access/guilds/guild-snapshot.ev
 /**
  * The gateway holder keeps the server snapshot (wings/access/guilds) that API processes read servers from:
  * every server of a shard at its READY and after every RESUME, and each server again on the events that change
- * what the snapshot keeps (the server, its roles, the bot's own roles); GUILD_DELETE (the bot left) removes it.
+ * what the snapshot keeps (the server, its roles, its text channels, the bot's own roles); GUILD_DELETE (the bot left) removes it.
  * discord.js has applied the event to its cache when it emits it, so each write is the cache's state.
  */
 export function onGuildSnapshot(client: Client, ctx: AppContext): () => void {
@@ -33,6 +41,10 @@ export function onGuildSnapshot(client: Client, ctx: AppContext): () => void {
   const onMemberUpdate = (_: unknown, member: GuildMember) => {
     if (member.id === client.user?.id) changed(member.guild);
   };
+  const onChannel = (channel: Channel) => {
+    if ('guild' in channel && channel.guild) changed(channel.guild);
+  };
+  const onChannelUpdate = (_: Channel, channel: Channel) => onChannel(channel);
   const onGuildDelete = (guild: Guild) => logged(guild.id, writer.left(guild.id));
 
   const offs: (() => void)[] = [];
@@ -49,6 +61,9 @@ export function onGuildSnapshot(client: Client, ctx: AppContext): () => void {
   on(Events.GuildRoleUpdate, onRoleUpdate);
   on(Events.GuildRoleDelete, onRole);
   on(Events.GuildMemberUpdate, onMemberUpdate);
+  on(Events.ChannelCreate, onChannel);
+  on(Events.ChannelUpdate, onChannelUpdate);
+  on(Events.ChannelDelete, onChannel);
   on(Events.GuildDelete, onGuildDelete);
   // Registered after the gateway connected (a takeover): write what the cache holds now.
   if (client.isReady()) for (const shardId of client.ws.shards.keys()) shardReady(shardId);

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import type { DiscordMemberInfo, DiscordRoleInfo } from '../../platforms/ports.js';
+import type { DiscordChannelInfo, DiscordMemberInfo, DiscordRoleInfo } from '../../platforms/ports.js';
 
 /**
  * The member mirror: every member of every server the bot is in, as the gateway and REST last told us.
@@ -79,6 +79,8 @@ export const guildSnapshots = pgTable('guild_snapshots', {
   roles: jsonb('roles').$type<DiscordRoleInfo[]>().notNull(),
   /** The bot's own membership (its role ids decide its highest role and permissions); null if unknown. */
   botMember: jsonb('bot_member').$type<DiscordMemberInfo | null>(),
+  /** Its text and announcement channels with their permission overwrites; null until the holder writes them. */
+  channels: jsonb('channels').$type<DiscordChannelInfo[] | null>(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -2,7 +2,9 @@ import {
   type APIGuildChannel,
   ChannelType,
   type Client,
+  type Guild,
   type GuildChannelType,
+  OverwriteType,
   type RESTPostAPIChannelMessageResult,
   Routes,
 } from 'discord.js';
@@ -28,6 +30,34 @@ function channelFromApi(c: APIGuildChannel<GuildChannelType>): DiscordChannelInf
   };
 }
 
+const inDiscordOrder = (a: DiscordChannelInfo, b: DiscordChannelInfo) =>
+  a.position - b.position || a.id.localeCompare(b.id);
+
+/**
+ * The server's text channels as the gateway cache holds them (discord.js applies CHANNEL_CREATE, _UPDATE and
+ * _DELETE to it): what the server snapshot stores, so API processes list channels without Discord.
+ */
+export function textChannelsFromCache(guild: Guild): DiscordChannelInfo[] {
+  return guild.channels.cache
+    .filter((c) => TEXT_TYPES.has(c.type))
+    .map((c) => ({
+      id: c.id,
+      name: c.name,
+      position: 'rawPosition' in c ? c.rawPosition : 0,
+      parentId: c.parentId ?? null,
+      permissionOverwrites:
+        'permissionOverwrites' in c
+          ? c.permissionOverwrites.cache.map((o) => ({
+              id: o.id,
+              type: o.type === OverwriteType.Member ? ('member' as const) : ('role' as const),
+              allow: o.allow.bitfield.toString(),
+              deny: o.deny.bitfield.toString(),
+            }))
+          : [],
+    }))
+    .sort(inDiscordOrder);
+}
+
 /** Text channels over REST (always fresh: the dialog must show a channel made a minute ago) and embeds. */
 export function channelMethods(client: Client): ChannelMethods {
   const rest = client.rest;
@@ -37,7 +67,7 @@ export function channelMethods(client: Client): ChannelMethods {
       return channels
         .filter((c) => TEXT_TYPES.has(c.type))
         .map(channelFromApi)
-        .sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
+        .sort(inDiscordOrder);
     },
 
     async postEmbed(channelId, embed, opts = {}) {

@@ -1,17 +1,24 @@
 import type { Client, Guild } from 'discord.js';
-import type { DiscordGuildInfo, DiscordMemberInfo } from '../ports.js';
+import type { DiscordChannelInfo, DiscordGuildInfo, DiscordMemberInfo } from '../ports.js';
+import { textChannelsFromCache } from './channels.js';
 import { guildFromCache, memberFromCache } from './mappers.js';
 import { cachedGuild } from './members.js';
 
-/** A server as this process's gateway holds it, with the bot's own membership. */
+/** A server as this process's gateway holds it, with the bot's own membership and its text channels. */
 export interface CachedGuildState extends DiscordGuildInfo {
   botMember: DiscordMemberInfo | null;
+  /** Null in a snapshot written before channels were kept (until its holder writes it again). */
+  channels: DiscordChannelInfo[] | null;
 }
 
 /** The server's state from the gateway cache (what the server snapshot stores). */
 export function guildStateFromCache(guild: Guild): CachedGuildState {
   const me = guild.members.me;
-  return { ...guildFromCache(guild), botMember: me ? memberFromCache(me) : null };
+  return {
+    ...guildFromCache(guild),
+    botMember: me ? memberFromCache(me) : null,
+    channels: textChannelsFromCache(guild),
+  };
 }
 
 /**

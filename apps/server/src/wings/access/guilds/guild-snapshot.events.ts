@@ -10,7 +10,7 @@ import {
  * The gateway holder's writer of the server snapshot. Writes of one server run one after another and each
  * writes the server's state as the gateway cache has it when the write runs (`read()`), so a burst of events
  * ends with the latest state; what this process last wrote is remembered, so an event that changed nothing
- * the snapshot keeps (a member's nickname, a channel) costs no database call at all.
+ * the snapshot keeps (a member's nickname, a voice channel) costs no database call at all.
  */
 export function guildSnapshotWriter(db: Db) {
   const lastWritten = new Map<string, string>();

@@ -13,7 +13,7 @@ import {
 export const GUILD_NOT_LOADED =
   "This server's Discord details are not loaded yet (the bot is still connecting to Discord). Try again in a minute.";
 
-const guildInfo = ({ botMember: _, ...guild }: GuildSnapshot): DiscordGuildInfo => guild;
+const guildInfo = ({ botMember: _, channels: __, ...guild }: GuildSnapshot): DiscordGuildInfo => guild;
 
 /**
  * The Discord port with server reads (getGuild, botMember, botGuildIds) answered without Discord: from this
@@ -50,6 +50,15 @@ export function snapshotBackedDiscord(
       if (!guild) return null;
       if (!guild.botMember) throw unavailable(GUILD_NOT_LOADED);
       return guild.botMember;
+    },
+
+    // From the snapshot too: the channel list (the logging dialog, the setup check) is as fresh as the gateway's
+    // CHANNEL_* events, with no REST call on an API process.
+    async listTextChannels(guildId) {
+      const guild = await known(guildId);
+      if (!guild) return [];
+      if (!guild.channels) throw unavailable(GUILD_NOT_LOADED);
+      return guild.channels;
     },
 
     async botGuildIds() {

@@ -1,13 +1,13 @@
 import { and, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { guildSnapshotShards, guildSnapshots } from '../../../db/schema/index.js';
-import type { DiscordGuildInfo, DiscordMemberInfo } from '../../../platforms/ports.js';
+import type { CachedGuildState } from '../../../platforms/discord/guild-cache.js';
 
-/** A server as the gateway holder last saw it: what API processes answer server reads with. */
-export interface GuildSnapshot extends DiscordGuildInfo {
-  /** The bot's own membership in the server (null when the gateway did not send it). */
-  botMember: DiscordMemberInfo | null;
-}
+/**
+ * A server as the gateway holder last saw it: what API processes answer server reads with (the bot's own
+ * membership is null when the gateway did not send it).
+ */
+export type GuildSnapshot = CachedGuildState;
 
 /** Discord's shard of a server (its id's timestamp bits modulo the shard count). */
 export const shardOfGuild = (guildId: string, shardCount: number): number =>
@@ -26,6 +26,7 @@ export async function writeGuildSnapshot(db: Db, s: GuildSnapshot): Promise<bool
     ownerId: s.ownerId,
     roles: s.roles,
     botMember: s.botMember,
+    channels: s.channels,
     updatedAt: new Date(),
   };
   const t = guildSnapshots;
@@ -40,10 +41,12 @@ export async function writeGuildSnapshot(db: Db, s: GuildSnapshot): Promise<bool
         ownerId: sql`excluded.owner_id`,
         roles: sql`excluded.roles`,
         botMember: sql`excluded.bot_member`,
+        channels: sql`excluded.channels`,
         updatedAt: sql`excluded.updated_at`,
       },
-      setWhere: sql`(${t.name}, ${t.iconUrl}, ${t.ownerId}, ${t.roles}, ${t.botMember})
-        is distinct from (excluded.name, excluded.icon_url, excluded.owner_id, excluded.roles, excluded.bot_member)`,
+      setWhere: sql`(${t.name}, ${t.iconUrl}, ${t.ownerId}, ${t.roles}, ${t.botMember}, ${t.channels})
+        is distinct from (excluded.name, excluded.icon_url, excluded.owner_id, excluded.roles, excluded.bot_member,
+        excluded.channels)`,
     })
     .returning({ guildId: t.guildId });
   return written.length > 0;
@@ -85,6 +88,7 @@ const toSnapshot = (r: typeof guildSnapshots.$inferSelect): GuildSnapshot => ({
   ownerId: r.ownerId,
   roles: r.roles,
   botMember: r.botMember ?? null,
+  channels: r.channels ?? null,
 });
 
 /** The server's snapshot, or undefined when there is none. */

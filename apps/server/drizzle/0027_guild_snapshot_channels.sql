@@ -1,0 +1,1 @@
+ALTER TABLE "guild_snapshots" ADD COLUMN "channels" jsonb;
