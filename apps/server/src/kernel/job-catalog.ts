@@ -137,7 +137,7 @@ export const groupsFollowJob = jobType({
 export const groupsRolesJob = jobType({
   name: 'groups.roles',
   title: 'Refresh group roles',
-  summary: "reads the roles of linked VRChat groups whose kept copy is missing, out of date or six hours old",
+  summary: 'reads the roles of linked VRChat groups whose kept copy is missing, out of date or six hours old',
   payload: none,
   retry: once,
   expireInSeconds: 5 * 60,

@@ -24,7 +24,10 @@ describe('the group-role cache (against the simulators)', () => {
   const listWorlds = async () => {
     const res = await t.inject({ method: 'GET', url: worldsUrl, session: owner.session });
     expect(res.statusCode).toBe(200);
-    return res.json() as { groupRoles: { id: string; name: string }[] | null; groupRolesReadAt: string | null };
+    return res.json() as {
+      groupRoles: { id: string; name: string }[] | null;
+      groupRolesReadAt: string | null;
+    };
   };
   const roleNames = async () => (await listWorlds()).groupRoles?.map((r) => r.name);
 
@@ -101,7 +104,11 @@ describe('the group-role cache (against the simulators)', () => {
 
   it('forgets the copy when the group is unlinked', async () => {
     expect(await rows(t, 'group_role_cache', 'group_id = $1', [groupId])).toHaveLength(1);
-    const res = await t.inject({ method: 'DELETE', url: `/api/groups/${hangout.id}`, session: owner.session });
+    const res = await t.inject({
+      method: 'DELETE',
+      url: `/api/groups/${hangout.id}`,
+      session: owner.session,
+    });
     expect(res.statusCode).toBeLessThan(300);
     expect(await rows(t, 'group_role_cache', 'group_id = $1', [groupId])).toHaveLength(0);
   });

@@ -43,8 +43,8 @@ export async function cachedGroupRoles(db: Queryable, groupId: string): Promise<
  * came meanwhile is not undone). One read per group at a time in this process; never inside a transaction.
  */
 export function refreshGroupRoles(ctx: AppContext, groupId: string): Promise<VrchatGroupRole[]> {
-  let inFlight = reads.get(ctx);
-  if (!inFlight) reads.set(ctx, (inFlight = new Map()));
+  const inFlight = reads.get(ctx) ?? new Map<string, Promise<VrchatGroupRole[]>>();
+  reads.set(ctx, inFlight);
   const running = inFlight.get(groupId);
   if (running) return running;
   const read = (async () => {
@@ -109,9 +109,7 @@ export async function refreshOldGroupRoles(ctx: AppContext, signal?: AbortSignal
   await ctx.db
     .delete(groupRoleCache)
     .where(
-      notExists(
-        ctx.db.select().from(guildGroups).where(eq(guildGroups.groupId, groupRoleCache.groupId)),
-      ),
+      notExists(ctx.db.select().from(guildGroups).where(eq(guildGroups.groupId, groupRoleCache.groupId))),
     );
   const due = await ctx.db
     .selectDistinct({

@@ -31,6 +31,7 @@ import {
 } from './sync-breaker.js';
 import { type Observation, type ObserveWarning, observeGuild } from './sync-observe.js';
 import type { SyncAction, SyncActionKind, SyncWarning } from './sync-plan.js';
+import { syncQueuePlace } from './sync-queue.js';
 import { adoptRetiredAutoRoles, dropStaleGrants } from './temporary-grants.js';
 
 export { breakerHolds, HOLD_ABOVE_COUNT, HOLD_ABOVE_SHARE };
@@ -251,10 +252,15 @@ export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: stri
   const link = await linkOf(ctx.db, guildId);
   const held = await heldSummary(ctx.db, guildId);
   const last = row?.lastResult as Partial<SyncRunResult> | null | undefined;
-  const [activity, nextRunAt] = await Promise.all([syncActivityOf(ctx, guildId), nextScheduledSync(ctx)]);
+  const [activity, nextRunAt, queue] = await Promise.all([
+    syncActivityOf(ctx, guildId),
+    nextScheduledSync(ctx),
+    queuePlaceOrNull(ctx, guildId),
+  ]);
   return {
     groupEnabled: link?.enabled ?? false,
     activity,
+    queue,
     nextRunAt,
     lastRunAt: row?.lastRunAt?.toISOString() ?? null,
     lastResult: last ? { applied: last.applied ?? 0, failed: last.failed ?? 0, held: last.held ?? 0 } : null,
@@ -293,7 +299,16 @@ export async function requestSyncNow(ctx: AppContext, actor: Actor, guildId: str
     queued: id !== null,
     running: where?.running ?? false,
     startsAt: where?.startsAt?.toISOString() ?? null,
+    queue: await queuePlaceOrNull(ctx, guildId),
   };
+}
+
+/** The queue estimate is extra: a failed read answers without it rather than failing the status. */
+async function queuePlaceOrNull(ctx: AppContext, guildId: string) {
+  return syncQueuePlace(ctx, guildId).catch((err) => {
+    ctx.log.warn({ err, guildId }, 'sync: could not read the queue');
+    return null;
+  });
 }
 
 export const SYNC_NOT_QUEUED = 'The sync could not be queued right now. Try again in a minute.';

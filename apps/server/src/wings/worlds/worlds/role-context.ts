@@ -29,5 +29,10 @@ export async function roleContext(ctx: AppContext, guild: DiscordGuildInfo): Pro
   if (!groupId) return { discordRoles, groupId, groupRoles: [], groupRolesReadAt: null };
   // Listing worlds must not fail because VRChat is down; without a copy group role names show as their ids.
   const cached = await groupRolesOf(ctx, groupId);
-  return { discordRoles, groupId, groupRoles: cached?.roles ?? null, groupRolesReadAt: cached?.readAt ?? null };
+  return {
+    discordRoles,
+    groupId,
+    groupRoles: cached?.roles ?? null,
+    groupRolesReadAt: cached?.readAt ?? null,
+  };
 }
