@@ -2,8 +2,11 @@ import { seedGuildIds } from '@vrclink/simulator';
 import { describe, expect, it } from 'vitest';
 import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import { withOwnerApp } from '../../../../test/factories.js';
+import { fetchNextJobSql } from '../../../jobs/boss-sql.js';
 import type { PgBossJobQueue } from '../../../jobs/pg-boss-queue.js';
 import { syncGuildJob } from '../../../kernel/job-catalog.js';
+import { requestGuildSync, syncPriority } from '../../../kernel/sync-trigger.js';
+import { syncQueuePlace } from './sync-queue.js';
 
 const url = `/api/guilds/${seedGuildIds.hangout.id}/sync`;
 
@@ -16,8 +19,14 @@ describe('the sync queue estimate', () => {
   withOwnerApp({ ...laxSimulator.forVrchatTestPacing, jobs: true }, (scene) => {
     ({ t, owner } = scene);
   });
+  const syncQueuePlaceOf = (guildId: string) => syncQueuePlace(t.ctx, guildId);
   const queueSync = (guildId: string) =>
-    t.ctx.jobs.send(syncGuildJob, { guildId, reason: 'schedule' }, { singletonKey: guildId });
+    // Small servers never synced, as the hangout: the same priority, so the older ones go first.
+    t.ctx.jobs.send(
+      syncGuildJob,
+      { guildId, reason: 'schedule' },
+      { singletonKey: guildId, priority: syncPriority(null) },
+    );
 
   it('counts the servers ahead and estimates the start from recent syncs, in Sync now and in the status', async () => {
     // Three syncs finished recently, 30 s each.
@@ -50,5 +59,47 @@ describe('the sync queue estimate', () => {
     await t.ctx.database.executeSql(`delete from pgboss.job where name = $1`, [syncGuildJob.name]);
     const status = (await t.inject({ method: 'GET', url, session: owner.session })).json();
     expect(status.queue).toBeNull();
+  });
+
+  it('takes a small community before a big server queued earlier, but a big one that waited long first', async () => {
+    const exec = t.ctx.database.executeSql;
+    await exec('delete from pgboss.job where name = $1', [syncGuildJob.name]);
+    const [big, small, later] = ['920000000000000001', '920000000000000002', '920000000000000003'];
+    const lastSync = (guildId: string, durationMs: number) =>
+      exec(
+        `insert into guild_sync_state (guild_id, last_result) values ($1, $2::jsonb)
+         on conflict (guild_id) do update set last_result = excluded.last_result`,
+        [guildId, JSON.stringify({ applied: 0, durationMs })],
+      );
+    await lastSync(big, 10 * 60_000);
+    await lastSync(small, 4_000);
+    await lastSync(later, 4_000);
+    const due = () =>
+      exec(`update pgboss.job set start_after = now() - interval '1 second' where name = $1`, [
+        syncGuildJob.name,
+      ]);
+    const next = async () => {
+      const { rows } = await exec(fetchNextJobSql, [syncGuildJob.name, 'test-worker']);
+      return (rows[0]?.data as { guildId: string } | undefined)?.guildId;
+    };
+
+    await requestGuildSync(t.ctx, big, 'schedule');
+    await requestGuildSync(t.ctx, small, 'member');
+    await due();
+    expect(await syncQueuePlaceOf(small)).toMatchObject({ ahead: 0 });
+    expect(await next()).toBe(small);
+
+    // The big server's sync has waited 31 minutes: more than the small ones' head start, so it goes first.
+    await exec(`update pgboss.job set created_on = now() - interval '31 minutes' where singleton_key = $1`, [
+      big,
+    ]);
+    await requestGuildSync(t.ctx, later, 'member');
+    await due();
+    expect(await next()).toBe(big);
+    expect(await next()).toBe(later);
+  });
+
+  it('ranks servers by their last sync’s length, unknown ones as small', () => {
+    expect([null, 4_000, 30_000, 120_000, 600_000].map(syncPriority)).toEqual([30, 30, 20, 10, 0]);
   });
 });

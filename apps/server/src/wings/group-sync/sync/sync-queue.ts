@@ -1,3 +1,4 @@
+import { AGED_PRIORITY } from '../../../jobs/boss-sql.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { syncGuildJob } from '../../../kernel/job-catalog.js';
 
@@ -20,7 +21,7 @@ export interface SyncQueuePlace {
 
 /**
  * The server's waiting sync's place in the queue (pg-boss's own table, ordered as the workers take jobs:
- * priority, then age), or null when none of its syncs waits. The estimate: the syncs ahead, plus half of
+ * priority aged by the wait, then age; jobs/boss-sql.ts), or null when none of its syncs waits. The estimate: the syncs ahead, plus half of
  * those running, at the mean length of the last MEASURED_SYNCS finished syncs, divided among the workers
  * busy now (each worker runs one sync at a time); and not before the job's own start time.
  */
@@ -41,8 +42,7 @@ export async function syncQueuePlace(ctx: AppContext, guildId: string): Promise<
      select
        (select count(*) from pgboss.job j where j.name = $1 and j.state in ('created', 'retry')
           and j.singleton_key is distinct from $2
-          and (j.priority > m.priority
-               or (j.priority = m.priority and (j.created_on, j.id) < (m.created_on, m.id))))::int as ahead,
+          and ((${AGED_PRIORITY}, m.created_on, m.id) > (${AGED_PRIORITY.replaceAll('j.', 'm.')}, j.created_on, j.id)))::int as ahead,
        (select count(*) from pgboss.job where name = $1 and state = 'active')::int as running,
        greatest(0, extract(epoch from m.start_after - now()))::float8 as delay,
        (select avg(seconds) from recent)::float8 as mean

@@ -5,7 +5,7 @@ import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { invalid, unavailable } from '../../../kernel/errors.js';
 import { syncGuildJob } from '../../../kernel/job-catalog.js';
-import { requestGuildSync } from '../../../kernel/sync-trigger.js';
+import { requestGuildSync, syncPriorityOf } from '../../../kernel/sync-trigger.js';
 import { metrics } from '../../../observability/metrics.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { linkOf } from '../groups/groups.service.js';
@@ -184,19 +184,21 @@ export async function runGuildSync(
     reads: obs.reads,
     writes: result.writes,
   };
+  // How long it took orders this server's next syncs in the queue (kernel/sync-trigger.ts, syncPriority).
+  const stored = { ...summary, durationMs: Date.now() - started };
   await ctx.db
     .insert(guildSyncState)
     .values({
       guildId,
       lastRunAt: new Date(),
-      lastResult: summary,
+      lastResult: stored,
       warnings,
     })
     .onConflictDoUpdate({
       target: guildSyncState.guildId,
       set: {
         lastRunAt: new Date(),
-        lastResult: summary,
+        lastResult: stored,
         warnings,
         updatedAt: sql`now()`,
       },
@@ -283,7 +285,11 @@ export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: stri
 export async function requestSyncNow(ctx: AppContext, actor: Actor, guildId: string) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const id = await ctx.jobs
-    .send(syncGuildJob, { guildId, reason: 'manual' }, { singletonKey: guildId })
+    .send(
+      syncGuildJob,
+      { guildId, reason: 'manual' },
+      { singletonKey: guildId, priority: await syncPriorityOf(ctx, guildId) },
+    )
     .catch((err) => {
       ctx.log.error({ err, guildId }, 'sync: could not queue');
       throw unavailable(SYNC_NOT_QUEUED);
