@@ -311,6 +311,7 @@ export async function rows(
     | 'guests'
     | 'group_invites'
     | 'guild_permissions'
+    | 'group_role_cache'
     | 'guild_settings'
     | 'guest_roles'
     | 'guild_groups'

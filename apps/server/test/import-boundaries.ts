@@ -177,6 +177,7 @@ export const tableOwners: Record<string, string> = {
   syncTemporaryGrants: 'group-sync',
   syncHeldRemovals: 'group-sync',
   groupJoinRefusals: 'group-sync',
+  groupRoleCache: 'group-sync',
   // worlds
   worlds: 'worlds',
   worldDataCache: 'worlds',

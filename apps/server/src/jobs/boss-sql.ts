@@ -5,6 +5,13 @@
  */
 
 /**
+ * A waiting job's priority aged by its wait, one point a minute: a job sent with priority 30 goes before
+ * jobs of priority 0 that waited up to 30 minutes longer, never before older ones. With every priority 0 (most
+ * queues) this is the age order. `j` is the job row.
+ */
+export const AGED_PRIORITY = `(j.priority + extract(epoch from now() - j.created_on) / 60)`;
+
+/**
  * Takes the next job of one queue. pg-boss's own fetch takes the oldest waiting job even when a job with
  * its singleton key is running, fails on the stately unique index, and so stops the whole queue behind one
  * busy (or dead) key. `$2` names the worker (shown while the job runs). This one skips a key that is running; and a fresh job waits behind a retry of its key,
@@ -26,7 +33,7 @@ WITH next AS (
           AND (o.state = 'active' OR (o.state = 'retry' AND j.state = 'created'))
       )
     )
-  ORDER BY j.priority DESC, j.created_on, j.id
+  ORDER BY ${AGED_PRIORITY} DESC, j.created_on, j.id
   LIMIT 1
   FOR UPDATE SKIP LOCKED
 )

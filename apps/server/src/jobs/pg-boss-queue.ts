@@ -91,6 +91,7 @@ export class PgBossJobQueue implements JobQueue {
     return this.boss.send(job.name, data, {
       singletonKey: opts.singletonKey,
       startAfter: opts.startAfterSeconds,
+      ...(opts.priority === undefined ? {} : { priority: Math.round(opts.priority) }),
     });
   }
 

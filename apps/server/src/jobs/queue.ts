@@ -10,6 +10,11 @@ export interface SendJobOptions {
   singletonKey?: string;
   /** Do not run before this many seconds from now. */
   startAfterSeconds?: number;
+  /**
+   * Taken before jobs with less (default 0). Waiting ages a job one point a minute (boss-sql.ts), so a job
+   * with less is passed over for at most as many minutes as the difference: nothing starves.
+   */
+  priority?: number;
 }
 
 /** Where the jobs of one singleton key stand: one running, and when the next waiting one may start. */

@@ -2,6 +2,7 @@ import type { JobDefinition } from './define.js';
 import { accountEraseHandler } from './handlers/account-erase.js';
 import { discordLogDeliverHandler } from './handlers/discord-log-deliver.js';
 import { groupsFollowHandler } from './handlers/groups-follow.js';
+import { groupsRolesHandler } from './handlers/groups-roles.js';
 import { guestsReconcileHandler } from './handlers/guests-reconcile.js';
 import { linkEventsHandler } from './handlers/link-events.js';
 import { linkedRolesUpdateHandler } from './handlers/linked-roles-update.js';
@@ -26,6 +27,7 @@ export const jobRegistry: readonly JobDefinition[] = [
   syncGuildHandler,
   syncAllHandler,
   groupsFollowHandler,
+  groupsRolesHandler,
   guestsReconcileHandler,
   discordLogDeliverHandler,
   worldsAtlasHandler,

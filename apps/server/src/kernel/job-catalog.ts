@@ -133,6 +133,17 @@ export const groupsFollowJob = jobType({
   schedule: { timerSeconds: 60, method: 'followGroupAuditLogs' },
 });
 
+/** Reads linked groups' roles again, slowly (role changes arrive by groups.follow; this catches the rest). */
+export const groupsRolesJob = jobType({
+  name: 'groups.roles',
+  title: 'Refresh group roles',
+  summary: 'reads the roles of linked VRChat groups whose kept copy is missing, out of date or six hours old',
+  payload: none,
+  retry: once,
+  expireInSeconds: 5 * 60,
+  schedule: { timerSeconds: 30 * 60, method: 'refreshGroupRoles' },
+});
+
 /** Makes guest roles in Discord match the guest records. */
 export const guestsReconcileJob = jobType({
   name: 'guests.reconcile',

@@ -16,13 +16,49 @@ export type SyncReason =
   | 'held';
 
 /**
+ * A server's place among waiting syncs by how long its last sync took (a measure of its size): quick ones
+ * first, so a small community's change is not queued behind hours of big servers' syncs. Waiting ages a job
+ * one point a minute (jobs/boss-sql.ts), so a big server's sync is passed over for at most 30 minutes.
+ */
+export function syncPriority(lastDurationMs: number | null): number {
+  if (lastDurationMs === null) return 30; // never synced: measured once, treated as small
+  if (lastDurationMs < 15_000) return 30;
+  if (lastDurationMs < 60_000) return 20;
+  if (lastDurationMs < 5 * 60_000) return 10;
+  return 0;
+}
+
+/**
+ * The last sync's length from the sync's own record (guild_sync_state, the group-sync wing's; read here by
+ * SQL because the kernel imports no wing), or null when unknown.
+ */
+export async function lastSyncDurationMs(ctx: AppContext, guildId: string): Promise<number | null> {
+  const { rows } = await ctx.database.executeSql(
+    `select (last_result->>'durationMs')::float8 as ms from guild_sync_state where guild_id = $1`,
+    [guildId],
+  );
+  const ms = rows[0]?.ms;
+  return ms === null || ms === undefined ? null : Number(ms);
+}
+
+/** The priority a sync of this server is sent with (0 when its record cannot be read). */
+export async function syncPriorityOf(ctx: AppContext, guildId: string): Promise<number> {
+  return syncPriority(await lastSyncDurationMs(ctx, guildId).catch(() => null));
+}
+
+/**
  * Asks for a sync of one server soon. Requests within a few seconds collapse into one job, so a burst of
  * role changes costs one sync. Never throws: a server without a job queue (export, some tests) syncs at the
  * next scheduled run instead.
  */
 export async function requestGuildSync(ctx: AppContext, guildId: string, reason: SyncReason): Promise<void> {
   try {
-    await ctx.jobs.send(syncGuildJob, { guildId, reason }, { singletonKey: guildId, startAfterSeconds: 2 });
+    const priority = await syncPriorityOf(ctx, guildId);
+    await ctx.jobs.send(
+      syncGuildJob,
+      { guildId, reason },
+      { singletonKey: guildId, startAfterSeconds: 2, priority },
+    );
   } catch (err) {
     ctx.log.warn({ err, guildId, reason }, 'sync request not queued; the scheduled sync will catch up');
   }

@@ -1656,7 +1656,8 @@ export interface components {
                 id: string;
                 name: string;
                 order: number;
-            }[];
+            }[] | null;
+            groupRolesReadAt: string | null;
         };
         ApiLogEntryInput: {
             id: string;
@@ -2316,7 +2317,8 @@ export interface components {
                 id: string;
                 name: string;
                 order: number;
-            }[];
+            }[] | null;
+            groupRolesReadAt: string | null;
         };
         ApiLogEntry: {
             id: string;
@@ -7186,6 +7188,12 @@ export interface operations {
                             state: "queued" | "running";
                             since: string;
                         } | null;
+                        queue: {
+                            ahead: number;
+                            running: number;
+                            estimatedSeconds: number;
+                            secondsPerSync: number;
+                        } | null;
                         nextRunAt: string | null;
                         lastRunAt: string | null;
                         lastResult: {
@@ -7322,6 +7330,12 @@ export interface operations {
                         queued: boolean;
                         running: boolean;
                         startsAt: string | null;
+                        queue: {
+                            ahead: number;
+                            running: number;
+                            estimatedSeconds: number;
+                            secondsPerSync: number;
+                        } | null;
                     };
                 };
             };

@@ -158,3 +158,27 @@ export const groupJoinRefusals = pgTable(
   },
   (t) => [primaryKey({ columns: [t.groupId, t.vrcUserId] })],
 );
+
+/** A linked group's role as the cache keeps it (VRChat's GroupRole, the fields the product reads). */
+export interface CachedGroupRole {
+  id: string;
+  name: string;
+  order: number;
+  isManagementRole: boolean;
+  requiresPurchase: boolean;
+  permissions: string[];
+}
+
+/**
+ * Each linked group's roles as VRChat last answered them, so the world list, its previews and the world data
+ * read no VRChat on every call. Refreshed when groups.follow sees a role change in the group's audit log, when
+ * a manager opens the role-mapping dialogs and by groups.roles (slowly); deleted when no server links the group.
+ */
+export const groupRoleCache = pgTable('group_role_cache', {
+  groupId: text('group_id').primaryKey(),
+  roles: jsonb('roles').$type<CachedGroupRole[]>().notNull(),
+  /** When VRChat answered these roles. */
+  readAt: timestamp('read_at', { withTimezone: true }).notNull().defaultNow(),
+  /** A role change was seen but the read after it failed: the copy may be out of date; refreshed first. */
+  staleSince: timestamp('stale_since', { withTimezone: true }),
+});

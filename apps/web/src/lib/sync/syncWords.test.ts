@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { actionLabel, countPhrases, discordOnly, isGroupAction, reasonLabel, timeAgo } from './syncWords';
+import {
+  actionLabel,
+  countPhrases,
+  discordOnly,
+  isGroupAction,
+  queuedStatus,
+  reasonLabel,
+  syncQueuedMessage,
+  timeAgo,
+} from './syncWords';
 
 const action = (kind: string) => ({
   kind: kind as 'invite',
@@ -53,4 +62,33 @@ describe('timeAgo', () => {
     ['2025-01-01T10:00:00Z', '2 hours ago'],
     ['2024-12-30T12:00:00Z', '2 days ago'],
   ])('%s reads %s', (at, text) => expect(timeAgo(at, now)).toBe(text));
+});
+
+describe('the sync queue in words', () => {
+  const place = (ahead: number, running: number, estimatedSeconds: number) => ({
+    ahead,
+    running,
+    estimatedSeconds,
+  });
+
+  it('names the wait and the servers ahead', () => {
+    expect(queuedStatus(place(21, 1, 195))).toBe('Queued: starts in about 3 minutes, 21 servers ahead.');
+    expect(queuedStatus(place(1, 1, 45))).toBe('Queued: starts in about 45 seconds, 1 server ahead.');
+    expect(queuedStatus(place(0, 1, 15))).toBe(
+      'Queued: starts in about 15 seconds, after the sync running now.',
+    );
+    expect(queuedStatus(place(0, 0, 2))).toBe('Queued: starts in a few seconds, next in line.');
+    expect(queuedStatus(null)).toBe('A sync is queued and starts shortly…');
+  });
+
+  it("answers Sync now from the queue, and with the server's own running sync first", () => {
+    expect(syncQueuedMessage({ queued: true, queue: place(51, 2, 48 * 60) })).toBe(
+      'Sync queued: starts in about 48 minutes, 51 servers ahead.',
+    );
+    expect(syncQueuedMessage({ queued: false, running: true, queue: place(3, 2, 120) })).toBe(
+      'A sync is already queued. A sync of this server is running; the next starts when it ends: it starts in about 2 minutes, 3 servers ahead.',
+    );
+    const startsAt = new Date(Date.now() + 1000).toISOString();
+    expect(syncQueuedMessage({ queued: true, startsAt })).toBe('Sync queued. It starts in a few seconds.');
+  });
 });

@@ -95,18 +95,54 @@ export function timeAgo(iso: string, now = Date.now()): string {
   return 'just now';
 }
 
-/** Sync now's answer as a sentence: whether it was queued, and when the server syncs. */
+/** A waiting sync's place in the queue, as the server measures it. */
+export interface SyncQueuePlace {
+  ahead: number;
+  running: number;
+  estimatedSeconds: number;
+}
+
+/** "starts in about 11 minutes, 21 servers ahead" (from the queue, so never "now" behind other servers). */
+export function queuePhrase(queue: SyncQueuePlace): string {
+  const when =
+    queue.estimatedSeconds < 10
+      ? 'starts in a few seconds'
+      : `starts in about ${durationWords(queue.estimatedSeconds)}`;
+  const ahead =
+    queue.ahead > 0
+      ? `${queue.ahead} ${queue.ahead === 1 ? 'server' : 'servers'} ahead`
+      : queue.running > 0
+        ? 'after the sync running now'
+        : 'next in line';
+  return `${when}, ${ahead}`;
+}
+
+/** The status line of a waiting sync: "Queued: starts in about 11 minutes, 21 servers ahead." */
+export function queuedStatus(queue: SyncQueuePlace | null | undefined): string {
+  return queue ? `Queued: ${queuePhrase(queue)}.` : 'A sync is queued and starts shortly…';
+}
+
+/** Sync now's answer as a sentence: whether it was queued, and when the server syncs (from the queue). */
 export function syncQueuedMessage(
-  answer: { queued: boolean; running?: boolean; startsAt?: string | null },
+  answer: {
+    queued: boolean;
+    running?: boolean;
+    startsAt?: string | null;
+    queue?: SyncQueuePlace | null;
+  },
   now = Date.now(),
 ): string {
-  const first = answer.queued ? 'Sync queued.' : 'A sync is already queued.';
-  if (answer.running) return `${first} A sync of this server is running; the next starts when it ends.`;
-  if (!answer.startsAt) return first;
+  const first = answer.queued ? 'Sync queued' : 'A sync is already queued';
+  if (answer.running) {
+    const then = answer.queue ? `: it ${queuePhrase(answer.queue)}` : '';
+    return `${first}. A sync of this server is running; the next starts when it ends${then}.`;
+  }
+  if (answer.queue) return `${first}: ${queuePhrase(answer.queue)}.`;
+  if (!answer.startsAt) return `${first}.`;
   const seconds = (Date.parse(answer.startsAt) - now) / 1000;
-  if (Number.isNaN(seconds)) return first;
-  if (seconds < 10) return `${first} It starts in a few seconds.`;
-  return `${first} It starts ${timeAgo(answer.startsAt, now)}.`;
+  if (Number.isNaN(seconds)) return `${first}.`;
+  if (seconds < 10) return `${first}. It starts in a few seconds.`;
+  return `${first}. It starts ${timeAgo(answer.startsAt, now)}.`;
 }
 
 /** A short duration in words: "45 seconds", "3 minutes". */

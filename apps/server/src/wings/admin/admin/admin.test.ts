@@ -70,6 +70,7 @@ describe('/api/admin (platform admins)', () => {
       'rebuildEnabledWorlds',
       'reconcileAllGuildGuests',
       'reconcileAllGuildMembers',
+      'refreshGroupRoles',
       'refreshStaleLinks',
       'regenerateOutOfDateAtlases',
       'syncAllGuilds',

@@ -8,6 +8,7 @@ import type { AppContext } from '../../../kernel/context.js';
 import { missing } from '../../../kernel/errors.js';
 import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 import { requireGuildPermission } from '../../access/index.js';
+import { forgetGroupRoles } from './group-role-cache.js';
 import type { GroupSettingsUpdate, LinkedGroup } from './groups.schemas.js';
 
 export const NO_LINKED_GROUP = 'No VRChat group is linked to this server.';
@@ -127,5 +128,7 @@ export async function unlinkGroup(ctx: AppContext, actor: Actor, guildId: string
       targetId: row.groupId,
       details: { name: row.name, enabled: row.enabled, autoKick: row.autoKick },
     });
+    // No server links the group now: its cached roles go with the link.
+    await forgetGroupRoles(tx, row.groupId);
   });
 }

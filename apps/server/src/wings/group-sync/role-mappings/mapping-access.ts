@@ -8,6 +8,7 @@ import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 import { isStale, MAPPING_CHANGED } from '../../../kernel/versions.js';
 import type { DiscordGuildInfo, VrchatGroupRole } from '../../../platforms/ports.js';
 import { requireGuildPermission } from '../../access/index.js';
+import { refreshGroupRoles } from '../groups/group-role-cache.js';
 import { linkOf, NO_LINKED_GROUP } from '../groups/groups.service.js';
 
 export const MAPPING_NOT_FOUND = 'Role mapping not found.';
@@ -15,7 +16,10 @@ export const MAPPING_NOT_FOUND = 'Role mapping not found.';
 export interface MappingScope {
   guild: DiscordGuildInfo;
   groupId: string;
-  /** The linked group's roles as VRChat has them now (asked for once per request, when needed). */
+  /**
+   * The linked group's roles as VRChat has them now (asked for once per request, when needed). Opening the
+   * mapping dialogs reads them, so the cached copy the world list reads is refreshed then too.
+   */
   groupRoles: () => Promise<VrchatGroupRole[]>;
   /** The bot's standing in the group (owner, roles held); null when it is not a member (the doctor says so). */
   botInGroup: () => Promise<{ isOwner: boolean; roleIds: string[] } | null>;
@@ -35,7 +39,7 @@ export async function requireMappingScope(
     guild,
     groupId: link.groupId,
     groupRoles: () => {
-      roles ??= ctx.vrchat.getGroupRoles(link.groupId);
+      roles ??= refreshGroupRoles(ctx, link.groupId);
       return roles;
     },
     botInGroup: async () => {

@@ -4,6 +4,7 @@ import { groupDiscordMappings, guildGroups, guildSyncState } from '../../../db/s
 import type { AppContext } from '../../../kernel/context.js';
 import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 import { VrchatError } from '../../../platforms/vrchat/errors.js';
+import { markGroupRolesStale, refreshGroupRoles } from '../groups/group-role-cache.js';
 
 /**
  * What happens in a group that the sync must answer: someone joined (Auto Remove, mapped roles), left or was
@@ -23,7 +24,14 @@ export const FOLLOWED_GROUP_EVENTS = [
   'group.user.unban',
   // A role's permissions changed: granting the bot's role a missing permission is the fix for a sync warning.
   'group.role.update',
+  // Roles made or deleted: the cached copy of the group's roles (the world list reads it) is read again.
+  'group.role.create',
+  'group.role.delete',
 ];
+/** Events that change the group's roles themselves: the cached copy is read again after them. */
+const ROLE_EVENTS = new Set(['group.role.create', 'group.role.update', 'group.role.delete']);
+/** A new role changes nothing a sync does (no mapping names it yet): it refreshes the copy, no sync. */
+const NO_SYNC_EVENTS = new Set(['group.role.create']);
 const PAGE = 100;
 /** After a failure a group is polled again after 1, 2, 4… minutes, at most an hour apart. */
 const BACKOFF_BASE_SECONDS = 60;
@@ -96,6 +104,7 @@ async function followOne(
 ): Promise<boolean> {
   let newest = cursor ?? new Date();
   let fresh = 0;
+  let rolesChanged = false;
   if (cursor) {
     // Newest first; pages until the cursor (entries at the cursor itself were seen last time).
     for (let offset = 0; ; offset += PAGE) {
@@ -109,11 +118,13 @@ async function followOne(
         const at = entry.createdAt ? new Date(entry.createdAt) : null;
         if (!at || at <= cursor) continue;
         if (at > newest) newest = at;
-        if (entry.actorId !== botId) fresh++;
+        if (ROLE_EVENTS.has(entry.eventType)) rolesChanged = true;
+        if (entry.actorId !== botId && !NO_SYNC_EVENTS.has(entry.eventType)) fresh++;
       }
       if (!page.hasNext || page.entries.length < PAGE) break;
     }
   }
+  if (rolesChanged) await refreshRolesAfterChange(ctx, groupId);
   if (fresh > 0) await requestGuildSync(ctx, guildId, 'group');
   const set = {
     groupAuditCursor: newest,
@@ -127,6 +138,21 @@ async function followOne(
     .values({ guildId, ...set })
     .onConflictDoUpdate({ target: guildSyncState.guildId, set });
   return fresh > 0;
+}
+
+/**
+ * The group's roles changed: its cached copy is read again now. A failed read does not fail the follow (the
+ * cursor moves on): the copy is marked out of date, and groups.roles reads it first on its next run.
+ */
+async function refreshRolesAfterChange(ctx: AppContext, groupId: string): Promise<void> {
+  try {
+    await refreshGroupRoles(ctx, groupId);
+  } catch (err) {
+    await markGroupRolesStale(ctx.db, groupId);
+    // Rate limited: the whole poll stops, and the cursor stays, so the next pass sees the change again.
+    if (err instanceof VrchatError && err.status === 429) throw err;
+    ctx.log.warn({ err, groupId }, 'groups.follow: roles changed but could not be read; marked out of date');
+  }
 }
 
 async function recordFailure(ctx: AppContext, guildId: string, failures: number, message: string) {

@@ -21,10 +21,26 @@ export const syncActionView = z.object({
 
 const warning = z.object({ kind: z.string(), message: z.string() });
 
+/** Where this server's waiting sync stands among every server's waiting syncs (null when none waits). */
+export const syncQueuePlace = z
+  .object({
+    /** Other servers' syncs the workers take before this one. */
+    ahead: z.number().int(),
+    /** Syncs running now (any server's). */
+    running: z.number().int(),
+    /** About how many seconds until it starts (the syncs ahead at the recent syncs' mean length). */
+    estimatedSeconds: z.number().int(),
+    /** The mean length of a recent sync, in seconds. */
+    secondsPerSync: z.number(),
+  })
+  .nullable();
+
 export const syncStatus = z.object({
   groupEnabled: z.boolean(),
   /** A sync of this server waiting in the queue or running now. */
   activity: z.object({ state: z.enum(['queued', 'running']), since: z.string() }).nullable(),
+  /** The waiting sync's place in the queue and an estimate of its start. */
+  queue: syncQueuePlace,
   /** When the scheduled full sync runs next (null: no running process has it switched on). */
   nextRunAt: z.string().nullable(),
   lastRunAt: z.string().nullable(),
@@ -80,6 +96,8 @@ export const syncQueued = z.object({
   running: z.boolean(),
   /** When the waiting sync starts at the earliest (ISO 8601), or null when none waits. */
   startsAt: z.string().nullable(),
+  /** The waiting sync's place in the queue and an estimate of its start (null when none waits). */
+  queue: syncQueuePlace,
 });
 
 export const heldDecision = z.object({

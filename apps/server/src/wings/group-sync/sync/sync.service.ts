@@ -5,7 +5,7 @@ import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { invalid, unavailable } from '../../../kernel/errors.js';
 import { syncGuildJob } from '../../../kernel/job-catalog.js';
-import { requestGuildSync } from '../../../kernel/sync-trigger.js';
+import { requestGuildSync, syncPriorityOf } from '../../../kernel/sync-trigger.js';
 import { metrics } from '../../../observability/metrics.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { linkOf } from '../groups/groups.service.js';
@@ -31,6 +31,7 @@ import {
 } from './sync-breaker.js';
 import { type Observation, type ObserveWarning, observeGuild } from './sync-observe.js';
 import type { SyncAction, SyncActionKind, SyncWarning } from './sync-plan.js';
+import { syncQueuePlace } from './sync-queue.js';
 import { adoptRetiredAutoRoles, dropStaleGrants } from './temporary-grants.js';
 
 export { breakerHolds, HOLD_ABOVE_COUNT, HOLD_ABOVE_SHARE };
@@ -183,19 +184,21 @@ export async function runGuildSync(
     reads: obs.reads,
     writes: result.writes,
   };
+  // How long it took orders this server's next syncs in the queue (kernel/sync-trigger.ts, syncPriority).
+  const stored = { ...summary, durationMs: Date.now() - started };
   await ctx.db
     .insert(guildSyncState)
     .values({
       guildId,
       lastRunAt: new Date(),
-      lastResult: summary,
+      lastResult: stored,
       warnings,
     })
     .onConflictDoUpdate({
       target: guildSyncState.guildId,
       set: {
         lastRunAt: new Date(),
-        lastResult: summary,
+        lastResult: stored,
         warnings,
         updatedAt: sql`now()`,
       },
@@ -251,10 +254,15 @@ export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: stri
   const link = await linkOf(ctx.db, guildId);
   const held = await heldSummary(ctx.db, guildId);
   const last = row?.lastResult as Partial<SyncRunResult> | null | undefined;
-  const [activity, nextRunAt] = await Promise.all([syncActivityOf(ctx, guildId), nextScheduledSync(ctx)]);
+  const [activity, nextRunAt, queue] = await Promise.all([
+    syncActivityOf(ctx, guildId),
+    nextScheduledSync(ctx),
+    queuePlaceOrNull(ctx, guildId),
+  ]);
   return {
     groupEnabled: link?.enabled ?? false,
     activity,
+    queue,
     nextRunAt,
     lastRunAt: row?.lastRunAt?.toISOString() ?? null,
     lastResult: last ? { applied: last.applied ?? 0, failed: last.failed ?? 0, held: last.held ?? 0 } : null,
@@ -277,7 +285,11 @@ export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: stri
 export async function requestSyncNow(ctx: AppContext, actor: Actor, guildId: string) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
   const id = await ctx.jobs
-    .send(syncGuildJob, { guildId, reason: 'manual' }, { singletonKey: guildId })
+    .send(
+      syncGuildJob,
+      { guildId, reason: 'manual' },
+      { singletonKey: guildId, priority: await syncPriorityOf(ctx, guildId) },
+    )
     .catch((err) => {
       ctx.log.error({ err, guildId }, 'sync: could not queue');
       throw unavailable(SYNC_NOT_QUEUED);
@@ -293,7 +305,16 @@ export async function requestSyncNow(ctx: AppContext, actor: Actor, guildId: str
     queued: id !== null,
     running: where?.running ?? false,
     startsAt: where?.startsAt?.toISOString() ?? null,
+    queue: await queuePlaceOrNull(ctx, guildId),
   };
+}
+
+/** The queue estimate is extra: a failed read answers without it rather than failing the status. */
+async function queuePlaceOrNull(ctx: AppContext, guildId: string) {
+  return syncQueuePlace(ctx, guildId).catch((err) => {
+    ctx.log.warn({ err, guildId }, 'sync: could not read the queue');
+    return null;
+  });
 }
 
 export const SYNC_NOT_QUEUED = 'The sync could not be queued right now. Try again in a minute.';

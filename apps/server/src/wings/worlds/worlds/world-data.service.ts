@@ -3,15 +3,16 @@ import type { Database } from '../../../db/client.js';
 import { worlds } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { invalid, missing } from '../../../kernel/errors.js';
+import { invalid, missing, unavailable } from '../../../kernel/errors.js';
 import { BOT_NOT_IN_GUILD, linkedMembersOf, requireGuildPermission } from '../../access/index.js';
 import { vrchatOnlyGuestsOf } from '../../community/index.js';
+import { groupRolesOf } from '../../group-sync/index.js';
 import { atlasDetailOf } from '../world-atlas/world-atlas.reads.js';
 import { encodeWorldBody } from './codec/lzw.js';
 import { linkedGroupId } from './role-context.js';
 import { buildWorldData, WorldDataError, type WorldDataSources } from './world-data/build-world-data.js';
 import { WorldDataCache } from './world-data-cache.js';
-import { WORLD_NOT_FOUND, type WorldRow } from './worlds.service.js';
+import { GROUP_ROLES_UNKNOWN, WORLD_NOT_FOUND, type WorldRow } from './worlds.service.js';
 
 /** Everything a world's document is built from, read from Discord, VRChat and the database. */
 async function gatherSources(ctx: AppContext, world: WorldRow): Promise<WorldDataSources> {
@@ -39,12 +40,15 @@ async function gatherSources(ctx: AppContext, world: WorldRow): Promise<WorldDat
 async function groupSources(ctx: AppContext, guildId: string) {
   const groupId = await linkedGroupId(ctx, guildId);
   if (!groupId) return { roles: [], members: [] };
-  const [roles, { members }] = await Promise.all([
-    ctx.vrchat.getGroupRoles(groupId),
+  // The roles from the group-sync wing's copy (no VRChat read per build); the members are read each build.
+  const [cached, { members }] = await Promise.all([
+    groupRolesOf(ctx, groupId),
     ctx.vrchat.listGroupMembers(groupId),
   ]);
+  // Never a document without the group's roles as if it had none: the build fails, the last body is served.
+  if (!cached) throw unavailable(GROUP_ROLES_UNKNOWN);
   return {
-    roles: roles.map(({ id, name, order }) => ({ id, name, order })),
+    roles: cached.roles.map(({ id, name, order }) => ({ id, name, order })),
     members: members.flatMap((m) =>
       m.displayName ? [{ vrcDisplayName: m.displayName, roleIds: m.roleIds }] : [],
     ),

@@ -40,7 +40,13 @@ export const worldsResponse = z.object({
   discordRoles: z.array(
     z.object({ id: z.string(), name: z.string(), color: z.number().int(), position: z.number().int() }),
   ),
-  groupRoles: z.array(z.object({ id: z.string(), name: z.string(), order: z.number().int() })),
+  /**
+   * The linked group's roles (kept by the server and refreshed when the group changes; [] without a linked
+   * group). null when they are not known right now: no copy is kept and VRChat could not be asked.
+   */
+  groupRoles: z.array(z.object({ id: z.string(), name: z.string(), order: z.number().int() })).nullable(),
+  /** When VRChat answered `groupRoles` (null without a linked group or when they are not known). */
+  groupRolesReadAt: z.string().nullable(),
 });
 z.globalRegistry.add(worldsResponse, { id: 'WorldsResponse' });
 

@@ -3,7 +3,7 @@ import { worlds } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
-import { conflict, invalid } from '../../../kernel/errors.js';
+import { conflict, invalid, unavailable } from '../../../kernel/errors.js';
 import { rowOrMissing } from '../../../kernel/rows.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { type RoleContext, roleContext } from './role-context.js';
@@ -15,6 +15,8 @@ export const WORLD_NOT_FOUND = 'World not found.';
 export const COMPRESSION_IS_PERMANENT = 'Compression cannot be turned off once on.';
 export const CUSTOM_DATA_NOT_JSON = 'Custom World Data is not valid JSON.';
 export const UNLOCK_BEFORE_DELETE = 'Unlock the world before deleting it.';
+export const GROUP_ROLES_UNKNOWN =
+  "The VRChat group's roles could not be read right now. Try again in a minute.";
 export const TOO_MANY_WORLDS = `A server can have at most ${MAX_WORLDS_PER_GUILD} worlds.`;
 
 /** Where worlds download their data: this server, and the GitHub Pages mirror when one is configured. */
@@ -86,7 +88,9 @@ export async function listWorlds(ctx: AppContext, actor: Actor, guildId: string,
   return {
     worlds: rows.map((row) => toWorld(row, roles, urls)),
     discordRoles: roles.discordRoles,
-    groupRoles: (roles.groupRoles ?? []).map(({ id, name, order }) => ({ id, name, order })),
+    // null: the group's roles are not known right now (no cached copy and VRChat could not be asked).
+    groupRoles: roles.groupRoles?.map(({ id, name, order }) => ({ id, name, order })) ?? null,
+    groupRolesReadAt: roles.groupRolesReadAt?.toISOString() ?? null,
   };
 }
 
@@ -184,10 +188,11 @@ export async function setWorldRoles(
   const key = roleListKeys.find((k) => change[k] !== undefined) as RoleListKey;
   const ids = [...new Set(change[key] ?? [])];
   const roles = await roleContext(ctx, guild);
+  if (key.startsWith('group') && roles.groupId === null) throw invalid('Link a VRChat group first.');
+  if (key.startsWith('group') && roles.groupRoles === null) throw unavailable(GROUP_ROLES_UNKNOWN);
   const known = key.startsWith('discord')
     ? roles.discordRoles.map((r) => r.id)
     : (roles.groupRoles ?? []).map((r) => r.id);
-  if (key.startsWith('group') && roles.groupId === null) throw invalid('Link a VRChat group first.');
   // Keep roles picked before (even if deleted since) so saving another change never fails on them.
   const unknown = ids.filter((id) => !known.includes(id) && !row[key].includes(id));
   if (unknown.length) throw invalid(`Unknown role: ${unknown.join(', ')}`);

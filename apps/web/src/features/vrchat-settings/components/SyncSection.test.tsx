@@ -21,6 +21,7 @@ const status = {
   held: null,
   warnings: [],
   activity: null,
+  queue: null,
   nextRunAt: null,
 };
 const preview = {
@@ -148,6 +149,26 @@ describe('VRChat tab, Sync section', () => {
     fireEvent.click(s.getByRole('button', { name: 'Sync now' }));
     await waitFor(() => expect(toastTexts()).toContain('Sync queued. It starts in a few seconds.'));
     expect(callsTo(fetchMock, 'POST', sync)).toHaveLength(1);
+  });
+
+  it('says where the sync waits in the queue, in Sync now and in the status, not that it starts now', async () => {
+    const queue = { ahead: 21, running: 2, estimatedSeconds: 195, secondsPerSync: 18 };
+    setup({
+      [`POST ${sync}`]: {
+        body: { queued: true, running: false, startsAt: new Date().toISOString(), queue },
+      },
+      [`GET ${sync}`]: {
+        body: { ...status, activity: { state: 'queued', since: new Date().toISOString() }, queue },
+      },
+    });
+    const s = await section();
+    expect(
+      (await s.findByText('Queued: starts in about 3 minutes, 21 servers ahead.')).getAttribute('role'),
+    ).toBe('status');
+    fireEvent.click(s.getByRole('button', { name: 'Sync now' }));
+    await waitFor(() =>
+      expect(toastTexts()).toContain('Sync queued: starts in about 3 minutes, 21 servers ahead.'),
+    );
   });
 
   it('says a sync is running when Sync now joins one waiting behind it', async () => {

@@ -5,7 +5,7 @@ export type World = Schemas['World'];
 export type WorldsResponse = Schemas['WorldsResponse'];
 export type WorldRoleEntry = World['discordEncodeRoles'][number];
 export type DiscordRole = WorldsResponse['discordRoles'][number];
-export type GroupRole = WorldsResponse['groupRoles'][number];
+export type GroupRole = NonNullable<WorldsResponse['groupRoles']>[number];
 
 export const worldsKey = (guildId: string) => ['worlds', guildId] as const;
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { callsTo } from '../../../testing/renderApp';
 import { toastTexts } from '../../../testing/toasts';
 import { sentBodies as bodies, renderWorldCard as setup } from '../testing/renderWorlds';
-import { LOBBY_ID, WORLDS, worldFixture } from '../testing/worldFixtures';
+import { LOBBY_ID, WORLDS, worldFixture, worldsFixture } from '../testing/worldFixtures';
 
 const WORLD = `${WORLDS}/${LOBBY_ID}`;
 
@@ -24,6 +24,23 @@ describe('world settings', () => {
     expect(
       await screen.findByText('Turn on Github Updates Enabled to publish this world to the mirror.'),
     ).toBeTruthy();
+  });
+
+  it("says the group's roles are unknown when the server could not read them, instead of offering none", async () => {
+    const unknown = { ...worldsFixture([worldFixture()]), groupRoles: null, groupRolesReadAt: null };
+    const { card } = await setup(worldFixture(), { [`GET ${WORLDS}`]: { body: unknown } });
+    expect(
+      card
+        .getByText(
+          "The VRChat group's roles could not be read right now, so group roles show by their ids and none can be added. Try again in a minute.",
+        )
+        .getAttribute('role'),
+    ).toBe('status');
+  });
+
+  it('shows no such note while the group roles are known', async () => {
+    const { card } = await setup(worldFixture());
+    expect(card.queryByText(/group's roles could not be read/)).toBeNull();
   });
 
   it('saves a switch at once', async () => {

@@ -56,6 +56,7 @@ export const worldsFixture = (worlds: World[] = [worldFixture()]): WorldsRespons
     { id: 'grol-owner', name: 'Owner', order: 0 },
     { id: 'grol-host', name: 'Event Host', order: 4 },
   ],
+  groupRolesReadAt: '2026-01-01T00:00:00.000Z',
 });
 
 /** What the Worlds tab loads: the signed-in user, the config, the server list and its worlds. */

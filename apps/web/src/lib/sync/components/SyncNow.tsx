@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { errorMessage } from '../../../api/errors';
 import { notify } from '../../../components/toasts';
 import { useInvalidateSync, useRunSync, useSyncStatus } from '../api/sync';
-import { syncQueuedMessage, timeAgo, timeUntil } from '../syncWords';
+import { queuedStatus, syncQueuedMessage, timeAgo, timeUntil } from '../syncWords';
 
 /**
  * The last sync and its result, a sync waiting or running now (the status is asked again every few seconds
@@ -27,7 +27,7 @@ export function LastSync({ guildId }: { guildId: string }) {
         {`Failed to load the sync status. ${errorMessage(status.error, '')}`.trim()}
       </Text>
     );
-  const { lastRunAt, lastResult, activity, nextRunAt } = status.data;
+  const { lastRunAt, lastResult, activity, nextRunAt, queue } = status.data;
   const result = lastResult
     ? ` · ${lastResult.applied} applied, ${lastResult.failed} failed${lastResult.held ? `, ${lastResult.held} held` : ''}`
     : '';
@@ -46,7 +46,7 @@ export function LastSync({ guildId }: { guildId: string }) {
       </Text>
       {activity && (
         <Text size="sm" c="blue" role="status">
-          {activity.state === 'running' ? 'A sync is running now…' : 'A sync is queued and starts shortly…'}
+          {activity.state === 'running' ? 'A sync is running now…' : queuedStatus(queue)}
         </Text>
       )}
       {nextRunAt && (
