@@ -16,6 +16,8 @@ const endpointsAt = (url: string): SimulatorEndpoints => ({
     botToken: demo.discordApp.botToken,
   },
   vrchat: { ...demo.vrchatBot },
+  // Demo mode serves groups with two bot accounts (the simulator seeds three).
+  vrchatAccounts: demo.vrchatBots.slice(1, 2).map((a) => ({ ...a })),
   adminDiscordUserId: demo.adminDiscordUserId,
 });
 

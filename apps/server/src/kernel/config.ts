@@ -70,10 +70,26 @@ export interface AppConfig {
     timeScale: number;
     /** The local address VRChat API requests leave from (VRCHAT_LOCAL_ADDRESS); undefined: the system's. */
     localAddress?: string;
+    /**
+     * Every bot account, the first being `username` … above (VRCHAT_USERNAME …), then VRCHAT_ACCOUNTS in
+     * order. Each has its own login, session, request budget and pacer; each serves at most 100 linked groups.
+     */
+    accounts: VrchatAccountConfig[];
   };
   /** Upload limits of World Images (wings/worlds/world-images). */
   worldImages: { maxBytes: number; maxPixels: number; maxPerGuild: number };
 }
+
+/** One VRChat bot account: its login and, optionally, the local address its requests leave from. */
+export interface VrchatAccountConfig {
+  username: string;
+  password: string;
+  totpSecret: string;
+  localAddress?: string;
+}
+
+/** VRChat lets one account be in at most this many groups; an account serves at most this many linked groups. */
+export const VRCHAT_GROUPS_PER_ACCOUNT = 100;
 
 export interface WorldMirrorConfig {
   /** A git URL (a token may be in it: never log it unredacted) or a local path; null: no mirror. */
@@ -118,6 +134,8 @@ export interface SimulatorEndpoints {
   url: string;
   discord: { clientId: string; clientSecret: string; botToken: string };
   vrchat: { username: string; password: string; totpSecret: string };
+  /** Further bot accounts the simulator has (demo mode serves groups with two accounts). */
+  vrchatAccounts?: { username: string; password: string; totpSecret: string }[];
   adminDiscordUserId: string;
 }
 
@@ -137,6 +155,15 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
   const admins = new Set(env.ADMIN_DISCORD_IDS);
   if (sim) admins.add(sim.adminDiscordUserId);
   const shardCount = env.SHARD_COUNT;
+  const firstAccount: VrchatAccountConfig = {
+    username: sim?.vrchat.username ?? env.VRCHAT_USERNAME ?? '',
+    password: sim?.vrchat.password ?? env.VRCHAT_PASSWORD ?? '',
+    totpSecret: sim?.vrchat.totpSecret ?? env.VRCHAT_TOTP_SECRET ?? '',
+    localAddress: env.VRCHAT_LOCAL_ADDRESS,
+  };
+  const moreAccounts: VrchatAccountConfig[] = sim
+    ? (sim.vrchatAccounts ?? []).map((a) => ({ ...a, localAddress: env.VRCHAT_LOCAL_ADDRESS }))
+    : env.VRCHAT_ACCOUNTS;
   return {
     demoMode: Boolean(sim),
     process: {
@@ -188,15 +215,16 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
         : undefined,
     },
     vrchat: {
-      username: sim?.vrchat.username ?? env.VRCHAT_USERNAME ?? '',
-      password: sim?.vrchat.password ?? env.VRCHAT_PASSWORD ?? '',
-      totpSecret: sim?.vrchat.totpSecret ?? env.VRCHAT_TOTP_SECRET ?? '',
+      username: firstAccount.username,
+      password: firstAccount.password,
+      totpSecret: firstAccount.totpSecret,
       apiUrl: sim ? `${sim.url}/api/1` : env.VRCHAT_API_URL,
       webUrl: sim ? sim.url : env.VRCHAT_WEB_URL,
       pipelineUrl: sim ? `${sim.url.replace(/^http/, 'ws')}/vrchat/pipeline` : env.VRCHAT_PIPELINE_URL,
       contact: env.VRCHAT_CONTACT,
       timeScale: env.VRCHAT_TIME_SCALE,
       localAddress: env.VRCHAT_LOCAL_ADDRESS,
+      accounts: [firstAccount, ...moreAccounts],
     },
     worldImages: {
       maxBytes: env.WORLD_IMAGE_MAX_BYTES,

@@ -11,6 +11,10 @@ const discord = async () => {
 
 /** Stands in when a platform adapter is not started (e.g. a server built without platforms). */
 export const unavailableVrchat: VrchatPort = {
+  accounts: () => [],
+  forAccount: () => unavailableVrchat,
+  accountOf: vrchat,
+  accountProfile: vrchat,
   currentUserId: vrchat,
   searchUsers: vrchat,
   getUser: vrchat,

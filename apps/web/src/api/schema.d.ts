@@ -1800,6 +1800,10 @@ export interface components {
                 icon: string | null;
             }[];
         };
+        BotAccountInput: {
+            userId: string;
+            displayName: string;
+        };
         LinkedGroupInput: {
             id: string;
             name: string;
@@ -1808,12 +1812,14 @@ export interface components {
             onlineMemberCount: number;
             enabled: boolean;
             autoKick: boolean;
+            botAccount: components["schemas"]["BotAccountInput"] | null;
         };
         GroupLinkInfoInput: {
             id: string;
             name: string;
             iconUrl: string | null;
             linkCode: string;
+            botAccount: components["schemas"]["BotAccountInput"] | null;
         };
         MappingRoleInput: {
             id: string;
@@ -2460,6 +2466,10 @@ export interface components {
                 icon: string | null;
             }[];
         };
+        BotAccount: {
+            userId: string;
+            displayName: string;
+        };
         LinkedGroup: {
             id: string;
             name: string;
@@ -2468,12 +2478,14 @@ export interface components {
             onlineMemberCount: number;
             enabled: boolean;
             autoKick: boolean;
+            botAccount: components["schemas"]["BotAccount"] | null;
         };
         GroupLinkInfo: {
             id: string;
             name: string;
             iconUrl: string | null;
             linkCode: string;
+            botAccount: components["schemas"]["BotAccount"] | null;
         };
         MappingRole: {
             id: string;
@@ -7054,6 +7066,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "Member" | "Requested" | "Invited" | "Unknown" | "CodeNotFound";
+                        botAccount?: components["schemas"]["BotAccount"] | null;
                     };
                 };
             };

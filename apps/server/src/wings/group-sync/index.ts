@@ -1,6 +1,7 @@
 /**
  * The group-sync wing's face: what other wings use of it. Another wing imports group-sync only from here.
  */
+export { groupsPerAccount } from './groups/group-accounts.js';
 export { groupNamesOf, linkOf } from './groups/groups.service.js';
 export { activeMappingsOf } from './role-mappings/active-mappings.js';
 export { type GroupNeeds, neededPermissions, permissionLabels } from './role-mappings/group-needs.js';
