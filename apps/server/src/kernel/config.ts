@@ -71,10 +71,11 @@ export interface AppConfig {
     /** The local address VRChat API requests leave from (VRCHAT_LOCAL_ADDRESS); undefined: the system's. */
     localAddress?: string;
     /**
-     * Every bot account, the first being `username` … above (VRCHAT_USERNAME …), then VRCHAT_ACCOUNTS in
-     * order. Each has its own login, session, request budget and pacer; each serves at most 100 linked groups.
+     * The bot accounts after the first (VRCHAT_ACCOUNTS, in order; the first is `username` … above). Each
+     * has its own login, session, request budget and pacer; each serves at most 100 linked groups.
+     * `vrchatAccountsOf` lists them all.
      */
-    accounts: VrchatAccountConfig[];
+    moreAccounts: VrchatAccountConfig[];
   };
   /** Upload limits of World Images (wings/worlds/world-images). */
   worldImages: { maxBytes: number; maxPixels: number; maxPerGuild: number };
@@ -86,6 +87,12 @@ export interface VrchatAccountConfig {
   password: string;
   totpSecret: string;
   localAddress?: string;
+}
+
+/** Every configured VRChat bot account, the first (VRCHAT_USERNAME …) first. */
+export function vrchatAccountsOf(vrchat: AppConfig['vrchat']): VrchatAccountConfig[] {
+  const { username, password, totpSecret, localAddress } = vrchat;
+  return [{ username, password, totpSecret, localAddress }, ...vrchat.moreAccounts];
 }
 
 /** VRChat lets one account be in at most this many groups; an account serves at most this many linked groups. */
@@ -155,12 +162,6 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
   const admins = new Set(env.ADMIN_DISCORD_IDS);
   if (sim) admins.add(sim.adminDiscordUserId);
   const shardCount = env.SHARD_COUNT;
-  const firstAccount: VrchatAccountConfig = {
-    username: sim?.vrchat.username ?? env.VRCHAT_USERNAME ?? '',
-    password: sim?.vrchat.password ?? env.VRCHAT_PASSWORD ?? '',
-    totpSecret: sim?.vrchat.totpSecret ?? env.VRCHAT_TOTP_SECRET ?? '',
-    localAddress: env.VRCHAT_LOCAL_ADDRESS,
-  };
   const moreAccounts: VrchatAccountConfig[] = sim
     ? (sim.vrchatAccounts ?? []).map((a) => ({ ...a, localAddress: env.VRCHAT_LOCAL_ADDRESS }))
     : env.VRCHAT_ACCOUNTS;
@@ -215,16 +216,16 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
         : undefined,
     },
     vrchat: {
-      username: firstAccount.username,
-      password: firstAccount.password,
-      totpSecret: firstAccount.totpSecret,
+      username: sim?.vrchat.username ?? env.VRCHAT_USERNAME ?? '',
+      password: sim?.vrchat.password ?? env.VRCHAT_PASSWORD ?? '',
+      totpSecret: sim?.vrchat.totpSecret ?? env.VRCHAT_TOTP_SECRET ?? '',
       apiUrl: sim ? `${sim.url}/api/1` : env.VRCHAT_API_URL,
       webUrl: sim ? sim.url : env.VRCHAT_WEB_URL,
       pipelineUrl: sim ? `${sim.url.replace(/^http/, 'ws')}/vrchat/pipeline` : env.VRCHAT_PIPELINE_URL,
       contact: env.VRCHAT_CONTACT,
       timeScale: env.VRCHAT_TIME_SCALE,
       localAddress: env.VRCHAT_LOCAL_ADDRESS,
-      accounts: [firstAccount, ...moreAccounts],
+      moreAccounts,
     },
     worldImages: {
       maxBytes: env.WORLD_IMAGE_MAX_BYTES,

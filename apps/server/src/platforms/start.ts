@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { dbBudget } from '../db/budget.js';
 import type { Database } from '../db/client.js';
 import { guildGroups } from '../db/schema/index.js';
-import type { AppConfig } from '../kernel/config.js';
+import { type AppConfig, vrchatAccountsOf } from '../kernel/config.js';
 import { createDiscordBot, type DiscordBot } from './discord/bot.js';
 import { guardDiscord } from './discord/guard.js';
 import type { DiscordPort } from './ports.js';
@@ -72,9 +72,10 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
     readyTimeoutMs: opts.gatewayTimeoutMs ?? 20_000,
     timeScale: opts.discordTimeScale,
   });
+  const vrchatAccounts = vrchatAccountsOf(config.vrchat);
   const vrchat = createVrchatPool({
     log,
-    accounts: config.vrchat.accounts.map((account, i) => ({
+    accounts: vrchatAccounts.map((account, i) => ({
       account: account.username,
       platform: createVrchatPlatform({
         config: { ...config.vrchat, ...account },
@@ -85,7 +86,7 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
           vrchatSessionName(account.localAddress, i === 0 ? undefined : account.username),
           { databaseUrl: opts.database.url, previousSecretKey: config.previousSecretKey },
         ),
-        log: config.vrchat.accounts.length > 1 ? log.child({ vrchatAccount: account.username }) : log,
+        log: vrchatAccounts.length > 1 ? log.child({ vrchatAccount: account.username }) : log,
         pacer: { timeScale: config.vrchat.timeScale, ...opts.vrchatPacer },
         localAddress: account.localAddress,
         // One budget per bot account, whichever process and egress address its requests leave from.
