@@ -93,6 +93,16 @@ describe('several VRChat bot accounts: each linked group is served by one (again
       expect(byAccount[idle.userId]?.byRoute['GET /groups/{groupId}']).toBeUndefined();
     }
 
+    // Each account has its own stored session and its own budget, shared by every process.
+    const sessions = await rows(t, 'platform_sessions');
+    expect(sessions.map((r) => r.name)).toEqual(
+      expect.arrayContaining(['vrchat', `vrchat:${second.username}`]),
+    );
+    const budgets = await rows(t, 'platform_budgets');
+    expect(budgets.map((r) => r.key)).toEqual(
+      expect.arrayContaining([`vrchat:${first.username}`, `vrchat:${second.username}`]),
+    );
+
     // The setup doctor asks through the serving account too: both accounts are in their groups.
     expect(await setupCheck(clubOwner.session, danceClub.id, 'vrchat.botInGroup')).toMatchObject({
       ok: true,
