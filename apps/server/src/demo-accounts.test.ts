@@ -16,7 +16,9 @@ describe('demo mode: several VRChat bot accounts', () => {
     );
     expect(accounts.map((a) => a.username)).toEqual(['vrclink-bot', 'vrclink-bot-2']);
     const { body } = await callSimulatorControl(endpoints.url, 'GET', '/vrchat/sessions');
-    const known = body.accounts.map((a: { username: string }) => a.username);
+    const known = (body as { accounts: { username: string }[] }).accounts.map(
+      (a: { username: string }) => a.username,
+    );
     for (const a of accounts) expect(known).toContain(a.username);
   });
 });

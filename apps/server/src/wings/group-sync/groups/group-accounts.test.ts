@@ -2,7 +2,7 @@ import { demo, seedGuildIds, seedUserIds, vrchatAccounts, vrchatSeed } from '@vr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
 import { rows } from '../../../../test/factories.js';
-import { guildGroups } from '../../../db/schema/index.js';
+import { guildGroups, platformBudgets, platformSessions } from '../../../db/schema/index.js';
 
 const { hangout, danceClub } = seedGuildIds;
 const groups = vrchatSeed.groupIds;
@@ -94,11 +94,11 @@ describe('several VRChat bot accounts: each linked group is served by one (again
     }
 
     // Each account has its own stored session and its own budget, shared by every process.
-    const sessions = await rows(t, 'platform_sessions');
+    const sessions = await t.ctx.db.select({ name: platformSessions.name }).from(platformSessions);
     expect(sessions.map((r) => r.name)).toEqual(
       expect.arrayContaining(['vrchat', `vrchat:${second.username}`]),
     );
-    const budgets = await rows(t, 'platform_budgets');
+    const budgets = await t.ctx.db.select({ key: platformBudgets.key }).from(platformBudgets);
     expect(budgets.map((r) => r.key)).toEqual(
       expect.arrayContaining([`vrchat:${first.username}`, `vrchat:${second.username}`]),
     );
