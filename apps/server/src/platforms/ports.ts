@@ -109,6 +109,8 @@ export interface VrchatPort extends VrchatAccountPort {
   accountOf(groupId: string): Promise<string>;
   /** The bot account's VRChat user (looked up once per process). */
   accountProfile(account: string): Promise<VrchatAccountProfile>;
+  /** Every bot account's VRChat user id that can be looked up now (none of them is a member to remove). */
+  accountUserIds(): Promise<string[]>;
 }
 
 /** One VRChat bot account's calls. */

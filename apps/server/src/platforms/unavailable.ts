@@ -15,6 +15,7 @@ export const unavailableVrchat: VrchatPort = {
   forAccount: () => unavailableVrchat,
   accountOf: vrchat,
   accountProfile: vrchat,
+  accountUserIds: async () => [],
   currentUserId: vrchat,
   searchUsers: vrchat,
   getUser: vrchat,

@@ -127,6 +127,17 @@ export function createVrchatPool(opts: VrchatPoolOptions): VrchatPool {
       if (!found) throw new VrchatError(503, `The VRChat account ${account} is not configured.`);
       return { account: found.account, ...(await found.platform.self()) };
     },
+    async accountUserIds() {
+      const ids = await Promise.all(
+        accounts.map((a) =>
+          a.platform.self().then(
+            (self) => self.userId,
+            () => null,
+          ),
+        ),
+      );
+      return ids.filter((id): id is string => id !== null);
+    },
     async currentUserId(groupId) {
       if (groupId === undefined) return first.platform.currentUserId();
       return (await serving(groupId)).platform.currentUserId();

@@ -174,4 +174,29 @@ describe('several VRChat bot accounts: each linked group is served by one (again
       'Every VRChat bot account already serves 100 groups. Ask the operator to add another bot account.',
     );
   });
+
+  it("never removes another of the bot's accounts from a group it does not serve (Auto Remove)", async () => {
+    await t.ctx.database.executeSql('delete from guild_groups');
+    await t.ctx.db.insert(guildGroups).values({
+      guildId: hangout.id,
+      groupId: groups.hangout,
+      name: 'VRC Hangout Official',
+      enabled: true,
+      autoKick: true,
+    });
+    // The second account is a plain member of the Hangout's group, which the first account serves.
+    await t.control('POST', `/vrchat/groups/${groups.hangout}/members/${bot2.userId}`, { roleIds: [] });
+    const res = await t.inject({
+      method: 'GET',
+      url: `/api/guilds/${hangout.id}/sync/preview`,
+      session: hangoutOwner.session,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const removed = (res.json().actions as { kind: string; targetName: string }[])
+      .filter((a) => a.kind === 'remove')
+      .map((a) => a.targetName);
+    expect(removed.length).toBeGreaterThan(3);
+    expect(removed).not.toContain('VRCLink Bot 2');
+    expect(removed).not.toContain('VRCLink Bot');
+  });
 });
