@@ -102,7 +102,12 @@ export async function joinGroupLink(
   // The bot account to serve the group: one already in it, else the one serving the fewest groups.
   const choice = await chooseAccount(ctx, group.id);
   const vrchat = ctx.vrchat.forAccount(choice.account);
-  const pending = await ensureMembership(vrchat, choice.group ?? (await vrchat.getGroup(group.id)) ?? group);
+  // The group as the chosen account sees it (a group not linked yet was read through the first account).
+  const seen =
+    choice.group ??
+    (choice.account === ctx.vrchat.accounts()[0] ? group : await vrchat.getGroup(group.id)) ??
+    group;
+  const pending = await ensureMembership(vrchat, seen);
   if (pending) return { status: pending, botAccount: await botAccountOf(ctx, choice.account) };
   await ctx.db.transaction(async (tx) => {
     // One lock for all links, so two servers (or two clicks) cannot both pass the checks.
