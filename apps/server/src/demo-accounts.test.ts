@@ -9,7 +9,7 @@ describe('demo mode: several VRChat bot accounts', () => {
   afterAll(() => close?.());
 
   it('serves groups with two bot accounts the simulator knows', async () => {
-    const { sim, endpoints } = await startDemoSimulator(0, { lax: true });
+    const { sim, endpoints } = await startDemoSimulator(0);
     close = () => sim?.close() ?? Promise.resolve();
     const accounts = vrchatAccountsOf(
       resolveConfig(parseEnv({ SECRET_KEY: 'k'.repeat(32) }), endpoints).vrchat,
