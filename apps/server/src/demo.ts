@@ -51,6 +51,18 @@ export async function startDemoSimulator(
   port: number,
   opts: { url?: string; lax?: boolean } = {},
 ): Promise<{ sim?: RunningSimulator; endpoints: SimulatorEndpoints }> {
+  const started = await demoSimulator(port, opts);
+  // Demo mode serves groups with two bot accounts (the simulator seeds three); tests choose their own.
+  return { ...started, endpoints: { ...started.endpoints, vrchatAccounts: demoMoreAccounts() } };
+}
+
+/** The demo's bot accounts after the first. */
+const demoMoreAccounts = () => demo.vrchatBots.slice(1, 2).map((a) => ({ ...a }));
+
+async function demoSimulator(
+  port: number,
+  opts: { url?: string; lax?: boolean },
+): Promise<{ sim?: RunningSimulator; endpoints: SimulatorEndpoints }> {
   if (opts.url) return { endpoints: endpointsAt(opts.url.replace(/\/$/, '')) };
   const existing = port > 0 ? `http://127.0.0.1:${port}` : undefined;
   if (existing && (await isSimulator(existing))) return { endpoints: endpointsAt(existing) };

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isDemoMode, listenHost, parseEnv } from './env.js';
-import { listeningUrl, resolveConfig } from './kernel/config.js';
+import { listeningUrl, resolveConfig, vrchatAccountsOf } from './kernel/config.js';
 
 const real = {
   DISCORD_CLIENT_ID: '123',
@@ -34,6 +34,43 @@ describe('configuration', () => {
   it.each(['yes', '10.0.0.1/33', 'evil.example'])('refuses TRUST_PROXY=%s with a sentence', (value) => {
     expect(() => parseEnv({ TRUST_PROXY: value })).toThrow(
       'TRUST_PROXY: must be true, false, a hop count or a comma-separated list of addresses/CIDRs',
+    );
+  });
+
+  it('reads VRCHAT_ACCOUNTS as the bot accounts after the first, and refuses a bad list', () => {
+    const first = {
+      DISCORD_CLIENT_ID: '1',
+      DISCORD_CLIENT_SECRET: 's',
+      DISCORD_BOT_TOKEN: 't',
+      PUBLIC_URL: 'https://vrclink.example',
+      SECRET_KEY: 'k'.repeat(32),
+      VRCHAT_USERNAME: 'bot-1',
+      VRCHAT_PASSWORD: 'p1',
+      VRCHAT_TOTP_SECRET: 'S1',
+    };
+    const more = [
+      { username: 'bot-2', password: 'p2', totpSecret: 'S2' },
+      { username: 'bot-3', password: 'p3', totpSecret: 'S3', localAddress: '127.0.0.3' },
+    ];
+    const config = resolveConfig(
+      parseEnv({ ...first, VRCHAT_LOCAL_ADDRESS: '127.0.0.2', VRCHAT_ACCOUNTS: JSON.stringify(more) }),
+    );
+    expect(vrchatAccountsOf(config.vrchat)).toEqual([
+      { username: 'bot-1', password: 'p1', totpSecret: 'S1', localAddress: '127.0.0.2' },
+      ...more,
+    ]);
+    expect(vrchatAccountsOf(resolveConfig(parseEnv(first)).vrchat)).toHaveLength(1);
+    expect(() => parseEnv({ ...first, VRCHAT_ACCOUNTS: '{not json' })).toThrow(
+      /VRCHAT_ACCOUNTS: must be a JSON list of accounts/,
+    );
+    expect(() =>
+      parseEnv({ ...first, VRCHAT_ACCOUNTS: JSON.stringify([{ username: 'bot-2', password: 'p2' }]) }),
+    ).toThrow(/VRCHAT_ACCOUNTS: 0\.totpSecret/);
+    expect(() =>
+      parseEnv({ ...first, VRCHAT_ACCOUNTS: JSON.stringify([{ ...more[0], username: 'BOT-1' }]) }),
+    ).toThrow(/VRCHAT_ACCOUNTS: names an account twice/);
+    expect(() => parseEnv({ SECRET_KEY: 'k'.repeat(32), VRCHAT_ACCOUNTS: JSON.stringify(more) })).toThrow(
+      /VRCHAT_ACCOUNTS: lists the accounts after the first/,
     );
   });
 

@@ -15,6 +15,16 @@ const optionalString = z
   .optional()
   .transform((s) => (s?.trim() ? s.trim() : undefined));
 
+/** One further VRChat bot account of VRCHAT_ACCOUNTS. */
+const vrchatAccountEntry = z.strictObject({
+  username: z.string().trim().min(1),
+  password: z.string().min(1),
+  totpSecret: z.string().trim().min(1),
+  localAddress: z.union([z.ipv4(), z.ipv6()]).optional(),
+});
+const vrchatAccountList = z.array(vrchatAccountEntry).max(50);
+export type VrchatAccountEnv = z.infer<typeof vrchatAccountEntry>;
+
 /** Fastify's trustProxy: `true`/`false`, a hop count, or addresses/CIDRs (and proxy-addr's loopback etc.). */
 export type TrustProxy = boolean | number | string[];
 
@@ -106,6 +116,30 @@ export const envSchema = z.object({
       .union([z.ipv4(), z.ipv6()], { message: 'must be an IP address of this machine (IPv4 or IPv6)' })
       .optional(),
   ),
+  /**
+   * Further VRChat bot accounts after the first (VRCHAT_USERNAME …): a JSON list of
+   * `{ "username", "password", "totpSecret", "localAddress"? }`. Each account holds at most 100 groups.
+   */
+  VRCHAT_ACCOUNTS: optionalString.transform((raw, ctx) => {
+    if (!raw) return [];
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON list of accounts' });
+      return z.NEVER;
+    }
+    const parsed = vrchatAccountList.safeParse(value);
+    if (!parsed.success) {
+      const first = parsed.error.issues[0];
+      ctx.addIssue({
+        code: 'custom',
+        message: `${first?.path.join('.') || 'the list'}: ${first?.message ?? 'is not a list of accounts'}`,
+      });
+      return z.NEVER;
+    }
+    return parsed.data;
+  }),
   WORLD_MIRROR_URL: optionalString.pipe(z.string().url().optional()),
   /** The git repository the world mirror pushes to (https URL with a token, an SSH address, or a path). */
   WORLD_MIRROR_REMOTE: optionalString,
@@ -221,6 +255,15 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       'Invalid configuration:\n  SECRET_KEY: required in real mode (tokens are encrypted with it)',
     );
   }
+  if (env.VRCHAT_ACCOUNTS.length > 0 && !env.VRCHAT_USERNAME)
+    throw new Error(
+      'Invalid configuration:\n  VRCHAT_ACCOUNTS: lists the accounts after the first; set VRCHAT_USERNAME, VRCHAT_PASSWORD and VRCHAT_TOTP_SECRET for the first',
+    );
+  const usernames = [env.VRCHAT_USERNAME, ...env.VRCHAT_ACCOUNTS.map((a) => a.username)].map((u) =>
+    u?.toLowerCase(),
+  );
+  if (new Set(usernames).size !== usernames.length)
+    throw new Error('Invalid configuration:\n  VRCHAT_ACCOUNTS: names an account twice');
   if (env.SHARD_IDS && !env.SHARD_COUNT)
     throw new Error('Invalid configuration:\n  SHARD_IDS: needs SHARD_COUNT');
   if (

@@ -1,4 +1,4 @@
-import type { SimulatorOptions } from '@vrclink/simulator';
+import { type SimulatorOptions, demo as simulatorDemo } from '@vrclink/simulator';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
@@ -81,6 +81,8 @@ export async function createTestApp(
     log?: pino.Logger;
     /** The bot role's waits (gateway lock retries, reconnect after a failed connect), shortened by tests. */
     bot?: Parameters<typeof startBot>[1];
+    /** How many of the simulator's bot accounts serve VRChat (default 1; the simulator seeds 3). */
+    vrchatAccounts?: number;
   } = {},
 ): Promise<TestApp> {
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SECRET_KEY: 'x'.repeat(32), ...opts.env });
@@ -96,7 +98,11 @@ export async function createTestApp(
       )
     : undefined;
   if (demo && opts.beforeStart) await opts.beforeStart(demo.sim.url);
-  const config = resolveConfig(env, demo?.endpoints);
+  const endpoints = demo && {
+    ...demo.endpoints,
+    vrchatAccounts: simulatorDemo.vrchatBots.slice(1, opts.vrchatAccounts ?? 1).map((a) => ({ ...a })),
+  };
+  const config = resolveConfig(env, endpoints);
   // Registered as an operator registers it in the developer portal (the simulator refuses other redirects).
   if (demo) await (await import('../src/demo.js')).registerLoginRedirect(demo.sim.url, config.publicUrl);
   const database = await openTestDatabase();

@@ -83,19 +83,22 @@ describe.skipIf(!adminUrl)('two server processes share one VRChat budget', () =>
       rate: { capacity: 1, perSecond: 0.001, blockSeconds: 600, retryAfter: 'always' },
     });
     await control('DELETE', '/vrchat/counters');
-    // Searches from the first process until VRChat answers one with a 429.
+    // Demo mode has two bot accounts, each with its own budget: searches from the first process until VRChat
+    // has answered each account with a 429.
     await waitFor(async () => {
       await search(a, 'spend');
-      return (await counters()).rateLimited > 0;
+      return (await counters()).rateLimited >= 2;
     }, 60_000);
     const before = await counters();
-    expect(before.rateLimited).toBe(1);
-    // The other process never met that 429: it learns the pause from the shared budget.
+    const accounts = Object.values((before as Counters & { byAccount: Record<string, Counters> }).byAccount);
+    expect(accounts.map((c) => c.rateLimited)).toEqual([1, 1]);
+    // The other process never met those 429s: it learns the pauses from the shared budgets.
     const held = await search(b, 'held');
     expect(held.status).toBe(503);
     expect(held.body.message).toMatch(RATE_LIMITED);
+    expect((await search(b, 'held2')).body.message).toMatch(RATE_LIMITED);
     expect((await search(a, 'again')).body.message).toMatch(RATE_LIMITED);
-    // Neither sent anything while VRChat blocks the account (a call would double the block).
-    expect(await counters()).toMatchObject({ requests: before.requests, rateLimited: 1 });
+    // Nobody sent anything while VRChat blocks the accounts (a call would double the block).
+    expect(await counters()).toMatchObject({ requests: before.requests, rateLimited: 2 });
   }, 120_000);
 });

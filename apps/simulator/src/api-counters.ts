@@ -19,11 +19,23 @@ export class ApiCounters {
   private firstAt: number | null = null;
   private lastAt: number | null = null;
   private byRoute = new Map<string, RouteCount>();
+  /** Per signed-in account (VRChat: the user id of the session that made the request), when counted. */
+  private byAccount = new Map<
+    string,
+    { requests: number; rateLimited: number; byRoute: Map<string, RouteCount> }
+  >();
 
-  /** @param routePrefix the part of Fastify's route the spec leaves out (e.g. VRChat's /api/1). */
-  constructor(private readonly routePrefix?: RegExp) {}
+  /**
+   * @param routePrefix the part of Fastify's route the spec leaves out (e.g. VRChat's /api/1).
+   * @param perAccount whether `record` is given the account and the snapshot lists `byAccount`.
+   */
+  constructor(
+    private readonly routePrefix?: RegExp,
+    private readonly perAccount = false,
+  ) {}
 
-  record(req: FastifyRequest, reply: FastifyReply): void {
+  /** @param account who made the request (a VRChat user id), when signed in. */
+  record(req: FastifyRequest, reply: FastifyReply, account?: string): void {
     // The route as the spec writes it: /groups/{groupId}/… (Fastify's :groupId, less the prefix).
     let pattern = req.routeOptions.url ?? '(no route)';
     if (this.routePrefix) pattern = pattern.replace(this.routePrefix, '');
@@ -40,6 +52,18 @@ export class ApiCounters {
       route.rateLimited += 1;
     }
     if (status === 400 || status === 401 || status === 403) this.invalid += 1;
+    if (this.perAccount && account) {
+      const mine = this.byAccount.get(account) ?? { requests: 0, rateLimited: 0, byRoute: new Map() };
+      this.byAccount.set(account, mine);
+      const own = mine.byRoute.get(key) ?? { requests: 0, rateLimited: 0 };
+      mine.byRoute.set(key, own);
+      mine.requests += 1;
+      own.requests += 1;
+      if (status === 429) {
+        mine.rateLimited += 1;
+        own.rateLimited += 1;
+      }
+    }
   }
 
   snapshot() {
@@ -49,7 +73,17 @@ export class ApiCounters {
       invalid: this.invalid,
       firstAt: this.firstAt,
       lastAt: this.lastAt,
-      byRoute: Object.fromEntries([...this.byRoute].sort(([a], [b]) => (a < b ? -1 : 1))),
+      byRoute: sortedRoutes(this.byRoute),
+      ...(this.perAccount
+        ? {
+            byAccount: Object.fromEntries(
+              [...this.byAccount].map(([account, c]) => [
+                account,
+                { requests: c.requests, rateLimited: c.rateLimited, byRoute: sortedRoutes(c.byRoute) },
+              ]),
+            ),
+          }
+        : {}),
     };
   }
 
@@ -60,5 +94,9 @@ export class ApiCounters {
     this.firstAt = null;
     this.lastAt = null;
     this.byRoute.clear();
+    this.byAccount.clear();
   }
 }
+
+const sortedRoutes = (routes: Map<string, RouteCount>) =>
+  Object.fromEntries([...routes].sort(([a], [b]) => (a < b ? -1 : 1)));

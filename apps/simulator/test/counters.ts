@@ -7,3 +7,6 @@ export const NOTHING_COUNTED = {
   lastAt: null,
   byRoute: {},
 };
+
+/** VRChat's reset counters: nothing counted for any account either. */
+export const NOTHING_COUNTED_VRCHAT = { ...NOTHING_COUNTED, byAccount: {} };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../src/app.js';
 import { vrchatAccounts, vrchatGroupIds, vrchatUserIds } from '../src/vrchat/index.js';
 import { expectMatchesVrchatSpec } from './contract/vrchat-spec.js';
-import { NOTHING_COUNTED } from './counters.js';
+import { NOTHING_COUNTED_VRCHAT } from './counters.js';
 import { API, call, login, UA } from './vrchat-helpers.js';
 
 /** The strict defaults: rate limit with blocks and escalation, counters, group rules and bound sessions. */
@@ -52,7 +52,7 @@ describe('rate limit (strict by default)', () => {
     expect((await call(sim.url, 'GET', lumi(), { cookie: dave })).status).toBe(200);
   });
 
-  it('counts requests, 429s and invalid requests per route; DELETE resets them', async () => {
+  it('counts requests, 429s and invalid requests per route and per account; DELETE resets them', async () => {
     await control('DELETE', '/counters');
     const cookie = await login(sim.url, vrchatAccounts.carol);
     for (let i = 0; i < 6; i++) await call(sim.url, 'GET', lumi(), { cookie });
@@ -69,11 +69,19 @@ describe('rate limit (strict by default)', () => {
         'GET /auth/user': { requests: 1, rateLimited: 0 },
         'GET /users/{userId}': { requests: 6, rateLimited: 1 },
       },
+      // Per account: the requests made with its session (the login itself carries none yet).
+      byAccount: {
+        [vrchatAccounts.carol.userId]: {
+          requests: 6,
+          rateLimited: 1,
+          byRoute: { 'GET /users/{userId}': { requests: 6, rateLimited: 1 } },
+        },
+      },
     });
     await call(sim.url, 'GET', `/groups/${vrchatGroupIds.hangout}/members`, { cookie: 'auth=nope' });
     expect((await control('GET', '/counters')).body).toMatchObject({ requests: 8, invalid: 1 });
     expect((await control('DELETE', '/counters')).status).toBe(204);
-    expect((await control('GET', '/counters')).body).toEqual(NOTHING_COUNTED);
+    expect((await control('GET', '/counters')).body).toEqual(NOTHING_COUNTED_VRCHAT);
   });
 
   it('runs N times faster with timeScale, and lets the account go once the block ends', async () => {

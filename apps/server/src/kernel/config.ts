@@ -70,10 +70,33 @@ export interface AppConfig {
     timeScale: number;
     /** The local address VRChat API requests leave from (VRCHAT_LOCAL_ADDRESS); undefined: the system's. */
     localAddress?: string;
+    /**
+     * The bot accounts after the first (VRCHAT_ACCOUNTS, in order; the first is `username` … above). Each
+     * has its own login, session, request budget and pacer; each serves at most 100 linked groups.
+     * `vrchatAccountsOf` lists them all.
+     */
+    moreAccounts: VrchatAccountConfig[];
   };
   /** Upload limits of World Images (wings/worlds/world-images). */
   worldImages: { maxBytes: number; maxPixels: number; maxPerGuild: number };
 }
+
+/** One VRChat bot account: its login and, optionally, the local address its requests leave from. */
+export interface VrchatAccountConfig {
+  username: string;
+  password: string;
+  totpSecret: string;
+  localAddress?: string;
+}
+
+/** Every configured VRChat bot account, the first (VRCHAT_USERNAME …) first. */
+export function vrchatAccountsOf(vrchat: AppConfig['vrchat']): VrchatAccountConfig[] {
+  const { username, password, totpSecret, localAddress } = vrchat;
+  return [{ username, password, totpSecret, localAddress }, ...vrchat.moreAccounts];
+}
+
+/** VRChat lets one account be in at most this many groups; an account serves at most this many linked groups. */
+export const VRCHAT_GROUPS_PER_ACCOUNT = 100;
 
 export interface WorldMirrorConfig {
   /** A git URL (a token may be in it: never log it unredacted) or a local path; null: no mirror. */
@@ -118,6 +141,8 @@ export interface SimulatorEndpoints {
   url: string;
   discord: { clientId: string; clientSecret: string; botToken: string };
   vrchat: { username: string; password: string; totpSecret: string };
+  /** Further bot accounts the simulator has (demo mode serves groups with two accounts). */
+  vrchatAccounts?: { username: string; password: string; totpSecret: string }[];
   adminDiscordUserId: string;
 }
 
@@ -137,6 +162,9 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
   const admins = new Set(env.ADMIN_DISCORD_IDS);
   if (sim) admins.add(sim.adminDiscordUserId);
   const shardCount = env.SHARD_COUNT;
+  const moreAccounts: VrchatAccountConfig[] = sim
+    ? (sim.vrchatAccounts ?? []).map((a) => ({ ...a, localAddress: env.VRCHAT_LOCAL_ADDRESS }))
+    : env.VRCHAT_ACCOUNTS;
   return {
     demoMode: Boolean(sim),
     process: {
@@ -197,6 +225,7 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
       contact: env.VRCHAT_CONTACT,
       timeScale: env.VRCHAT_TIME_SCALE,
       localAddress: env.VRCHAT_LOCAL_ADDRESS,
+      moreAccounts,
     },
     worldImages: {
       maxBytes: env.WORLD_IMAGE_MAX_BYTES,

@@ -64,6 +64,7 @@ const byAction: Record<string, LogEventType> = {
   'mapping.updated': 'settings',
   'mapping.deleted': 'settings',
   'group.linked': 'settings',
+  'group.vrchat_account_assigned': 'settings',
   'group.unlinked': 'settings',
   'group.settings': 'settings',
   'permissions.set': 'settings',

@@ -87,9 +87,36 @@ export interface VrchatAuditQuery {
   targetIds?: string[];
 }
 
-export interface VrchatPort {
-  /** The product's own VRChat account id (the bot in groups). */
-  currentUserId(): Promise<string>;
+/** A VRChat bot account as the manager sees it (to invite it to a group). */
+export interface VrchatAccountProfile {
+  /** The configured account (its login name), as stored with a linked group. */
+  account: string;
+  userId: string;
+  displayName: string;
+}
+
+/**
+ * The product's VRChat accounts: one or more bot accounts, each with its own login and request budget. A
+ * group's calls go through the account that serves the group (assigned when it was linked; the first
+ * account for a group not linked); calls tied to no group (user look-ups, searches) through any of them.
+ */
+export interface VrchatPort extends VrchatAccountPort {
+  /** The configured accounts, in order (the first serves the links made before there were several). */
+  accounts(): string[];
+  /** One account's own calls (the link flow asks each account before the group is linked). */
+  forAccount(account: string): VrchatAccountPort;
+  /** The account serving a group: its stored assignment, else the first account. */
+  accountOf(groupId: string): Promise<string>;
+  /** The bot account's VRChat user (looked up once per process). */
+  accountProfile(account: string): Promise<VrchatAccountProfile>;
+  /** Every bot account's VRChat user id that can be looked up now (none of them is a member to remove). */
+  accountUserIds(): Promise<string[]>;
+}
+
+/** One VRChat bot account's calls. */
+export interface VrchatAccountPort {
+  /** The bot account's VRChat user id (with a group: the account serving that group). */
+  currentUserId(groupId?: string): Promise<string>;
   searchUsers(query: string, opts?: { n?: number; offset?: number }): Promise<VrchatUserSummary[]>;
   /** null when VRChat does not know the user. */
   getUser(id: string): Promise<VrchatUserDetail | null>;

@@ -1,15 +1,18 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { dbBudget } from '../db/budget.js';
 import type { Database } from '../db/client.js';
-import type { AppConfig } from '../kernel/config.js';
+import { guildGroups } from '../db/schema/index.js';
+import { type AppConfig, vrchatAccountsOf } from '../kernel/config.js';
 import { createDiscordBot, type DiscordBot } from './discord/bot.js';
 import { guardDiscord } from './discord/guard.js';
 import type { DiscordPort } from './ports.js';
 import {
   createVrchatPlatform,
+  createVrchatPool,
   dbSessionStore,
   type VrchatPacerSettings,
-  type VrchatPlatform,
+  type VrchatPool,
   vrchatSessionName,
 } from './vrchat/index.js';
 
@@ -38,7 +41,8 @@ export type GatewayState = 'off' | 'standby' | 'connecting' | 'ready' | 'disconn
 export interface Platforms {
   /** Product code's view of Discord: every failure is a DiscordError (answered 502/503, never 500). */
   discord: DiscordPort;
-  vrchat: VrchatPlatform;
+  /** Every configured VRChat bot account, routed per group (vrchat/pool.ts). */
+  vrchat: VrchatPool;
   /** The bot itself (gateway client), for event handlers. */
   bot: DiscordBot;
   /**
@@ -68,20 +72,36 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
     readyTimeoutMs: opts.gatewayTimeoutMs ?? 20_000,
     timeScale: opts.discordTimeScale,
   });
-  const vrchat = createVrchatPlatform({
-    config: config.vrchat,
-    // One stored session per egress address: VRChat may refuse a session used from another one.
-    sessionStore: dbSessionStore(
-      opts.database.db,
-      config.secretKey,
-      vrchatSessionName(config.vrchat.localAddress),
-      { databaseUrl: opts.database.url, previousSecretKey: config.previousSecretKey },
-    ),
+  const vrchatAccounts = vrchatAccountsOf(config.vrchat);
+  const vrchat = createVrchatPool({
     log,
-    pacer: { timeScale: config.vrchat.timeScale, ...opts.vrchatPacer },
-    localAddress: config.vrchat.localAddress,
-    // One budget per bot account, whichever process and egress address its requests leave from.
-    sharedBudget: (shape) => dbBudget(opts.database.db, vrchatBudgetKey(config.vrchat.username), shape),
+    accounts: vrchatAccounts.map((account, i) => ({
+      account: account.username,
+      platform: createVrchatPlatform({
+        config: { ...config.vrchat, ...account },
+        // One stored session per account and egress address: VRChat may refuse a session used from another one.
+        sessionStore: dbSessionStore(
+          opts.database.db,
+          config.secretKey,
+          vrchatSessionName(account.localAddress, i === 0 ? undefined : account.username),
+          { databaseUrl: opts.database.url, previousSecretKey: config.previousSecretKey },
+        ),
+        log: vrchatAccounts.length > 1 ? log.child({ vrchatAccount: account.username }) : log,
+        pacer: { timeScale: config.vrchat.timeScale, ...opts.vrchatPacer },
+        localAddress: account.localAddress,
+        // One budget per bot account, whichever process and egress address its requests leave from.
+        sharedBudget: (shape) => dbBudget(opts.database.db, vrchatBudgetKey(account.username), shape),
+      }),
+    })),
+    // The account stored with the linked group (group-sync's link flow assigns it).
+    groupAccount: async (groupId) => {
+      const [row] = await opts.database.db
+        .select({ account: guildGroups.vrchatAccount })
+        .from(guildGroups)
+        .where(eq(guildGroups.groupId, groupId))
+        .limit(1);
+      return row?.account ?? null;
+    },
   });
 
   let closed = false;

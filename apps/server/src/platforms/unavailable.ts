@@ -11,6 +11,11 @@ const discord = async () => {
 
 /** Stands in when a platform adapter is not started (e.g. a server built without platforms). */
 export const unavailableVrchat: VrchatPort = {
+  accounts: () => [],
+  forAccount: () => unavailableVrchat,
+  accountOf: vrchat,
+  accountProfile: vrchat,
+  accountUserIds: async () => [],
   currentUserId: vrchat,
   searchUsers: vrchat,
   getUser: vrchat,

@@ -56,7 +56,7 @@ export async function registerVrchat(
   );
   seedVrchat(state);
   const limiter = new VrchatRateLimiter(() => state.config.rate, state.timeScale);
-  const counters = new ApiCounters(/^\/api\/1/);
+  const counters = new ApiCounters(/^\/api\/1/, true);
   registerPipeline(addSocket('/vrchat/pipeline'), state);
 
   await app.register(
@@ -86,7 +86,9 @@ export async function registerVrchat(
           return reply;
         }
       });
-      api.addHook('onResponse', async (req, reply) => counters.record(req, reply));
+      api.addHook('onResponse', async (req, reply) =>
+        counters.record(req, reply, sessionOf(state, req)?.userId),
+      );
       registerAuthRoutes(api, state, ctx.baseUrl);
       registerUserRoutes(api, state, ctx.baseUrl);
       registerGroupRoutes(api, state, ctx.baseUrl);

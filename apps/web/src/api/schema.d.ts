@@ -1801,6 +1801,10 @@ export interface components {
                 icon: string | null;
             }[];
         };
+        BotAccountInput: {
+            userId: string;
+            displayName: string;
+        };
         LinkedGroupInput: {
             id: string;
             name: string;
@@ -1809,12 +1813,14 @@ export interface components {
             onlineMemberCount: number;
             enabled: boolean;
             autoKick: boolean;
+            botAccount: components["schemas"]["BotAccountInput"] | null;
         };
         GroupLinkInfoInput: {
             id: string;
             name: string;
             iconUrl: string | null;
             linkCode: string;
+            botAccount: components["schemas"]["BotAccountInput"] | null;
         };
         MappingRoleInput: {
             id: string;
@@ -2462,6 +2468,10 @@ export interface components {
                 icon: string | null;
             }[];
         };
+        BotAccount: {
+            userId: string;
+            displayName: string;
+        };
         LinkedGroup: {
             id: string;
             name: string;
@@ -2470,12 +2480,14 @@ export interface components {
             onlineMemberCount: number;
             enabled: boolean;
             autoKick: boolean;
+            botAccount: components["schemas"]["BotAccount"] | null;
         };
         GroupLinkInfo: {
             id: string;
             name: string;
             iconUrl: string | null;
             linkCode: string;
+            botAccount: components["schemas"]["BotAccount"] | null;
         };
         MappingRole: {
             id: string;
@@ -7056,6 +7068,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "Member" | "Requested" | "Invited" | "Unknown" | "CodeNotFound";
+                        botAccount?: components["schemas"]["BotAccount"] | null;
                     };
                 };
             };

@@ -12,9 +12,18 @@ export const guildGroups = pgTable(
     enabled: boolean('enabled').notNull().default(false),
     /** Removes group members without the membership the role mappings give. */
     autoKick: boolean('auto_kick').notNull().default(false),
+    /**
+     * The VRChat bot account (its username) that serves the group, chosen at link time; null: the first
+     * configured account (links made before there were several).
+     */
+    vrchatAccount: text('vrchat_account'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('guild_groups_guild_idx').on(t.guildId), index('guild_groups_pk').on(t.guildId, t.groupId)],
+  (t) => [
+    index('guild_groups_guild_idx').on(t.guildId),
+    index('guild_groups_pk').on(t.guildId, t.groupId),
+    index('guild_groups_group_idx').on(t.groupId),
+  ],
 );
 
 /** The description code proving a server admin manages a VRChat group; stable until used, 24 hours at most. */

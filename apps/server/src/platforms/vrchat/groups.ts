@@ -1,8 +1,8 @@
-import type { VrchatInviteOutcome, VrchatJoinOutcome, VrchatPort } from '../ports.js';
+import type { VrchatAccountPort, VrchatInviteOutcome, VrchatJoinOutcome } from '../ports.js';
 import { toAuditEntry, toGroup, toInvite, toJoinRequest, toMember, toRole } from './mappers.js';
 import type { VrchatCaller } from './platform.js';
 
-type GroupMethods = Omit<VrchatPort, 'searchUsers' | 'getUser' | 'currentUserId'>;
+type GroupMethods = Omit<VrchatAccountPort, 'searchUsers' | 'getUser' | 'currentUserId'>;
 
 /** VRChat's page size cap; a shorter page is the last one (there is no total). */
 const PAGE = 100;

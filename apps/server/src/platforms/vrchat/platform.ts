@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { VRChat } from 'vrchat';
 import type { BucketShape, SharedBudget } from '../../db/budget.js';
 import type { AppConfig } from '../../kernel/config.js';
-import type { VrchatPort } from '../ports.js';
+import type { VrchatAccountPort } from '../ports.js';
 import { SessionKeyvStore } from './cookie-store.js';
 import { VrchatError } from './errors.js';
 import { groupMethods } from './groups.js';
@@ -33,7 +33,9 @@ export interface VrchatPlatformOptions {
   sharedBudget?: (shape: BucketShape) => SharedBudget;
 }
 
-export interface VrchatPlatform extends VrchatPort {
+export interface VrchatPlatform extends VrchatAccountPort {
+  /** The account's own VRChat user (looked up once; a failed look-up is asked again next time). */
+  self(): Promise<{ userId: string; displayName: string }>;
   /** Checks the stored session (no login if it still works), logs in otherwise; never throws. */
   start(): Promise<VrchatState>;
   state(): VrchatState;
@@ -128,7 +130,21 @@ export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatfor
   };
 
   let starting: Promise<VrchatState> | undefined;
-  let selfId: Promise<string> | undefined;
+  let self: Promise<{ userId: string; displayName: string }> | undefined;
+  const lookUpSelf = () => {
+    self ??= caller
+      .call((c) => c.getCurrentUser({}))
+      .then((res) => {
+        if (!res.ok) caller.fail(res);
+        const user = res.data as { id: string; displayName: string };
+        return { userId: user.id, displayName: user.displayName };
+      });
+    // A failed look-up is asked again next time.
+    self.catch(() => {
+      self = undefined;
+    });
+    return self;
+  };
   const start = () => {
     starting ??= caller
       .call((c) => c.getCurrentUser({}))
@@ -160,18 +176,10 @@ export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatfor
       return toUserDetail(res.data);
     },
 
+    self: lookUpSelf,
+
     async currentUserId() {
-      selfId ??= caller
-        .call((c) => c.getCurrentUser({}))
-        .then((res) => {
-          if (!res.ok) caller.fail(res);
-          return (res.data as { id: string }).id;
-        });
-      // A failed look-up is asked again next time.
-      selfId.catch(() => {
-        selfId = undefined;
-      });
-      return selfId;
+      return (await lookUpSelf()).userId;
     },
 
     ...groupMethods(caller),

@@ -31,8 +31,10 @@ export interface SessionStore {
  * (VRCHAT_LOCAL_ADDRESS) keep one session each, shared only with processes leaving from the same address;
  * processes without one share the plain `vrchat` session.
  */
-export function vrchatSessionName(localAddress?: string): string {
-  return localAddress ? `vrchat@${localAddress}` : 'vrchat';
+export function vrchatSessionName(localAddress?: string, account?: string): string {
+  // The first account keeps the name sessions had before there were several accounts.
+  const name = account ? `vrchat:${account.toLowerCase()}` : 'vrchat';
+  return localAddress ? `${name}@${localAddress}` : name;
 }
 
 /** Which credentials a stored pause is for, without storing them (an HMAC under the server's secret key). */

@@ -1,6 +1,8 @@
 /**
  * The group-sync wing's face: what other wings use of it. Another wing imports group-sync only from here.
  */
+
+export { groupsPerAccount } from './groups/group-accounts.js';
 export {
   cachedGroupRoles,
   type GroupRoles,

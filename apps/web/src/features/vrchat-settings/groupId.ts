@@ -11,3 +11,7 @@ export const groupPageUrl = (vrchatWebUrl: string | undefined, groupId: string) 
 /** The group's invites and join requests page on the VRChat site (where the bot's request is accepted). */
 export const groupInvitesUrl = (vrchatWebUrl: string | undefined, groupId: string) =>
   vrchatWebUrl ? `${vrchatWebUrl}/home/group/${groupId}/members/invites` : undefined;
+
+/** A VRChat user's page (the bot account a manager invites to the group). */
+export const userPageUrl = (vrchatWebUrl: string | undefined, userId: string | undefined) =>
+  vrchatWebUrl && userId ? `${vrchatWebUrl}/home/user/${userId}` : undefined;

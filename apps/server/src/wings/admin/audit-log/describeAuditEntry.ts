@@ -24,6 +24,7 @@ export const auditDescriptions: Readonly<Record<string, string>> = {
   'api_key.create': 'Created an API key',
   'api_key.delete': 'Deleted an API key',
   'group.linked': 'Linked VRChat group',
+  'group.vrchat_account_assigned': 'Assigned the VRChat bot account serving the group',
   'group.settings': 'Changed VRChat group settings',
   'group.unlinked': 'Unlinked VRChat group',
   'guest.assigned': 'Assigned a guest',

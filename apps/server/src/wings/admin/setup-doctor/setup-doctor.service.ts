@@ -3,11 +3,17 @@ import type { AppContext } from '../../../kernel/context.js';
 import type { DiscordGuildInfo } from '../../../platforms/ports.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { guestRoleEntriesOf, guildSettingsOf } from '../../community/index.js';
-import { activeMappingsOf, followProblemOf, groupRoleActions, linkOf } from '../../group-sync/index.js';
+import {
+  activeMappingsOf,
+  followProblemOf,
+  groupRoleActions,
+  groupsPerAccount,
+  linkOf,
+} from '../../group-sync/index.js';
 import { readLoggingConfig } from '../discord-logging/discord-logging.service.js';
 import { type ConfiguredRole, discordRoleChecks, logChannelCheck } from './discord-checks.js';
 import { failed, type SetupCheck, unknown, withDeadline } from './setup-checks.js';
-import { vrchatGroupChecks } from './vrchat-checks.js';
+import { botAccountCheck, vrchatGroupChecks } from './vrchat-checks.js';
 
 /** Each platform's part of the check gives up after this long (the panel then says it could not check). */
 export const PLATFORM_DEADLINE_MS = 8000;
@@ -68,12 +74,21 @@ async function vrchatChecks(ctx: AppContext, guildId: string): Promise<SetupChec
       mappings.filter((m) => groupRoleActions.includes(m.action)).flatMap((m) => m.groupRoleId ?? []),
     ),
   };
+  const account = link.vrchatAccount ?? ctx.vrchat.accounts()[0] ?? '';
+  const configured = ctx.vrchat.accounts().some((a) => a.toLowerCase() === account.toLowerCase());
+  const served = (await groupsPerAccount(ctx)).get(account.toLowerCase()) ?? 0;
+  const accountCheck = botAccountCheck(account, configured, served);
+  if (!configured) return [accountCheck];
   try {
-    const [group, botId] = await withDeadline(
-      Promise.all([ctx.vrchat.getGroup(link.groupId, { includeRoles: true }), ctx.vrchat.currentUserId()]),
+    const [group, botId, profile] = await withDeadline(
+      Promise.all([
+        ctx.vrchat.getGroup(link.groupId, { includeRoles: true }),
+        ctx.vrchat.currentUserId(link.groupId),
+        ctx.vrchat.accountProfile(account),
+      ]),
       PLATFORM_DEADLINE_MS,
     );
-    if (!group) return vrchatGroupChecks(null, botId, null, needs);
+    if (!group) return [accountCheck, ...vrchatGroupChecks(null, botId, null, needs)];
     const [roles, member] = await withDeadline(
       Promise.all([
         group.roles ? Promise.resolve(group.roles) : ctx.vrchat.getGroupRoles(link.groupId),
@@ -81,10 +96,13 @@ async function vrchatChecks(ctx: AppContext, guildId: string): Promise<SetupChec
       ]),
       PLATFORM_DEADLINE_MS,
     );
-    return vrchatGroupChecks({ ...group, roles }, botId, member, needs);
+    return [
+      accountCheck,
+      ...vrchatGroupChecks({ ...group, roles }, botId, member, needs, profile.displayName),
+    ];
   } catch (err) {
     ctx.log.warn({ err, guildId }, 'setup check: VRChat did not answer');
-    return [unknown('vrchat', 'vrchat.group', 'Linked group')];
+    return [accountCheck, unknown('vrchat', 'vrchat.group', 'Linked group')];
   }
 }
 

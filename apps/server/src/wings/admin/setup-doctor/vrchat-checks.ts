@@ -1,3 +1,4 @@
+import { VRCHAT_GROUPS_PER_ACCOUNT } from '../../../kernel/config.js';
 import type { VrchatGroup, VrchatGroupMember, VrchatGroupRole } from '../../../platforms/ports.js';
 import {
   type GroupNeeds,
@@ -13,6 +14,8 @@ export function vrchatGroupChecks(
   botId: string,
   botMember: VrchatGroupMember | null,
   needs: GroupNeeds,
+  /** The display name of the bot account serving the group, when known (named in the fix). */
+  botName?: string | null,
 ): SetupCheck[] {
   if (!group)
     return [
@@ -33,7 +36,7 @@ export function vrchatGroupChecks(
         'vrchat.botInGroup',
         "The bot's group membership",
         "The bot's VRChat account is not a member of the linked group.",
-        "Invite the bot's VRChat account to the group (or accept its join request), then check again.",
+        `Invite the bot's VRChat account ${botName ? `${botName} (${botId}) ` : ''}to the group (or accept its join request), then check again.`,
       ),
     );
     return checks;
@@ -113,4 +116,29 @@ function joinStateCheck(joinState: VrchatGroup['joinState'], needs: GroupNeeds):
       "Set the group's join state to Request to Join or Invite Only on VRChat.",
     );
   return passed('vrchat', id, title);
+}
+
+/**
+ * The bot account serving the group (each linked group is served by one account, each account serves at
+ * most 100 groups): it must still be configured and within the cap.
+ */
+export function botAccountCheck(account: string, configured: boolean, served: number): SetupCheck {
+  const label = 'The bot account serving the group';
+  if (!configured)
+    return failed(
+      'vrchat',
+      'vrchat.botAccount',
+      label,
+      `The VRChat bot account ${account} that serves this group is no longer configured.`,
+      'Ask the operator to configure the account again, or unlink the group and link it again to give it another account.',
+    );
+  if (served > VRCHAT_GROUPS_PER_ACCOUNT)
+    return failed(
+      'vrchat',
+      'vrchat.botAccount',
+      label,
+      `The VRChat bot account ${account} serves ${served} groups; VRChat lets an account be in at most ${VRCHAT_GROUPS_PER_ACCOUNT}.`,
+      'Ask the operator to add a bot account, then unlink the group and link it again.',
+    );
+  return passed('vrchat', 'vrchat.botAccount', label);
 }

@@ -60,6 +60,7 @@ describe('VRChat tab: linking a group through its description (against the simul
         name: 'Dance Club',
         iconUrl: expect.stringMatching(/^http/),
         linkCode: expect.stringMatching(/^VRCL-[A-HJKMNP-Z2-9]{8}$/),
+        botAccount: { userId: bot, displayName: 'VRCLink Bot' },
       });
       expect((await call('start', danceClub)).json().linkCode).toBe(info.linkCode);
     });

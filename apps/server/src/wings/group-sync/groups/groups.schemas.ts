@@ -6,6 +6,11 @@ export const INVALID_GROUP_ID = 'Group ID must be grp_ followed by a UUID.';
 
 export const guildParams = z.object({ guildId: snowflake });
 
+/** The VRChat bot account that serves a group: whom a manager invites to (or accepts into) the group. */
+export const botAccount = z.object({ userId: z.string(), displayName: z.string() });
+z.globalRegistry.add(botAccount, { id: 'BotAccount' });
+export type BotAccount = z.infer<typeof botAccount>;
+
 export const linkedGroup = z.object({
   id: z.string(),
   name: z.string(),
@@ -14,6 +19,8 @@ export const linkedGroup = z.object({
   onlineMemberCount: z.number().int(),
   enabled: z.boolean(),
   autoKick: z.boolean(),
+  /** The bot account serving the group; null when VRChat does not answer for it now. */
+  botAccount: botAccount.nullable(),
 });
 z.globalRegistry.add(linkedGroup, { id: 'LinkedGroup' });
 export type LinkedGroup = z.infer<typeof linkedGroup>;
@@ -36,10 +43,16 @@ export const groupLinkInfo = z.object({
   name: z.string(),
   iconUrl: z.string().nullable(),
   linkCode: z.string(),
+  /** The bot account that is to serve the group (to be invited when the group is invite-only). */
+  botAccount: botAccount.nullable(),
 });
 z.globalRegistry.add(groupLinkInfo, { id: 'GroupLinkInfo' });
 
 export const linkCheckResult = z.object({ status: z.enum(['CodeFound', 'CodeNotFound']) });
 export const linkJoinStatus = z.enum(['Member', 'Requested', 'Invited', 'Unknown', 'CodeNotFound']);
 export type LinkJoinStatus = z.infer<typeof linkJoinStatus>;
-export const linkJoinResult = z.object({ status: linkJoinStatus });
+export const linkJoinResult = z.object({
+  status: linkJoinStatus,
+  /** The bot account serving (or to serve) the group. */
+  botAccount: botAccount.nullable().optional(),
+});

@@ -8,6 +8,7 @@ import type { AppContext } from '../../../kernel/context.js';
 import { missing } from '../../../kernel/errors.js';
 import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 import { requireGuildPermission } from '../../access/index.js';
+import { botAccountOf } from './group-accounts.js';
 import { forgetGroupRoles } from './group-role-cache.js';
 import type { GroupSettingsUpdate, LinkedGroup } from './groups.schemas.js';
 
@@ -40,6 +41,8 @@ async function requireLink(db: Queryable, guildId: string, forUpdate = false) {
 /** The linked group as VRChat shows it now, with the server's settings; the spec's defaults when VRChat lost it. */
 async function describe(ctx: AppContext, row: GroupLinkRow): Promise<LinkedGroup> {
   const group = await ctx.vrchat.getGroup(row.groupId);
+  const account = row.vrchatAccount ?? ctx.vrchat.accounts()[0];
+  const botAccount = account ? await botAccountOf(ctx, account) : null;
   if (!group) {
     return {
       id: row.groupId,
@@ -49,6 +52,7 @@ async function describe(ctx: AppContext, row: GroupLinkRow): Promise<LinkedGroup
       onlineMemberCount: 0,
       enabled: false,
       autoKick: false,
+      botAccount,
     };
   }
   return {
@@ -59,6 +63,7 @@ async function describe(ctx: AppContext, row: GroupLinkRow): Promise<LinkedGroup
     onlineMemberCount: group.onlineMemberCount,
     enabled: row.enabled,
     autoKick: row.autoKick,
+    botAccount,
   };
 }
 

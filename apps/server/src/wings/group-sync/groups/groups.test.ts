@@ -1,4 +1,4 @@
-import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
+import { seedGuildIds, vrchatAccounts, vrchatSeed } from '@vrclink/simulator';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import {
@@ -103,6 +103,8 @@ describe('VRChat tab: linked group, settings and unlink (against the simulators)
         onlineMemberCount: 0,
         enabled: false,
         autoKick: false,
+        // The bot account that serves the link (the first: none was stored) is still named.
+        botAccount: { userId: vrchatAccounts.bot.userId, displayName: 'VRCLink Bot' },
       });
     });
   });

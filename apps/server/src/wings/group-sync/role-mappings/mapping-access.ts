@@ -43,7 +43,7 @@ export async function requireMappingScope(
       return roles;
     },
     botInGroup: async () => {
-      const botId = await ctx.vrchat.currentUserId();
+      const botId = await ctx.vrchat.currentUserId(link.groupId);
       const [group, member] = await Promise.all([
         ctx.vrchat.getGroup(link.groupId),
         ctx.vrchat.getGroupMember(link.groupId, botId),

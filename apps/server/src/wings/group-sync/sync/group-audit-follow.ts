@@ -71,13 +71,14 @@ export async function followGroupAuditLogs(ctx: AppContext, signal?: AbortSignal
     .where(or(eq(guildGroups.enabled, true), inArray(guildGroups.guildId, mapped)))
     .orderBy(sql`${guildSyncState.followedAt} asc nulls first`, asc(guildGroups.guildId));
   if (followed.length === 0) return 0;
-  const botId = await ctx.vrchat.currentUserId();
   let asked = 0;
   const now = new Date();
   for (const { guildId, groupId, state } of followed) {
     if (signal?.aborted) break;
     if (state?.followRetryAt && state.followRetryAt > now) continue;
     try {
+      // The account serving this group (each bot account's own changes are not news).
+      const botId = await ctx.vrchat.currentUserId(groupId);
       if (await followOne(ctx, guildId, groupId, botId, state?.groupAuditCursor ?? null)) asked++;
     } catch (err) {
       // Told to stop while its read waited in the pacer: not the group's failure; the next pass starts with it.

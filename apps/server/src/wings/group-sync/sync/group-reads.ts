@@ -54,7 +54,7 @@ async function readFromVrchat(ctx: AppContext, groupId: string): Promise<GroupRe
   reads++;
   if (!group) return { kind: 'missing', reads };
   const roles = group.roles ?? (await ctx.vrchat.getGroupRoles(groupId));
-  const botId = await ctx.vrchat.currentUserId();
+  const botId = await ctx.vrchat.currentUserId(groupId);
   const botMembership = await ctx.vrchat.getGroupMember(groupId, botId);
   reads += 2;
   if (!botMembership) return { kind: 'botNotInGroup', group, roles, reads };

@@ -23,7 +23,12 @@ import { discordGroupMappings, guildSettings } from '../../../db/schema/index.js
 import type { AppContext } from '../../../kernel/context.js';
 import { DiscordError } from '../../../platforms/discord/errors.js';
 import type { DiscordPort, VrchatPort } from '../../../platforms/ports.js';
-import { createVrchatPlatform, dbSessionStore, VrchatError } from '../../../platforms/vrchat/index.js';
+import {
+  createVrchatPlatform,
+  createVrchatPool,
+  dbSessionStore,
+  VrchatError,
+} from '../../../platforms/vrchat/index.js';
 import { runGuildSync, type SyncRunResult } from './sync.service.js';
 import { groupId, groupRoles, hangout, hangoutGroupScene } from './testing.js';
 
@@ -245,7 +250,7 @@ describe('the sync under platform faults (against the simulators)', () => {
   describe('VRChat time-outs', () => {
     /** The same VRChat account (same stored session) with a short request time-out. */
     function withShortTimeout(timeoutMs: number) {
-      const vrchat = createVrchatPlatform({
+      const platform = createVrchatPlatform({
         config: t.ctx.config.vrchat,
         sessionStore: dbSessionStore(t.ctx.db, t.ctx.config.secretKey),
         log: t.ctx.log,
@@ -257,6 +262,11 @@ describe('the sync under platform faults (against the simulators)', () => {
           rateLimitPauseMs: 40,
           requestTimeoutMs: timeoutMs,
         },
+      });
+      const vrchat = createVrchatPool({
+        accounts: [{ account: t.ctx.config.vrchat.username, platform }],
+        groupAccount: async () => null,
+        log: t.ctx.log,
       });
       return { ctx: { ...t.ctx, vrchat } as AppContext, close: () => vrchat.close() };
     }

@@ -175,7 +175,8 @@ async function observeGroup(
 
   // Members: the listing where VRChat gives it all; each linked member not listed is asked for by id.
   const groupMembers = new Map<string, readonly string[]>();
-  const protectedUserIds = new Set<string>([botId]);
+  // The bot's other VRChat accounts too: a group may hold one that does not serve it.
+  const protectedUserIds = new Set<string>([botId, ...(await ctx.vrchat.accountUserIds())]);
   if (group.ownerId) protectedUserIds.add(group.ownerId);
   const seen = (m: { userId: string; roleIds: string[]; displayName: string | null }) => {
     groupMembers.set(m.userId, m.roleIds);

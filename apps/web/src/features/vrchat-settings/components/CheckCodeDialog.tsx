@@ -11,27 +11,29 @@ interface Props {
   groupId: string;
   found: boolean;
   invitesUrl: string | undefined;
+  /** The bot account chosen to serve the group (named in the hints). */
+  botName?: string;
   onClose: () => void;
 }
 
-const waiting = {
-  Requested:
-    "The bot asked to join the group. Accept its join request in the group's settings, then press Link Group again.",
-  Invited: 'The group is invite-only: invite the bot to the group, then press Link Group again.',
-} as const;
+const waiting = (bot: string | undefined) => ({
+  Requested: `The bot${bot ? ` (${bot})` : ''} asked to join the group. Accept its join request in the group's settings, then press Link Group again.`,
+  Invited: `The group is invite-only: invite the bot${bot ? ` (${bot})` : ''} to the group, then press Link Group again.`,
+});
 
 /** After Check Code: code not found (retry), or found with Link Group. */
-export function CheckCodeDialog({ guildId, groupId, found, invitesUrl, onClose }: Props) {
+export function CheckCodeDialog({ guildId, groupId, found, invitesUrl, botName, onClose }: Props) {
   const join = useJoinGroupLink(guildId);
   const [hint, setHint] = useState<string | null>(null);
 
   const link = () =>
     join.mutate(groupId, {
-      onSuccess: ({ status }) => {
+      onSuccess: ({ status, botAccount }) => {
         if (status === 'Member') {
           notify({ type: 'success', message: 'Group successfully linked' });
           onClose();
-        } else if (status === 'Requested' || status === 'Invited') setHint(waiting[status]);
+        } else if (status === 'Requested' || status === 'Invited')
+          setHint(waiting(botAccount?.displayName ?? botName)[status]);
         else notify({ type: 'error', message: `Error while linking (${status})` });
       },
       onError: (error) =>

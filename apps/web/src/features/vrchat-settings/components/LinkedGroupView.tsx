@@ -11,6 +11,7 @@ import { failureSentence } from '../../../lib/failure-sentence';
 import type { LinkedGroup } from '../api/linkedGroup';
 import { useUnlinkGroup } from '../api/unlinkGroup';
 import { groupPageUrl } from '../groupId';
+import { BotAccountNote } from './BotAccountNote';
 import { GroupSettings } from './GroupSettings';
 
 interface Props {
@@ -36,6 +37,7 @@ export function LinkedGroupView({ guildId, group, canEdit }: Props) {
     <Stack gap="lg">
       <EntityHeader icon={group.iconUrl} name={group.name} subtitle="VRChat Settings" />
       <StatCards stats={{ Members: group.memberCount, 'Online Members': group.onlineMemberCount }} />
+      <BotAccountNote account={group.botAccount} tense="serves" />
       <Group>
         <ExternalLinkButton href={pageUrl} size="sm">
           Open Group Page

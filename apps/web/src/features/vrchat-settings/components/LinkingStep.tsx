@@ -8,6 +8,7 @@ import { useCheckGroupLink } from '../api/checkGroupLink';
 import type { GroupLinkInfo } from '../api/startGroupLink';
 import { groupInvitesUrl, groupPageUrl } from '../groupId';
 import { linkFailureText } from '../linkErrors';
+import { BotAccountNote } from './BotAccountNote';
 import { CheckCodeDialog } from './CheckCodeDialog';
 
 interface Props {
@@ -47,6 +48,7 @@ export function LinkingStep({ guildId, info, onBack }: Props) {
             )}
           </CopyButton>
         </Group>
+        <BotAccountNote account={info.botAccount} tense="will serve" />
         <Group>
           <ExternalLinkButton href={pageUrl} size="sm">
             Open Group Page
@@ -66,6 +68,7 @@ export function LinkingStep({ guildId, info, onBack }: Props) {
           groupId={info.id}
           found={check.data.status === 'CodeFound'}
           invitesUrl={groupInvitesUrl(vrchatWebUrl, info.id)}
+          botName={info.botAccount?.displayName}
           onClose={check.reset}
         />
       )}

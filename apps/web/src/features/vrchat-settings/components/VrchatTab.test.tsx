@@ -2,12 +2,18 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Answers, callsTo, demoConfig, renderApp, stubApi } from '../../../testing/renderApp';
 import { toastTexts } from '../../../testing/toasts';
-import { GROUP_ID as grp, neonDancers, vrchatTabAnswers } from '../testing/fixtures';
+import { BOT_ACCOUNT, GROUP_ID as grp, neonDancers, vrchatTabAnswers } from '../testing/fixtures';
 
 const base = '/api/groups/900';
 const group = neonDancers({ enabled: false, autoKick: true });
 const notLinked = { status: 404, body: { message: 'No VRChat group is linked to this server.' } };
-const info = { id: grp, name: 'Neon Dancers', iconUrl: null, linkCode: 'VRCL-ABCD2345' };
+const info = {
+  id: grp,
+  name: 'Neon Dancers',
+  iconUrl: null,
+  linkCode: 'VRCL-ABCD2345',
+  botAccount: BOT_ACCOUNT,
+};
 
 function setup(extra: Answers = {}, permissions?: string[]) {
   const fetchMock = stubApi({
@@ -41,6 +47,19 @@ describe('VRChat tab, linked', () => {
     expect(button('Group to Discord Roles setup').disabled).toBe(false);
     expect(switchOf('Enable Groups feature').checked).toBe(false);
     expect(switchOf('Auto Remove Members without membership').checked).toBe(true);
+  });
+
+  it('names the bot account serving the group, linked to its VRChat profile', async () => {
+    setup();
+    const note = await screen.findByTestId('bot-account');
+    expect(note.textContent).toBe(
+      "The bot's VRChat account VRCLink Bot 2 serves this group. It must be a member of the group: if the group is not open, invite VRCLink Bot 2 to it or accept its join request.",
+    );
+    await waitFor(() =>
+      expect(within(note).getByRole('link', { name: 'VRCLink Bot 2' }).getAttribute('href')).toBe(
+        `${demoConfig.vrchatWebUrl}/home/user/${BOT_ACCOUNT.userId}`,
+      ),
+    );
   });
 
   it('previews a switch, saves it on Save and shows what the server answered', async () => {
@@ -163,6 +182,9 @@ describe('VRChat tab, linking', () => {
     expect(await screen.findByText('VRCL-ABCD2345')).toBeTruthy();
     expect(await bodyOf(fetchMock, `${base}/link/start`)).toEqual({ groupId: grp });
     expect(screen.getByText(/may remove it from the description/)).toBeTruthy();
+    expect(screen.getByTestId('bot-account').textContent).toMatch(
+      /^The bot's VRChat account VRCLink Bot 2 will serve this group\./,
+    );
     fireEvent.click(button('Check Code'));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Code found in group description')).toBeTruthy();
@@ -179,7 +201,7 @@ describe('VRChat tab, linking', () => {
 
   it.each([
     ['Requested', /Accept its join request.*press Link Group again/],
-    ['Invited', /invite the bot/],
+    ['Invited', /invite-only: invite the bot \(VRCLink Bot 2\) to the group/],
   ])('explains %s and keeps the dialog open', async (status, text) => {
     linking({ [`POST ${base}/link/join`]: { body: { status } } });
     await startWith(grp);

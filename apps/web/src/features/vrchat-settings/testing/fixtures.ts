@@ -11,8 +11,15 @@ export const neonDancers = (settings: { enabled: boolean; autoKick: boolean }) =
   iconUrl: null,
   memberCount: 42,
   onlineMemberCount: 5,
+  botAccount: BOT_ACCOUNT,
   ...settings,
 });
+
+/** The bot account serving the fixture group (the second of the bot's VRChat accounts). */
+export const BOT_ACCOUNT = {
+  userId: 'usr_0b0b0b0b-0000-4000-8000-000000000002',
+  displayName: 'VRCLink Bot 2',
+};
 
 /**
  * What the VRChat tab of server 900 ('Neon Lounge') reads first: a signed-in user holding `permissions` there
