@@ -200,4 +200,18 @@ describe('the Discord gateway, sharded', () => {
     expect(await resumed.closed()).toBe(4004);
     expect(((await control(sim, 'GET', '/gateway')).body as { sessions: unknown[] }).sessions).toEqual([]);
   });
+
+  it('closes a connection that sends more than 120 payloads in 60 s with 4008, heartbeats counted', async () => {
+    const sim = await start(FAST_IDENTIFY);
+    const { c } = await connectShard(sim, undefined);
+    // IDENTIFY was the first; 119 more heartbeats are still within the limit.
+    for (let i = 0; i < 119; i++) c.send(1, null);
+    await waitFor(() => c.frames.filter((f) => f.op === 11).length >= 119);
+    expect(c.closeCode).toBeNull();
+    c.send(1, null);
+    expect(await c.closed()).toBe(4008);
+    expect(
+      ((await control(sim, 'GET', '/gateway')).body as { sendLimitClosures: number }).sendLimitClosures,
+    ).toBe(1);
+  });
 });

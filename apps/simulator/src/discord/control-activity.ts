@@ -84,6 +84,7 @@ export function registerActivityControl(api: FastifyInstance, state: DiscordStat
   api.get('/gateway', async () => ({
     sessions: gateway.connected().map((s) => ({ id: s.id, intents: s.intents, seq: s.seq, shard: s.shard })),
     identifyRefusedTooSoon: gateway.identifyLimits.refusedTooSoon,
+    sendLimitClosures: gateway.sendLimitClosures,
     resumedElsewhere: gateway.resumedElsewhere,
   }));
   api.post('/gateway/reconnect', async () => ({ sessions: gateway.requestReconnect() }));

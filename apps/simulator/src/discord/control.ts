@@ -66,6 +66,8 @@ const configBody = z.object({
   maxConcurrency: z.number().int().min(1).max(64).optional(),
   identifyWindowMs: z.number().int().min(0).optional(),
   sessionStartLimitTotal: z.number().int().min(0).optional(),
+  gatewaySendLimit: z.number().int().min(1).optional(),
+  gatewaySendWindowMs: z.number().int().min(1).optional(),
 });
 
 /** A new human user (no avatar); returns its id. */

@@ -30,6 +30,7 @@ export const Close = {
   NotAuthenticated: 4003,
   AuthenticationFailed: 4004,
   AlreadyAuthenticated: 4005,
+  RateLimited: 4008,
   SessionTimedOut: 4009,
   InvalidShard: 4010,
   ShardingRequired: 4011,
@@ -68,6 +69,8 @@ export class Gateway {
   readonly sessions = new Map<string, Session>();
   /** Connections closed because another connection resumed their session: two clients on one session. */
   resumedElsewhere = 0;
+  /** Connections closed with 4008 for sending more than the send limit allows. */
+  sendLimitClosures = 0;
   private readonly members: MemberRequests;
   /** Session start limit and identify buckets (max_concurrency). */
   readonly identifyLimits: IdentifyLimits;
@@ -157,6 +160,8 @@ export class Gateway {
     }
     let session: Session | null = null;
     let lastBeat = Date.now();
+    // Discord: 120 payloads per connection per 60 s, every opcode counted; past it the connection is closed.
+    const sent = { windowStart: Date.now(), count: 0 };
     const send = (payload: object) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(payload));
     // A client that stops heartbeating is a zombie; Discord drops it after about one missed beat.
     const watchdog = setInterval(() => {
@@ -175,6 +180,13 @@ export class Gateway {
     });
 
     ws.on('message', (raw) => {
+      const now = Date.now();
+      if (now - sent.windowStart >= this.state.config.gatewaySendWindowMs / this.state.timeScale)
+        Object.assign(sent, { windowStart: now, count: 0 });
+      if (++sent.count > this.state.config.gatewaySendLimit) {
+        this.sendLimitClosures++;
+        return ws.close(Close.RateLimited, 'Rate limited.');
+      }
       let msg: { op?: number; d?: Record<string, unknown> | number | null };
       try {
         msg = JSON.parse(raw.toString());

@@ -33,6 +33,8 @@ function defaultConfig(): DiscordConfig {
     maxConcurrency: 1,
     identifyWindowMs: 5000,
     sessionStartLimitTotal: 1000,
+    gatewaySendLimit: 120,
+    gatewaySendWindowMs: 60_000,
   };
 }
 
@@ -88,6 +90,10 @@ export interface DiscordConfig {
   identifyWindowMs: number;
   /** `session_start_limit.total`: IDENTIFYs per 24 h (Discord: 1,000 for most bots). */
   sessionStartLimitTotal: number;
+  /** Payloads a client may send per connection per window; past it the connection closes with 4008 (Discord: 120 per 60 s). */
+  gatewaySendLimit: number;
+  /** The send limit's window (Discord: 60 s; shortened by the time scale). */
+  gatewaySendWindowMs: number;
 }
 
 /** The whole simulated Discord for one simulator instance, plus the event bus the gateway listens on. */
