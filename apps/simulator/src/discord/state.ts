@@ -46,6 +46,8 @@ export type GatewayLimits = Pick<
   | 'maxConcurrency'
   | 'identifyWindowMs'
   | 'sessionStartLimitTotal'
+  | 'gatewaySendLimit'
+  | 'gatewaySendWindowMs'
 >;
 
 /** A gateway dispatch; `guildId` lets the gateway drop events for guilds the bot is not in. */

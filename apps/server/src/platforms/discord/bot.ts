@@ -49,6 +49,9 @@ export interface GatewayStart {
   };
 }
 
+/** Discord's identify window (5 s per bucket) and the margin the identify throttler adds. */
+const IDENTIFY_SPACING_MS = 6_000;
+
 /** What discord.js waits past a bucket's reset (its default `offset`), for clocks that may differ a little. */
 const RESET_MARGIN_MS = 50;
 
@@ -251,9 +254,12 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
             identifyThrottler((await manager.fetchGatewayInformation()).session_start_limit.max_concurrency),
         };
       const abort = new AbortController();
+      // Shards identify one after another (one per 5 s per identify bucket, whichever process): each more
+      // shard of the bot may add that much before this process's are all ready.
+      const identifySpacing = IDENTIFY_SPACING_MS * Math.max(0, (shards?.count ?? 1) - 1);
       const timer = setTimeout(
         () => abort.abort(new Error('Discord gateway did not become ready in time')),
-        opts.readyTimeoutMs ?? 30_000,
+        (opts.readyTimeoutMs ?? 30_000) + identifySpacing,
       );
       const ready = once(client, Events.ClientReady, { signal: abort.signal });
       try {
