@@ -40,3 +40,14 @@ describe.skipIf(!url)('the identify throttler shared through the database', () =
     await expect(waiting).rejects.toThrow('stopped');
   });
 });
+
+describe('the identify throttler without its database', () => {
+  it('paces this process alone instead of failing the IDENTIFY', async () => {
+    const throttler = databaseIdentifyThrottler('postgres://postgres@127.0.0.1:1/nowhere', 1, 200);
+    const signal = new AbortController().signal;
+    await throttler.waitForIdentify(0, signal);
+    const first = performance.now();
+    await throttler.waitForIdentify(0, signal);
+    expect(performance.now() - first).toBeGreaterThanOrEqual(1100);
+  });
+});
