@@ -181,7 +181,8 @@ describe('configuration', () => {
     const config = resolveConfig(parseEnv({}));
     expect([...config.process.roles].sort()).toEqual(['api', 'bot', 'worker']);
     expect(config.process.container).toMatch(new RegExp(`-${process.pid}$`));
-    expect(config.discord.shards).toBeUndefined();
+    // Nothing configured: Discord's recommended count, and this process takes every free shard.
+    expect(config.discord.shards).toEqual({ count: undefined, ids: undefined, perProcess: undefined });
     const split = resolveConfig(
       parseEnv({
         PROCESS_ROLES: 'worker, bot',
@@ -192,8 +193,12 @@ describe('configuration', () => {
     );
     expect([...split.process.roles].sort()).toEqual(['bot', 'worker']);
     expect(split.process.container).toBe('worker-1');
-    expect(split.discord.shards).toEqual({ count: 4, ids: [1, 3] });
-    expect(resolveConfig(parseEnv({ SHARD_COUNT: '2' })).discord.shards).toEqual({ count: 2, ids: [0, 1] });
+    expect(split.discord.shards).toEqual({ count: 4, ids: [1, 3], perProcess: undefined });
+    expect(resolveConfig(parseEnv({ SHARD_COUNT: '2', SHARDS_PER_PROCESS: '1' })).discord.shards).toEqual({
+      count: 2,
+      ids: undefined,
+      perProcess: 1,
+    });
   });
 
   it('refuses unknown process roles and shard ids outside the shard count', () => {

@@ -199,7 +199,10 @@ export const envSchema = z.object({
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   /** This process's name on /admin (scheduled tasks are registered under it); default host name + pid. */
   INSTANCE_NAME: optionalString,
-  /** Gateway sharding (bots in more than 2,500 servers): total shards and the ids this process runs. */
+  /**
+   * Gateway sharding (bots in more than 2,500 servers): total shards (unset: Discord's recommendation) and the
+   * ids this process runs (unset: the free ones, at most SHARDS_PER_PROCESS).
+   */
   SHARD_COUNT: z.coerce.number().int().min(1).max(1024).optional(),
   SHARD_IDS: optionalString.pipe(
     z
@@ -207,6 +210,7 @@ export const envSchema = z.object({
       .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of shard numbers')
       .optional(),
   ),
+  SHARDS_PER_PROCESS: z.coerce.number().int().min(1).max(1024).optional(),
   /** World Images: the largest upload, in bytes (default 10 MB). */
   WORLD_IMAGE_MAX_BYTES: z.coerce
     .number()

@@ -1,3 +1,4 @@
+import type { GatewayLimits } from './discord/state.js';
 import type { FaultStore } from './faults.js';
 import type { VrchatRateConfig } from './vrchat/ratelimit.js';
 
@@ -25,7 +26,7 @@ export interface SimulatorOptions {
   /**
    * Makes every platform window and reset N times shorter (default 1: the platforms' own pace), so a test
    * or bench can run a long job against the strict limits quickly. Discord: per-route buckets, the global
-   * limit, the invalid-request window and ban, op 8's interval. VRChat: every refill, block and Retry-After.
+   * limit, the invalid-request window and ban, op 8's interval, the identify window. VRChat: every refill, block and Retry-After.
    */
   timeScale?: number;
   /**
@@ -34,6 +35,13 @@ export interface SimulatorOptions {
    * accepts any http(s) URI.
    */
   redirectUris?: string[] | null;
+  /**
+   * The Discord gateway's sharding and identify limits over Discord's own (2,500 guilds per shard, one shard
+   * recommended per 1,000, max_concurrency 1, one IDENTIFY per bucket per 5 s, 1,000 session starts a day).
+   * Also `PATCH /control/discord/config`; a reset keeps these. A test that IDENTIFYs many times in a row about
+   * something else sets `identifyWindowMs: 0`.
+   */
+  discordGateway?: Partial<GatewayLimits>;
   /** Heartbeat interval the gateway announces, ms. */
   gatewayHeartbeatMs?: number;
 }

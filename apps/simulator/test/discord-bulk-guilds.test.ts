@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../src/app.js';
 import { discordApp } from '../src/demo.js';
-import { call, waitFor } from './discord-helpers.js';
+import { call, FAST_IDENTIFY, waitFor } from './discord-helpers.js';
 import { RawGateway } from './discord-raw-gateway.js';
 
 /** Many servers at once (control API), as a bot in 1,100 communities sees them. */
@@ -26,7 +26,7 @@ describe('bulk-creating servers', () => {
   };
 
   beforeAll(async () => {
-    sim = await startSimulator({ port: 0, gatewayHeartbeatMs: 5000 });
+    sim = await startSimulator({ port: 0, gatewayHeartbeatMs: 5000, discordGateway: FAST_IDENTIFY });
   });
   afterAll(() => sim.close());
   beforeEach(async () => {

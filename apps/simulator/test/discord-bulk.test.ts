@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../src/app.js';
 import { discordApp } from '../src/demo.js';
 import { seedGuildIds, seedUserIds } from '../src/discord/seed.js';
-import { call, waitFor } from './discord-helpers.js';
+import { call, FAST_IDENTIFY, waitFor } from './discord-helpers.js';
 import { RawGateway } from './discord-raw-gateway.js';
 
 const hangout = seedGuildIds.hangout;
@@ -25,7 +25,7 @@ describe('bulk-seeding 100,000 members', () => {
   let members: Member[] = [];
 
   beforeAll(async () => {
-    sim = await startSimulator({ port: 0, gatewayHeartbeatMs: 5000 });
+    sim = await startSimulator({ port: 0, gatewayHeartbeatMs: 5000, discordGateway: FAST_IDENTIFY });
     const url = ((await call(sim.url, 'GET', '/api/v10/gateway/bot')).body as { url: string }).url;
     gateway = new RawGateway(url);
     await gateway.opened;

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../src/app.js';
 import { discordApp } from '../src/demo.js';
 import { seedGuildIds, seedUserIds } from '../src/discord/seed.js';
-import { call, waitFor } from './discord-helpers.js';
+import { call, FAST_IDENTIFY, waitFor } from './discord-helpers.js';
 import { RawGateway } from './discord-raw-gateway.js';
 
 const GUILDS = 1 << 0;
@@ -23,7 +23,7 @@ describe('the Discord gateway (raw protocol)', () => {
     call(sim.url, method, `/control/discord${path}`, { auth: null, json });
 
   beforeAll(async () => {
-    sim = await startSimulator({ port: 0, gatewayHeartbeatMs: 5000 });
+    sim = await startSimulator({ port: 0, gatewayHeartbeatMs: 5000, discordGateway: FAST_IDENTIFY });
     url = ((await call(sim.url, 'GET', '/api/v10/gateway/bot')).body as { url: string }).url;
   });
   afterEach(() => {

@@ -7,6 +7,12 @@ import { discordApp } from '../src/demo.js';
 export const BOT_AUTH = `Bot ${discordApp.botToken}`;
 
 /** Discord's required bot User-Agent form; plain fetch would send `node`, which the API refuses. */
+/**
+ * The gateway without its 5 s identify window, for tests about something else that IDENTIFY many times in a
+ * row (the window itself is tested in discord-shards.test.ts).
+ */
+export const FAST_IDENTIFY = { identifyWindowMs: 0 };
+
 export const BOT_UA = 'DiscordBot (https://github.com/vrclink/simulator-tests, 1.0.0)';
 
 export interface Res {

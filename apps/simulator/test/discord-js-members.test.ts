@@ -2,7 +2,7 @@ import { type Client, GatewayRateLimitError } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../src/app.js';
 import { seedGuildIds } from '../src/discord/seed.js';
-import { call, readyBot } from './discord-helpers.js';
+import { call, FAST_IDENTIFY, readyBot } from './discord-helpers.js';
 
 const dance = seedGuildIds.danceClub;
 
@@ -12,7 +12,7 @@ describe('discord.js members against a 2,500-member guild', () => {
   let client: Client;
 
   beforeAll(async () => {
-    sim = await startSimulator({ port: 0, gatewayHeartbeatMs: 1000 });
+    sim = await startSimulator({ port: 0, gatewayHeartbeatMs: 1000, discordGateway: FAST_IDENTIFY });
     await call(sim.url, 'POST', `/control/discord/guilds/${dance.id}/bulk-members`, {
       auth: null,
       json: { count: 2465 },

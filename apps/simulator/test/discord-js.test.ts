@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../src/app.js';
 import { discordApp } from '../src/demo.js';
 import { seedGuildIds, seedUserIds } from '../src/discord/seed.js';
-import { call, postAuthorize, readyBot, waitFor } from './discord-helpers.js';
+import { call, FAST_IDENTIFY, postAuthorize, readyBot, waitFor } from './discord-helpers.js';
 
 const hangout = seedGuildIds.hangout;
 
@@ -15,7 +15,7 @@ describe('an unmodified discord.js Client against the simulator', () => {
     call(sim.url, method, `/control/discord${path}`, { auth: null, json });
 
   beforeAll(async () => {
-    sim = await startSimulator({ port: 0, gatewayHeartbeatMs: 400 });
+    sim = await startSimulator({ port: 0, gatewayHeartbeatMs: 400, discordGateway: FAST_IDENTIFY });
     client = await readyBot(sim.url);
   });
 

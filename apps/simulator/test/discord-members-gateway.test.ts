@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type RunningSimulator, startSimulator } from '../src/app.js';
 import { discordApp } from '../src/demo.js';
 import { seedGuildIds, seedUserIds } from '../src/discord/seed.js';
-import { call, waitFor } from './discord-helpers.js';
+import { call, FAST_IDENTIFY, waitFor } from './discord-helpers.js';
 import { type Frame, RawGateway } from './discord-raw-gateway.js';
 
 const GUILDS = 1 << 0;
@@ -41,7 +41,7 @@ const guildCreate = (c: RawGateway, id: string) =>
 const chunk = (f: Frame) => f.d as unknown as Chunk;
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, gatewayHeartbeatMs: 5000 });
+  sim = await startSimulator({ port: 0, gatewayHeartbeatMs: 5000, discordGateway: FAST_IDENTIFY });
   url = ((await call(sim.url, 'GET', '/api/v10/gateway/bot')).body as { url: string }).url;
 });
 beforeEach(async () => {

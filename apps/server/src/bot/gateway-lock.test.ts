@@ -44,4 +44,22 @@ describe('the gateway lock', () => {
     expect(await settled(other.acquired, 1000)).toBe(true);
     await Promise.all([one.release(), both.release(), other.release()]);
   });
+
+  it.skipIf(!url)(
+    'with atMost, takes only free shards, up to that many, so processes spread them',
+    async () => {
+      const base = 700 + Math.floor(Math.random() * 30) * 3;
+      const shardIds = [base, base + 1, base + 2];
+      const first = acquireGatewayLock({ databaseUrl: url, shardIds, atMost: 2, retryMs: 50 });
+      expect(await first.acquired).toEqual([base, base + 1]);
+      const second = acquireGatewayLock({ databaseUrl: url, shardIds, atMost: 2, retryMs: 50 });
+      expect(await second.acquired).toEqual([base + 2]);
+      // Nothing left: a third process stands by until one lets go.
+      const third = acquireGatewayLock({ databaseUrl: url, shardIds, atMost: 2, retryMs: 50 });
+      expect(await settled(third.acquired, 300)).toBe(false);
+      await first.release();
+      expect(await third.acquired).toEqual([base, base + 1]);
+      await Promise.all([second.release(), third.release()]);
+    },
+  );
 });

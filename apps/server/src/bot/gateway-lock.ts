@@ -5,8 +5,11 @@ import { wakeableSleep } from '../wakeable-sleep.js';
 const GATEWAY_LOCK_NAMESPACE = 72707370;
 
 export interface GatewayLock {
-  /** Resolves once this process holds every shard's lock; rejects only when stopped. */
-  acquired: Promise<void>;
+  /**
+   * Resolves with the shards this process now holds: every one of `shardIds`, or with `atMost` the free ones
+   * it could take (at least one); rejects only when stopped.
+   */
+  acquired: Promise<number[]>;
   /** Called when the lock is lost (the database connection broke): the gateway must stop at once. */
   onLost(handler: () => void): void;
   release(): Promise<void>;
@@ -20,31 +23,42 @@ export interface GatewayLock {
 export function acquireGatewayLock(opts: {
   databaseUrl?: string;
   shardIds: number[];
+  /**
+   * Take any free shards of `shardIds`, at most this many (at least one), instead of all of them: so several
+   * bot processes spread the shards over themselves, each taking what the others left.
+   */
+  atMost?: number;
   /** How often a waiting process tries again (default 2 s). */
   retryMs?: number;
   onWaiting?: () => void;
 }): GatewayLock {
   const lostHandlers: Array<() => void> = [];
-  if (!opts.databaseUrl) return { acquired: Promise.resolve(), onLost: () => {}, release: async () => {} };
+  if (!opts.databaseUrl) {
+    const all = opts.atMost ? opts.shardIds.slice(0, opts.atMost) : opts.shardIds;
+    return { acquired: Promise.resolve(all), onLost: () => {}, release: async () => {} };
+  }
+  const wanted = opts.atMost ? Math.min(opts.atMost, opts.shardIds.length) : opts.shardIds.length;
 
   let stopped = false;
   let client: pg.Client | undefined;
   const { sleep, wake } = wakeableSleep();
 
-  const tryOnce = async (): Promise<boolean> => {
+  /** Takes the locks on one connection; answers the shards held, or null (and lets go of them) when too few. */
+  const tryOnce = async (): Promise<number[] | null> => {
     const c = new pg.Client({ connectionString: opts.databaseUrl });
     c.on('error', () => {});
     await c.connect();
     const held: number[] = [];
     for (const id of opts.shardIds) {
+      if (held.length === wanted) break;
       const { rows } = await c.query('select pg_try_advisory_lock($1, $2) as ok', [
         GATEWAY_LOCK_NAMESPACE,
         id,
       ]);
-      if (!rows[0].ok) break;
-      held.push(id);
+      if (rows[0].ok) held.push(id);
+      else if (!opts.atMost) break;
     }
-    if (held.length === opts.shardIds.length) {
+    if (held.length === wanted || (opts.atMost && held.length > 0)) {
       client = c;
       let lost = false;
       const onLost = () => {
@@ -54,17 +68,17 @@ export function acquireGatewayLock(opts: {
       };
       c.on('error', onLost);
       c.on('end', onLost);
-      return true;
+      return held;
     }
     await c.end().catch(() => {});
-    return false;
+    return null;
   };
 
   const acquired = (async () => {
     let told = false;
     while (!stopped) {
-      const ok = await tryOnce().catch(() => false);
-      if (ok) return;
+      const held = await tryOnce().catch(() => null);
+      if (held) return held;
       if (!told) opts.onWaiting?.();
       told = true;
       await sleep(opts.retryMs ?? 2000);

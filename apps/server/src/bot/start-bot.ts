@@ -1,7 +1,9 @@
 import type { AppContext } from '../kernel/context.js';
+import type { DiscordBot } from '../platforms/discord/bot.js';
 import { wakeableSleep } from '../wakeable-sleep.js';
 import { registerBotEvents } from './events/index.js';
 import { acquireGatewayLock, type GatewayLock } from './gateway-lock.js';
+import { databaseIdentifyThrottler } from './identify-throttler.js';
 import { registerWithDiscord } from './register-at-start.js';
 
 /** After a failed connect the holder gives the lock up and waits this long (doubling) before trying again. */
@@ -15,8 +17,23 @@ const MAX_CONNECT_RETRY_MS = 5 * 60_000;
 export const INTENTS_CHECK_MS = 60_000;
 
 /**
- * The `bot` role: waits for the gateway lock (so exactly one process holds each shard), then wires the
- * gateway event handlers and connects. Runs in the background: a standby process keeps serving its other
+ * Which shards this tenure asks for: every shard of the count (`SHARD_COUNT`, else Discord's recommendation),
+ * or the ids configured for this process (`SHARD_IDS`), which it then waits for all together.
+ */
+async function shardPlan(
+  ctx: AppContext,
+  bot: DiscordBot,
+): Promise<{ count: number; ids: number[]; atMost?: number }> {
+  const { shards } = ctx.config.discord;
+  const count = shards.count ?? (await bot.gatewayInfo()).shards;
+  if (shards.ids) return { count, ids: shards.ids };
+  return { count, ids: Array.from({ length: count }, (_, i) => i), atMost: shards.perProcess ?? count };
+}
+
+/**
+ * The `bot` role: waits for the gateway locks of its shards (so exactly one process holds each shard; without
+ * `SHARD_IDS` it takes the free ones, at most `SHARDS_PER_PROCESS`, so several bot processes spread the shards
+ * over themselves), then wires the gateway event handlers and connects those shards. Runs in the background: a standby process keeps serving its other
  * roles and takes over when the holder dies. The lock is only held while connected: a holder that cannot
  * connect, or whose lock connection broke, disconnects, releases it and queues up again, so whichever
  * process can connect holds the gateway. Answers a function that stops it.
@@ -27,7 +44,6 @@ export function startBot(
 ): () => Promise<void> {
   const platforms = ctx.platforms;
   if (!platforms) throw new Error('The bot role needs started platforms');
-  const shardIds = ctx.config.discord.shards?.ids ?? [0];
   let stopped = false;
   let lock: GatewayLock | undefined;
   let endHold: (() => void) | undefined;
@@ -35,13 +51,24 @@ export function startBot(
 
   /** One tenure: take the lock, connect, keep it until lost or stopped. Answers whether it connected. */
   const holdOnce = async (): Promise<boolean> => {
+    let plan: Awaited<ReturnType<typeof shardPlan>>;
+    try {
+      plan = await shardPlan(ctx, platforms.bot);
+    } catch (err) {
+      ctx.log.warn({ err }, 'Discord: could not read the recommended shard count (GET /gateway/bot)');
+      return false;
+    }
     const current = acquireGatewayLock({
       databaseUrl: ctx.config.databaseUrl,
-      shardIds,
+      shardIds: plan.ids,
+      atMost: plan.atMost,
       retryMs: opts.lockRetryMs,
       onWaiting: () => {
         platforms.setGatewayStandby();
-        ctx.log.info({ shardIds }, 'Discord: another process holds the gateway; standing by');
+        ctx.log.info(
+          { shardIds: plan.ids, shardCount: plan.count },
+          'Discord: other processes hold the gateway shards; standing by',
+        );
       },
     });
     lock = current;
@@ -52,8 +79,9 @@ export function startBot(
         resolve();
       });
     });
+    let held: number[];
     try {
-      await current.acquired;
+      held = await current.acquired;
     } catch {
       return false; // stopped while waiting
     }
@@ -62,8 +90,24 @@ export function startBot(
     try {
       // Only the gateway holder registers, so several processes never race to overwrite the commands.
       await registerWithDiscord(ctx);
+      // Every IDENTIFY starts a session; past the day's limit Discord ends every session and resets the token.
+      const { sessionStartLimit } = await platforms.bot.gatewayInfo();
+      if (sessionStartLimit.remaining < held.length) {
+        ctx.log.error(
+          { sessionStartLimit, shards: held.length },
+          'Discord: too few session starts left for today; not connecting until the limit resets',
+        );
+        return false;
+      }
       unsubscribe = registerBotEvents(platforms.bot.client, ctx);
-      if (!(await platforms.startGateway())) {
+      ctx.log.info({ shardIds: held, shardCount: plan.count }, 'Discord: holding gateway shards');
+      const databaseUrl = ctx.config.databaseUrl;
+      const started = await platforms.startGateway({
+        shards: { ids: held, count: plan.count },
+        // Other bot processes identify too: the identify buckets are shared through the database.
+        identifyThrottler: databaseUrl ? (max) => databaseIdentifyThrottler(databaseUrl, max) : undefined,
+      });
+      if (!started) {
         if (!stopped)
           ctx.log.warn(
             'Discord: the gateway did not connect; releasing the gateway lock for another process',

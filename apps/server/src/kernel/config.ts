@@ -55,8 +55,12 @@ export interface AppConfig {
     webUrl: string;
     cdnUrl: string;
     linkedRolesEnabled: boolean;
-    /** discord.js sharding: `undefined` = one shard (or Discord's recommendation). */
-    shards?: { count: number; ids: number[] };
+    /**
+     * Gateway sharding (bot/start-bot.ts): `count` total shards (unset: Discord's recommendation from
+     * `GET /gateway/bot`); `ids` the exact shards this process runs (it waits for all of them); else it takes
+     * the free shards, at most `perProcess` of them (unset: all).
+     */
+    shards: { count?: number; ids?: number[]; perProcess?: number };
   };
   vrchat: {
     username: string;
@@ -161,7 +165,6 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
   const sim = simulator;
   const admins = new Set(env.ADMIN_DISCORD_IDS);
   if (sim) admins.add(sim.adminDiscordUserId);
-  const shardCount = env.SHARD_COUNT;
   const moreAccounts: VrchatAccountConfig[] = sim
     ? (sim.vrchatAccounts ?? []).map((a) => ({ ...a, localAddress: env.VRCHAT_LOCAL_ADDRESS }))
     : env.VRCHAT_ACCOUNTS;
@@ -206,14 +209,11 @@ export function resolveConfig(env: Env, simulator?: SimulatorEndpoints): AppConf
       webUrl: sim ? sim.url : env.DISCORD_WEB_URL,
       cdnUrl: sim ? `${sim.url}/cdn` : env.DISCORD_CDN_URL,
       linkedRolesEnabled: env.LINKED_ROLES_ENABLED ?? Boolean(sim),
-      shards: shardCount
-        ? {
-            count: shardCount,
-            ids: env.SHARD_IDS
-              ? env.SHARD_IDS.split(',').map(Number)
-              : Array.from({ length: shardCount }, (_, i) => i),
-          }
-        : undefined,
+      shards: {
+        count: env.SHARD_COUNT,
+        ids: env.SHARD_IDS?.split(',').map(Number),
+        perProcess: env.SHARDS_PER_PROCESS,
+      },
     },
     vrchat: {
       username: sim?.vrchat.username ?? env.VRCHAT_USERNAME ?? '',

@@ -54,6 +54,20 @@ export function processMetrics(ctx: AppContext): Registry {
     ),
   );
   registry.register(
+    new Gauge(
+      'vrclink_gateway_shard_guilds',
+      'Servers on each gateway shard this process holds (none where it holds no shard).',
+      async () => {
+        const client = ctx.platforms?.bot.client;
+        if (!client?.isReady()) return [];
+        return [...client.ws.shards.keys()].map((shard) => ({
+          labels: { shard: String(shard) },
+          value: client.guilds.cache.filter((g) => g.shardId === shard).size,
+        }));
+      },
+    ),
+  );
+  registry.register(
     new Gauge('vrclink_process_roles', 'The roles this process runs (1 each).', async () =>
       [...ctx.config.process.roles].map((role) => ({ labels: { role }, value: 1 })),
     ),

@@ -4,7 +4,7 @@ import { dbBudget } from '../db/budget.js';
 import type { Database } from '../db/client.js';
 import { guildGroups } from '../db/schema/index.js';
 import { type AppConfig, vrchatAccountsOf } from '../kernel/config.js';
-import { createDiscordBot, type DiscordBot } from './discord/bot.js';
+import { createDiscordBot, type DiscordBot, type GatewayStart } from './discord/bot.js';
 import { guardDiscord } from './discord/guard.js';
 import type { DiscordPort } from './ports.js';
 import {
@@ -50,7 +50,7 @@ export interface Platforms {
    * most the gateway timeout; answers whether it is connected. The bot role retries (and meanwhile lets
    * another process try).
    */
-  startGateway(): Promise<boolean>;
+  startGateway(opts?: GatewayStart): Promise<boolean>;
   /** Disconnects the gateway (the lock was lost or given up); REST keeps working. */
   stopGateway(): Promise<void>;
   /** Marks that this process waits for another one's gateway lock (shown on /admin). */
@@ -134,13 +134,13 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
     discord: guardDiscord(bot),
     vrchat,
     bot,
-    startGateway() {
+    startGateway(startOpts) {
       if (closed) return Promise.resolve(false);
       if (gateway === 'ready') return Promise.resolve(true);
       connecting ??= (async () => {
         gateway = 'connecting';
         try {
-          await bot.start();
+          await bot.start(startOpts);
           gateway = 'ready';
           return true;
         } catch (err) {

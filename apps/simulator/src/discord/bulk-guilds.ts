@@ -48,11 +48,19 @@ export interface BulkGuild {
   channels: { general: string; botLog: string };
 }
 
-/** Snowflakes a second apart from 2022, with a worker id (31) of their own: no runtime id collides. */
+/**
+ * Snowflakes about a second apart from 2022, with a worker id (31) of their own: no runtime id collides. The
+ * milliseconds within each second vary (as real creation times do), so the servers spread over gateway shards
+ * (`(id >> 22) % shards`) as Discord's do; whole seconds would put every one on the same shard of an even count.
+ */
 const BULK_TIME = Date.UTC(2022, 0, 1);
 const WORKER = 31n << 17n;
 const bulkId = (seq: number, n: number) =>
-  ((BigInt(BULK_TIME + seq * 1000) - DISCORD_EPOCH) * 4_194_304n + WORKER + BigInt(n)).toString();
+  (
+    (BigInt(BULK_TIME + seq * 1000 + ((seq * 7919) % 1000)) - DISCORD_EPOCH) * 4_194_304n +
+    WORKER +
+    BigInt(n)
+  ).toString();
 
 export function bulkCreateGuilds(
   state: DiscordState,

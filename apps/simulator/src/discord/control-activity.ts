@@ -49,11 +49,12 @@ function interactionView(state: DiscordState, id: string) {
 }
 
 export function registerActivityControl(api: FastifyInstance, state: DiscordState, gateway: Gateway): void {
-  /** A member runs a slash command: INTERACTION_CREATE goes to every connected bot session. */
+  /** A member runs a slash command: INTERACTION_CREATE goes to the connected session of the guild's shard. */
   api.post('/interactions', async (req, reply) => {
     const interaction = createInteraction(state, parse(interactionBody, req.body));
-    interaction.deliveredTo = gateway.connected().length;
-    state.dispatch('INTERACTION_CREATE', interactionPayload(state, interaction));
+    // Like every guild event, only the session of the guild's shard receives it.
+    interaction.deliveredTo = gateway.connectedFor(interaction.guildId).length;
+    state.dispatch('INTERACTION_CREATE', interactionPayload(state, interaction), interaction.guildId);
     return reply.code(201).send({
       interactionId: interaction.id,
       token: interaction.token,
@@ -81,7 +82,9 @@ export function registerActivityControl(api: FastifyInstance, state: DiscordStat
   });
 
   api.get('/gateway', async () => ({
-    sessions: gateway.connected().map((s) => ({ id: s.id, intents: s.intents, seq: s.seq })),
+    sessions: gateway.connected().map((s) => ({ id: s.id, intents: s.intents, seq: s.seq, shard: s.shard })),
+    identifyRefusedTooSoon: gateway.identifyLimits.refusedTooSoon,
+    sendLimitClosures: gateway.sendLimitClosures,
     resumedElsewhere: gateway.resumedElsewhere,
   }));
   api.post('/gateway/reconnect', async () => ({ sessions: gateway.requestReconnect() }));

@@ -61,6 +61,13 @@ const configBody = z.object({
   invalidRequestLimit: z.number().int().min(1).optional(),
   invalidRequestWindowMs: z.number().int().min(1).optional(),
   invalidRequestBanMs: z.number().int().min(0).optional(),
+  maxGuildsPerShard: z.number().int().min(1).optional(),
+  recommendedGuildsPerShard: z.number().int().min(1).optional(),
+  maxConcurrency: z.number().int().min(1).max(64).optional(),
+  identifyWindowMs: z.number().int().min(0).optional(),
+  sessionStartLimitTotal: z.number().int().min(0).optional(),
+  gatewaySendLimit: z.number().int().min(1).optional(),
+  gatewaySendWindowMs: z.number().int().min(1).optional(),
 });
 
 /** A new human user (no avatar); returns its id. */
@@ -142,7 +149,11 @@ export function registerDiscordControl(
       scopes: g.scopes,
       expiresAt: new Date(g.accessExpiresAt).toISOString(),
     })),
-    gateway: { sessions: gateway.connected().map((s) => ({ id: s.id, intents: s.intents, seq: s.seq })) },
+    gateway: {
+      sessions: gateway
+        .connected()
+        .map((s) => ({ id: s.id, intents: s.intents, seq: s.seq, shard: s.shard })),
+    },
   }));
 
   api.post('/reset', async (_req, reply) => {

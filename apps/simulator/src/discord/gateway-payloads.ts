@@ -25,11 +25,17 @@ export const EVENT_INTENT: Record<string, number> = {
   MESSAGE_CREATE: Intent.GuildMessages,
 };
 
-export function readyPayload(state: DiscordState, sessionId: string, resumeUrl: string) {
+export function readyPayload(
+  guilds: SimGuild[],
+  state: DiscordState,
+  sessionId: string,
+  resumeUrl: string,
+  shard: [number, number],
+) {
   return {
     v: 10,
     user: { ...userObject(state.botUser), verified: true, mfa_enabled: true, email: null },
-    guilds: state.botGuilds().map((g) => ({ id: g.id, unavailable: true })),
+    guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
     session_id: sessionId,
     resume_gateway_url: resumeUrl,
     session_type: 'normal',
@@ -37,7 +43,7 @@ export function readyPayload(state: DiscordState, sessionId: string, resumeUrl: 
       id: discordApp.clientId,
       flags: applicationFlags(state.config.privilegedIntents),
     },
-    shard: [0, 1],
+    shard,
     private_channels: [],
     presences: [],
     relationships: [],

@@ -4,6 +4,7 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import { discordApp } from '../demo.js';
 import { MemberRequests, parseMembersRequest } from './gateway-members.js';
 import { EVENT_INTENT, guildCreatePayload, readyPayload } from './gateway-payloads.js';
+import { guildsOfShard, IdentifyLimits, parseShard, shardOwns } from './gateway-shards.js';
 import { PRIVILEGED_INTENTS, VALID_INTENTS } from './intents.js';
 import type { DiscordState, DispatchEvent } from './state.js';
 
@@ -29,8 +30,10 @@ export const Close = {
   NotAuthenticated: 4003,
   AuthenticationFailed: 4004,
   AlreadyAuthenticated: 4005,
+  RateLimited: 4008,
   SessionTimedOut: 4009,
   InvalidShard: 4010,
+  ShardingRequired: 4011,
   InvalidApiVersion: 4012,
   InvalidIntents: 4013,
   DisallowedIntents: 4014,
@@ -42,6 +45,8 @@ const BUFFER_LIMIT = 1000;
 interface Session {
   id: string;
   intents: number;
+  /** `[shard_id, num_shards]` from IDENTIFY (`[0, 1]` when it sent none). */
+  shard: [number, number];
   largeThreshold: number;
   seq: number;
   buffer: { s: number; frame: string }[];
@@ -64,7 +69,11 @@ export class Gateway {
   readonly sessions = new Map<string, Session>();
   /** Connections closed because another connection resumed their session: two clients on one session. */
   resumedElsewhere = 0;
+  /** Connections closed with 4008 for sending more than the send limit allows. */
+  sendLimitClosures = 0;
   private readonly members: MemberRequests;
+  /** Session start limit and identify buckets (max_concurrency). */
+  readonly identifyLimits: IdentifyLimits;
 
   constructor(
     private readonly state: DiscordState,
@@ -72,6 +81,7 @@ export class Gateway {
     private readonly opts: GatewayOptions,
   ) {
     this.members = new MemberRequests(state);
+    this.identifyLimits = new IdentifyLimits(state);
     wss.on('connection', (ws: WebSocket, req: IncomingMessage) => this.onConnection(ws, req));
     state.bus.on('dispatch', (event: DispatchEvent) => this.fanOut(event));
   }
@@ -79,6 +89,11 @@ export class Gateway {
   /** Connected sessions, for the control API. */
   connected(): Session[] {
     return [...this.sessions.values()].filter((s) => s.ws !== null);
+  }
+
+  /** Connected sessions that receive this guild's events (every shard's owner of it). */
+  connectedFor(guildId: string | undefined): Session[] {
+    return this.connected().filter((s) => shardOwns(s.shard, guildId));
   }
 
   /** Asks every client to reconnect (op 7), as Discord does before moving a session. */
@@ -117,6 +132,7 @@ export class Gateway {
     const live = this.connected();
     this.sessions.clear();
     this.members.reset();
+    this.identifyLimits.reset();
     for (const s of live) s.ws!.close(Close.UnknownError, 'Simulator reset');
   }
 
@@ -144,6 +160,8 @@ export class Gateway {
     }
     let session: Session | null = null;
     let lastBeat = Date.now();
+    // Discord: 120 payloads per connection per 60 s, every opcode counted; past it the connection is closed.
+    const sent = { windowStart: Date.now(), count: 0 };
     const send = (payload: object) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(payload));
     // A client that stops heartbeating is a zombie; Discord drops it after about one missed beat.
     const watchdog = setInterval(() => {
@@ -162,6 +180,13 @@ export class Gateway {
     });
 
     ws.on('message', (raw) => {
+      const now = Date.now();
+      if (now - sent.windowStart >= this.state.config.gatewaySendWindowMs / this.state.timeScale)
+        Object.assign(sent, { windowStart: now, count: 0 });
+      if (++sent.count > this.state.config.gatewaySendLimit) {
+        this.sendLimitClosures++;
+        return ws.close(Close.RateLimited, 'Rate limited.');
+      }
       let msg: { op?: number; d?: Record<string, unknown> | number | null };
       try {
         msg = JSON.parse(raw.toString());
@@ -208,15 +233,33 @@ export class Gateway {
       ws.close(Close.DisallowedIntents, 'Disallowed intent(s).');
       return null;
     }
-    const shard = d.shard as [number, number] | undefined;
-    if (shard && (shard[0] !== 0 || shard[1] !== 1)) {
+    const shard = parseShard(d.shard);
+    if (!shard) {
       ws.close(Close.InvalidShard, 'Invalid shard.');
       return null;
     }
-    this.state.sessionStartLimit.used += 1;
+    const guilds = guildsOfShard(this.state, shard);
+    if (guilds.length > this.state.config.maxGuildsPerShard) {
+      ws.close(Close.ShardingRequired, 'Sharding required.');
+      return null;
+    }
+    const verdict = this.identifyLimits.take(shard[0]);
+    if (verdict === 'too-soon') {
+      // Discord: an IDENTIFY past max_concurrency per 5 s gets op 9 and starts no session.
+      ws.send(JSON.stringify({ op: Op.InvalidSession, d: false, s: null, t: null }));
+      return null;
+    }
+    if (verdict === 'limit-exhausted') {
+      // Discord terminates every session of the bot and resets its token.
+      for (const s of this.connected()) s.ws!.close(Close.AuthenticationFailed, 'Authentication failed.');
+      this.sessions.clear();
+      ws.close(Close.AuthenticationFailed, 'Authentication failed.');
+      return null;
+    }
     const session: Session = {
       id: randomBytes(16).toString('hex'),
       intents,
+      shard,
       // Discord's range is 50–250 (default 50); anything else is clamped or ignored.
       largeThreshold:
         typeof d.large_threshold === 'number' && Number.isFinite(d.large_threshold)
@@ -228,8 +271,8 @@ export class Gateway {
     };
     this.sessions.set(session.id, session);
     this.pruneSessions();
-    this.send(session, 'READY', readyPayload(this.state, session.id, this.opts.url()));
-    for (const guild of this.state.botGuilds())
+    this.send(session, 'READY', readyPayload(guilds, this.state, session.id, this.opts.url(), shard));
+    for (const guild of guilds)
       this.send(
         session,
         'GUILD_CREATE',
@@ -271,6 +314,8 @@ export class Gateway {
       ws.close(Close.UnknownOpcode, 'Invalid payload.');
       return;
     }
+    // A guild of another shard is unknown to this session: no answer, as for a guild the bot is not in.
+    if (!shardOwns(session.shard, request.guildId)) return;
     const requester = {
       intents: session.intents,
       dispatch: (t: string, payload: unknown) => this.send(session, t, payload),
@@ -289,6 +334,7 @@ export class Gateway {
       event.t === 'GUILD_MEMBER_UPDATE' &&
       (event.d as { user?: { id?: string } }).user?.id === discordApp.botUserId;
     for (const session of this.sessions.values()) {
+      if (!shardOwns(session.shard, event.guildId)) continue;
       if (needed && !selfUpdate && (session.intents & needed) === 0) continue;
       const d =
         event.t === 'GUILD_CREATE' && guild

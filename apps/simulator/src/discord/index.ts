@@ -53,7 +53,7 @@ export async function registerDiscord(
 ): Promise<void> {
   const timeScale = ctx.options.timeScale ?? 1;
   if (!(timeScale > 0)) throw new Error('timeScale must be a positive number.');
-  const state = new DiscordState(timeScale);
+  const state = new DiscordState(timeScale, ctx.options.discordGateway);
   if (ctx.options.redirectUris !== undefined)
     state.config.redirectUris = ctx.options.redirectUris && [...ctx.options.redirectUris];
   const limits: DiscordLimits = {

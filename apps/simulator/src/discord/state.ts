@@ -28,8 +28,27 @@ function defaultConfig(): DiscordConfig {
     invalidRequestLimit: 10_000,
     invalidRequestWindowMs: 10 * 60_000,
     invalidRequestBanMs: 60 * 60_000,
+    maxGuildsPerShard: 2500,
+    recommendedGuildsPerShard: 1000,
+    maxConcurrency: 1,
+    identifyWindowMs: 5000,
+    sessionStartLimitTotal: 1000,
+    gatewaySendLimit: 120,
+    gatewaySendWindowMs: 60_000,
   };
 }
+
+/** The gateway's sharding and identify limits (SimulatorOptions.discordGateway). */
+export type GatewayLimits = Pick<
+  DiscordConfig,
+  | 'maxGuildsPerShard'
+  | 'recommendedGuildsPerShard'
+  | 'maxConcurrency'
+  | 'identifyWindowMs'
+  | 'sessionStartLimitTotal'
+  | 'gatewaySendLimit'
+  | 'gatewaySendWindowMs'
+>;
 
 /** A gateway dispatch; `guildId` lets the gateway drop events for guilds the bot is not in. */
 export interface DispatchEvent {
@@ -63,6 +82,20 @@ export interface DiscordConfig {
   invalidRequestWindowMs: number;
   /** How long the ban lasts (Discord: "an hour or a day"). */
   invalidRequestBanMs: number;
+  /** The most guilds one gateway session may hold; an IDENTIFY past it is closed with 4011 (Discord: 2,500). */
+  maxGuildsPerShard: number;
+  /** `GET /gateway/bot` recommends one shard per this many guilds (Discord: 1,000). */
+  recommendedGuildsPerShard: number;
+  /** `session_start_limit.max_concurrency`: identify buckets (Discord: 1, more for large bots). */
+  maxConcurrency: number;
+  /** One IDENTIFY per bucket per this window, op 9 otherwise (Discord: 5 s; shortened by the time scale). */
+  identifyWindowMs: number;
+  /** `session_start_limit.total`: IDENTIFYs per 24 h (Discord: 1,000 for most bots). */
+  sessionStartLimitTotal: number;
+  /** Payloads a client may send per connection per window; past it the connection closes with 4008 (Discord: 120 per 60 s). */
+  gatewaySendLimit: number;
+  /** The send limit's window (Discord: 60 s; shortened by the time scale). */
+  gatewaySendWindowMs: number;
 }
 
 /** The whole simulated Discord for one simulator instance, plus the event bus the gateway listens on. */
@@ -81,14 +114,23 @@ export class DiscordState {
   oauth = new OAuthStore();
   readonly bus = new EventEmitter();
   readonly config: DiscordConfig = defaultConfig();
-  readonly sessionStartLimit = { total: 1000, used: 0, resetAt: Date.now() + 86_400_000 };
+  /** IDENTIFYs counted against `config.sessionStartLimitTotal` until `resetAt` (gateway-shards.ts). */
+  readonly sessionStartLimit = { used: 0, resetAt: Date.now() + 86_400_000 };
   /** How many servers the control API's bulk-guilds call has made (numbers their names and ids). */
   bulkGuilds = 0;
   /** API routes registered under /api, for the "every route is in the spec" contract test. */
   readonly apiRoutes: { method: string; url: string }[] = [];
 
   /** Every Discord window and reset (rate limits, bans, op 8's interval) is this many times shorter. */
-  constructor(readonly timeScale = 1) {
+  /**
+   * @param gatewayLimits the application's gateway limits over Discord's (sharding, identify buckets, session
+   *   start limit); they belong to the application, so a reset keeps them.
+   */
+  constructor(
+    readonly timeScale = 1,
+    private readonly gatewayLimits: Partial<GatewayLimits> = {},
+  ) {
+    Object.assign(this.config, gatewayLimits);
     const seed = buildSeed();
     this.users = seed.users;
     this.guilds = seed.guilds;
@@ -112,7 +154,7 @@ export class DiscordState {
     this.oauth = new OAuthStore();
     // The application's registration is the developer portal's, not the world's: the redirects stay registered.
     const { redirectUris } = this.config;
-    Object.assign(this.config, defaultConfig(), { redirectUris });
+    Object.assign(this.config, defaultConfig(), this.gatewayLimits, { redirectUris });
   }
 
   get botUser(): SimUser {

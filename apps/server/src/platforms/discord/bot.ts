@@ -7,6 +7,8 @@ import {
   IntentsBitField,
   Options,
   REST,
+  type RESTGetAPIGatewayBotResult,
+  Routes,
   Status,
 } from 'discord.js';
 import type { FastifyBaseLogger } from 'fastify';
@@ -32,6 +34,24 @@ export interface DiscordBotOptions {
   timeScale?: number;
 }
 
+/** Discord's answer to `GET /gateway/bot`, as the bot role uses it. */
+export interface GatewayInfo {
+  /** Discord's recommended number of shards (about one per 1,000 servers). */
+  shards: number;
+  sessionStartLimit: { total: number; remaining: number; resetAfterMs: number; maxConcurrency: number };
+}
+
+/** Which shards this process connects, and who paces their IDENTIFYs (discord.js's throttler by default). */
+export interface GatewayStart {
+  shards?: { ids: number[]; count: number };
+  identifyThrottler?: (maxConcurrency: number) => {
+    waitForIdentify(shardId: number, signal: AbortSignal): Promise<void>;
+  };
+}
+
+/** Discord's identify window (5 s per bucket) and the margin the identify throttler adds. */
+const IDENTIFY_SPACING_MS = 6_000;
+
 /** What discord.js waits past a bucket's reset (its default `offset`), for clocks that may differ a little. */
 const RESET_MARGIN_MS = 50;
 
@@ -47,11 +67,14 @@ export interface DiscordBot extends DiscordPort {
    * since the gateway connected; answers whether it did.
    */
   refreshIntents(): Promise<boolean>;
+  /** `GET /gateway/bot`: Discord's recommended shard count and the session start limit. */
+  gatewayInfo(): Promise<GatewayInfo>;
   /**
    * Connects to the gateway; resolves once READY and every guild has arrived. Asks Discord first whether
    * the Server Members intent is switched on, and identifies with it only then (else Discord closes 4014).
+   * The shards and throttler given are kept for later reconnects (an intents change).
    */
-  start(): Promise<void>;
+  start(opts?: GatewayStart): Promise<void>;
   /** Disconnects the gateway; REST keeps working and start() may connect again. */
   stop(): Promise<void>;
 }
@@ -114,8 +137,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
       GuildMemberManager: { maxSize: 0, keepOverLimit: (m) => m.id === m.client.user.id },
       UserManager: { maxSize: 0, keepOverLimit: (u) => u.id === u.client.user.id },
     }),
-    // Sharding for bots in more than 2,500 servers; each process runs the shard ids it was given.
-    ...(config.shards ? { shards: config.shards.ids, shardCount: config.shards.count } : {}),
+    // Sharding: the bot role chooses the shards this process runs when it starts the gateway (start-bot.ts).
     // 429s: retried once, within the caller's deadline (rest-budget.ts).
     rest: {
       api: config.apiUrl,
@@ -165,6 +187,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
 
   let started = false;
   let restarting: Promise<void> | undefined;
+  let lastStart: GatewayStart = {};
   const reconnect = () => {
     restarting ??= (async () => {
       try {
@@ -203,13 +226,40 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
       return true;
     },
 
-    async start() {
+    async gatewayInfo() {
+      const info = (await client.rest.get(Routes.gatewayBot())) as RESTGetAPIGatewayBotResult;
+      const limit = info.session_start_limit;
+      return {
+        shards: info.shards,
+        sessionStartLimit: {
+          total: limit.total,
+          remaining: limit.remaining,
+          resetAfterMs: limit.reset_after,
+          maxConcurrency: limit.max_concurrency,
+        },
+      };
+    },
+
+    async start(startOpts) {
+      if (startOpts) lastStart = startOpts;
       await chooseIntents();
       resetGatewayManager(client);
+      const { shards, identifyThrottler } = lastStart;
+      if (shards) Object.assign(client.options, { shards: shards.ids, shardCount: shards.count });
+      if (identifyThrottler)
+        client.options.ws = {
+          ...client.options.ws,
+          // biome-ignore lint/suspicious/noExplicitAny: @discordjs/ws's manager type is not exported by discord.js
+          buildIdentifyThrottler: async (manager: any) =>
+            identifyThrottler((await manager.fetchGatewayInformation()).session_start_limit.max_concurrency),
+        };
       const abort = new AbortController();
+      // Shards identify one after another (one per 5 s per identify bucket, whichever process): each more
+      // shard of the bot may add that much before this process's are all ready.
+      const identifySpacing = IDENTIFY_SPACING_MS * Math.max(0, (shards?.count ?? 1) - 1);
       const timer = setTimeout(
         () => abort.abort(new Error('Discord gateway did not become ready in time')),
-        opts.readyTimeoutMs ?? 30_000,
+        (opts.readyTimeoutMs ?? 30_000) + identifySpacing,
       );
       const ready = once(client, Events.ClientReady, { signal: abort.signal });
       try {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { discordApp } from '../../demo.js';
 import { authenticate, requireBot } from '../auth.js';
 import { unauthorized } from '../errors.js';
+import { recommendedShards } from '../gateway-shards.js';
 import { applicationFlags } from '../intents.js';
 import { userObject } from '../serialize.js';
 import type { DiscordState } from '../state.js';
@@ -67,12 +68,12 @@ export function registerApplicationRoutes(
     if (limit.resetAt <= Date.now()) Object.assign(limit, { used: 0, resetAt: Date.now() + 86_400_000 });
     return {
       url: gatewayUrl(baseUrl()),
-      shards: 1,
+      shards: recommendedShards(state),
       session_start_limit: {
-        total: limit.total,
-        remaining: Math.max(0, limit.total - limit.used),
+        total: state.config.sessionStartLimitTotal,
+        remaining: Math.max(0, state.config.sessionStartLimitTotal - limit.used),
         reset_after: Math.max(0, limit.resetAt - Date.now()),
-        max_concurrency: 1,
+        max_concurrency: state.config.maxConcurrency,
       },
     };
   });

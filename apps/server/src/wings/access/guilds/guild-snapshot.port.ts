@@ -18,7 +18,7 @@ const guildInfo = ({ botMember: _, channels: __, ...guild }: GuildSnapshot): Dis
 /**
  * The Discord port with server reads (getGuild, botMember, botGuildIds) answered without Discord: from this
  * process's own gateway cache when it holds the gateway for the server, else from the server snapshot in the
- * database (written by the gateway holder, guild-snapshot.events.ts). No REST call: a server without a
+ * database (every shard's servers) (written by the gateway holder, guild-snapshot.events.ts). No REST call: a server without a
  * snapshot is one the bot is not in once its shard is loaded, and "not loaded yet" (503) before.
  */
 export function snapshotBackedDiscord(
@@ -61,11 +61,17 @@ export function snapshotBackedDiscord(
       return guild.channels;
     },
 
+    /**
+     * Every server of the bot, across all shards: the snapshots every gateway holder writes, plus the servers
+     * this process's own shards have that are not written yet. Never this process's shards alone: scheduled
+     * work over all servers (sync, guests, the member reconciliation) runs in whichever process took the job.
+     */
     async botGuildIds() {
-      if (gateway.connected()) return gateway.guildIds();
       const stored = await snapshotGuildIds(db);
+      const local = gateway.connected() ? gateway.guildIds() : [];
       // Nothing loaded anywhere yet (no process has connected): Discord's own list.
-      return stored.length ? stored : port.botGuildIds();
+      if (!stored.length && !local.length) return port.botGuildIds();
+      return [...new Set([...stored, ...local])];
     },
   };
 }
