@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../apps/server/test/free-port.js';
 
-
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 // A fresh clone builds the web app first (about a minute on a loaded 2-core machine).
 const STARTUP_TIMEOUT_MS = 300_000;
