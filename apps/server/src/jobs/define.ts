@@ -15,6 +15,8 @@ export type JobRun<P extends z.ZodType> = (
 /** A job type with what it does: bound once, in jobs/registry.ts (a run without a signal is never stopped). */
 export interface JobDefinition<P extends z.ZodType = z.ZodType> extends JobType<P> {
   run(ctx: AppContext, payload: z.output<P>, signal?: AbortSignal): Promise<void>;
+  /** How many of this queue's jobs one worker process runs at once (default 1). */
+  runsAtOnce?(ctx: AppContext): number;
 }
 
 /** The signal of a run nothing stops (tests and callers that run a handler directly). */

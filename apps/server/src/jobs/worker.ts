@@ -48,7 +48,8 @@ export async function runJob(
 }
 
 /**
- * The worker role: works every registered queue of this process's job queue. Jobs are written to be
+ * The worker role: works every registered queue of this process's job queue (a queue whose definition says
+ * so with several loops, each taking one job at a time). Jobs are written to be
  * harmless when run twice (a retry after a crash, or two timers racing).
  */
 export async function startJobWorker(
@@ -57,7 +58,11 @@ export async function startJobWorker(
 ): Promise<(graceMs?: number) => Promise<void>> {
   const queue = ctx.jobs;
   if (!(queue instanceof PgBossJobQueue)) throw new Error('The worker role needs the pg-boss job queue');
-  const ids = registry.map((def) => queue.work(def.name, (job, signal) => runJob(ctx, def, job, signal)));
+  const ids = registry.flatMap((def) =>
+    Array.from({ length: Math.max(1, def.runsAtOnce?.(ctx) ?? 1) }, () =>
+      queue.work(def.name, (job, signal) => runJob(ctx, def, job, signal)),
+    ),
+  );
   // A job still running after the grace time is failed at once, so another worker retries it (job-loop.ts).
   return async (graceMs?: number) => {
     await Promise.all(ids.map((id) => queue.offWork(id, graceMs)));

@@ -1,0 +1,87 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { openTestDatabase } from '../../test/db.js';
+import type { Database } from '../db/client.js';
+import type { AppContext } from '../kernel/context.js';
+import { waitFor } from '../platforms/testing.js';
+import { defineJob, type JobDefinition } from './define.js';
+import { syncGuildHandler } from './handlers/sync-guild.js';
+import { createJobQueue, type PgBossJobQueue } from './pg-boss-queue.js';
+import { startJobWorker } from './worker.js';
+
+const log = pino({ level: 'silent' });
+let running = 0;
+let mostAtOnce = 0;
+const release: (() => void)[] = [];
+/** A job held until released, counting how many run at once; `runsAtOnce` as the test's context says. */
+const held = defineJob({
+  name: 'test.held',
+  payload: z.object({ key: z.string() }),
+  retry: { limit: 0, delaySeconds: 0, backoff: false },
+  expireInSeconds: 60,
+  runsAtOnce: (ctx) => (ctx as unknown as { loops: number }).loops,
+  async run() {
+    running++;
+    mostAtOnce = Math.max(mostAtOnce, running);
+    await new Promise<void>((done) => release.push(done));
+    running--;
+  },
+});
+
+/**
+ * A queue whose definition runs several jobs at once gets that many loops in one worker process; the sync
+ * asks for one per VRChat bot account, so servers served by different accounts sync side by side.
+ */
+describe('jobs a worker process runs at once', () => {
+  let database: Database;
+  let queue: PgBossJobQueue;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    queue = createJobQueue(database, log, [held] as JobDefinition[], { leaseSeconds: 5, sweepMs: 200 });
+    await queue.start();
+  });
+  afterAll(async () => {
+    for (const done of release) done();
+    await queue?.stop(1000);
+    await database?.close();
+  });
+
+  const runWith = async (loops: number) => {
+    running = 0;
+    mostAtOnce = 0;
+    release.length = 0;
+    const ctx = { db: database.db, database, log, jobs: queue, loops } as unknown as AppContext;
+    const stop = await startJobWorker(ctx, [held] as JobDefinition[]);
+    try {
+      for (let i = 0; i < 3; i++) await queue.send(held, { key: `k${i}` }, { singletonKey: `k${i}` });
+      await waitFor(() => running === Math.min(loops, 3), 15_000);
+      // Released one by one: each freed loop takes the next job.
+      while (release.length) {
+        release.shift()?.();
+        await waitFor(() => release.length > 0 || running === 0, 15_000);
+      }
+      expect(mostAtOnce).toBe(Math.min(loops, 3));
+    } finally {
+      for (const done of release) done();
+      await stop();
+    }
+  };
+
+  it('runs one job at a time by default', () => runWith(1));
+  it('runs as many at once as its definition says', () => runWith(2));
+
+  it('syncs as many servers at once as there are VRChat bot accounts', () => {
+    const withAccounts = (more: number) =>
+      ({
+        config: {
+          vrchat: {
+            username: 'bot',
+            moreAccounts: Array.from({ length: more }, (_, i) => ({ username: `bot${i}` })),
+          },
+        },
+      }) as unknown as AppContext;
+    expect(syncGuildHandler.runsAtOnce?.(withAccounts(0))).toBe(1);
+    expect(syncGuildHandler.runsAtOnce?.(withAccounts(2))).toBe(3);
+  });
+});
