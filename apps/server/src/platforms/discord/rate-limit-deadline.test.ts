@@ -48,6 +48,8 @@ describe('Discord rate limits and interactive requests (against the simulators)'
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   };
 
+  // The channel list and the logging settings are read from the server snapshot (no Discord call); the guest
+  // assign gives a role at Discord.
   it('answers the channel list, the logging settings and a guest assign within 12 s in a 429 storm, assigning nothing', async () => {
     const host = await signInMember(t, hangout.id, { roles: [roles.host] });
     const guest = await discordMember(t, hangout.id);
@@ -68,7 +70,7 @@ describe('Discord rate limits and interactive requests (against the simulators)'
       expect(ms).toBeLessThan(12_000);
       expect(res.statusCode, res.body).not.toBe(500);
     }
-    expectRateLimited(channels.res);
+    expect(channels.res.statusCode, channels.res.body).toBe(200);
     expectRateLimited(assign.res);
     // Each Discord request was sent at most twice (once, and once after retry_after).
     const sent = (await invalidRequests()) - before;
@@ -94,11 +96,14 @@ describe('Discord rate limits and interactive requests (against the simulators)'
       invalidRequestBanMs: 120_000,
     });
     try {
+      const host = await signInMember(t, hangout.id, { roles: [roles.host] });
+      const guest = await discordMember(t, hangout.id);
       await t.control('POST', '/faults', { platform: 'discord', kind: 'rate_limit', count: 2 });
       const { res, ms } = await timed({
-        method: 'GET',
-        url: `/api/guilds/channels/${hangout.id}/channels`,
-        session: owner.session,
+        method: 'POST',
+        url: `/api/users/guests/${hangout.id}/assign`,
+        session: host.session,
+        payload: { discordId: guest.id },
       });
       expect(ms).toBeLessThan(12_000);
       expectRateLimited(res);

@@ -116,6 +116,8 @@ async function eraseRows(ctx: AppContext, { userId, pseudonym, vrcUserId }: Eras
     await run(sql`delete from guild_permissions where user_id = ${userId} and ${upTo('updated_at')}`);
     await run(sql`delete from sdk_login_requests where approved_by = ${userId} and ${upTo('created_at')}`);
     await run(sql`delete from cooldowns where strpos(key, ${userId}) > 0`);
+    // The member's shares of the VRChat budget (`vrchat-search:<id>`, `vrchat-account-read:<id>`).
+    await run(sql`delete from platform_budgets where key like ${`%:${userId}`}`);
     await run(
       sql`delete from rate_limits where key = ${`rate:${userRateKey(ctx.config.secretKey, userId)}`}`,
     );
