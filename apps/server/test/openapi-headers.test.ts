@@ -17,5 +17,5 @@ describe('OpenAPI response headers', () => {
     expect(answers.map((a) => a.at)).toContain('POST /api/users/link 503');
     const missing = answers.filter((a) => !('Retry-After' in (a.response.headers ?? {}))).map((a) => a.at);
     expect(missing).toEqual([]);
-  });
+  }, 120_000); // Builds the whole app to generate the document: minutes on a loaded 2-core machine.
 });
