@@ -254,11 +254,11 @@ export async function runScaleBench(sides: ScaleSide[] = []): Promise<void> {
         value: `${s(mirrorMs)}, ${n(mirrored)} members (floor at ${FILL_SENDS_PER_MINUTE} op 8 a minute: ${s(floorMs)})`,
       },
       {
-        what: 'RSS bot,worker (ready / peak / filled)',
+        what: 'RSS bot,worker (ready / peak filling / filled)',
         value: `${mb(rssReady.bot)} / ${mb(sampler.peak['bot,worker'])} / ${mb(rssFilled.bot)}`,
       },
       {
-        what: 'RSS api (ready / peak / filled)',
+        what: 'RSS api (ready / peak filling / filled)',
         value: `${mb(rssReady.api)} / ${mb(sampler.peak.api)} / ${mb(rssFilled.api)}`,
       },
       { what: 'RSS bench (simulator + proxy)', value: mb(process.memoryUsage().rss) },
@@ -284,7 +284,10 @@ export async function runScaleBench(sides: ScaleSide[] = []): Promise<void> {
       throw new Error(
         `/api/guilds answered ${listed.status} with ${Array.isArray(list) ? list.length : JSON.stringify(list)} servers, expected ${world.managerGuildIds.length}`,
       );
-    const cases = [
+    // `/api/user` (the session and the user, no server) is the baseline: what any signed-in read costs on this
+    // machine in the same minute, to read the others against on a loaded machine. It has no target.
+    const cases: { name: string; path: string; target?: false }[] = [
+      { name: '/api/user (baseline)', path: '/api/user', target: false },
       { name: `/api/guilds (member of ${world.managerGuildIds.length})`, path: '/api/guilds' },
       { name: '/api/guilds/{id}', path: `/api/guilds/${page}` },
       { name: '/api/guilds/{id}/guild_roles', path: `/api/guilds/${page}/guild_roles` },
@@ -311,7 +314,9 @@ export async function runScaleBench(sides: ScaleSide[] = []): Promise<void> {
       rows.push({
         what: `${c.name} c${CONNECTIONS}`,
         value: `p50 ${r.p50Ms.toFixed(1)} / p95 ${p95.toFixed(1)} / p99 ${r.p99Ms.toFixed(1)} ms, ${n(Math.round(r.perSecond))} req/s`,
-        target: { text: `p95 ≤ ${P95_TARGET_MS} ms`, met: p95 <= P95_TARGET_MS },
+        ...(c.target === false
+          ? {}
+          : { target: { text: `p95 ≤ ${P95_TARGET_MS} ms`, met: p95 <= P95_TARGET_MS } }),
       });
     }
     const calls = [...proxy.calls];
