@@ -114,6 +114,18 @@ export async function runScaleBench(sides: ScaleSide[] = []): Promise<void> {
   await buildServerIfChanged();
   const rows: ScaleRow[] = [];
   const stops: (() => Promise<unknown>)[] = [];
+  const cleanUp = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+    stops.length = 0;
+  };
+  // Interrupted (Ctrl-C, timeout): the product processes run in process groups of their own and the database
+  // would stay; stop and drop them before going.
+  const interrupted = (signal: NodeJS.Signals) => {
+    say(`\n${signal}: stopping the processes and dropping the database …`);
+    void cleanUp().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     const scratch = await createScratchDatabase(DATABASE_URL).catch((err: Error) => {
       throw new Error(
@@ -416,7 +428,9 @@ export async function runScaleBench(sides: ScaleSide[] = []): Promise<void> {
     }
     say(`\nScale targets: ${allMet ? 'all met' : 'NOT all met'}`);
   } finally {
-    for (const stop of stops.reverse()) await stop().catch(() => {});
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    await cleanUp();
   }
 }
 
