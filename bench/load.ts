@@ -23,6 +23,8 @@ export interface LoadResult {
   seconds: number;
   perSecond: number;
   p50Ms: number;
+  /** wrk (through its Lua done() hook) and the internal generator report it. */
+  p95Ms?: number;
   p99Ms: number;
 }
 
@@ -40,7 +42,7 @@ let open = connections;
 function finish() {
   latencies.sort((a, b) => a - b);
   const at = (q) => latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : 0;
-  parentPort.postMessage({ requests, errors, p50Ms: at(0.5), p99Ms: at(0.99) });
+  parentPort.postMessage({ requests, errors, p50Ms: at(0.5), p95Ms: at(0.95), p99Ms: at(0.99) });
 }
 function connect() {
   const socket = net.connect(port, '127.0.0.1');
@@ -118,9 +120,12 @@ export function load(opts: {
   });
   return new Promise((resolve, reject) => {
     worker.once('error', reject);
-    worker.once('message', (m: { requests: number; errors: number; p50Ms: number; p99Ms: number }) => {
-      void worker.terminate();
-      resolve({ ...m, seconds, perSecond: m.requests / seconds });
-    });
+    worker.once(
+      'message',
+      (m: { requests: number; errors: number; p50Ms: number; p95Ms: number; p99Ms: number }) => {
+        void worker.terminate();
+        resolve({ ...m, seconds, perSecond: m.requests / seconds });
+      },
+    );
   });
 }

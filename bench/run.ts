@@ -20,5 +20,11 @@ if (process.env.BENCH_SYNC !== '0') await (await import('./sync.js')).runSyncBen
 // A sync of 1,000 changes under the strict platform limits, time-scaled (BENCH_LIMITS=0 skips): time vs the bound.
 if (process.env.BENCH_LIMITS !== '0') await (await import('./limits.js')).runLimitsBench();
 
+// Many communities, the Discord side (BENCH_SCALE=0 skips; about 13 minutes at 1,100 servers, most of it the
+// member mirror's fill, paced by Discord's gateway send limit): bot,worker and api processes on PostgreSQL,
+// time to ready and to a complete mirror, RSS, /api/guilds and a server page at c10 (p95 ≤ 100 ms, 0 Discord
+// calls from the api process), and a gateway RESUME that rewrites no row. A VRChat side plugs in as a ScaleSide.
+if (process.env.BENCH_SCALE !== '0') await (await import('./scale.js')).runScaleBench();
+
 // Start-up and first load (BENCH_START=0 skips): warm `npm start` to a healthy server, the home page's gzipped JS.
 if (process.env.BENCH_START !== '0') await (await import('./start.js')).runStartBench();

@@ -4,6 +4,9 @@
  * 3xx answers as fine, which the 304 case relies on.
  */
 import { execFile, execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { LoadResult } from './load.js';
 
 let found: boolean | undefined;
@@ -49,14 +52,39 @@ export function parseWrk(report: string, seconds: number): LoadResult {
   const p99 = /^\s+99%\s+(\S+)/m.exec(report)?.[1];
   if (!Number.isFinite(requests) || !Number.isFinite(perSecond) || !p50 || !p99)
     throw new Error(`wrk: unexpected report:\n${report}`);
+  // The done() hook of `percentileScript` (wrk's --latency report has no p95).
+  const p95Us = /^bench-p95-us (\d+)$/m.exec(report)?.[1];
   const errors =
     Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(report)?.[1] ?? 0) +
     Number(/Socket errors:.*?timeout (\d+)/.exec(report)?.[1] ?? 0);
-  return { requests, errors, seconds, perSecond, p50Ms: toMs(p50), p99Ms: toMs(p99) };
+  return {
+    requests,
+    errors,
+    seconds,
+    perSecond,
+    p50Ms: toMs(p50),
+    ...(p95Us === undefined ? {} : { p95Ms: Number(p95Us) / 1000 }),
+    p99Ms: toMs(p99),
+  };
+}
+
+let script: string | undefined;
+/** A wrk Lua script whose done() prints the 95th percentile (microseconds), which --latency leaves out. */
+function percentileScript(): string {
+  if (script) return script;
+  script = join(tmpdir(), `bench-wrk-p95-${process.pid}.lua`);
+  writeFileSync(
+    script,
+    'done = function(summary, latency, requests)\n' +
+      '  io.write(string.format("bench-p95-us %d\\n", latency:percentile(95)))\n' +
+      'end\n',
+  );
+  return script;
 }
 
 function runWrk(url: string, headers: Record<string, string>, connections: number, seconds: number) {
   const args = ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency', '--timeout', '10s'];
+  args.push('-s', percentileScript());
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
   args.push(url);
   return new Promise<string>((resolve, reject) =>
