@@ -13,7 +13,8 @@ import {
 export const GUILD_NOT_LOADED =
   "This server's Discord details are not loaded yet (the bot is still connecting to Discord). Try again in a minute.";
 
-const guildInfo = ({ botMember: _, channels: __, ...guild }: GuildSnapshot): DiscordGuildInfo => guild;
+/** The server's details as the port answers them (without the bot's member and the channels). */
+export const guildInfo = ({ botMember: _, channels: __, ...guild }: GuildSnapshot): DiscordGuildInfo => guild;
 
 /**
  * The Discord port with server reads (getGuild, botMember, botGuildIds) answered without Discord: from this
