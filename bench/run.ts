@@ -20,5 +20,9 @@ if (process.env.BENCH_SYNC !== '0') await (await import('./sync.js')).runSyncBen
 // A sync of 1,000 changes under the strict platform limits, time-scaled (BENCH_LIMITS=0 skips): time vs the bound.
 if (process.env.BENCH_LIMITS !== '0') await (await import('./limits.js')).runLimitsBench();
 
+// Many communities, the VRChat side (BENCH_SCALE_VRCHAT=0 skips): 1,100 servers, 45,000 links, K bot accounts
+// (1 and 11) against strict time-scaled simulators: follow, sync pass, change-to-effect p95, 429s, per K.
+if (process.env.BENCH_SCALE_VRCHAT !== '0') await (await import('./scale-vrchat.js')).runScaleVrchatBench();
+
 // Start-up and first load (BENCH_START=0 skips): warm `npm start` to a healthy server, the home page's gzipped JS.
 if (process.env.BENCH_START !== '0') await (await import('./start.js')).runStartBench();
