@@ -229,8 +229,9 @@ async function startProduct(world: ScaleWorld, k: number, databaseUrl: string, t
       ),
       VRCHAT_TIME_SCALE: String(timeScale),
       // The member mirror is filled with op 8 at most 100 servers a minute per shard (not time-scaled): one shard
-      // per 40 servers fills the world in well under a minute before the measuring starts.
-      SHARD_COUNT: String(Math.max(1, Math.ceil(world.guilds.length / 40))),
+      // per 100 servers fills the world in about two minutes before the measuring starts (more shards do not
+      // help: each IDENTIFY waits its 5 s turn, not time-scaled either).
+      SHARD_COUNT: String(Math.max(1, Math.ceil(world.guilds.length / 100))),
     },
     { bundleDir: serverDist },
   );
