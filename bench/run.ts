@@ -25,6 +25,9 @@ if (process.env.BENCH_LIMITS !== '0') await (await import('./limits.js')).runLim
 // time to ready and to a complete mirror, RSS, /api/guilds and a server page at c10 (p95 ≤ 100 ms, 0 Discord
 // calls from the api process), and a gateway RESUME that rewrites no row. A VRChat side plugs in as a ScaleSide.
 if (process.env.BENCH_SCALE !== '0') await (await import('./scale.js')).runScaleBench();
+// Many communities, the VRChat side (BENCH_SCALE_VRCHAT=0 skips): 1,100 servers, 45,000 links, K bot accounts
+// (1 and 11) against strict time-scaled simulators: follow, sync pass, change-to-effect p95, 429s, per K.
+if (process.env.BENCH_SCALE_VRCHAT !== '0') await (await import('./scale-vrchat.js')).runScaleVrchatBench();
 
 // Start-up and first load (BENCH_START=0 skips): warm `npm start` to a healthy server, the home page's gzipped JS.
 if (process.env.BENCH_START !== '0') await (await import('./start.js')).runStartBench();
