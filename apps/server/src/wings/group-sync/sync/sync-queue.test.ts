@@ -5,7 +5,7 @@ import { withOwnerApp } from '../../../../test/factories.js';
 import { fetchNextJobSql } from '../../../jobs/boss-sql.js';
 import type { PgBossJobQueue } from '../../../jobs/pg-boss-queue.js';
 import { syncGuildJob } from '../../../kernel/job-catalog.js';
-import { requestGuildSync, syncPriority } from '../../../kernel/sync-trigger.js';
+import { CHANGE_PRIORITY, requestGuildSync, syncPriority } from '../../../kernel/sync-trigger.js';
 import { syncQueuePlace } from './sync-queue.js';
 
 const url = `/api/guilds/${seedGuildIds.hangout.id}/sync`;
@@ -21,11 +21,12 @@ describe('the sync queue estimate', () => {
   });
   const syncQueuePlaceOf = (guildId: string) => syncQueuePlace(t.ctx, guildId);
   const queueSync = (guildId: string) =>
-    // Small servers never synced, as the hangout: the same priority, so the older ones go first.
+    // Small servers never synced, as the hangout, each asked for by a change (as Sync now is): the same
+    // priority, so the older ones go first.
     t.ctx.jobs.send(
       syncGuildJob,
-      { guildId, reason: 'schedule' },
-      { singletonKey: guildId, priority: syncPriority(null) },
+      { guildId, reason: 'member' },
+      { singletonKey: guildId, priority: syncPriority(null) + CHANGE_PRIORITY },
     );
 
   it('counts the servers ahead and estimates the start from recent syncs, in Sync now and in the status', async () => {
@@ -93,10 +94,42 @@ describe('the sync queue estimate', () => {
     await exec(`update pgboss.job set created_on = now() - interval '31 minutes' where singleton_key = $1`, [
       big,
     ]);
-    await requestGuildSync(t.ctx, later, 'member');
+    await requestGuildSync(t.ctx, later, 'schedule');
     await due();
     expect(await next()).toBe(big);
     expect(await next()).toBe(later);
+  });
+
+  it('takes a change before the scheduled pass, and a change lifts its server’s waiting scheduled sync', async () => {
+    const exec = t.ctx.database.executeSql;
+    await exec('delete from pgboss.job where name = $1', [syncGuildJob.name]);
+    const pass = ['930000000000000001', '930000000000000002', '930000000000000003'];
+    const [changed, lifted] = ['930000000000000004', pass[2]!];
+    // The scheduled pass queued first (small servers, as the changed one), then a change elsewhere.
+    for (const id of pass) await requestGuildSync(t.ctx, id, 'schedule');
+    await exec(`update pgboss.job set created_on = now() - interval '5 minutes' where name = $1`, [
+      syncGuildJob.name,
+    ]);
+    await requestGuildSync(t.ctx, changed, 'roles');
+    // A change on a server whose scheduled sync waits joins it and lifts it.
+    await requestGuildSync(t.ctx, lifted, 'member');
+    await exec(`update pgboss.job set start_after = now() - interval '1 second' where name = $1`, [
+      syncGuildJob.name,
+    ]);
+    expect(await syncQueuePlaceOf(changed)).toMatchObject({ ahead: 1 });
+    const { rows } = await exec(
+      `select data->>'guildId' as id from pgboss.job where name = $1 and state = 'created'`,
+      [syncGuildJob.name],
+    );
+    expect(rows).toHaveLength(4);
+    const order: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const { rows: taken } = await exec(fetchNextJobSql, [syncGuildJob.name, 'test-worker']);
+      order.push(String((taken[0]?.data as { guildId?: string } | undefined)?.guildId));
+    }
+    // The lifted one waited longer than the other change; the rest of the pass after both (same age: any order).
+    expect(order.slice(0, 2)).toEqual([lifted, changed]);
+    expect(order.slice(2).sort()).toEqual([pass[0], pass[1]]);
   });
 
   it('ranks servers by their last sync’s length, unknown ones as small', () => {

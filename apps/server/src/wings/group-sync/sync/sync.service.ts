@@ -5,7 +5,7 @@ import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { invalid, unavailable } from '../../../kernel/errors.js';
 import { syncGuildJob } from '../../../kernel/job-catalog.js';
-import { requestGuildSync, syncPriorityOf } from '../../../kernel/sync-trigger.js';
+import { liftWaitingSync, requestGuildSync, syncPriorityFor } from '../../../kernel/sync-trigger.js';
 import { metrics } from '../../../observability/metrics.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { linkOf } from '../groups/groups.service.js';
@@ -284,16 +284,14 @@ export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: stri
 
 export async function requestSyncNow(ctx: AppContext, actor: Actor, guildId: string) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
+  const priority = await syncPriorityFor(ctx, guildId, 'manual');
   const id = await ctx.jobs
-    .send(
-      syncGuildJob,
-      { guildId, reason: 'manual' },
-      { singletonKey: guildId, priority: await syncPriorityOf(ctx, guildId) },
-    )
+    .send(syncGuildJob, { guildId, reason: 'manual' }, { singletonKey: guildId, priority })
     .catch((err) => {
       ctx.log.error({ err, guildId }, 'sync: could not queue');
       throw unavailable(SYNC_NOT_QUEUED);
     });
+  if (id === null) await liftWaitingSync(ctx, guildId, priority);
   await audit(ctx.db, { action: 'sync.requested', actor, guildId, details: { queued: id !== null } });
   // When the server syncs: a sync already running (or one whose worker died, until its lease runs out)
   // delays the waiting one; an answer without it is still a queued sync.
