@@ -54,12 +54,13 @@ describe('jobs a worker process runs at once', () => {
     const ctx = { db: database.db, database, log, jobs: queue, loops } as unknown as AppContext;
     const stop = await startJobWorker(ctx, [held] as JobDefinition[]);
     try {
-      for (let i = 0; i < 3; i++) await queue.send(held, { key: `k${i}` }, { singletonKey: `k${i}` });
-      await waitFor(() => running === Math.min(loops, 3), 15_000);
+      for (let i = 0; i < 3; i++)
+        await queue.send(held, { key: `k${i}` }, { singletonKey: `loops${loops}-k${i}` });
+      await waitFor(() => running === Math.min(loops, 3), 60_000);
       // Released one by one: each freed loop takes the next job.
       while (release.length) {
         release.shift()?.();
-        await waitFor(() => release.length > 0 || running === 0, 15_000);
+        await waitFor(() => release.length > 0 || running === 0, 60_000);
       }
       expect(mostAtOnce).toBe(Math.min(loops, 3));
     } finally {
@@ -68,8 +69,9 @@ describe('jobs a worker process runs at once', () => {
     }
   };
 
-  it('runs one job at a time by default', () => runWith(1));
-  it('runs as many at once as its definition says', () => runWith(2));
+  // Minutes, not seconds: each loop polls for its job, and the PostgreSQL pass runs beside the fault suites.
+  it('runs one job at a time by default', () => runWith(1), 150_000);
+  it('runs as many at once as its definition says', () => runWith(2), 150_000);
 
   it('syncs as many servers at once as there are VRChat bot accounts', () => {
     const withAccounts = (more: number) =>
