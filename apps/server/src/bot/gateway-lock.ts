@@ -10,6 +10,15 @@ export interface GatewayLock {
    * it could take (at least one); rejects only when stopped.
    */
   acquired: Promise<number[]>;
+  /**
+   * Takes free shards of `shardIds` beside those held, at most `limit` (a holder with room, once another
+   * holder died); answers the ones taken. Only once `acquired` resolved.
+   */
+  takeMore(limit: number): Promise<number[]>;
+  /** Lets go of shards taken by `takeMore` that this process will not run after all. */
+  giveBack(ids: number[]): Promise<void>;
+  /** Calls `handler` on every NOTIFY of `channel` while the lock is held (its own connection listens). */
+  listen(channel: string, handler: (payload: string | undefined) => void): Promise<void>;
   /** Called when the lock is lost (the database connection broke): the gateway must stop at once. */
   onLost(handler: () => void): void;
   release(): Promise<void>;
@@ -35,12 +44,20 @@ export function acquireGatewayLock(opts: {
   const lostHandlers: Array<() => void> = [];
   if (!opts.databaseUrl) {
     const all = opts.atMost ? opts.shardIds.slice(0, opts.atMost) : opts.shardIds;
-    return { acquired: Promise.resolve(all), onLost: () => {}, release: async () => {} };
+    return {
+      acquired: Promise.resolve(all),
+      takeMore: async () => [],
+      giveBack: async () => {},
+      listen: async () => {},
+      onLost: () => {},
+      release: async () => {},
+    };
   }
   const wanted = opts.atMost ? Math.min(opts.atMost, opts.shardIds.length) : opts.shardIds.length;
 
   let stopped = false;
   let client: pg.Client | undefined;
+  const heldIds = new Set<number>();
   const { sleep, wake } = wakeableSleep();
 
   /** Takes the locks on one connection; answers the shards held, or null (and lets go of them) when too few. */
@@ -68,6 +85,7 @@ export function acquireGatewayLock(opts: {
       };
       c.on('error', onLost);
       c.on('end', onLost);
+      for (const id of held) heldIds.add(id);
       return held;
     }
     await c.end().catch(() => {});
@@ -89,6 +107,35 @@ export function acquireGatewayLock(opts: {
 
   return {
     acquired,
+    async takeMore(limit) {
+      const taken: number[] = [];
+      for (const id of opts.shardIds) {
+        if (!client || stopped || taken.length >= limit) break;
+        // Advisory locks count per session: asking again for one held would take it twice.
+        if (heldIds.has(id)) continue;
+        const { rows } = await client.query('select pg_try_advisory_lock($1, $2) as ok', [
+          GATEWAY_LOCK_NAMESPACE,
+          id,
+        ]);
+        if (!rows[0].ok) continue;
+        heldIds.add(id);
+        taken.push(id);
+      }
+      return taken;
+    },
+    async giveBack(ids) {
+      for (const id of ids) {
+        if (!client || !heldIds.delete(id)) continue;
+        await client.query('select pg_advisory_unlock($1, $2)', [GATEWAY_LOCK_NAMESPACE, id]);
+      }
+    },
+    async listen(channel, handler) {
+      if (!client) return;
+      client.on('notification', (msg) => {
+        if (msg.channel === channel) handler(msg.payload);
+      });
+      await client.query(`listen ${client.escapeIdentifier(channel)}`);
+    },
     onLost: (h) => lostHandlers.push(h),
     async release() {
       stopped = true;

@@ -1,10 +1,16 @@
 import type { AppContext } from '../kernel/context.js';
 import type { DiscordBot } from '../platforms/discord/bot.js';
 import { wakeableSleep } from '../wakeable-sleep.js';
+import {
+  MEMBERS_RECONCILE_CHANNEL,
+  reconcileAskedByOther,
+  reconcileHeldGuildMembers,
+} from '../wings/access/members/member-mirror.reconcile.js';
 import { registerBotEvents } from './events/index.js';
 import { acquireGatewayLock, type GatewayLock } from './gateway-lock.js';
 import { databaseIdentifyThrottler } from './identify-throttler.js';
 import { registerWithDiscord } from './register-at-start.js';
+import { heldShardsGrow } from './take-over-shards.js';
 
 /** After a failed connect the holder gives the lock up and waits this long (doubling) before trying again. */
 const CONNECT_RETRY_MS = 15_000;
@@ -49,8 +55,31 @@ export function startBot(
   let endHold: (() => void) | undefined;
   const { sleep, wake } = wakeableSleep();
 
-  /** One tenure: take the lock, connect, keep it until lost or stopped. Answers whether it connected. */
+  /** One reconciliation of the held shards at a time; one asked for meanwhile runs once after it. */
+  let reconciling: Promise<void> | undefined;
+  let reconcileAgain = false;
+  const reconcileOnce = () => {
+    if (reconciling) {
+      reconcileAgain = true;
+      return;
+    }
+    reconciling = reconcileHeldGuildMembers(ctx)
+      .catch((err) => ctx.log.error({ err }, 'Members: reconciliation of the held shards failed'))
+      .finally(() => {
+        reconciling = undefined;
+        if (reconcileAgain && !stopped) {
+          reconcileAgain = false;
+          reconcileOnce();
+        }
+      });
+  };
+
+  /**
+   * One tenure: take the lock, connect, keep it until lost or stopped. Answers whether it connected (and
+   * stayed whole: a shard taken over that did not connect ends the tenure as a failed connect).
+   */
   const holdOnce = async (): Promise<boolean> => {
+    let addFailed = false;
     let plan: Awaited<ReturnType<typeof shardPlan>>;
     try {
       plan = await shardPlan(ctx, platforms.bot);
@@ -121,12 +150,31 @@ export function startBot(
           .catch((err) => ctx.log.warn({ err }, 'Discord: could not check the Server Members intent'));
       }, opts.intentsCheckMs ?? INTENTS_CHECK_MS);
       intentsCheck.unref();
+      // The member reconciliation asked for in another process: this process's shards, over its gateway.
+      await current.listen(MEMBERS_RECONCILE_CHANNEL, (payload) => {
+        if (reconcileAskedByOther(payload)) reconcileOnce();
+      });
+      // Room for more shards (SHARDS_PER_PROCESS): take those whose holder died.
+      const growing = plan.atMost
+        ? heldShardsGrow({
+            ctx,
+            lock: current,
+            held,
+            atMost: plan.atMost,
+            retryMs: opts.lockRetryMs,
+            onFailed: () => {
+              addFailed = true;
+              endHold?.();
+            },
+          })
+        : undefined;
       try {
         await ended;
       } finally {
         clearInterval(intentsCheck);
+        await growing?.stop();
       }
-      return true;
+      return !addFailed;
     } finally {
       unsubscribe?.();
       await platforms.stopGateway().catch((err) => ctx.log.warn({ err }, 'Discord: disconnecting failed'));

@@ -10,6 +10,8 @@ import {
   type RESTGetAPIGatewayBotResult,
   Routes,
   Status,
+  WebSocketShard,
+  WebSocketShardEvents,
 } from 'discord.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../kernel/config.js';
@@ -75,6 +77,11 @@ export interface DiscordBot extends DiscordPort {
    * The shards and throttler given are kept for later reconnects (an intents change).
    */
   start(opts?: GatewayStart): Promise<void>;
+  /**
+   * Connects more shards beside the ones running (a shard whose holder died): the running shards keep their
+   * sessions; resolves once each new shard is READY with its servers, rejects after the ready timeout.
+   */
+  addShards(ids: number[]): Promise<void>;
   /** Disconnects the gateway; REST keeps working and start() may connect again. */
   stop(): Promise<void>;
 }
@@ -89,6 +96,49 @@ function resetGatewayManager(client: Client): void {
   manager._ws = null;
   manager.destroyed = false;
   manager.status = Status.Idle;
+  // Shards of an earlier tenure (it may have held others): a leftover never turns ready, so neither would the client.
+  client.ws.shards.clear();
+}
+
+/** The parts of discord.js's gateway manager and of @discordjs/ws's that addShardsToGateway reaches into. */
+type GatewayInternals = {
+  _ws: {
+    options: { shardIds: number[] | null };
+    shardIds: number[] | null;
+    strategy: { spawn(ids: number[]): Promise<void>; shards: Map<number, { connect(): Promise<void> }> };
+  } | null;
+  totalShards: number;
+  checkShardsReady(): void;
+};
+
+/**
+ * Spawns and connects more shards in a running gateway, as discord.js's own connect() does for the first ones,
+ * without touching the shards already connected (@discordjs/ws keeps a shard per id; discord.js counts them to
+ * decide when the client is ready, which it already is).
+ */
+async function addShardsToGateway(client: Client, ids: number[]): Promise<void> {
+  const manager = client.ws as unknown as GatewayInternals;
+  const ws = manager._ws;
+  if (!ws) throw new Error('The gateway is not connected');
+  const all = [...new Set([...(client.options.shards as number[]), ...ids])].sort((a, b) => a - b);
+  client.options.shards = all;
+  ws.options.shardIds = all;
+  ws.shardIds = all;
+  manager.totalShards = all.length;
+  for (const id of ids) {
+    const shard = new (WebSocketShard as unknown as new (m: unknown, id: number) => WebSocketShard)(
+      client.ws,
+      id,
+    );
+    shard.on(WebSocketShardEvents.AllReady, (unavailable?: Set<string>) => {
+      client.emit(Events.ShardReady, id, unavailable);
+      manager.checkShardsReady();
+    });
+    shard.status = Status.Connecting;
+    client.ws.shards.set(id, shard);
+  }
+  await ws.strategy.spawn(ids);
+  await Promise.all(ids.map((id) => ws.strategy.shards.get(id)?.connect()));
 }
 
 /** The parts of @discordjs/ws's manager and shards that destroyGateway reaches into. */
@@ -276,6 +326,40 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
         throw abort.signal.reason;
       } finally {
         clearTimeout(timer);
+      }
+    },
+
+    async addShards(ids) {
+      if (!started || restarting) throw new Error('The gateway is not connected');
+      const count = lastStart.shards?.count ?? client.options.shardCount ?? 1;
+      const all = [...new Set([...(lastStart.shards?.ids ?? []), ...ids])].sort((a, b) => a - b);
+      // An intents change reconnects with every shard held.
+      lastStart = { ...lastStart, shards: { ids: all, count } };
+      const abort = new AbortController();
+      const timer = setTimeout(
+        () => abort.abort(new Error('The added gateway shards did not become ready in time')),
+        (opts.readyTimeoutMs ?? 30_000) + IDENTIFY_SPACING_MS * count,
+      );
+      const waiting = new Set(ids);
+      const ready = new Promise<void>((resolve, reject) => {
+        const onReady = (id: number) => {
+          waiting.delete(id);
+          if (waiting.size) return;
+          client.off(Events.ShardReady, onReady);
+          resolve();
+        };
+        client.on(Events.ShardReady, onReady);
+        abort.signal.addEventListener('abort', () => {
+          client.off(Events.ShardReady, onReady);
+          reject(abort.signal.reason);
+        });
+      });
+      try {
+        await Promise.all([addShardsToGateway(client, ids), ready]);
+        log.info({ shards: ids, guilds: client.guilds.cache.size }, 'Discord: added gateway shards');
+      } finally {
+        clearTimeout(timer);
+        abort.abort(new Error('done')); // lets go of the ShardReady listener
       }
     },
 
