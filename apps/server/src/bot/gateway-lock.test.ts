@@ -62,4 +62,26 @@ describe('the gateway lock', () => {
       await Promise.all([second.release(), third.release()]);
     },
   );
+
+  it.skipIf(!url)(
+    'takes more free shards later, never one it holds twice, and gives back those it will not run',
+    async () => {
+      const base = 600 + Math.floor(Math.random() * 30) * 3;
+      const shardIds = [base, base + 1, base + 2];
+      const other = acquireGatewayLock({ databaseUrl: url, shardIds: [base + 1], retryMs: 50 });
+      await other.acquired;
+      const grower = acquireGatewayLock({ databaseUrl: url, shardIds, atMost: 3, retryMs: 50 });
+      expect(await grower.acquired).toEqual([base, base + 2]);
+      expect(await grower.takeMore(1)).toEqual([]);
+      // The other holder died: its shard is free and taken once.
+      await other.release();
+      expect(await grower.takeMore(1)).toEqual([base + 1]);
+      expect(await grower.takeMore(1)).toEqual([]);
+      // Given back, the shard is free for another process at once (not still counted by a second lock).
+      await grower.giveBack([base + 1]);
+      const next = acquireGatewayLock({ databaseUrl: url, shardIds: [base + 1], retryMs: 50 });
+      expect(await settled(next.acquired, 1000)).toBe(true);
+      await Promise.all([grower.release(), next.release()]);
+    },
+  );
 });

@@ -4,10 +4,10 @@ import { wakeableSleep } from '../wakeable-sleep.js';
 import {
   MEMBERS_RECONCILE_CHANNEL,
   reconcileAskedByOther,
-  reconcileHeldGuildMembers,
 } from '../wings/access/members/member-mirror.reconcile.js';
 import { registerBotEvents } from './events/index.js';
 import { acquireGatewayLock, type GatewayLock } from './gateway-lock.js';
+import { heldShardsReconciler } from './held-shards-reconcile.js';
 import { databaseIdentifyThrottler } from './identify-throttler.js';
 import { registerWithDiscord } from './register-at-start.js';
 import { heldShardsGrow } from './take-over-shards.js';
@@ -55,24 +55,7 @@ export function startBot(
   let endHold: (() => void) | undefined;
   const { sleep, wake } = wakeableSleep();
 
-  /** One reconciliation of the held shards at a time; one asked for meanwhile runs once after it. */
-  let reconciling: Promise<void> | undefined;
-  let reconcileAgain = false;
-  const reconcileOnce = () => {
-    if (reconciling) {
-      reconcileAgain = true;
-      return;
-    }
-    reconciling = reconcileHeldGuildMembers(ctx)
-      .catch((err) => ctx.log.error({ err }, 'Members: reconciliation of the held shards failed'))
-      .finally(() => {
-        reconciling = undefined;
-        if (reconcileAgain && !stopped) {
-          reconcileAgain = false;
-          reconcileOnce();
-        }
-      });
-  };
+  const reconciler = heldShardsReconciler(ctx);
 
   /**
    * One tenure: take the lock, connect, keep it until lost or stopped. Answers whether it connected (and
@@ -80,6 +63,7 @@ export function startBot(
    */
   const holdOnce = async (): Promise<boolean> => {
     let addFailed = false;
+    let growing: ReturnType<typeof heldShardsGrow> | undefined;
     let plan: Awaited<ReturnType<typeof shardPlan>>;
     try {
       plan = await shardPlan(ctx, platforms.bot);
@@ -152,10 +136,10 @@ export function startBot(
       intentsCheck.unref();
       // The member reconciliation asked for in another process: this process's shards, over its gateway.
       await current.listen(MEMBERS_RECONCILE_CHANNEL, (payload) => {
-        if (reconcileAskedByOther(payload)) reconcileOnce();
+        if (reconcileAskedByOther(payload)) reconciler.request();
       });
       // Room for more shards (SHARDS_PER_PROCESS): take those whose holder died.
-      const growing = plan.atMost
+      growing = plan.atMost
         ? heldShardsGrow({
             ctx,
             lock: current,
@@ -172,12 +156,15 @@ export function startBot(
         await ended;
       } finally {
         clearInterval(intentsCheck);
-        await growing?.stop();
       }
       return !addFailed;
     } finally {
       unsubscribe?.();
+      reconciler.endTenure();
+      // Stopping the gateway also ends the wait of a shard being taken over.
+      const grown = growing?.stop();
       await platforms.stopGateway().catch((err) => ctx.log.warn({ err }, 'Discord: disconnecting failed'));
+      await grown;
       await current.release();
     }
   };

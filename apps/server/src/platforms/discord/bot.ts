@@ -238,6 +238,8 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
   let started = false;
   let restarting: Promise<void> | undefined;
   let lastStart: GatewayStart = {};
+  /** The shards being added (addShards), so that stop() ends their wait. */
+  let adding: AbortController | undefined;
   const reconnect = () => {
     restarting ??= (async () => {
       try {
@@ -336,6 +338,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
       // An intents change reconnects with every shard held.
       lastStart = { ...lastStart, shards: { ids: all, count } };
       const abort = new AbortController();
+      adding = abort;
       const timer = setTimeout(
         () => abort.abort(new Error('The added gateway shards did not become ready in time')),
         (opts.readyTimeoutMs ?? 30_000) + IDENTIFY_SPACING_MS * count,
@@ -360,11 +363,14 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
       } finally {
         clearTimeout(timer);
         abort.abort(new Error('done')); // lets go of the ShardReady listener
+        if (adding === abort) adding = undefined;
       }
     },
 
     async stop() {
       started = false;
+      // A shard being added waits no longer: the whole gateway goes.
+      adding?.abort(new Error('The gateway was stopped'));
       await destroyGateway(client);
       // destroy() forgets the token: REST must keep working (reads, the next start's registration).
       client.rest.setToken(config.botToken);
