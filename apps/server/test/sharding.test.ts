@@ -104,4 +104,79 @@ describe.skipIf(!adminUrl)('two bot processes, one gateway shard each', () => {
     expect((await world.rows('select guild_id from guild_member_sync')).length).toBe(world.guildIds.length);
     expect(await mirrored()).toEqual(before.mirrored);
   }, 180_000);
+
+  it('without the Server Members intent, reconciles in each holder only the linked members known to be in a server', async () => {
+    const { control, rows } = world;
+    const [x, y] = [0, 1].map(
+      (shard) => world.guildIds.find((id) => shardOfGuild(id, 2) === shard) as string,
+    );
+    const newUser = async (username: string) => {
+      const made = await control('POST', '/discord/users', { username });
+      expect(made.status).toBe(201);
+      const id = (made.body as { id: string }).id;
+      await rows(`insert into vrchat_links (discord_user_id, vrc_user_id, vrchat_name) values ($1, $2, $3)`, [
+        id,
+        `usr_${username}`,
+        username,
+      ]);
+      return id;
+    };
+    // A linked member of a server on each shard, mirrored from their joins while the intent is on.
+    const known = await newUser('shards.known');
+    for (const guildId of [x, y])
+      expect((await control('POST', `/discord/guilds/${guildId}/members`, { userId: known })).status).toBe(
+        201,
+      );
+    const mirroredIn = async (guildId: string, userId: string) =>
+      (
+        await rows<{ role_ids: string[] }>(
+          'select role_ids from guild_members where guild_id = $1 and user_id = $2 and left_at is null',
+          [guildId, userId],
+        )
+      )[0];
+    await waitFor(async () => (await mirroredIn(x, known)) && (await mirroredIn(y, known)), 30_000);
+
+    // Switched off in the portal: Discord ends both sessions (4003), each process reconnects without it and
+    // fills its own shard's servers in linked mode.
+    const switchedAt = Date.now();
+    expect((await control('PATCH', '/discord/application', { guildMembersIntent: false })).status).toBe(200);
+    await waitFor(async () => {
+      const synced = await rows<{ mode: string; filled_at: Date }>(
+        'select mode, filled_at from guild_member_sync',
+      );
+      return (
+        synced.length === world.guildIds.length &&
+        synced.every((r) => r.mode === 'linked' && r.filled_at.getTime() > switchedAt) &&
+        (await world.gateway()).sessions.length === 2
+      );
+    }, 120_000);
+
+    // Now, with no member events: the known member gets a role in both servers, and another linked user
+    // joins x (nothing tells the bot; only asking for every link would find them).
+    const roleOn = async (guildId: string) => {
+      const made = await control('POST', `/discord/guilds/${guildId}/roles`, { name: 'Linked mode' });
+      const roleId = (made.body as { id: string }).id;
+      expect(
+        (await control('PUT', `/discord/guilds/${guildId}/members/${known}/roles/${roleId}`)).status,
+      ).toBe(204);
+      return roleId;
+    };
+    const roles = { [x]: await roleOn(x), [y]: await roleOn(y) };
+    const unknown = await newUser('shards.unknown');
+    expect((await control('POST', `/discord/guilds/${x}/members`, { userId: unknown })).status).toBe(201);
+
+    const since = new Date();
+    await runTask('reconcileAllGuildMembers');
+    await waitFor(
+      async () => (await world.jobs('members.reconcile', since)).some((j) => j.state === 'completed'),
+      120_000,
+    );
+    // Each server's holder read the known linked member again (the shard of x in one process, y in the other).
+    for (const guildId of [x, y])
+      await waitFor(
+        async () => (await mirroredIn(guildId, known))?.role_ids.includes(roles[guildId]),
+        60_000,
+      );
+    expect(await mirroredIn(x, unknown)).toBeUndefined();
+  }, 300_000);
 });
