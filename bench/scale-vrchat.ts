@@ -264,6 +264,8 @@ export interface ScaleRun {
   probeS: number[];
   probesLost: number;
   rateLimited: number;
+  /** Which account and route each 429 answered ("unsigned" for requests without a session). */
+  rateLimitedAt: string[];
   requests: number;
   /** VRChat requests made per real-time-equivalent hour while the passes ran, and the max the accounts allow. */
   madePerHour: number;
@@ -463,6 +465,7 @@ async function runOnce(
       probeS,
       probesLost,
       rateLimited: counters.rateLimited,
+      rateLimitedAt: where429s(counters, usernames),
       requests: counters.requests,
       madePerHour: Math.round((counters.requests / (realS * timeScale)) * 3600),
       followReads,
@@ -482,6 +485,20 @@ async function runOnce(
     await product?.stop();
     await scratch.drop();
   }
+}
+
+/** Each 429 by account and route; what no account's session made is "unsigned" (keyed by address). */
+function where429s(counters: Counters, accounts: Map<string, { username: string }>): string[] {
+  const found: string[] = [];
+  let signed = 0;
+  for (const [userId, c] of Object.entries(counters.byAccount ?? {})) {
+    signed += c.rateLimited;
+    for (const [route, r] of Object.entries(c.byRoute))
+      if (r.rateLimited > 0)
+        found.push(`${accounts.get(userId)?.username ?? userId} ${route} ×${r.rateLimited}`);
+  }
+  if (counters.rateLimited > signed) found.push(`unsigned ×${counters.rateLimited - signed}`);
+  return found;
 }
 
 const min = (s: number | null) => (s === null ? '—' : `${(s / 60).toFixed(1)} min`);
@@ -519,7 +536,7 @@ export async function runScaleVrchatBench(): Promise<ScaleRun[]> {
         `  K=${k}: ${run.groups} linked groups; followed ${run.followDone}/${run.groups} in ${min(run.followAllS)}, ` +
           `synced ${run.syncDone}/${run.servers} servers in ${min(run.syncPassS)}, probes p95 ` +
           `${min(pct(run.probeS, 95) * timeScale)} (${run.probeS.length} arrived, ${run.probesLost} not), ` +
-          `${run.rateLimited} VRChat 429s; reads: follow ${fmt(run.followReads)}, sync ${fmt(run.syncReads)}; ` +
+          `${run.rateLimited} VRChat 429s${run.rateLimitedAt.length ? ` (${run.rateLimitedAt.join(', ')})` : ''}; reads: follow ${fmt(run.followReads)}, sync ${fmt(run.syncReads)}; ` +
           `per account ${run.perAccount.join('/')}; mirror filled ${run.fillS.toFixed(0)} s after start (${((Date.now() - t) / 1000).toFixed(0)} s)`,
       );
     }
