@@ -4,6 +4,7 @@ import type { Queryable } from '../../../db/client.js';
 import { groupDiscordMappings, guildGroups, guildSyncState } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { requestGuildSync } from '../../../kernel/sync-trigger.js';
+import type { VrchatAccountPort } from '../../../platforms/ports.js';
 import { VrchatError } from '../../../platforms/vrchat/errors.js';
 import { markGroupRolesStale, refreshGroupRoles } from '../groups/group-role-cache.js';
 
@@ -98,8 +99,8 @@ export async function followGroupAuditLogs(ctx: AppContext, signal?: AbortSignal
     .orderBy(sql`${guildSyncState.followedAt} asc nulls first`, asc(guildGroups.guildId));
   if (followed.length === 0) return 0;
   const spacingMs = followSpacingMs(ctx.vrchat.requestsPerSecond());
-  const loops = [...byServingAccount(ctx.vrchat.accounts(), followed).values()].map((groups) =>
-    followAccountGroups(ctx, groups, spacingMs, signal),
+  const loops = [...byServingAccount(ctx.vrchat.accounts(), followed)].map(([account, groups]) =>
+    followAccountGroups(ctx, ctx.vrchat.forAccount(account), groups, spacingMs, signal),
   );
   const settled = await Promise.allSettled(loops);
   const failed = settled.find((r) => r.status === 'rejected');
@@ -128,6 +129,7 @@ function byServingAccount(accounts: string[], followed: Followed[]): Map<string,
 /** One account's loop: its groups in turn, reads started at least `spacingMs` apart; answers syncs asked. */
 async function followAccountGroups(
   ctx: AppContext,
+  vrchat: VrchatAccountPort,
   groups: Followed[],
   spacingMs: number,
   signal?: AbortSignal,
@@ -141,9 +143,9 @@ async function followAccountGroups(
     if (!(await waitUntil(nextAt, signal))) break;
     nextAt = Date.now() + spacingMs;
     try {
-      // The account serving this group (each bot account's own changes are not news).
-      const botId = await ctx.vrchat.currentUserId(groupId);
-      if (await followOne(ctx, guildId, groupId, botId, state?.groupAuditCursor ?? null)) asked++;
+      // Read through the account serving the group (its own changes are not news), with no look-up per group.
+      const botId = await vrchat.currentUserId();
+      if (await followOne(ctx, vrchat, { guildId, groupId, botId }, state?.groupAuditCursor ?? null)) asked++;
     } catch (err) {
       // Told to stop while its read waited in the pacer: not the group's failure; the next pass starts with it.
       if (signal?.aborted) break;
@@ -172,9 +174,8 @@ async function waitUntil(at: number, signal?: AbortSignal): Promise<boolean> {
 /** Reads one group's new audit entries and moves its cursor; answers whether a sync was asked. */
 async function followOne(
   ctx: AppContext,
-  guildId: string,
-  groupId: string,
-  botId: string,
+  vrchat: VrchatAccountPort,
+  { guildId, groupId, botId }: { guildId: string; groupId: string; botId: string },
   cursor: Date | null,
 ): Promise<boolean> {
   let newest = cursor ?? new Date();
@@ -183,7 +184,7 @@ async function followOne(
   if (cursor) {
     // Newest first; pages until the cursor (entries at the cursor itself were seen last time).
     for (let offset = 0; ; offset += PAGE) {
-      const page = await ctx.vrchat.getGroupAuditLogs(groupId, {
+      const page = await vrchat.getGroupAuditLogs(groupId, {
         startDate: cursor,
         eventTypes: FOLLOWED_GROUP_EVENTS,
         n: PAGE,
