@@ -1,6 +1,5 @@
 import { vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SharedBudget } from '../../db/budget.js';
 import { type SimHarness, startSimHarness } from '../testing.js';
 import { createVrchatPlatform, memorySessionStore } from './index.js';
 import { SendGate } from './send-gate.js';
@@ -19,7 +18,7 @@ describe('VRChat sends stay within the rate and burst as they leave (strict simu
   it('a burst the budget granted but that left late (a stalled process) does not meet a 429', async () => {
     // The budget granted every take: to VRChat that is what a process stalled between the grants and the
     // sends looks like (the stalled burst leaves together with the one the budget refilled meanwhile).
-    const staleBudget: SharedBudget = { take: async () => ({ granted: true }), pause: async () => {} };
+    const staleBudget = { take: async () => ({ granted: true as const }), pause: async () => {} };
     const vrchat = createVrchatPlatform({
       config: sim.config.vrchat,
       sessionStore: memorySessionStore(),
