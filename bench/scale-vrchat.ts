@@ -24,6 +24,7 @@
  */
 import '../apps/server/src/polyfills.js';
 import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { demo, type RunningSimulator, startSimulator } from '@vrclink/simulator';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client.js';
@@ -264,6 +265,10 @@ export interface ScaleRun {
   probeS: number[];
   probesLost: number;
   rateLimited: number;
+  /** Which account and route each 429 answered ("unsigned" for requests without a session). */
+  rateLimitedAt: string[];
+  /** The event-loop delay of this process (the simulators') while measured, ms. */
+  simulatorDelayMs: { p99: number; max: number };
   requests: number;
   /** VRChat requests made per real-time-equivalent hour while the passes ran, and the max the accounts allow. */
   madePerHour: number;
@@ -346,6 +351,10 @@ async function runOnce(
     );
     const fillS = (Date.now() - fillStart) / 1000;
     await control(sim, 'DELETE', '/vrchat/counters');
+    // The simulators run in this process: how long it held requests while busy (a held burst arrives late at
+    // VRChat's bucket, one suspect of the 429s at K = 11).
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
     const t0 = new Date();
     await client.query(
       `update scheduled_tasks set run_requested_at = now() where task_name in ('followGroupAuditLogs', 'syncAllGuilds')`,
@@ -419,6 +428,7 @@ async function runOnce(
     });
     await Promise.all([watch, ...probing]);
     const endAt = followAt !== null && syncAt !== null ? Math.max(followAt, syncAt) : Date.now();
+    loopDelay.disable();
     const counters = await control<Counters>(sim, 'GET', '/vrchat/counters');
     const realS = (endAt - t0.getTime()) / 1000;
     const reads = (test: (route: string) => boolean) =>
@@ -463,6 +473,11 @@ async function runOnce(
       probeS,
       probesLost,
       rateLimited: counters.rateLimited,
+      rateLimitedAt: where429s(counters, usernames),
+      simulatorDelayMs: {
+        p99: Math.round(loopDelay.percentile(99) / 1e6),
+        max: Math.round(loopDelay.max / 1e6),
+      },
       requests: counters.requests,
       madePerHour: Math.round((counters.requests / (realS * timeScale)) * 3600),
       followReads,
@@ -482,6 +497,20 @@ async function runOnce(
     await product?.stop();
     await scratch.drop();
   }
+}
+
+/** Each 429 by account and route; what no account's session made is "unsigned" (keyed by address). */
+function where429s(counters: Counters, accounts: Map<string, { username: string }>): string[] {
+  const found: string[] = [];
+  let signed = 0;
+  for (const [userId, c] of Object.entries(counters.byAccount ?? {})) {
+    signed += c.rateLimited;
+    for (const [route, r] of Object.entries(c.byRoute))
+      if (r.rateLimited > 0)
+        found.push(`${accounts.get(userId)?.username ?? userId} ${route} ×${r.rateLimited}`);
+  }
+  if (counters.rateLimited > signed) found.push(`unsigned ×${counters.rateLimited - signed}`);
+  return found;
 }
 
 const min = (s: number | null) => (s === null ? '—' : `${(s / 60).toFixed(1)} min`);
@@ -519,8 +548,9 @@ export async function runScaleVrchatBench(): Promise<ScaleRun[]> {
         `  K=${k}: ${run.groups} linked groups; followed ${run.followDone}/${run.groups} in ${min(run.followAllS)}, ` +
           `synced ${run.syncDone}/${run.servers} servers in ${min(run.syncPassS)}, probes p95 ` +
           `${min(pct(run.probeS, 95) * timeScale)} (${run.probeS.length} arrived, ${run.probesLost} not), ` +
-          `${run.rateLimited} VRChat 429s; reads: follow ${fmt(run.followReads)}, sync ${fmt(run.syncReads)}; ` +
-          `per account ${run.perAccount.join('/')}; mirror filled ${run.fillS.toFixed(0)} s after start (${((Date.now() - t) / 1000).toFixed(0)} s)`,
+          `${run.rateLimited} VRChat 429s${run.rateLimitedAt.length ? ` (${run.rateLimitedAt.join(', ')})` : ''}; reads: follow ${fmt(run.followReads)}, sync ${fmt(run.syncReads)}; ` +
+          `per account ${run.perAccount.join('/')}; simulator event-loop delay p99 ${run.simulatorDelayMs.p99} ms, ` +
+          `max ${run.simulatorDelayMs.max} ms; mirror filled ${run.fillS.toFixed(0)} s after start (${((Date.now() - t) / 1000).toFixed(0)} s)`,
       );
     }
   } finally {

@@ -271,6 +271,8 @@ export async function guildGroup(
     /** Enable Groups feature (off for a new link). */
     enabled?: boolean;
     autoKick?: boolean;
+    /** The bot account serving it (null: the first). */
+    vrchatAccount?: string | null;
   },
 ): Promise<void> {
   await t.ctx.db.insert(guildGroups).values({ iconUrl: null, ...group });

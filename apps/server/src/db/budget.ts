@@ -94,3 +94,27 @@ export async function refundToken(db: Db, key: string, shape: BucketShape): Prom
     update platform_budgets set tokens = least(${Math.max(1, shape.burst)}::float8, tokens + 1)
     where key = ${key}`);
 }
+
+/**
+ * How long a take from each bucket would wait now (ms; 0: a token is there): its pause, else the refill of the
+ * next token at `ratePerSecond`. A bucket never taken from has no row and no wait.
+ */
+export async function budgetWaits(
+  db: Db,
+  keys: string[],
+  ratePerSecond: number,
+): Promise<Map<string, number>> {
+  if (keys.length === 0) return new Map();
+  const { rows } = await db.execute<{ key: string; level: number; paused_ms: number }>(sql`
+    select key,
+      (tokens + greatest(0, extract(epoch from (now() - refilled_at)))::float8 * ${ratePerSecond}::float8)::float8 as level,
+      greatest(0, coalesce(extract(epoch from (paused_until - now())), 0))::float8 * 1000 as paused_ms
+    from platform_budgets where key in (${sql.join(
+      keys.map((k) => sql`${k}`),
+      sql`, `,
+    )})`);
+  const refillMs = (level: number) => (level >= 1 ? 0 : ((1 - level) / ratePerSecond) * 1000);
+  return new Map(
+    rows.map((r) => [r.key, Math.ceil(Math.max(Number(r.paused_ms), refillMs(Number(r.level))))]),
+  );
+}

@@ -111,6 +111,8 @@ export interface VrchatPort extends VrchatAccountPort {
   accountProfile(account: string): Promise<VrchatAccountProfile>;
   /** Every bot account's VRChat user id that can be looked up now (none of them is a member to remove). */
   accountUserIds(): Promise<string[]>;
+  /** The sustained requests a second of each account's budget (the follow sets its cadence from it). */
+  requestsPerSecond(): number;
 }
 
 /** One VRChat bot account's calls. */

@@ -16,6 +16,7 @@ export const unavailableVrchat: VrchatPort = {
   accountOf: vrchat,
   accountProfile: vrchat,
   accountUserIds: async () => [],
+  requestsPerSecond: () => 1,
   currentUserId: vrchat,
   searchUsers: vrchat,
   getUser: vrchat,

@@ -1538,6 +1538,13 @@ export interface components {
             since: string;
             lastRateLimitedAt?: string;
         };
+        VrchatAccountStatusInput: {
+            account: string;
+            groups: number;
+            groupLimit: number;
+            vrchat: components["schemas"]["VrchatStateInput"] | null;
+            budgetWaitSeconds: number;
+        };
         AdminStatusInput: {
             processes: {
                 api: string;
@@ -1562,6 +1569,7 @@ export interface components {
                     failedLast24h: number;
                 }[];
             };
+            vrchatAccounts: components["schemas"]["VrchatAccountStatusInput"][];
         };
         RecentJobInput: {
             id: string;
@@ -2205,6 +2213,13 @@ export interface components {
             since: string;
             lastRateLimitedAt?: string;
         };
+        VrchatAccountStatus: {
+            account: string;
+            groups: number;
+            groupLimit: number;
+            vrchat: components["schemas"]["VrchatState"] | null;
+            budgetWaitSeconds: number;
+        };
         AdminStatus: {
             processes: {
                 api: string;
@@ -2229,6 +2244,7 @@ export interface components {
                     failedLast24h: number;
                 }[];
             };
+            vrchatAccounts: components["schemas"]["VrchatAccountStatus"][];
         };
         RecentJob: {
             id: string;

@@ -36,6 +36,8 @@ export interface VrchatPlatformOptions {
 export interface VrchatPlatform extends VrchatAccountPort {
   /** The account's own VRChat user (looked up once; a failed look-up is asked again next time). */
   self(): Promise<{ userId: string; displayName: string }>;
+  /** The account's sustained requests a second (its budget's refill, time scale applied). */
+  requestsPerSecond(): number;
   /** Checks the stored session (no login if it still works), logs in otherwise; never throws. */
   start(): Promise<VrchatState>;
   state(): VrchatState;
@@ -158,6 +160,7 @@ export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatfor
   return {
     start,
     state: () => status.get(),
+    requestsPerSecond: () => shape.ratePerSecond,
 
     async searchUsers(query, { n = 20, offset = 0 } = {}) {
       const search = query.trim();

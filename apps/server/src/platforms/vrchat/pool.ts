@@ -142,6 +142,7 @@ export function createVrchatPool(opts: VrchatPoolOptions): VrchatPool {
       if (groupId === undefined) return first.platform.currentUserId();
       return (await serving(groupId)).platform.currentUserId();
     },
+    requestsPerSecond: () => first.platform.requestsPerSecond(),
     searchUsers: (query, page) => anyAccount().searchUsers(query, page),
     getUser: (id) => anyAccount().getUser(id),
 

@@ -13,6 +13,7 @@ import {
   rateLimitPause,
   retryAfterMs,
 } from './pacer.js';
+import { SendGate } from './send-gate.js';
 import type { StatusTracker } from './status.js';
 
 /** Retry and timing settings of the single VRChat request queue. */
@@ -113,6 +114,7 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
   const realFetch = deps.fetch ?? globalThis.fetch;
   const closing = new AbortController();
   let rateLimitsInARow = 0;
+  const sendGate = new SendGate(s.ratePerSecond ?? 1, s.burst ?? 3);
   // Only with a local address (loaded then, not before): otherwise Node's own connection pool serves every request.
   const localAddress = deps.localAddress;
   const dispatcher = localAddress
@@ -180,6 +182,9 @@ export function createTransport(deps: TransportDeps): { fetch: typeof fetch; clo
         if (err instanceof PacerDeadlineError) return localError(429, err.message);
         throw err;
       }
+      // Sends as they leave stay within the rate and burst, even after a stall between the grant and here.
+      const held = sendGate.reserve();
+      if (held > 0) await sleep(held);
       let res: Response;
       const sentAt = Date.now();
       try {

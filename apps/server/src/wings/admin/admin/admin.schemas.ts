@@ -47,10 +47,23 @@ export const processStatus = z.object({
   self: z.boolean(),
 });
 
+/** One VRChat bot account: its groups, its login (as the answering process sees it) and its budget's wait. */
+export const vrchatAccountStatus = z.object({
+  account: z.string(),
+  groups: z.number().int(),
+  /** VRChat lets an account be in at most this many groups. */
+  groupLimit: z.number().int(),
+  vrchat: vrchatState.nullable(),
+  /** How long a request would wait for this account's shared budget now (a 429 pause or the next token). */
+  budgetWaitSeconds: z.number().int(),
+});
+z.globalRegistry.add(vrchatAccountStatus, { id: 'VrchatAccountStatus' });
+
 const queueCounts = { queued: z.number().int(), active: z.number().int(), failedLast24h: z.number().int() };
 export const adminStatus = z.object({
   processes: z.array(processStatus),
   queue: z.object({ ...queueCounts, queues: z.array(z.object({ name: z.string(), ...queueCounts })) }),
+  vrchatAccounts: z.array(vrchatAccountStatus),
 });
 z.globalRegistry.add(adminStatus, { id: 'AdminStatus' });
 

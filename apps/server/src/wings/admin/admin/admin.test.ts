@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, laxSimulator, signIn, type TestApp } from '../../../../test/app.js';
+import { pauseBudget } from '../../../db/budget.js';
 import { writeHeartbeat } from '../../../jobs/scheduled-tasks/heartbeat.js';
 import { startScheduler, type TaskScheduler } from '../../../jobs/scheduled-tasks/scheduler.js';
+import { vrchatBudgetKey } from '../../../platforms/start.js';
 
 const ADMIN = '1300000000000009999';
 const TASKS = '/api/admin/scheduled-tasks';
@@ -181,6 +183,35 @@ describe('/api/admin (platform admins)', () => {
     const refresh = body.queue.queues.find((q: { name: string }) => q.name === 'links.refresh');
     expect(refresh).toEqual({ name: 'links.refresh', queued: 0, active: 0, failedLast24h: 1 });
     expect(body.queue.queued).toBeGreaterThanOrEqual(1);
+  });
+
+  it("lists each VRChat bot account with the groups it serves of VRChat's 100, its login and its budget's wait", async () => {
+    const [account] = t.ctx.vrchat.accounts();
+    // Two linked groups served by the account (one stored before there were several: the first's), and a 429
+    // pause of 30 s on its shared budget.
+    await sql(
+      `insert into guild_groups (guild_id, group_id, name, vrchat_account) values
+         ('1400000000000000001', 'grp_a', 'A', '${account}'), ('1400000000000000002', 'grp_b', 'B', null)`,
+    );
+    await pauseBudget(t.ctx.db, vrchatBudgetKey(account), 30_000);
+    try {
+      const res = await as(admin.session, 'GET', '/api/admin/status');
+      expect(res.statusCode).toBe(200);
+      expect(res.json().vrchatAccounts).toEqual([
+        {
+          account,
+          groups: 2,
+          groupLimit: 100,
+          vrchat: expect.objectContaining({ status: 'ok' }),
+          budgetWaitSeconds: expect.any(Number),
+        },
+      ]);
+      expect(res.json().vrchatAccounts[0].budgetWaitSeconds).toBeGreaterThanOrEqual(28);
+      expect(res.json().vrchatAccounts[0].budgetWaitSeconds).toBeLessThanOrEqual(30);
+    } finally {
+      await sql(`update platform_budgets set paused_until = null`);
+      await sql(`delete from guild_groups where group_id in ('grp_a', 'grp_b')`);
+    }
   });
 
   it('retries the VRChat login of the answering process and audit-logs it', async () => {

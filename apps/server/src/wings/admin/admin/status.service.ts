@@ -1,10 +1,14 @@
+import { budgetWaits } from '../../../db/budget.js';
 import { jobRegistry } from '../../../jobs/registry.js';
 import { processStatus, writeHeartbeat } from '../../../jobs/scheduled-tasks/heartbeat.js';
 import { PROCESS_GONE_AFTER_SECONDS } from '../../../jobs/scheduled-tasks/task-store.js';
 import { userActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
+import { VRCHAT_GROUPS_PER_ACCOUNT } from '../../../kernel/config.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { unavailable } from '../../../kernel/errors.js';
+import { vrchatBudgetKey } from '../../../platforms/start.js';
+import { groupsPerAccount } from '../../group-sync/index.js';
 import { requirePlatformAdmin } from '../../identity/index.js';
 import { vrchatState } from './admin.schemas.js';
 
@@ -68,10 +72,36 @@ async function queueStats(ctx: AppContext) {
   return { queued: sum('queued'), active: sum('active'), failedLast24h: sum('failedLast24h'), queues };
 }
 
+/**
+ * Each configured VRChat bot account: the linked groups it serves (of VRChat's 100), its login as the answering
+ * process sees it (the session is shared by every process), and how long its shared budget makes a request wait.
+ */
+async function vrchatAccounts(ctx: AppContext) {
+  const accounts = ctx.vrchat.accounts();
+  const [served, waits] = await Promise.all([
+    groupsPerAccount(ctx),
+    budgetWaits(ctx.db, accounts.map(vrchatBudgetKey), ctx.vrchat.requestsPerSecond()),
+  ]);
+  const states = new Map(
+    (ctx.platforms?.vrchat.accountStates() ?? []).map((a) => [a.account.toLowerCase(), a.state]),
+  );
+  return accounts.map((account) => ({
+    account,
+    groups: served.get(account.toLowerCase()) ?? 0,
+    groupLimit: VRCHAT_GROUPS_PER_ACCOUNT,
+    vrchat: states.get(account.toLowerCase()) ?? null,
+    budgetWaitSeconds: Math.ceil((waits.get(vrchatBudgetKey(account)) ?? 0) / 1000),
+  }));
+}
+
 export async function adminStatus(ctx: AppContext, userId: string) {
   requirePlatformAdmin(ctx, userId);
-  const [processes, queue] = await Promise.all([liveProcesses(ctx), queueStats(ctx)]);
-  return { processes, queue };
+  const [processes, queue, accounts] = await Promise.all([
+    liveProcesses(ctx),
+    queueStats(ctx),
+    vrchatAccounts(ctx),
+  ]);
+  return { processes, queue, vrchatAccounts: accounts };
 }
 
 /**

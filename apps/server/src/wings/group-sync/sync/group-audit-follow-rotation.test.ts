@@ -26,7 +26,8 @@ describe('groups.follow passes cut short by their time limit', () => {
   /** One pass whose time is up as soon as it has read one group (a pass that can cover only a part). */
   const shortPass = async () => {
     const time = new AbortController();
-    const vrchat = t.ctx.vrchat;
+    // The follow reads through the account serving the groups (the only one here).
+    const vrchat = t.ctx.vrchat.forAccount(t.ctx.vrchat.accounts()[0] as string);
     const read = vrchat.getGroupAuditLogs;
     const before = await followedAt();
     vrchat.getGroupAuditLogs = async (...args) => {

@@ -1,8 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.js';
 import { groupDiscordMappings, guildGroups, guildSyncState } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { requestGuildSync } from '../../../kernel/sync-trigger.js';
+import type { VrchatAccountPort } from '../../../platforms/ports.js';
 import { VrchatError } from '../../../platforms/vrchat/errors.js';
 import { markGroupRolesStale, refreshGroupRoles } from '../groups/group-role-cache.js';
 
@@ -50,40 +52,104 @@ export function followErrorMessage(err: unknown): string {
 }
 
 /**
+ * The share of each bot account's budget the follow may take: its reads start at least
+ * 1 / (share × the account's rate) apart, so half the budget is always left for syncs and interactive reads.
+ * At 1 request a second an account's 100 groups are each read every 200 s (docs/sync.md, "Following groups").
+ */
+export const FOLLOW_BUDGET_SHARE = 0.5;
+
+/** How far apart one account's follow reads start (ms), from the account's sustained rate. */
+export const followSpacingMs = (requestsPerSecond: number) =>
+  1000 / (FOLLOW_BUDGET_SHARE * Math.max(requestsPerSecond, Number.MIN_VALUE));
+
+type Followed = {
+  guildId: string;
+  groupId: string;
+  account: string | null;
+  state: typeof guildSyncState.$inferSelect | null;
+};
+
+/**
  * For every linked group the sync reads (groups feature on, or a group-to-Discord mapping), reads the audit log
  * entries newer than the server's cursor and asks for a sync when any came from someone other than the bot.
  * Each group is followed on its own: one that fails (the bot lacks group-audit-view, VRChat answers 5xx) is
  * recorded for its server and retried on a backoff, and the others go on. The first run only sets the cursor
  * (a full sync runs on its own timer anyway). Answers how many syncs it asked.
- * Groups are polled longest-unpolled first (guild_sync_state.followed_at), and a pass stops between groups
- * when `signal` aborts (its time is up): the next pass starts with the groups this one did not reach, so every
- * group is polled in turn even when one pass cannot cover them all.
+ * Each bot account's groups are followed by a loop of their own, side by side (each account has its own
+ * budget: one slow or rate-limited account does not hold the others), longest-unpolled first
+ * (guild_sync_state.followed_at), at most FOLLOW_BUDGET_SHARE of the account's budget. A pass stops between
+ * groups when `signal` aborts (its time is up): the next pass starts with the groups this one did not reach, so
+ * every group is polled in turn even when one pass cannot cover them all.
  */
 export async function followGroupAuditLogs(ctx: AppContext, signal?: AbortSignal): Promise<number> {
   const mapped = ctx.db
     .select({ guildId: groupDiscordMappings.guildId })
     .from(groupDiscordMappings)
     .where(ne(groupDiscordMappings.action, 'None'));
-  const followed = await ctx.db
-    .select({ guildId: guildGroups.guildId, groupId: guildGroups.groupId, state: guildSyncState })
+  const followed: Followed[] = await ctx.db
+    .select({
+      guildId: guildGroups.guildId,
+      groupId: guildGroups.groupId,
+      account: guildGroups.vrchatAccount,
+      state: guildSyncState,
+    })
     .from(guildGroups)
     .leftJoin(guildSyncState, eq(guildSyncState.guildId, guildGroups.guildId))
     .where(or(eq(guildGroups.enabled, true), inArray(guildGroups.guildId, mapped)))
     .orderBy(sql`${guildSyncState.followedAt} asc nulls first`, asc(guildGroups.guildId));
   if (followed.length === 0) return 0;
+  const spacingMs = followSpacingMs(ctx.vrchat.requestsPerSecond());
+  const loops = [...byServingAccount(ctx.vrchat.accounts(), followed)].map(([account, groups]) =>
+    followAccountGroups(ctx, ctx.vrchat.forAccount(account), groups, spacingMs, signal),
+  );
+  const settled = await Promise.allSettled(loops);
+  const failed = settled.find((r) => r.status === 'rejected');
+  // A rate-limited account stopped its own loop only; the pass still fails so the run says so.
+  if (failed) throw failed.reason;
+  return settled.reduce((n, r) => n + (r.status === 'fulfilled' ? r.value : 0), 0);
+}
+
+/**
+ * The groups split by the account serving them, each list in the given order: the stored account when it is
+ * configured, else the first (as the VRChat pool routes their calls).
+ */
+function byServingAccount(accounts: string[], followed: Followed[]): Map<string, Followed[]> {
+  const configured = new Map(accounts.map((a) => [a.toLowerCase(), a]));
+  const first = accounts[0] ?? '';
+  const lists = new Map<string, Followed[]>();
+  for (const group of followed) {
+    const account = (group.account && configured.get(group.account.toLowerCase())) || first;
+    const list = lists.get(account) ?? [];
+    lists.set(account, list);
+    list.push(group);
+  }
+  return lists;
+}
+
+/** One account's loop: its groups in turn, reads started at least `spacingMs` apart; answers syncs asked. */
+async function followAccountGroups(
+  ctx: AppContext,
+  vrchat: VrchatAccountPort,
+  groups: Followed[],
+  spacingMs: number,
+  signal?: AbortSignal,
+): Promise<number> {
   let asked = 0;
+  let nextAt = 0;
   const now = new Date();
-  for (const { guildId, groupId, state } of followed) {
+  for (const { guildId, groupId, state } of groups) {
     if (signal?.aborted) break;
     if (state?.followRetryAt && state.followRetryAt > now) continue;
+    if (!(await waitUntil(nextAt, signal))) break;
+    nextAt = Date.now() + spacingMs;
     try {
-      // The account serving this group (each bot account's own changes are not news).
-      const botId = await ctx.vrchat.currentUserId(groupId);
-      if (await followOne(ctx, guildId, groupId, botId, state?.groupAuditCursor ?? null)) asked++;
+      // Read through the account serving the group (its own changes are not news), with no look-up per group.
+      const botId = await vrchat.currentUserId();
+      if (await followOne(ctx, vrchat, { guildId, groupId, botId }, state?.groupAuditCursor ?? null)) asked++;
     } catch (err) {
       // Told to stop while its read waited in the pacer: not the group's failure; the next pass starts with it.
       if (signal?.aborted) break;
-      // Rate limiting stops the whole poll (every group shares the pacer); anything else stops this group only.
+      // Rate limiting stops this account's loop (its groups share its budget); anything else this group only.
       if (err instanceof VrchatError && err.status === 429) throw err;
       await recordFailure(ctx, guildId, (state?.followFailures ?? 0) + 1, followErrorMessage(err));
       ctx.log.warn(
@@ -95,12 +161,21 @@ export async function followGroupAuditLogs(ctx: AppContext, signal?: AbortSignal
   return asked;
 }
 
+/** Waits until epoch ms `at`; answers false when `signal` aborted first. */
+async function waitUntil(at: number, signal?: AbortSignal): Promise<boolean> {
+  const ms = at - Date.now();
+  if (ms > 0)
+    await sleep(ms, undefined, { signal }).catch(() => {
+      // Aborted: answered below.
+    });
+  return !signal?.aborted;
+}
+
 /** Reads one group's new audit entries and moves its cursor; answers whether a sync was asked. */
 async function followOne(
   ctx: AppContext,
-  guildId: string,
-  groupId: string,
-  botId: string,
+  vrchat: VrchatAccountPort,
+  { guildId, groupId, botId }: { guildId: string; groupId: string; botId: string },
   cursor: Date | null,
 ): Promise<boolean> {
   let newest = cursor ?? new Date();
@@ -109,7 +184,7 @@ async function followOne(
   if (cursor) {
     // Newest first; pages until the cursor (entries at the cursor itself were seen last time).
     for (let offset = 0; ; offset += PAGE) {
-      const page = await ctx.vrchat.getGroupAuditLogs(groupId, {
+      const page = await vrchat.getGroupAuditLogs(groupId, {
         startDate: cursor,
         eventTypes: FOLLOWED_GROUP_EVENTS,
         n: PAGE,

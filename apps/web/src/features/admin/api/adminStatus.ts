@@ -5,6 +5,7 @@ import { api, type Schemas, unwrap } from '../../../api/client';
 export type AdminStatus = Schemas['AdminStatus'];
 export type ProcessStatus = AdminStatus['processes'][number];
 export type VrchatState = Schemas['VrchatState'];
+export type VrchatAccountStatus = Schemas['VrchatAccountStatus'];
 
 export const adminStatusKey = ['admin', 'status'] as const;
 /** Heartbeats come every 5 s; asking more often shows nothing new. */

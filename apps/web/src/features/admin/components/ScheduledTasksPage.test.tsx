@@ -35,6 +35,26 @@ const status = {
     },
   ],
   queue: { queued: 2, active: 1, failedLast24h: 3, queues: [] },
+  vrchatAccounts: [
+    {
+      account: 'vrclink-bot',
+      groups: 100,
+      groupLimit: 100,
+      vrchat: { status: 'ok', since: new Date(now).toISOString() },
+      budgetWaitSeconds: 0,
+    },
+    {
+      account: 'vrclink-bot-2',
+      groups: 37,
+      groupLimit: 100,
+      vrchat: {
+        status: 'login_failed',
+        since: new Date(now).toISOString(),
+        lastError: 'Invalid Username/Email or Password',
+      },
+      budgetWaitSeconds: 42,
+    },
+  ],
 };
 
 const recentJobs = [
@@ -254,6 +274,18 @@ describe('/admin', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Retry login' }));
     await waitFor(() => expect(toastTexts()).toContain('VRChat login on box-a: Logged in.'));
     expect(callsTo(fetchMock, 'POST', '/api/admin/vrchat/retry-login')).toHaveLength(1);
+  });
+
+  it('lists every VRChat bot account with its groups of 100, its login and its budget wait (not only the first in trouble)', async () => {
+    setup();
+    renderApp('/admin');
+    const table = within(await screen.findByRole('region', { name: 'VRChat bot accounts table' }));
+    const rows = table.getAllByRole('row').map((r) => r.textContent);
+    expect(rows).toEqual([
+      'AccountGroupsLoginBudget wait',
+      'vrclink-bot100 / 100Logged innone',
+      'vrclink-bot-237 / 100Login failedInvalid Username/Email or Password42 s',
+    ]);
   });
 
   it('says so when no worker process runs', async () => {

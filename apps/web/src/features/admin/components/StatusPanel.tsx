@@ -6,6 +6,7 @@ import { StatCard } from '../../../components/StatCard';
 import { notify } from '../../../components/toasts';
 import { type ProcessStatus, useAdminStatus, useRetryVrchatLogin } from '../api/adminStatus';
 import { gatewayLabel, vrchatLabel } from './platformLabels';
+import { VrchatAccountsTable } from './VrchatAccountsTable';
 
 function ProcessCard({ process }: { process: ProcessStatus }) {
   const vrchat = vrchatLabel(process.vrchat);
@@ -77,6 +78,10 @@ export function StatusPanel() {
             ) : (
               data.processes.map((p) => <ProcessCard key={p.container} process={p} />)
             )}
+            <Title order={4} mt="xs">
+              VRChat bot accounts
+            </Title>
+            <VrchatAccountsTable accounts={data.vrchatAccounts} />
             <Title order={4} mt="xs">
               Job queue
             </Title>
