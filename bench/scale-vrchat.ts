@@ -2,7 +2,7 @@
  * Many communities, the VRChat side (issue #30 item 8; a part of `npm run bench`, BENCH_SCALE_VRCHAT=0 skips it,
  * alone: `npx tsx bench/scale-vrchat.ts`). One world, measured once per number of VRChat bot accounts K:
  *
- * - the simulators in this process at their strict limits, time-scaled (BENCH_SCALE_VRCHAT_TIME_SCALE, default
+ * - the simulators in a process of their own at their strict limits, time-scaled (BENCH_SCALE_VRCHAT_TIME_SCALE, default
  *   20: VRChat refills 20 requests a second per account instead of 1, every Discord window 20× shorter);
  * - BENCH_SCALE_VRCHAT_SERVERS (1,100) bulk servers, as many bulk groups (100 per bot account: VRChat's cap),
  *   each bot account made in the simulator for the bench (`POST /control/vrchat/bot-accounts`) and in its 100
@@ -25,13 +25,14 @@
 import '../apps/server/src/polyfills.js';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { demo, type RunningSimulator, startSimulator } from '@vrclink/simulator';
+import { demo } from '@vrclink/simulator';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client.js';
 import { createScratchDatabase } from '../apps/server/test/db.js';
 import { freePort, type ServerProcess, startServerProcess } from '../apps/server/test/server-process.js';
 // @ts-expect-error: a plain ES module script (scripts/), without type declarations
 import { buildServerIfChanged, serverDist } from '../scripts/build-server-if-changed.mjs';
+import { type SimulatorProcess, startSimulatorProcess } from './simulator-process.js';
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -45,7 +46,7 @@ const GROUPS_PER_ACCOUNT = 100;
 const AUDIT_ROUTE = /auditLogs/;
 
 export interface ScaleWorld {
-  sim: RunningSimulator;
+  sim: SimulatorProcess;
   accounts: { userId: string; username: string; password: string; totpSecret: string }[];
   guilds: { id: string; eventHostRoleId: string }[];
   /** groups[i] belongs to guilds[i]; served by accounts[i % accounts.length]. */
@@ -90,7 +91,7 @@ export async function buildScaleWorld(opts: {
   accountCount: number;
   timeScale: number;
 }): Promise<ScaleWorld> {
-  const sim = await startSimulator({ port: 0, host: '127.0.0.1', timeScale: opts.timeScale });
+  const sim = await startSimulatorProcess(opts.timeScale);
   const perServer = Math.ceil(opts.links / opts.servers);
   const made = await control<{ accounts: ScaleWorld['accounts'] }>(sim.url, 'POST', '/vrchat/bot-accounts', {
     count: opts.accountCount,
@@ -267,8 +268,8 @@ export interface ScaleRun {
   rateLimited: number;
   /** Which account and route each 429 answered ("unsigned" for requests without a session). */
   rateLimitedAt: string[];
-  /** The event-loop delay of this process (the simulators') while measured, ms. */
-  simulatorDelayMs: { p99: number; max: number };
+  /** The event-loop delay of the bench's own process (its probes' clock) while measured, ms. */
+  benchDelayMs: { p99: number; max: number };
   requests: number;
   /** VRChat requests made per real-time-equivalent hour while the passes ran, and the max the accounts allow. */
   madePerHour: number;
@@ -351,8 +352,9 @@ async function runOnce(
     );
     const fillS = (Date.now() - fillStart) / 1000;
     await control(sim, 'DELETE', '/vrchat/counters');
-    // The simulators run in this process: how long it held requests while busy (a held burst arrives late at
-    // VRChat's bucket, one suspect of the 429s at K = 11).
+    // How long the bench's own process was held while busy: its probes' times are late by as much. (The simulators
+    // run in their own process: sharing this one, its stalls let requests sent apart arrive together at VRChat's
+    // bucket, a burst the product never sent.)
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
     const t0 = new Date();
@@ -474,7 +476,7 @@ async function runOnce(
       probesLost,
       rateLimited: counters.rateLimited,
       rateLimitedAt: where429s(counters, usernames),
-      simulatorDelayMs: {
+      benchDelayMs: {
         p99: Math.round(loopDelay.percentile(99) / 1e6),
         max: Math.round(loopDelay.max / 1e6),
       },
@@ -549,8 +551,8 @@ export async function runScaleVrchatBench(): Promise<ScaleRun[]> {
           `synced ${run.syncDone}/${run.servers} servers in ${min(run.syncPassS)}, probes p95 ` +
           `${min(pct(run.probeS, 95) * timeScale)} (${run.probeS.length} arrived, ${run.probesLost} not), ` +
           `${run.rateLimited} VRChat 429s${run.rateLimitedAt.length ? ` (${run.rateLimitedAt.join(', ')})` : ''}; reads: follow ${fmt(run.followReads)}, sync ${fmt(run.syncReads)}; ` +
-          `per account ${run.perAccount.join('/')}; simulator event-loop delay p99 ${run.simulatorDelayMs.p99} ms, ` +
-          `max ${run.simulatorDelayMs.max} ms; mirror filled ${run.fillS.toFixed(0)} s after start (${((Date.now() - t) / 1000).toFixed(0)} s)`,
+          `per account ${run.perAccount.join('/')}; bench process event-loop delay p99 ${run.benchDelayMs.p99} ms, ` +
+          `max ${run.benchDelayMs.max} ms; mirror filled ${run.fillS.toFixed(0)} s after start (${((Date.now() - t) / 1000).toFixed(0)} s)`,
       );
     }
   } finally {
