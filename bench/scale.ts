@@ -24,13 +24,13 @@ import { startOwnSimulator } from '../apps/server/src/demo.js';
 import { callSimulatorControl } from '../apps/server/src/platforms/testing.js';
 import { createSession } from '../apps/server/src/wings/identity/auth/session.service.js';
 import { upsertUser } from '../apps/server/src/wings/identity/auth/user.service.js';
+import { countingProxy } from '../apps/server/test/counting-proxy.js';
 import { createScratchDatabase } from '../apps/server/test/db.js';
 import { freePort, type ServerProcess, startServerProcess } from '../apps/server/test/server-process.js';
 // @ts-expect-error: a plain ES module script (scripts/), without type declarations
 import { buildServerIfChanged, serverDist } from '../scripts/build-server-if-changed.mjs';
 import { type LoadResult, load, loadGenerator } from './load.js';
 import {
-  countingProxy,
   linkMembers,
   linkPageGroup,
   rssOf,
