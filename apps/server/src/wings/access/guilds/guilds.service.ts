@@ -4,10 +4,9 @@ import { guildPermissions } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import type { DiscordGuildInfo, DiscordMemberInfo } from '../../../platforms/ports.js';
 import { memberInfoFromRow } from '../members/member-mirror.port.js';
-import { incompleteMirrorGuildIds } from '../members/member-mirror.store.js';
 import { expandPermissions, isDiscordManager } from '../permissions/guild-permissions.js';
 import { readGuildInfos } from './guild-snapshot.store.js';
-import { completeMembershipsWithGuilds, snapshotCoverage } from './member-guilds.store.js';
+import { completeMembershipsWithGuilds, guildIdsToAsk, snapshotCoverage } from './member-guilds.store.js';
 
 export interface MemberGuild {
   guild: DiscordGuildInfo;
@@ -41,7 +40,7 @@ export async function memberGuildsOf(ctx: AppContext, userId: string): Promise<M
     for (const { member } of listed)
       if (bots.has(member.guildId))
         members.set(member.guildId, memberInfoFromRow(cdn, member.guildId, member));
-    unsure = await incompleteMirrorGuildIds(ctx.db, botGuildIds);
+    unsure = await guildIdsToAsk(ctx.db, botGuildIds);
   }
   await Promise.all(
     unsure.map(async (id) => {

@@ -51,3 +51,16 @@ export async function snapshotCoverage(db: Db): Promise<{ allWritten: boolean; i
   const row = res.rows[0];
   return { allWritten: row?.all_written === true, incomplete: row?.incomplete ?? [] };
 }
+
+/**
+ * Of these servers (the bot's, as the port lists them before every shard is written), those the user's complete
+ * memberships cannot answer for: the mirror is not complete, or the server has no snapshot yet.
+ */
+export async function guildIdsToAsk(db: Db, guildIds: string[]): Promise<string[]> {
+  if (guildIds.length === 0) return [];
+  const rows = await db.execute<{ id: string }>(sql`
+    select ids.id from unnest(${sql.param(guildIds)}::text[]) as ids(id)
+     where not ${complete(sql`ids.id`)}
+        or not exists (select 1 from ${guildSnapshots} s where s.guild_id = ids.id)`);
+  return rows.rows.map((r) => r.id);
+}

@@ -320,15 +320,3 @@ export async function currentPeopleWithLinks(db: Db, guildId: string) {
     .leftJoin(vrchatLinks, eq(vrchatLinks.discordUserId, guildMembers.userId))
     .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt), eq(guildMembers.bot, false)));
 }
-
-/** `complete`: the mirror lists every member (full mode, filled), so there a missing row means not a member. */
-const complete = and(eq(guildMemberSync.mode, 'full'), sql`${guildMemberSync.filledAt} is not null`);
-
-/** Of these servers, those whose mirror is not complete (no Server Members intent, not filled yet, none yet). */
-export async function incompleteMirrorGuildIds(db: Db, guildIds: string[]): Promise<string[]> {
-  if (guildIds.length === 0) return [];
-  const rows = await db.execute<{ id: string }>(sql`
-    select ids.id from unnest(${textArray(guildIds)}) as ids(id)
-     where not exists (select 1 from ${guildMemberSync} where ${guildMemberSync.guildId} = ids.id and ${complete})`);
-  return rows.rows.map((r) => r.id);
-}
