@@ -1,19 +1,17 @@
 /**
  * The world of the scale bench (bench/scale.ts): many servers in the simulator with a realistic spread of
- * members, one manager who is a member of many of them, linked accounts, and a counting proxy for the
- * process whose Discord calls are counted. Seeded through the simulator's control routes (bulk-guilds,
- * users, members), as a test would; the links are rows of the product's database.
+ * members, one manager who is a member of many of them, and linked accounts. Seeded through the simulator's
+ * control routes (bulk-guilds, users, members), as a test would; the links are rows of the product's database.
+ * The process whose Discord calls are counted reaches the simulator through apps/server/test/counting-proxy.ts.
  *
  * The seam for the VRChat side (issue #30 item 8): a `ScaleSide` seeds its part of the same world before the
  * processes start, gives them its environment, and adds its rows to the report. The Discord side is built
  * in (this file and bench/scale.ts); a VRChat side (1,100 linked groups over several bot accounts) is one
  * more `ScaleSide` passed to `runScaleBench`.
  */
-import { createServer, request, type Server } from 'node:http';
 import { vrchatAccounts } from '@vrclink/simulator';
 import type { Database } from '../apps/server/src/db/client.js';
 import { callSimulatorControl } from '../apps/server/src/platforms/testing.js';
-import { freePort } from '../apps/server/test/server-process.js';
 
 /** One measured figure of the report: what, the value as printed, and the target when there is one. */
 export interface ScaleRow {
@@ -191,45 +189,6 @@ export async function linkMembers(db: Database, count: number): Promise<number> 
   );
   const { rows } = await db.executeSql('select count(*)::int as n from vrchat_links');
   return Number(rows[0]?.n);
-}
-
-/**
- * A proxy in front of the simulator for one process only: it forwards everything and writes down each Discord
- * REST request (`/api/v10/…`, OAuth2 included) and each VRChat request (`/api/1/…`) that process made, so the simulator's own counters (shared by
- * every process) need not be told apart. The same as apps/server/test/api-process-reads.test.ts's.
- */
-export async function countingProxy(
-  target: string,
-): Promise<{ url: string; calls: string[]; vrchatCalls: string[]; close(): Promise<void> }> {
-  const to = new URL(target);
-  const calls: string[] = [];
-  const vrchatCalls: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const call = `${req.method} ${req.url?.split('?')[0]}`;
-    if (req.url?.startsWith('/api/v10/') || req.url?.startsWith('/api/oauth2/')) calls.push(call);
-    else if (req.url?.startsWith('/api/1/')) vrchatCalls.push(call);
-    const upstream = request(
-      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${port}`,
-    calls,
-    vrchatCalls,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** A process's resident set size in bytes (Linux `/proc`), or undefined when it cannot be read. */

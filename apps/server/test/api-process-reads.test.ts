@@ -1,4 +1,3 @@
-import { createServer, request, type Server } from 'node:http';
 import { seedGuildIds } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/client.js';
@@ -6,6 +5,7 @@ import type { startOwnSimulator } from '../src/demo.js';
 import { callSimulatorControl, waitFor } from '../src/platforms/testing.js';
 import { createSession } from '../src/wings/identity/auth/session.service.js';
 import { upsertUser } from '../src/wings/identity/auth/user.service.js';
+import { type CountingProxy, countingProxy } from './counting-proxy.js';
 import type { createScratchDatabase } from './db.js';
 import { freePort, type ServerProcess, sharedBackends, startServerProcess } from './server-process.js';
 
@@ -15,44 +15,13 @@ const hangout = seedGuildIds.hangout.id;
 const SECRET_KEY = 'api-process-reads-secret-key-000000';
 
 /**
- * A proxy in front of the simulator for one process only: it forwards everything and writes down each Discord
- * REST request (`/api/v10/…`) that process made, so the simulator's own counters (shared by every process) need
- * not be told apart.
- */
-async function countingProxy(
-  target: string,
-): Promise<{ url: string; calls: string[]; close(): Promise<void> }> {
-  const to = new URL(target);
-  const calls: string[] = [];
-  const server: Server = createServer((req, res) => {
-    if (req.url?.startsWith('/api/v10/')) calls.push(`${req.method} ${req.url.split('?')[0]}`);
-    const upstream = request(
-      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${port}`,
-    calls,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-/**
  * Issue #31: an `api` process answers server reads (the server list, a server's settings and roles) from the
  * server snapshot the gateway holder writes, and never calls Discord for them.
  */
 describe.skipIf(!adminUrl)('an api process beside a bot,worker process', () => {
   let sim: Awaited<ReturnType<typeof startOwnSimulator>>;
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
-  let proxy: Awaited<ReturnType<typeof countingProxy>>;
+  let proxy: CountingProxy;
   let database: Database;
   let bot: ServerProcess;
   let api: ServerProcess;

@@ -149,6 +149,7 @@ export const tableOwners: Record<string, string> = {
   apiKeys: 'access',
   guildMembers: 'access',
   guildMemberSync: 'access',
+  guildMemberTotals: 'access',
   guildSnapshots: 'access',
   guildSnapshotShards: 'access',
   guildPermissions: 'access',

@@ -66,6 +66,18 @@ export const guildMemberSync = pgTable('guild_member_sync', {
 });
 
 /**
+ * Per server: how many current members the mirror holds and how many of them have a VRChat link. Kept up to
+ * date by statement triggers on guild_members and vrchat_links (migration 0030), so the Discord tab reads two
+ * numbers instead of counting a big server's rows on every load; a complete fill counts again (a link and a
+ * join committed at the same moment can each miss the other).
+ */
+export const guildMemberTotals = pgTable('guild_member_totals', {
+  guildId: text('guild_id').primaryKey(),
+  members: integer('members').notNull().default(0),
+  linked: integer('linked').notNull().default(0),
+});
+
+/**
  * The server snapshot: each server the bot is in as the gateway holder last saw it (GUILD_CREATE, GUILD_UPDATE,
  * role events, the bot's own member updates). API processes answer server reads (name, owner, roles, the bot's
  * roles) from here and never from Discord. A row goes when the bot leaves (GUILD_DELETE).

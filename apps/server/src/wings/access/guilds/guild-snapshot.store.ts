@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { guildSnapshotShards, guildSnapshots } from '../../../db/schema/index.js';
 import type { CachedGuildState } from '../../../platforms/discord/guild-cache.js';
+import type { DiscordGuildInfo } from '../../../platforms/ports.js';
 
 /**
  * A server as the gateway holder last saw it: what API processes answer server reads with (the bot's own
@@ -97,17 +98,29 @@ export async function readGuildSnapshot(db: Db, guildId: string): Promise<GuildS
   return row ? toSnapshot(row) : undefined;
 }
 
-/** The snapshots of these servers (those that have one). */
-export async function readGuildSnapshots(db: Db, guildIds: string[]): Promise<GuildSnapshot[]> {
+/**
+ * These servers' details as the port answers them (those that have a snapshot): without the bot's member and
+ * the channels, which a list of servers does not show.
+ */
+export async function readGuildInfos(db: Db, guildIds: string[]): Promise<DiscordGuildInfo[]> {
   if (guildIds.length === 0) return [];
-  const rows = await db.select().from(guildSnapshots).where(inArray(guildSnapshots.guildId, guildIds));
-  return rows.map(toSnapshot);
+  const t = guildSnapshots;
+  const rows = await db
+    .select({ id: t.guildId, name: t.name, iconUrl: t.iconUrl, ownerId: t.ownerId, roles: t.roles })
+    .from(t)
+    .where(inArray(t.guildId, guildIds));
+  return rows;
 }
 
-/** Every server with a snapshot (the bot's servers, across all shards). */
+/**
+ * Every server with a snapshot (the bot's servers, across all shards). One row of an array, not a row per
+ * server: a member of 50 servers' `/api/guilds` asks for the 1,100 ids of a big bot on every load.
+ */
 export async function snapshotGuildIds(db: Db): Promise<string[]> {
-  const rows = await db.select({ guildId: guildSnapshots.guildId }).from(guildSnapshots);
-  return rows.map((r) => r.guildId);
+  const [row] = await db
+    .select({ ids: sql<string[] | null>`array_agg(${guildSnapshots.guildId})` })
+    .from(guildSnapshots);
+  return row?.ids ?? [];
 }
 
 /**

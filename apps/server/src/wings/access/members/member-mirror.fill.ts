@@ -5,13 +5,13 @@ import { metrics } from '../../../observability/metrics.js';
 import { discordCode } from '../../../platforms/discord/errors.js';
 import type { DiscordMemberSource } from '../../../platforms/ports.js';
 import {
-  countCurrent,
   deleteUnconfirmedExcept,
   getSync,
   knownLinkedUserIds,
   linkedMembers,
   linkedUserIds,
   markLeft,
+  recountTotals,
   type SyncRow,
   saveSync,
   upsertMembers,
@@ -124,7 +124,7 @@ async function fillAll(deps: MirrorDeps, source: DiscordMemberSource, guildId: s
   }
   const deleted = await deleteUnconfirmedExcept(deps.db, guildId, seenAt, confirmed);
   // Counted, not the chunks' total: joins and leaves seen during the fill are in the rows already.
-  const memberCount = await countCurrent(deps.db, guildId);
+  const memberCount = await recountTotals(deps.db, guildId);
   await saveSync(deps.db, guildId, { mode: 'full', memberCount, filledAt: new Date() });
   return { mode: 'full', members: confirmed.size, written, deleted };
 }
@@ -158,6 +158,7 @@ async function fillLinked(
   };
   await Promise.all(Array.from({ length: Math.min(LINKED_CONCURRENCY, ids.length) }, worker));
   const deleted = await deleteUnconfirmedExcept(deps.db, guildId, seenAt, confirmed);
+  await recountTotals(deps.db, guildId);
   const memberCount = (await source.memberCount(guildId)) ?? confirmed.size;
   await saveSync(deps.db, guildId, { mode: 'linked', memberCount, filledAt: new Date() });
   return { mode: 'linked', members: confirmed.size, written, deleted };

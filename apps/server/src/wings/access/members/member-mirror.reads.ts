@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../kernel/context.js';
 import { mirrorDeps } from './member-mirror.events.js';
 import { ensureFilled } from './member-mirror.fill.js';
-import { countMembers, currentMembersWithAnyRole, linkedMembers } from './member-mirror.store.js';
+import { currentMembersWithAnyRole, linkedMembers, memberTotals } from './member-mirror.store.js';
 
 /**
  * What other modules read from the member mirror (this module owns its tables): counts for the Discord
@@ -9,12 +9,12 @@ import { countMembers, currentMembersWithAnyRole, linkedMembers } from './member
  */
 
 /**
- * The Discord tab's counts. `membersIntent` false: the mirror keeps linked members only (no Server
+ * The Discord tab's counts (the totals kept beside the mirror: one row, whatever the server's size). `membersIntent` false: the mirror keeps linked members only (no Server
  * Members intent), so `members` is Discord's own count and `linkedMembers` those it could check.
  */
 export async function guildMemberCounts(ctx: AppContext, guildId: string) {
   const sync = await ensureFilled(mirrorDeps(ctx), guildId);
-  const counted = await countMembers(ctx.db, guildId);
+  const counted = await memberTotals(ctx.db, guildId);
   const full = sync?.mode !== 'linked';
   return {
     members: full ? counted.members : Math.max(sync?.memberCount ?? 0, counted.members),

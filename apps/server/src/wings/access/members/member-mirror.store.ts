@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../../db/client.js';
-import { guildMemberSync, guildMembers, vrchatLinks } from '../../../db/schema/index.js';
+import { guildMemberSync, guildMembers, guildMemberTotals, vrchatLinks } from '../../../db/schema/index.js';
 import type { DiscordMemberRecord } from '../../../platforms/ports.js';
 
 /**
@@ -148,6 +148,7 @@ export async function mirrorRoleChange(
 export async function dropGuild(db: Db, guildId: string): Promise<void> {
   await db.delete(guildMembers).where(eq(guildMembers.guildId, guildId));
   await db.delete(guildMemberSync).where(eq(guildMemberSync.guildId, guildId));
+  await db.delete(guildMemberTotals).where(eq(guildMemberTotals.guildId, guildId));
 }
 
 export async function getSync(db: Db, guildId: string): Promise<SyncRow | undefined> {
@@ -257,25 +258,27 @@ export async function linkedMembers(db: Db, guildId: string, opts: { verifiedOnl
     );
 }
 
-/** How many current members the mirror holds for the guild. */
-export async function countCurrent(db: Db, guildId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(guildMembers)
-    .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt)));
-  return Number(row?.n ?? 0);
+/**
+ * Counts the guild's current members and their links again and stores the totals (a complete fill does, to set
+ * right what two writes at the same moment may have missed). Answers the current members.
+ */
+export async function recountTotals(db: Db, guildId: string): Promise<number> {
+  const res = await db.execute(sql`
+    insert into ${guildMemberTotals} (guild_id, members, linked)
+    select ${guildId}, count(*), count(l.discord_user_id)
+      from ${guildMembers} m left join ${vrchatLinks} l on l.discord_user_id = m.user_id
+     where m.guild_id = ${guildId} and m.left_at is null
+    on conflict (guild_id) do update set members = excluded.members, linked = excluded.linked
+    returning members`);
+  return Number(res.rows[0]?.members ?? 0);
 }
 
-/** How many current members the mirror holds, and how many of them have a VRChat link. */
-export async function countMembers(db: Db, guildId: string): Promise<{ members: number; linked: number }> {
-  const [row] = await db
-    .select({
-      members: sql<number>`count(*)::int`,
-      linked: sql<number>`count(${vrchatLinks.discordUserId})::int`,
-    })
-    .from(guildMembers)
-    .leftJoin(vrchatLinks, eq(vrchatLinks.discordUserId, guildMembers.userId))
-    .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt)));
+/**
+ * How many current members the mirror holds, and how many of them have a VRChat link: the totals the
+ * triggers keep (one row; counting a server of 100,000 members on every read is what they avoid).
+ */
+export async function memberTotals(db: Db, guildId: string): Promise<{ members: number; linked: number }> {
+  const [row] = await db.select().from(guildMemberTotals).where(eq(guildMemberTotals.guildId, guildId));
   return { members: row?.members ?? 0, linked: row?.linked ?? 0 };
 }
 
@@ -316,21 +319,4 @@ export async function currentPeopleWithLinks(db: Db, guildId: string) {
     .from(guildMembers)
     .leftJoin(vrchatLinks, eq(vrchatLinks.discordUserId, guildMembers.userId))
     .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt), eq(guildMembers.bot, false)));
-}
-
-/** The servers whose mirror lists every member (full mode, filled): there a missing row means not a member. */
-export async function completeMirrorGuildIds(db: Db): Promise<Set<string>> {
-  const rows = await db
-    .select({ guildId: guildMemberSync.guildId })
-    .from(guildMemberSync)
-    .where(and(eq(guildMemberSync.mode, 'full'), sql`${guildMemberSync.filledAt} is not null`));
-  return new Set(rows.map((r) => r.guildId));
-}
-
-/** The user's current memberships the mirror holds, one row per server. */
-export async function currentMembershipsOf(db: Db, userId: string): Promise<MemberRow[]> {
-  return db
-    .select()
-    .from(guildMembers)
-    .where(and(eq(guildMembers.userId, userId), isNull(guildMembers.leftAt)));
 }

@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { laxSimulator, type TestApp } from '../../../../test/app.js';
 import { appWithHangoutOwner, guildGroup, rows } from '../../../../test/factories.js';
 import { followGroupAuditLogs } from '../sync/group-audit-follow.js';
-import { GROUP_ROLES_REFRESH_AFTER_MS, refreshOldGroupRoles } from './group-role-cache.js';
+import {
+  GROUP_ROLES_REFRESH_AFTER_MS,
+  GROUP_ROLES_YOUNG_MS,
+  refreshOldGroupRoles,
+} from './group-role-cache.js';
 
 const { hangout } = seedGuildIds;
 const groupId = vrchatSeed.groupIds.hangout;
@@ -72,10 +76,24 @@ describe('the group-role cache (against the simulators)', () => {
     expect(await roleNames()).toContain('Stage Crew');
   });
 
-  it('reads the roles again when a manager opens the role-mapping dialogs', async () => {
+  it('answers the role-mapping dialogs from a copy younger than a minute, without VRChat', async () => {
+    const dialog = () =>
+      t.inject({ method: 'GET', url: `/api/guilds/${hangout.id}/guild_roles`, session: owner.session });
+    expect((await dialog()).statusCode).toBe(200);
+    const before = await roleReads();
+    for (let i = 0; i < 3; i++) expect((await dialog()).statusCode).toBe(200);
+    expect((await roleReads()) - before).toBe(0);
+  });
+
+  it('reads the roles again when a manager opens the role-mapping dialogs on an older copy', async () => {
     const made = await t.control('POST', `/vrchat/groups/${groupId}/roles`, { name: 'Door Staff' });
     expect(made.status).toBe(201);
     expect(await roleNames()).not.toContain('Door Staff');
+    const older = new Date(Date.now() - GROUP_ROLES_YOUNG_MS - 1000);
+    await t.ctx.database.executeSql('update group_role_cache set read_at = $1 where group_id = $2', [
+      older,
+      groupId,
+    ]);
     const dialog = await t.inject({
       method: 'GET',
       url: `/api/guilds/${hangout.id}/guild_roles`,

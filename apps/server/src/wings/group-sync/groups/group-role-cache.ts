@@ -62,6 +62,23 @@ export function refreshGroupRoles(ctx: AppContext, groupId: string): Promise<Vrc
 }
 
 /**
+ * How young a copy the role-mapping dialogs take as it is: opened again within a minute (by the same manager, by
+ * several at once) they ask VRChat nothing; opened later they read the roles again, as fresh as before.
+ */
+export const GROUP_ROLES_YOUNG_MS = 60_000;
+
+/**
+ * The group's roles for the role-mapping dialogs: the copy when VRChat answered it less than
+ * GROUP_ROLES_YOUNG_MS ago and no role change marked it out of date since, else VRChat now (and kept).
+ */
+export async function recentGroupRoles(ctx: AppContext, groupId: string): Promise<VrchatGroupRole[]> {
+  const cached = await cachedGroupRoles(ctx.db, groupId);
+  if (cached && !cached.stale && Date.now() - cached.readAt.getTime() < GROUP_ROLES_YOUNG_MS)
+    return cached.roles;
+  return refreshGroupRoles(ctx, groupId);
+}
+
+/**
  * The group's roles for readers that must not spend VRChat's budget on every call (the world list, previews,
  * world data): the cached copy; without one, VRChat is asked once and the answer kept. Null when there is no
  * copy and VRChat cannot be asked (unreachable, rate limited): the caller says so instead of showing no roles.

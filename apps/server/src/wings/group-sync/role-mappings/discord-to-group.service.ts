@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Queryable } from '../../../db/client.js';
 import { discordGroupMappings } from '../../../db/schema/index.js';
 import type { Actor } from '../../../kernel/actor.js';
 import type { AppContext } from '../../../kernel/context.js';
@@ -24,17 +25,28 @@ export const EVERYONE_NOT_DELETABLE =
 type Row = typeof discordGroupMappings.$inferSelect;
 const toEntry = toMappingEntry<DiscordGroupMapping>;
 
-/** The @everyone entry (discordRoleId = the server's id), made with action None the first time it is asked for. */
+/** The server's @everyone entry, the oldest if two were ever made. */
+async function findEveryoneEntry(db: Queryable, guildId: string): Promise<Row | undefined> {
+  const [found] = await db
+    .select()
+    .from(discordGroupMappings)
+    .where(and(eq(discordGroupMappings.guildId, guildId), eq(discordGroupMappings.discordRoleId, guildId)))
+    .orderBy(asc(discordGroupMappings.createdAt))
+    .limit(1);
+  return found;
+}
+
+/**
+ * The @everyone entry (discordRoleId = the server's id), made with action None the first time it is asked for.
+ * Read plainly once it exists: a lock per read would queue every manager opening the dialog behind each other.
+ */
 async function everyoneEntry(ctx: AppContext, guildId: string): Promise<Row> {
+  const existing = await findEveryoneEntry(ctx.db, guildId);
+  if (existing) return existing;
   return ctx.db.transaction(async (tx) => {
     // Serialised per server so two first visits make one entry.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`discord_group_everyone:${guildId}`}))`);
-    const [found] = await tx
-      .select()
-      .from(discordGroupMappings)
-      .where(and(eq(discordGroupMappings.guildId, guildId), eq(discordGroupMappings.discordRoleId, guildId)))
-      .orderBy(asc(discordGroupMappings.createdAt))
-      .limit(1);
+    const found = await findEveryoneEntry(tx, guildId);
     if (found) return found;
     const [made] = await tx
       .insert(discordGroupMappings)

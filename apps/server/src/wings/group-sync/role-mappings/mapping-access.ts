@@ -8,7 +8,7 @@ import { requestGuildSync } from '../../../kernel/sync-trigger.js';
 import { isStale, MAPPING_CHANGED } from '../../../kernel/versions.js';
 import type { DiscordGuildInfo, VrchatGroupRole } from '../../../platforms/ports.js';
 import { requireGuildPermission } from '../../access/index.js';
-import { refreshGroupRoles } from '../groups/group-role-cache.js';
+import { recentGroupRoles } from '../groups/group-role-cache.js';
 import { linkOf, NO_LINKED_GROUP } from '../groups/groups.service.js';
 
 export const MAPPING_NOT_FOUND = 'Role mapping not found.';
@@ -17,8 +17,9 @@ export interface MappingScope {
   guild: DiscordGuildInfo;
   groupId: string;
   /**
-   * The linked group's roles as VRChat has them now (asked for once per request, when needed). Opening the
-   * mapping dialogs reads them, so the cached copy the world list reads is refreshed then too.
+   * The linked group's roles as VRChat has them (asked for once per request, when needed): the kept copy when
+   * it is younger than a minute, else read again, so opening the mapping dialogs refreshes the copy the world
+   * list reads too.
    */
   groupRoles: () => Promise<VrchatGroupRole[]>;
   /** The bot's standing in the group (owner, roles held); null when it is not a member (the doctor says so). */
@@ -39,7 +40,7 @@ export async function requireMappingScope(
     guild,
     groupId: link.groupId,
     groupRoles: () => {
-      roles ??= refreshGroupRoles(ctx, link.groupId);
+      roles ??= recentGroupRoles(ctx, link.groupId);
       return roles;
     },
     botInGroup: async () => {
