@@ -77,12 +77,16 @@ interface Shape {
   id: string;
   label: string;
   /**
-   * A product process's own environment, the simulator it uses and what to drop after (undefined: the shape
-   * cannot run here). `simulator` is the bench's own, idle while measured.
+   * What the shape's product processes need (undefined: the shape cannot run here), given the bench's own
+   * simulator (idle while measured): each product process's environment and simulator, and what to stop after.
    */
-  env(
-    simulator: string,
-  ): Promise<{ env: Record<string, string>; simulator: string; drop(): Promise<void> } | undefined>;
+  setUp(simulator: string): Promise<
+    | {
+        product(): Promise<{ env: Record<string, string>; simulator: string }>;
+        stop(): Promise<void>;
+      }
+    | undefined
+  >;
 }
 
 const shapes: Shape[] = [
@@ -91,34 +95,50 @@ const shapes: Shape[] = [
     label: 'one process, every role, embedded PGlite (npm start)',
     // As `npm start`: the simulator in the process too (a gateway of its own: two demo processes on one
     // simulator would take each other's bot session).
-    async env() {
-      const port = await freePort();
-      return {
-        env: { SIMULATOR_PORT: String(port) },
-        simulator: `http://127.0.0.1:${port}`,
-        drop: async () => {},
-      };
-    },
+    setUp: async () => ({
+      async product() {
+        const port = await freePort();
+        return { env: { SIMULATOR_PORT: String(port) }, simulator: `http://127.0.0.1:${port}` };
+      },
+      stop: async () => {},
+    }),
   },
   {
     id: 'api',
-    label: 'an API process (PROCESS_ROLES=api) on PostgreSQL',
-    // What an API process runs in production: no gateway, no job worker sharing its event loop.
-    async env(simulator) {
+    label: 'an API process (PROCESS_ROLES=api) on PostgreSQL, beside an idle bot,worker process',
+    // What an API process runs in production: no gateway, no job worker sharing its event loop. The servers it
+    // reads come from the gateway holder (a bot,worker process, as production runs beside it).
+    async setUp(simulator) {
       const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+      let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
       try {
-        const scratch = await createScratchDatabase(url);
-        return {
-          env: { PROCESS_ROLES: 'api', DATABASE_URL: scratch.url, SIMULATOR_URL: simulator },
-          simulator,
-          drop: () => scratch.drop(),
-        };
+        scratch = await createScratchDatabase(url);
       } catch (err) {
         process.stdout.write(
           `No PostgreSQL at ${url} (${(err as Error).message}): the api shape is skipped.\n`,
         );
         return undefined;
       }
+      const shared = { DATABASE_URL: scratch.url, SIMULATOR_URL: simulator };
+      const bot = await startServerProcess(
+        {
+          ...shared,
+          NODE_ENV: 'production',
+          PROCESS_ROLES: 'bot,worker',
+          HEALTH_PORT: String(await freePort()),
+        },
+        { bundleDir: serverDist },
+      ).catch(async (err) => {
+        await scratch.drop();
+        throw err;
+      });
+      return {
+        product: async () => ({ env: { ...shared, PROCESS_ROLES: 'api' }, simulator }),
+        async stop() {
+          await bot.stop();
+          await scratch.drop();
+        },
+      };
     },
   },
 ];
@@ -190,13 +210,10 @@ async function signInMany(product: string, simulator: string): Promise<string[]>
 /** One product process of a shape, signed in many times. */
 async function startProduct(
   shape: Shape,
-  simulator: string,
+  own: { env: Record<string, string>; simulator: string },
   userLimit: string,
   stops: (() => Promise<void>)[],
 ) {
-  const own = await shape.env(simulator);
-  if (!own) return undefined;
-  stops.push(own.drop);
   const product = await startServerProcess(
     {
       NODE_ENV: 'production',
@@ -240,10 +257,12 @@ async function measureShape(
 ): Promise<{ results: Map<string, CaseResult>; load: number } | undefined> {
   const stops: (() => Promise<void>)[] = [];
   try {
-    const limitOn = await startProduct(shape, simulator, USER_LIMIT_UNDER, stops);
-    if (!limitOn) return undefined;
+    const setUp = await shape.setUp(simulator);
+    if (!setUp) return undefined;
+    stops.push(() => setUp.stop());
+    const limitOn = await startProduct(shape, await setUp.product(), USER_LIMIT_UNDER, stops);
     const limitOff = chosen.some((c) => c.limit === 'off')
-      ? await startProduct(shape, simulator, '0', stops)
+      ? await startProduct(shape, await setUp.product(), '0', stops)
       : undefined;
     const dataPath = `/data/v2/${await demoWorld(limitOn.url, limitOn.cookies[0]!)}`;
     const pathOf = (c: Case) => c.path || dataPath;
@@ -337,17 +356,6 @@ export async function runRequestPathBench(): Promise<void> {
   const wanted = (
     process.env.BENCH_RP_SHAPES ?? (process.env.BENCH_DATABASE === 'embedded' ? 'single' : 'single,api')
   ).split(',');
-  const sim = await startOwnSimulator(0);
-  const measured: { shape: Shape; results: Map<string, CaseResult>; load: number }[] = [];
-  try {
-    for (const shape of shapes.filter((s) => wanted.includes(s.id))) {
-      const m = await measureShape(shape, sim.sim.url, chosen);
-      if (m) measured.push({ shape, ...m });
-    }
-  } finally {
-    await sim.sim.close();
-  }
-
   const out = process.stdout;
   out.write(
     `\nThe request path from outside on Node ${process.version} (${loadGenerator()}, keep-alive, ${SECONDS} s per ` +
@@ -355,20 +363,33 @@ export async function runRequestPathBench(): Promise<void> {
       `product / bare Node${nginxAvailable() ? ' / nginx' : ''} req/s, p99 ms product/bare, × bare, target.\n`,
   );
   let allMet = true;
-  for (const { shape, results, load: load1 } of measured) {
-    out.write(`\n${shape.id}: ${shape.label}; load average ${load1.toFixed(2)}\n`);
-    for (const c of chosen) {
-      const r = results.get(c.name)!;
-      const { met, words } = verdict(c, results);
-      allMet &&= met;
-      const rates = [r.product, r.bare, ...(r.nginx === undefined ? [] : [r.nginx])].map((x) => x.toFixed(0));
-      out.write(
-        `  ${c.name.padEnd(26)}${rates.join(' / ').padStart(26)}${r.p99.padStart(14)}${r.ratio.toFixed(2).padStart(7)}  ${words}\n`,
-      );
+  // Each shape's table as soon as it is measured.
+  const measured: Shape[] = [];
+  const sim = await startOwnSimulator(0);
+  try {
+    for (const shape of shapes.filter((s) => wanted.includes(s.id))) {
+      const m = await measureShape(shape, sim.sim.url, chosen);
+      if (!m) continue;
+      measured.push(shape);
+      const { results, load: load1 } = m;
+      out.write(`\n${shape.id}: ${shape.label}; load average ${load1.toFixed(2)}\n`);
+      for (const c of chosen) {
+        const r = results.get(c.name)!;
+        const { met, words } = verdict(c, results);
+        allMet &&= met;
+        const rates = [r.product, r.bare, ...(r.nginx === undefined ? [] : [r.nginx])].map((x) =>
+          x.toFixed(0),
+        );
+        out.write(
+          `  ${c.name.padEnd(26)}${rates.join(' / ').padStart(26)}${r.p99.padStart(14)}${r.ratio.toFixed(2).padStart(7)}  ${words}\n`,
+        );
+      }
     }
+  } finally {
+    await sim.sim.close();
   }
   out.write(
-    `\nRequest path targets on Node ${process.version} (${measured.map((m) => m.shape.id).join(', ')}): ${allMet ? 'all met' : 'NOT all met'}\n`,
+    `\nRequest path targets on Node ${process.version} (${measured.map((m) => m.id).join(', ')}): ${allMet ? 'all met' : 'NOT all met'}\n`,
   );
 }
 
