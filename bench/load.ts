@@ -32,8 +32,9 @@ export interface LoadResult {
 const workerSource = `
 const { parentPort, workerData } = require('node:worker_threads');
 const net = require('node:net');
-const { port, request, connections, seconds, warmupSeconds } = workerData;
-const req = Buffer.from(request, 'latin1');
+const { port, requests: texts, connections, seconds, warmupSeconds } = workerData;
+const reqs = texts.map((t) => Buffer.from(t, 'latin1'));
+let next = 0;
 const CRLF2 = Buffer.from('\\r\\n\\r\\n');
 const LAST_CHUNK = Buffer.from('0\\r\\n\\r\\n');
 let counting = false, stopped = false, requests = 0, errors = 0;
@@ -49,7 +50,7 @@ function connect() {
   socket.setNoDelay(true);
   let buf = Buffer.alloc(0);
   let sent = 0;
-  const send = () => { sent = performance.now(); socket.write(req); };
+  const send = () => { sent = performance.now(); socket.write(reqs[next++ % reqs.length]); };
   socket.on('connect', send);
   socket.on('data', (chunk) => {
     buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
@@ -93,6 +94,8 @@ export function load(opts: {
   connections?: number;
   seconds?: number;
   warmupSeconds?: number;
+  /** Each request sends the next of these as its Cookie header (many sessions over the same connections). */
+  cookies?: readonly string[];
 }): Promise<LoadResult> {
   const seconds = opts.seconds ?? 3;
   if (loadGenerator() === 'wrk')
@@ -103,16 +106,20 @@ export function load(opts: {
       connections: opts.connections ?? 50,
       seconds: Math.max(1, Math.round(seconds)),
       warmupSeconds: opts.warmupSeconds ?? 0.5,
+      cookies: opts.cookies,
     });
-  const headers = { host: `127.0.0.1:${opts.port}`, ...opts.headers };
-  const request = `GET ${opts.path} HTTP/1.1\r\n${Object.entries(headers)
-    .map(([k, v]) => `${k}: ${v}\r\n`)
-    .join('')}\r\n`;
+  const requestWith = (cookie?: string) => {
+    const headers = { host: `127.0.0.1:${opts.port}`, ...opts.headers, ...(cookie ? { cookie } : {}) };
+    return `GET ${opts.path} HTTP/1.1\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n`;
+  };
+  const requests = opts.cookies?.length ? opts.cookies.map(requestWith) : [requestWith()];
   const worker = new Worker(workerSource, {
     eval: true,
     workerData: {
       port: opts.port,
-      request,
+      requests,
       connections: opts.connections ?? 50,
       seconds,
       warmupSeconds: opts.warmupSeconds ?? 0.5,

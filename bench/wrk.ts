@@ -68,23 +68,43 @@ export function parseWrk(report: string, seconds: number): LoadResult {
   };
 }
 
-let script: string | undefined;
-/** A wrk Lua script whose done() prints the 95th percentile (microseconds), which --latency leaves out. */
-function percentileScript(): string {
+const scripts = new Map<string, string>();
+/**
+ * A wrk Lua script whose done() prints the 95th percentile (microseconds), which --latency leaves out; with
+ * `cookies`, each request sends the next of them (many sessions over the same connections).
+ */
+function wrkScript(cookies: readonly string[] = []): string {
+  const key = cookies.join('\n');
+  let script = scripts.get(key);
   if (script) return script;
-  script = join(tmpdir(), `bench-wrk-p95-${process.pid}.lua`);
+  script = join(tmpdir(), `bench-wrk-${process.pid}-${scripts.size}.lua`);
+  const rotate = cookies.length
+    ? `local cookies = { ${cookies.map((c) => JSON.stringify(c)).join(', ')} }\n` +
+      'local n = 0\n' +
+      'request = function()\n' +
+      '  n = n + 1\n' +
+      '  return wrk.format(nil, nil, { ["Cookie"] = cookies[n % #cookies + 1] })\n' +
+      'end\n'
+    : '';
   writeFileSync(
     script,
-    'done = function(summary, latency, requests)\n' +
+    `${rotate}done = function(summary, latency, requests)\n` +
       '  io.write(string.format("bench-p95-us %d\\n", latency:percentile(95)))\n' +
       'end\n',
   );
+  scripts.set(key, script);
   return script;
 }
 
-function runWrk(url: string, headers: Record<string, string>, connections: number, seconds: number) {
+function runWrk(
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+  seconds: number,
+  cookies?: readonly string[],
+) {
   const args = ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency', '--timeout', '10s'];
-  args.push('-s', percentileScript());
+  args.push('-s', wrkScript(cookies));
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
   args.push(url);
   return new Promise<string>((resolve, reject) =>
@@ -102,10 +122,11 @@ export async function wrkLoad(opts: {
   connections: number;
   seconds: number;
   warmupSeconds: number;
+  cookies?: readonly string[];
 }): Promise<LoadResult> {
   const url = `http://127.0.0.1:${opts.port}${opts.path}`;
   const headers = opts.headers ?? {};
   if (opts.warmupSeconds > 0)
-    await runWrk(url, headers, opts.connections, Math.max(1, Math.round(opts.warmupSeconds)));
-  return parseWrk(await runWrk(url, headers, opts.connections, opts.seconds), opts.seconds);
+    await runWrk(url, headers, opts.connections, Math.max(1, Math.round(opts.warmupSeconds)), opts.cookies);
+  return parseWrk(await runWrk(url, headers, opts.connections, opts.seconds, opts.cookies), opts.seconds);
 }

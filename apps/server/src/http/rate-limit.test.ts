@@ -199,6 +199,43 @@ describe('the in-memory count while a write runs', () => {
   });
 });
 
+describe('a busy caller under the limit whose count went stale', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+  afterEach(() => vi.restoreAllMocks());
+
+  it('waits for one write of the shared count, not one write per request', async () => {
+    const counter = createLocalRateCounter(t.ctx.db, 60_000);
+    try {
+      expect((await counter.hit('rate:test:stale', 1000)).hits).toBe(1);
+      // Let the first write settle, then move the clock on past the count's freshness (no flush ran).
+      await new Promise((r) => setImmediate(r));
+      const later = Date.now() + 1500;
+      vi.spyOn(Date, 'now').mockReturnValue(later);
+      const writes = vi.spyOn(t.ctx.db, 'insert');
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => counter.hit('rate:test:stale', 1000)),
+      );
+      // One write reads the count again; the requests meanwhile are counted in memory (the once-a-second
+      // flush may add one more). Before, each of the 20 waited for a write of its own, one after another.
+      expect(writes.mock.calls.filter(([table]) => table === rateLimits).length).toBeLessThanOrEqual(2);
+      expect(answers.map((a) => a.hits).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 20 }, (_, i) => i + 2),
+      );
+      await counter.flush();
+      const { rows } = await t.ctx.database.executeSql('select hits from rate_limits where key = $1', [
+        'rate:test:stale',
+      ]);
+      expect(rows[0]?.hits).toBe(21);
+    } finally {
+      await counter.close();
+    }
+  });
+});
+
 describe('a signed-in caller over the limit', () => {
   let t: TestApp;
   let other: ZodApp;

@@ -87,9 +87,10 @@ interface LocalCount {
 
 /**
  * Counts for signed-in users and API keys without a database write on every request: while a caller is under
- * half their limit and this process read the shared count less than a second ago, it counts in memory and
- * adds its count to the shared one once a second (which reads the shared count again); otherwise (the first
- * request of a window, a count older than a second, half the limit reached) the request is written at once.
+ * half their limit and this process read the shared count less than a second ago (or a write of it is on its
+ * way), it counts in memory and adds its count to the shared one once a second (which reads the shared count
+ * again); otherwise (the first request of a window, a count older than a second with no write on its way, half
+ * the limit reached) the request is written at once.
  * So a burst costs about one write a second, and what one process counts unseen by the others is at most a
  * second of requests and never more than half the limit. A key's writes go one after another, so each answer
  * includes every earlier one of this process, and requests counted while a write runs include it too.
@@ -174,7 +175,10 @@ export function createLocalRateCounter(db: Db, windowMs: number) {
           hits: Math.max(limit, c.shared + c.inFlight + c.pending) + 1,
           resetMs: c.windowEndsAt - now,
         };
-      const fresh = c && now < c.windowEndsAt && now - c.syncedAt < FLUSH_INTERVAL_MS;
+      // A write of this key on its way reads the shared count again: the requests meanwhile wait for none of
+      // it (a write each, one after another, was what a busy caller cost whenever the count went stale).
+      const fresh =
+        c && now < c.windowEndsAt && (now - c.syncedAt < FLUSH_INTERVAL_MS || writeTails.has(key));
       if (c && fresh && c.shared + c.inFlight + c.pending + 1 <= limit / 2) {
         c.pending += 1;
         return { hits: c.shared + c.inFlight + c.pending, resetMs: c.windowEndsAt - now };

@@ -61,3 +61,9 @@ export const jobsOfKeySql = `
 SELECT state, start_after AS "startAfter"
 FROM pgboss.job
 WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry', 'active')`;
+
+/** Which of the queues `$1` have a job waiting whose time has come (job-wakeups.ts: one query for all). */
+export const readyQueuesSql = `
+SELECT DISTINCT j.name
+FROM pgboss.job j
+WHERE j.name = ANY($1::text[]) AND j.state < 'active' AND j.start_after < now()`;

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
-import { wakeableSleep } from '../wakeable-sleep.js';
 import type { BossDb } from './boss-db.js';
 import { fetchNextJobSql, renewLeaseSql } from './boss-sql.js';
 
@@ -23,7 +22,8 @@ export interface JobLoopOptions {
   maxRunSeconds: number;
   /** How long a handler may take to return once told to stop (default ABORT_GRACE_MS). */
   abortGraceMs?: number;
-  pollMs: number;
+  /** Resolves when the queue may have a job due (job-wakeups.ts); the loop then fetches again. */
+  waitForJob(): Promise<void>;
   /** Runs one job; `signal` aborts when its time is up or the worker stops: return early then. */
   handler(job: QueuedJob, signal: AbortSignal): Promise<unknown>;
 }
@@ -45,7 +45,10 @@ const RECORD_ATTEMPTS = 3;
 export function startJobLoop(o: JobLoopOptions): { stop(graceMs: number): Promise<void> } {
   let stopping = false;
   let current: { id: string; done: Promise<void>; abort: AbortController } | undefined;
-  const { sleep, wake } = wakeableSleep();
+  let wakeForStop: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    wakeForStop = resolve;
+  });
 
   const fetchNext = async (): Promise<QueuedJob | undefined> => {
     try {
@@ -135,7 +138,7 @@ export function startJobLoop(o: JobLoopOptions): { stop(graceMs: number): Promis
     while (!stopping) {
       const job = await fetchNext();
       if (!job) {
-        await sleep(o.pollMs);
+        await Promise.race([o.waitForJob(), stopped]);
         continue;
       }
       const abort = new AbortController();
@@ -148,7 +151,7 @@ export function startJobLoop(o: JobLoopOptions): { stop(graceMs: number): Promis
   return {
     async stop(graceMs) {
       stopping = true;
-      wake();
+      wakeForStop();
       const running = current;
       if (!running) return loop;
       running.abort.abort(new Error('The worker is stopping'));

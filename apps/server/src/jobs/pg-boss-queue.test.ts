@@ -5,7 +5,8 @@ import { openTestDatabase } from '../../test/db.js';
 import type { Database } from '../db/client.js';
 import type { AppContext } from '../kernel/context.js';
 import { missing } from '../kernel/errors.js';
-import { bossDb } from './boss-db.js';
+import { type BossDb, bossDb } from './boss-db.js';
+import { fetchNextJobSql, readyQueuesSql } from './boss-sql.js';
 import { defineJob, type JobDefinition } from './define.js';
 import { createJobQueue, type PgBossJobQueue } from './pg-boss-queue.js';
 import { runJob, startJobWorker } from './worker.js';
@@ -92,6 +93,59 @@ describe(`job queue on pg-boss (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGl
     await expect(runJob(ctx, broken as JobDefinition, { id: 'j3', data: { n: 1 } })).rejects.toThrow(
       'db down',
     );
+  });
+});
+
+describe('idle job queues', () => {
+  const names = ['test.idle.a', 'test.idle.b', 'test.idle.c', 'test.idle.d', 'test.idle.e'];
+  const ran: string[] = [];
+  const idleRegistry = names.map((name) =>
+    defineJob({
+      name,
+      payload: z.object({}),
+      retry: { limit: 0, delaySeconds: 0, backoff: false },
+      expireInSeconds: 30,
+      async run() {
+        ran.push(name);
+      },
+    }),
+  ) as JobDefinition[];
+  let database: Database;
+  let queue: PgBossJobQueue;
+  let stopWorker: () => Promise<void>;
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    const inner = bossDb(database);
+    const counted: BossDb = {
+      executeSql(text, values) {
+        statements.push(text);
+        return inner.executeSql(text, values);
+      },
+    };
+    queue = createJobQueue(database, log, idleRegistry, { bossDb: counted });
+    await queue.start();
+    const ctx = { db: database.db, database, log, jobs: queue } as unknown as AppContext;
+    stopWorker = await startJobWorker(ctx, idleRegistry);
+  });
+  afterAll(async () => {
+    await stopWorker?.();
+    await queue?.stop();
+    await database?.close();
+  });
+
+  it('cost one query a poll for all of them, not a fetch per queue; a delayed job is still taken when due', async () => {
+    const count = (sql: string) => statements.filter((text) => text === sql).length;
+    await waitUntil(() => count(readyQueuesSql) >= 3);
+    // Each loop fetched once when it started, then waited: nothing was due.
+    expect(count(fetchNextJobSql)).toBe(names.length);
+
+    // A job sent here is taken at once; a delayed one when its time comes (found by the poll).
+    await queue.send(idleRegistry[1]!, {});
+    await queue.send(idleRegistry[3]!, {}, { startAfterSeconds: 1 });
+    await waitUntil(() => ran.length === 2);
+    expect(ran).toEqual(['test.idle.b', 'test.idle.d']);
   });
 });
 

@@ -6,6 +6,7 @@ import { type BossDb, bossDb, withBossInstallLock } from './boss-db.js';
 import { jobsOfKeySql } from './boss-sql.js';
 import type { JobDefinition } from './define.js';
 import { type QueuedJob, startJobLoop } from './job-loop.js';
+import { createJobWakeups, type JobWakeups } from './job-wakeups.js';
 import type { JobQueue, KeyedJobState, SendJobOptions } from './queue.js';
 import { jobRegistry } from './registry.js';
 
@@ -15,6 +16,8 @@ export type { QueuedJob };
 export const JOB_LEASE_SECONDS = 30;
 /** How often expired leases are looked for (pg-boss's own maintenance runs every 2 minutes). */
 const EXPIRY_SWEEP_MS = 10_000;
+/** How often idle queues are looked at for due jobs (a delayed job, a retry, another process's job). */
+const JOB_POLL_MS = 1000;
 
 export interface JobQueueOptions {
   /** pg-boss's SQL runner (default: the product's database); tests wrap it to inject faults. */
@@ -40,6 +43,7 @@ export class PgBossJobQueue implements JobQueue {
   private readonly leaseSeconds: number;
   private readonly loops = new Map<string, { stop(graceMs: number): Promise<void> }>();
   private sweeper: NodeJS.Timeout | undefined;
+  private readonly wakeups: JobWakeups;
 
   constructor(
     database: Database,
@@ -51,6 +55,7 @@ export class PgBossJobQueue implements JobQueue {
     this.database = database;
     this.db = opts.bossDb ?? bossDb(database);
     this.leaseSeconds = opts.leaseSeconds ?? JOB_LEASE_SECONDS;
+    this.wakeups = createJobWakeups(this.db, log, JOB_POLL_MS);
     // Our own scheduler fires scheduled tasks (they are shown and toggled on /admin), so no pg-boss cron.
     this.boss = new PgBoss({ db: this.db as PgBoss.Db, schedule: false, migrate: true });
     this.boss.on('error', (err) => this.log.warn({ err }, 'job queue: pg-boss reported an error'));
@@ -88,11 +93,14 @@ export class PgBossJobQueue implements JobQueue {
     const def = this.registry.find((known) => known.name === job.name);
     if (!def) throw new Error(`Unknown job ${job.name}: bind it in jobs/registry.ts`);
     const data = def.payload.parse(payload) as object;
-    return this.boss.send(job.name, data, {
+    const id = await this.boss.send(job.name, data, {
       singletonKey: opts.singletonKey,
       startAfter: opts.startAfterSeconds,
       ...(opts.priority === undefined ? {} : { priority: Math.round(opts.priority) }),
     });
+    // This process's idle workers of the queue take it now; a delayed one is found by the poll when due.
+    if (id && !opts.startAfterSeconds) this.wakeups.wake(job.name);
+    return id;
   }
 
   async jobsOfKey(job: JobType, singletonKey: string): Promise<KeyedJobState> {
@@ -107,7 +115,7 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   /**
-   * Takes jobs of one queue, one at a time, polling every second, each held by a renewed lease (see
+   * Takes jobs of one queue, one at a time, woken when it has one due (job-wakeups.ts), each held by a renewed lease (see
    * job-loop.ts); answers the worker's id. Expired leases are swept while any queue is worked.
    */
   work(name: string, handler: (job: QueuedJob, signal: AbortSignal) => Promise<unknown>): string {
@@ -124,7 +132,7 @@ export class PgBossJobQueue implements JobQueue {
         leaseSeconds: this.leaseSeconds,
         maxRunSeconds: def?.expireInSeconds ?? 15 * 60,
         abortGraceMs: this.opts.abortGraceMs,
-        pollMs: 1000,
+        waitForJob: () => this.wakeups.waitForJob(name),
         handler,
       }),
     );
@@ -147,6 +155,7 @@ export class PgBossJobQueue implements JobQueue {
       this.sweeper = undefined;
     }
     await loop?.stop(graceMs);
+    if (this.loops.size === 0) this.wakeups.stop();
   }
 
   /** Stops taking jobs; a running job may finish within the grace time, else it is handed back. */
