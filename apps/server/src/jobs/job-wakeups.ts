@@ -36,7 +36,10 @@ export function createJobWakeups(db: BossDb, log: FastifyBaseLogger, pollMs: num
   return {
     /** Resolves when `name` may have a job due (or at `stop`). */
     waitForJob(name: string): Promise<void> {
-      timer ??= setInterval(() => void poll(), pollMs);
+      timer ??= setInterval(
+        () => poll().catch((err) => log.warn({ err }, 'job queue: the poll for due jobs failed')),
+        pollMs,
+      );
       return new Promise<void>((resolve) => {
         const waiters = idle.get(name) ?? new Set();
         waiters.add(resolve);
