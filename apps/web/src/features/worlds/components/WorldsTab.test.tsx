@@ -145,11 +145,13 @@ describe('Worlds tab', () => {
     expect(screen.getAllByRole('article')).toHaveLength(1);
   });
 
-  it('opens the World Images screen from Images, and goes Back', async () => {
+  // The World Images page loads lazily: on a loaded CI machine its first import (Vite transforms it on demand) took
+  // over 10 s, so the wait for its heading is long, and the test's own limit longer.
+  it('opens the World Images screen from Images, and goes Back', { timeout: 60_000 }, async () => {
     stubApi(worldsTabAnswers());
     const { router } = renderApp(WORLDS_PATH);
     fireEvent.click(within(await lobby()).getByRole('button', { name: /^Images of / }));
-    expect(await screen.findByRole('heading', { name: 'World Images' }, { timeout: 10_000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'World Images' }, { timeout: 40_000 })).toBeTruthy();
     expect(router.state.location.pathname).toBe(`${WORLDS_PATH}/images/${LOBBY_ID}`);
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
     expect(await lobby()).toBeTruthy();
