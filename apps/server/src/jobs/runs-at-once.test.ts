@@ -13,6 +13,7 @@ import { startJobWorker } from './worker.js';
 const log = pino({ level: 'silent' });
 let running = 0;
 let mostAtOnce = 0;
+let finished = 0;
 const release: (() => void)[] = [];
 /** A job held until released, counting how many run at once; `runsAtOnce` as the test's context says. */
 const held = defineJob({
@@ -26,6 +27,7 @@ const held = defineJob({
     mostAtOnce = Math.max(mostAtOnce, running);
     await new Promise<void>((done) => release.push(done));
     running--;
+    finished++;
   },
 });
 
@@ -50,6 +52,7 @@ describe('jobs a worker process runs at once', () => {
   const runWith = async (loops: number) => {
     running = 0;
     mostAtOnce = 0;
+    finished = 0;
     release.length = 0;
     const ctx = { db: database.db, database, log, jobs: queue, loops } as unknown as AppContext;
     const stop = await startJobWorker(ctx, [held] as JobDefinition[]);
@@ -57,10 +60,11 @@ describe('jobs a worker process runs at once', () => {
       for (let i = 0; i < 3; i++)
         await queue.send(held, { key: `k${i}` }, { singletonKey: `loops${loops}-k${i}` });
       await waitFor(() => running === Math.min(loops, 3), 60_000);
-      // Released one by one: each freed loop takes the next job.
-      while (release.length) {
+      // Released one by one until all three ran: each freed loop takes the next job. (Stopping while the
+      // last job had just started held the worker's stop on a job nobody would release.)
+      while (finished < 3) {
+        await waitFor(() => release.length > 0 || finished === 3, 60_000);
         release.shift()?.();
-        await waitFor(() => release.length > 0 || running === 0, 60_000);
       }
       expect(mostAtOnce).toBe(Math.min(loops, 3));
     } finally {

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { discordTokens } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { decryptWithAny } from '../../../kernel/crypto.js';
@@ -48,8 +48,19 @@ export async function userAccessToken(
     return { accessToken: tokens.accessToken, scopes: tokens.scope.split(' ') };
   } catch (err) {
     if (!(err instanceof DiscordGrantError)) throw err;
-    ctx.log.info({ userId }, 'Discord refused to refresh a user token; forgetting it');
-    await ctx.db.delete(discordTokens).where(eq(discordTokens.userId, userId));
-    return null;
+    // Another request may have refreshed the same pair a moment before (a job beside a page): Discord then
+    // refuses the old refresh token, and the pair it stored is good. Forget the pair only if it is still the
+    // one refused; otherwise use the new one.
+    const forgotten = await ctx.db
+      .delete(discordTokens)
+      .where(and(eq(discordTokens.userId, userId), eq(discordTokens.refreshTokenEnc, row.refreshTokenEnc)))
+      .returning({ userId: discordTokens.userId });
+    if (forgotten.length > 0) {
+      ctx.log.info({ userId }, 'Discord refused to refresh a user token; forgetting it');
+      return null;
+    }
+    const fresh = await storedTokens(ctx, userId);
+    const accessToken = fresh && decryptWithAny([key], fresh.accessTokenEnc);
+    return fresh && accessToken ? { accessToken, scopes: fresh.scope.split(' ') } : null;
   }
 }
