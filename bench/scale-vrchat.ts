@@ -38,8 +38,9 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 /** What the product's schedules are (apps/server/src/kernel/job-catalog.ts), per hour. */
-const FOLLOW_PASSES_PER_HOUR = 60; // groups.follow every 60 s, one audit-log read per group
-const SYNC_PASSES_PER_HOUR = 4; // sync.all every 15 minutes
+const FOLLOW_PASSES_PER_HOUR = 60; // groups.follow every 60 s, one audit-log read per group…
+const FOLLOW_READS_PER_ACCOUNT_PER_HOUR = 0.5 * 3600; // …within half of each account's budget (FOLLOW_BUDGET_SHARE)
+const SYNC_PASSES_PER_HOUR = 1 / 6; // sync.all: a server nothing changed in, every 6 hours (full-pass.ts)
 const LINK_REFRESHES_PER_LINK_PER_HOUR = 1 / 24; // links.refresh: every link once in 24 hours
 const ROLE_READS_PER_GROUP_PER_HOUR = 1 / 6; // groups.roles: a group's roles when six hours old
 const GROUPS_PER_ACCOUNT = 100;
@@ -277,6 +278,8 @@ export interface ScaleRun {
   syncReads: number;
   /** VRChat reads one linked group's sync made (servers without a group cost VRChat nothing). */
   syncReadsPerGroup: number;
+  /** The scheduled pass run again once the first ended: the syncs it queued (nothing changed), of all servers. */
+  nextPass: { queued: number; servers: number } | null;
   askedPerHour: { follow: number; sync: number; links: number; roles: number; total: number };
   perAccount: number[];
 }
@@ -432,6 +435,7 @@ async function runOnce(
     const endAt = followAt !== null && syncAt !== null ? Math.max(followAt, syncAt) : Date.now();
     loopDelay.disable();
     const counters = await control<Counters>(sim, 'GET', '/vrchat/counters');
+    const nextPass = syncAt !== null ? await scheduledPassAgain(client, until) : null;
     const realS = (endAt - t0.getTime()) / 1000;
     const reads = (test: (route: string) => boolean) =>
       Object.entries(counters.byRoute)
@@ -451,7 +455,7 @@ async function runOnce(
     );
     const syncReadsPerGroup = syncReads / Math.max(1, syncedGroups);
     const asked = {
-      follow: groups * FOLLOW_PASSES_PER_HOUR,
+      follow: Math.min(groups * FOLLOW_PASSES_PER_HOUR, k * FOLLOW_READS_PER_ACCOUNT_PER_HOUR),
       sync: Math.round(groups * syncReadsPerGroup * SYNC_PASSES_PER_HOUR),
       links: Math.round(world.links * LINK_REFRESHES_PER_LINK_PER_HOUR),
       roles: Math.round(groups * ROLE_READS_PER_GROUP_PER_HOUR),
@@ -485,6 +489,7 @@ async function runOnce(
       followReads,
       syncReads,
       syncReadsPerGroup,
+      nextPass,
       askedPerHour: asked,
       perAccount: world.accounts
         .slice(0, k)
@@ -499,6 +504,35 @@ async function runOnce(
     await product?.stop();
     await scratch.drop();
   }
+}
+
+/**
+ * The scheduled pass (sync.all) run again once every server was synced: a server nothing changed in since is
+ * skipped (no group read), so it queues only those a sync did not finish or a write failed in.
+ */
+async function scheduledPassAgain(
+  client: pg.Client,
+  until: (what: string, check: () => Promise<boolean>, ms: number) => Promise<boolean>,
+): Promise<{ queued: number; servers: number }> {
+  const t1 = new Date();
+  await client.query(`update scheduled_tasks set run_requested_at = now() where task_name = 'syncAllGuilds'`);
+  await until(
+    'the second scheduled pass',
+    async () =>
+      (
+        await client.query(
+          `select 1 from pgboss.job where name = 'sync.all' and state = 'completed' and created_on >= $1`,
+          [t1],
+        )
+      ).rowCount! > 0,
+    60_000,
+  );
+  const { rows } = await client.query(
+    `select (select count(*)::int from pgboss.job where name = 'sync.guild' and data->>'reason' = 'schedule'
+       and created_on >= $1) as queued, (select count(*)::int from guild_sync_state) as servers`,
+    [t1],
+  );
+  return { queued: Number(rows[0].queued), servers: Number(rows[0].servers) };
 }
 
 /** Each 429 by account and route; what no account's session made is "unsigned" (keyed by address). */
@@ -551,7 +585,7 @@ export async function runScaleVrchatBench(): Promise<ScaleRun[]> {
           `synced ${run.syncDone}/${run.servers} servers in ${min(run.syncPassS)}, probes p95 ` +
           `${min(pct(run.probeS, 95) * timeScale)} (${run.probeS.length} arrived, ${run.probesLost} not), ` +
           `${run.rateLimited} VRChat 429s${run.rateLimitedAt.length ? ` (${run.rateLimitedAt.join(', ')})` : ''}; reads: follow ${fmt(run.followReads)}, sync ${fmt(run.syncReads)}; ` +
-          `per account ${run.perAccount.join('/')}; bench process event-loop delay p99 ${run.benchDelayMs.p99} ms, ` +
+          `per account ${run.perAccount.join('/')}; the scheduled pass again: ${run.nextPass ? `${run.nextPass.queued} of ${run.nextPass.servers} servers queued` : 'not run (the first did not end)'}; bench process event-loop delay p99 ${run.benchDelayMs.p99} ms, ` +
           `max ${run.benchDelayMs.max} ms; mirror filled ${run.fillS.toFixed(0)} s after start (${((Date.now() - t) / 1000).toFixed(0)} s)`,
       );
     }

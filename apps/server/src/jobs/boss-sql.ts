@@ -15,7 +15,9 @@ export const AGED_PRIORITY = `(j.priority + extract(epoch from now() - j.created
  * Takes the next job of one queue. pg-boss's own fetch takes the oldest waiting job even when a job with
  * its singleton key is running, fails on the stately unique index, and so stops the whole queue behind one
  * busy (or dead) key. `$2` names the worker (shown while the job runs). This one skips a key that is running; and a fresh job waits behind a retry of its key,
- * so a retry never collides with it when the running job fails or expires.
+ * so a retry never collides with it when the running job fails or expires. `$3` (null: no limit) caps the jobs
+ * whose payload says `long: true` running at once over every process (two workers fetching at the same moment
+ * may pass it by one): with more loops than that, short jobs always find one free.
  */
 export const fetchNextJobSql = `
 WITH next AS (
@@ -32,6 +34,12 @@ WITH next AS (
           AND COALESCE(o.singleton_key, '') = COALESCE(j.singleton_key, '')
           AND (o.state = 'active' OR (o.state = 'retry' AND j.state = 'created'))
       )
+    )
+    AND (
+      $3::int IS NULL
+      OR COALESCE(j.data->>'long', 'false') <> 'true'
+      OR (SELECT count(*) FROM pgboss.job a
+          WHERE a.name = j.name AND a.state = 'active' AND a.data->>'long' = 'true') < $3::int
     )
   ORDER BY ${AGED_PRIORITY} DESC, j.created_on, j.id
   LIMIT 1

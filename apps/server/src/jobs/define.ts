@@ -17,6 +17,11 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> extends JobType<
   run(ctx: AppContext, payload: z.output<P>, signal?: AbortSignal): Promise<void>;
   /** How many of this queue's jobs one worker process runs at once (default 1). */
   runsAtOnce?(ctx: AppContext): number;
+  /**
+   * How many of this queue's jobs sent with `long: true` in their payload run at once over every process
+   * (default: no limit). Below runsAtOnce, a loop is always left for the short ones.
+   */
+  longAtOnce?(ctx: AppContext): number;
 }
 
 /** The signal of a run nothing stops (tests and callers that run a handler directly). */

@@ -20,6 +20,8 @@ export interface JobLoopOptions {
   leaseSeconds: number;
   /** A run taking longer is told to stop (its signal aborts); see ABORT_GRACE_MS. */
   maxRunSeconds: number;
+  /** How many jobs whose payload says `long: true` run at once over every process (undefined: no limit). */
+  longAtOnce?: number;
   /** How long a handler may take to return once told to stop (default ABORT_GRACE_MS). */
   abortGraceMs?: number;
   /** Resolves when the queue may have a job due (job-wakeups.ts); the loop then fetches again. */
@@ -52,7 +54,7 @@ export function startJobLoop(o: JobLoopOptions): { stop(graceMs: number): Promis
 
   const fetchNext = async (): Promise<QueuedJob | undefined> => {
     try {
-      const { rows } = await o.db.executeSql(fetchNextJobSql, [o.name, o.workerName]);
+      const { rows } = await o.db.executeSql(fetchNextJobSql, [o.name, o.workerName, o.longAtOnce ?? null]);
       return rows[0] as unknown as QueuedJob | undefined;
     } catch (err) {
       // Two workers racing for one key's jobs collide on pg-boss's unique index: the next poll settles it.

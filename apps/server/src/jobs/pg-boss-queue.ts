@@ -118,7 +118,11 @@ export class PgBossJobQueue implements JobQueue {
    * Takes jobs of one queue, one at a time, woken when it has one due (job-wakeups.ts), each held by a renewed lease (see
    * job-loop.ts); answers the worker's id. Expired leases are swept while any queue is worked.
    */
-  work(name: string, handler: (job: QueuedJob, signal: AbortSignal) => Promise<unknown>): string {
+  work(
+    name: string,
+    handler: (job: QueuedJob, signal: AbortSignal) => Promise<unknown>,
+    opts: { longAtOnce?: number } = {},
+  ): string {
     const def = this.registry.find((job) => job.name === name);
     const id = `${name}:${this.loops.size}:${Date.now()}`;
     this.loops.set(
@@ -132,6 +136,7 @@ export class PgBossJobQueue implements JobQueue {
         leaseSeconds: this.leaseSeconds,
         maxRunSeconds: def?.expireInSeconds ?? 15 * 60,
         abortGraceMs: this.opts.abortGraceMs,
+        longAtOnce: opts.longAtOnce,
         waitForJob: () => this.wakeups.waitForJob(name),
         handler,
       }),

@@ -87,7 +87,65 @@ describe('jobs a worker process runs at once', () => {
           },
         },
       }) as unknown as AppContext;
-    expect(syncGuildHandler.runsAtOnce?.(withAccounts(0))).toBe(1);
-    expect(syncGuildHandler.runsAtOnce?.(withAccounts(2))).toBe(3);
+    // One loop per account and one more, which big servers' syncs never take.
+    expect(syncGuildHandler.runsAtOnce?.(withAccounts(0))).toBe(2);
+    expect(syncGuildHandler.longAtOnce?.(withAccounts(0))).toBe(1);
+    expect(syncGuildHandler.runsAtOnce?.(withAccounts(2))).toBe(4);
+    expect(syncGuildHandler.longAtOnce?.(withAccounts(2))).toBe(3);
   });
+});
+
+/**
+ * A big server's sync (`long: true`, its last one took a minute or more) takes at most `longAtOnce` loops over
+ * every process, so a small community's sync queued behind two big ones starts at once.
+ */
+describe('long jobs beside short ones', () => {
+  let database: Database;
+  let queue: PgBossJobQueue;
+  const started: string[] = [];
+  const releases = new Map<string, () => void>();
+  const lane = defineJob({
+    name: 'test.lane',
+    payload: z.object({ key: z.string(), long: z.boolean().optional() }),
+    retry: { limit: 0, delaySeconds: 0, backoff: false },
+    expireInSeconds: 60,
+    runsAtOnce: () => 2,
+    longAtOnce: () => 1,
+    async run(_ctx, { key }) {
+      started.push(key);
+      await new Promise<void>((done) => releases.set(key, done));
+    },
+  });
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    queue = createJobQueue(database, log, [lane] as JobDefinition[], { leaseSeconds: 5, sweepMs: 200 });
+    await queue.start();
+  });
+  afterAll(async () => {
+    for (const done of releases.values()) done();
+    await queue?.stop(1000);
+    await database?.close();
+  });
+
+  it('leaves a loop for a short job while long ones wait, and runs the next long one when the first ends', async () => {
+    const ctx = { db: database.db, database, log, jobs: queue } as unknown as AppContext;
+    await queue.send(lane, { key: 'big-1', long: true }, { singletonKey: 'big-1', priority: 10 });
+    await queue.send(lane, { key: 'big-2', long: true }, { singletonKey: 'big-2', priority: 10 });
+    const stop = await startJobWorker(ctx, [lane] as JobDefinition[]);
+    try {
+      await waitFor(() => started.length === 1, 60_000);
+      // The second big one waits though a loop is free; the small one, sent last and ranked lower, takes it.
+      await queue.send(lane, { key: 'small' }, { singletonKey: 'small' });
+      await waitFor(() => started.length === 2, 60_000);
+      expect(started).toEqual(['big-1', 'small']);
+      releases.get('small')?.();
+      releases.get('big-1')?.();
+      await waitFor(() => started.length === 3, 60_000);
+      expect(started[2]).toBe('big-2');
+      releases.get('big-2')?.();
+    } finally {
+      for (const done of releases.values()) done();
+      await stop();
+    }
+  }, 150_000);
 });

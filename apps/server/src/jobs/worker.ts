@@ -60,7 +60,9 @@ export async function startJobWorker(
   if (!(queue instanceof PgBossJobQueue)) throw new Error('The worker role needs the pg-boss job queue');
   const ids = registry.flatMap((def) =>
     Array.from({ length: Math.max(1, def.runsAtOnce?.(ctx) ?? 1) }, () =>
-      queue.work(def.name, (job, signal) => runJob(ctx, def, job, signal)),
+      queue.work(def.name, (job, signal) => runJob(ctx, def, job, signal), {
+        longAtOnce: def.longAtOnce?.(ctx),
+      }),
     ),
   );
   // A job still running after the grace time is failed at once, so another worker retries it (job-loop.ts).

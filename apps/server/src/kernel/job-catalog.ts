@@ -106,16 +106,21 @@ export const syncGuildJob = jobType({
     guildId: z.string(),
     reason: z.string(),
     approvedRemovals: z.array(z.string()).optional(),
+    /** Its last sync took LONG_SYNC_MS or more (a big server): such syncs never take every sync loop. */
+    long: z.boolean().optional(),
   }),
   retry: { limit: 6, delaySeconds: 20, backoff: true },
   expireInSeconds: 60 * 60,
 });
 
-/** The scheduled full sync: every server the bot is in gets a sync job. */
+/**
+ * The scheduled pass: every server due gets a sync job (wings/group-sync/sync/full-pass.ts); one nothing changed in
+ * is synced every 6 hours, since changes ask for their own syncs.
+ */
 export const syncAllJob = jobType({
   name: 'sync.all',
   title: 'Sync all servers',
-  summary: 'queues a sync for every server the bot is in',
+  summary: 'queues a sync for every server due: where nothing changed, every 6 hours',
   payload: none,
   retry: { limit: 1, delaySeconds: 60, backoff: false },
   expireInSeconds: 10 * 60,

@@ -41,11 +41,6 @@ export async function lastSyncDurationMs(ctx: AppContext, guildId: string): Prom
   return ms === null || ms === undefined ? null : Number(ms);
 }
 
-/** The priority a sync of this server is sent with (0 when its record cannot be read). */
-export async function syncPriorityOf(ctx: AppContext, guildId: string): Promise<number> {
-  return syncPriority(await lastSyncDurationMs(ctx, guildId).catch(() => null));
-}
-
 /**
  * What a sync asked for by a change (a member, a role, a mapping, a link, Sync now) adds to its priority: it goes
  * before the scheduled pass's waiting syncs, which only re-check servers, so a small community's change is not
@@ -62,10 +57,11 @@ export async function requestGuildSync(ctx: AppContext, guildId: string, reason:
   let priority = 0;
   let id: string | null;
   try {
-    priority = await syncPriorityFor(ctx, guildId, reason);
+    const job = await syncJobFor(ctx, guildId, reason);
+    priority = job.priority;
     id = await ctx.jobs.send(
       syncGuildJob,
-      { guildId, reason },
+      { guildId, reason, ...(job.long ? { long: true } : {}) },
       { singletonKey: guildId, startAfterSeconds: 2, priority },
     );
   } catch (err) {
@@ -75,9 +71,24 @@ export async function requestGuildSync(ctx: AppContext, guildId: string, reason:
   if (id === null) await liftWaitingSync(ctx, guildId, priority);
 }
 
-/** The priority a sync of this server asked for this reason is sent with. */
-export async function syncPriorityFor(ctx: AppContext, guildId: string, reason: SyncReason): Promise<number> {
-  return (await syncPriorityOf(ctx, guildId)) + (reason === 'schedule' ? 0 : CHANGE_PRIORITY);
+/**
+ * A server whose last sync took this long (a big one: 100,000 members are a thousand member-list pages) is
+ * synced in the long lane: such syncs take at most one loop per VRChat bot account, and the worker runs one
+ * loop more (jobs/handlers/sync-guild.ts), so a small community's sync never waits behind big ones.
+ */
+export const LONG_SYNC_MS = 60_000;
+
+/** The priority a sync of this server asked for this reason is sent with, and whether it is a long one. */
+export async function syncJobFor(
+  ctx: AppContext,
+  guildId: string,
+  reason: SyncReason,
+): Promise<{ priority: number; long: boolean }> {
+  const ms = await lastSyncDurationMs(ctx, guildId).catch(() => null);
+  return {
+    priority: syncPriority(ms) + (reason === 'schedule' ? 0 : CHANGE_PRIORITY),
+    long: ms !== null && ms >= LONG_SYNC_MS,
+  };
 }
 
 /**

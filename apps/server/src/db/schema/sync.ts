@@ -56,6 +56,8 @@ export const groupDiscordMappings = pgTable(
 export const guildSyncState = pgTable('guild_sync_state', {
   guildId: text('guild_id').primaryKey(),
   lastRunAt: timestamp('last_run_at', { withTimezone: true }),
+  /** When a sync last started; later than lastRunAt: it did not finish (failed, or its worker died). */
+  lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
   lastResult: jsonb('last_result').$type<Record<string, unknown>>(),
   heldRemovals: jsonb('held_removals').$type<unknown[]>(),
   heldAt: timestamp('held_at', { withTimezone: true }),

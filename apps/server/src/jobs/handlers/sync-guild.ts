@@ -12,8 +12,10 @@ export const syncGuildHandler: JobDefinition<typeof syncGuildJob.payload> = {
     const result = await runGuildSync(ctx, guildId, { approvedRemovals });
     ctx.log.info({ guildId, reason, ...result }, 'sync.guild: done');
   }),
-  // One server's sync at a time per VRChat bot account: each group is served by one account with its own
+  // One sync loop per VRChat bot account, and one more: each group is served by one account with its own
   // budget, so servers on different accounts sync side by side (never two syncs of one server: the fetch skips
-  // a server whose sync runs, boss-sql.ts); a process with one account runs them one after another.
-  runsAtOnce: (ctx) => vrchatAccountsOf(ctx.config.vrchat).length,
+  // a server whose sync runs, boss-sql.ts). Big servers' syncs (LONG_SYNC_MS) take at most one loop per account
+  // over every process, so the extra loop is always free for a small community's sync.
+  runsAtOnce: (ctx) => vrchatAccountsOf(ctx.config.vrchat).length + 1,
+  longAtOnce: (ctx) => vrchatAccountsOf(ctx.config.vrchat).length,
 };

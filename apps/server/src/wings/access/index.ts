@@ -29,6 +29,7 @@ export {
   currentPeopleWithLinks,
   escapeLike,
   getSync,
+  linkedOnlyGuildIds,
   mirrorRoleChange,
 } from './members/member-mirror.store.js';
 export { BOT_NOT_IN_GUILD, requireGuildPermission } from './permissions/access.service.js';

@@ -320,3 +320,15 @@ export async function currentPeopleWithLinks(db: Db, guildId: string) {
     .leftJoin(vrchatLinks, eq(vrchatLinks.discordUserId, guildMembers.userId))
     .where(and(eq(guildMembers.guildId, guildId), isNull(guildMembers.leftAt), eq(guildMembers.bot, false)));
 }
+
+/**
+ * The servers whose mirror keeps linked members only (no Server Members intent: no member events, so a Discord
+ * role change is seen only when a sync re-reads the linked members).
+ */
+export async function linkedOnlyGuildIds(db: Db): Promise<Set<string>> {
+  const rows = await db
+    .select({ guildId: guildMemberSync.guildId })
+    .from(guildMemberSync)
+    .where(eq(guildMemberSync.mode, 'linked'));
+  return new Set(rows.map((r) => r.guildId));
+}

@@ -23,12 +23,14 @@ import { discordGroupMappings, guildSettings } from '../../../db/schema/index.js
 import type { AppContext } from '../../../kernel/context.js';
 import { DiscordError } from '../../../platforms/discord/errors.js';
 import type { DiscordPort, VrchatPort } from '../../../platforms/ports.js';
+import { waitFor } from '../../../platforms/testing.js';
 import {
   createVrchatPlatform,
   createVrchatPool,
   dbSessionStore,
   VrchatError,
 } from '../../../platforms/vrchat/index.js';
+import { getSync, mirrorDeps, refreshLinkedUser } from '../../access/index.js';
 import { runGuildSync, type SyncRunResult } from './sync.service.js';
 import { groupId, groupRoles, hangout, hangoutGroupScene } from './testing.js';
 
@@ -520,8 +522,12 @@ describe('the sync where the mirror keeps linked members only (no Server Members
       .insert(guildSettings)
       .values({ guildId: hangout.id, linkedRoleId: linkedRole })
       .onConflictDoUpdate({ target: guildSettings.guildId, set: { linkedRoleId: linkedRole } });
+    // The fill at connect is done first (it could otherwise run between the link and the sync, and miss it),
+    // then the link does what linking through the product does: the mirror fetches the newly linked member.
+    await waitFor(async () => (await getSync(t.ctx.db, hangout.id))?.filledAt);
     const member = await discordMember(t, hangout.id);
     await vrchatLink(t, { discordUserId: member.id, vrchatName: 'Someone' });
+    await refreshLinkedUser(mirrorDeps(t.ctx), [hangout.id], member.id);
     const first = await runGuildSync(t.ctx, hangout.id);
     expect(first).toMatchObject({ applied: 1, failed: 0 });
     expect(await simulatorRoles(t, hangout.id, member.id)).toContain(linkedRole);

@@ -80,7 +80,7 @@ describe('the sync queue estimate', () => {
         syncGuildJob.name,
       ]);
     const next = async () => {
-      const { rows } = await exec(fetchNextJobSql, [syncGuildJob.name, 'test-worker']);
+      const { rows } = await exec(fetchNextJobSql, [syncGuildJob.name, 'test-worker', null]);
       return (rows[0]?.data as { guildId: string } | undefined)?.guildId;
     };
 
@@ -124,7 +124,7 @@ describe('the sync queue estimate', () => {
     expect(rows).toHaveLength(4);
     const order: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const { rows: taken } = await exec(fetchNextJobSql, [syncGuildJob.name, 'test-worker']);
+      const { rows: taken } = await exec(fetchNextJobSql, [syncGuildJob.name, 'test-worker', null]);
       order.push(String((taken[0]?.data as { guildId?: string } | undefined)?.guildId));
     }
     // The lifted one waited longer than the other change; the rest of the pass after both (same age: any order).

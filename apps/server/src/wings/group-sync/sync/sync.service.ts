@@ -5,10 +5,11 @@ import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { invalid, unavailable } from '../../../kernel/errors.js';
 import { syncGuildJob } from '../../../kernel/job-catalog.js';
-import { liftWaitingSync, requestGuildSync, syncPriorityFor } from '../../../kernel/sync-trigger.js';
+import { liftWaitingSync, requestGuildSync, syncJobFor } from '../../../kernel/sync-trigger.js';
 import { metrics } from '../../../observability/metrics.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { linkOf } from '../groups/groups.service.js';
+import { type LastSyncFacts, lastSyncFacts, nextFullPassSync } from './full-pass.js';
 import { forgetGroupReads } from './group-reads.js';
 import {
   awaitingKeys,
@@ -139,6 +140,11 @@ export async function runGuildSync(
   opts: { approvedRemovals?: readonly string[] } = {},
 ): Promise<SyncRunResult | null> {
   const started = Date.now();
+  // Marked before anything can fail: a sync that does not finish leaves the server due for the scheduled pass.
+  await ctx.db
+    .insert(guildSyncState)
+    .values({ guildId, lastAttemptAt: new Date(started) })
+    .onConflictDoUpdate({ target: guildSyncState.guildId, set: { lastAttemptAt: new Date(started) } });
   const obs = await observeGuild(ctx, guildId, { freshMembers: true });
   if (!obs) return null;
   await settleIntents(ctx, guildId, obs.input, obs.group?.id ?? null);
@@ -254,11 +260,16 @@ export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: stri
   const link = await linkOf(ctx.db, guildId);
   const held = await heldSummary(ctx.db, guildId);
   const last = row?.lastResult as Partial<SyncRunResult> | null | undefined;
-  const [activity, nextRunAt, queue] = await Promise.all([
+  const [activity, nextPassAt, queue, facts] = await Promise.all([
     syncActivityOf(ctx, guildId),
     nextScheduledSync(ctx),
     queuePlaceOrNull(ctx, guildId),
+    lastSyncFacts(ctx, [guildId]),
   ]);
+  // The scheduled pass skips a server nothing changed in until its last sync is FULL_PASS_INTERVAL_MS old.
+  const nextRunAt = nextPassAt
+    ? nextFullPassSync(facts.get(guildId) as LastSyncFacts, new Date(nextPassAt)).toISOString()
+    : null;
   return {
     groupEnabled: link?.enabled ?? false,
     activity,
@@ -284,9 +295,13 @@ export async function getSyncStatus(ctx: AppContext, actor: Actor, guildId: stri
 
 export async function requestSyncNow(ctx: AppContext, actor: Actor, guildId: string) {
   await requireGuildPermission(ctx, actor, guildId, 'Admin');
-  const priority = await syncPriorityFor(ctx, guildId, 'manual');
+  const { priority, long } = await syncJobFor(ctx, guildId, 'manual');
   const id = await ctx.jobs
-    .send(syncGuildJob, { guildId, reason: 'manual' }, { singletonKey: guildId, priority })
+    .send(
+      syncGuildJob,
+      { guildId, reason: 'manual', ...(long ? { long: true } : {}) },
+      { singletonKey: guildId, priority },
+    )
     .catch((err) => {
       ctx.log.error({ err, guildId }, 'sync: could not queue');
       throw unavailable(SYNC_NOT_QUEUED);

@@ -1,0 +1,1 @@
+ALTER TABLE "guild_sync_state" ADD COLUMN "last_attempt_at" timestamp with time zone;
