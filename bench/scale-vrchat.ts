@@ -278,6 +278,8 @@ export interface ScaleRun {
   syncReads: number;
   /** VRChat reads one linked group's sync made (servers without a group cost VRChat nothing). */
   syncReadsPerGroup: number;
+  /** Servers with a linked group synced while measured (the syncs that cost VRChat reads). */
+  groupSyncs: number;
   /** The scheduled pass run again once the first ended: the syncs it queued (nothing changed), of all servers. */
   nextPass: { queued: number; servers: number } | null;
   askedPerHour: { follow: number; sync: number; links: number; roles: number; total: number };
@@ -489,6 +491,7 @@ async function runOnce(
       followReads,
       syncReads,
       syncReadsPerGroup,
+      groupSyncs: syncedGroups,
       nextPass,
       askedPerHour: asked,
       perAccount: world.accounts
@@ -629,11 +632,12 @@ export async function runScaleVrchatBench(): Promise<ScaleRun[]> {
         `(≤ 5: ${r.probesLost > 0 ? '**no**' : verdict(p95, 0, r.k, 300)}) | ${r.rateLimited} (${yes(r.rateLimited === 0)}) |`,
     );
   }
-  const grows = runs.every(
-    (r, i) => i === 0 || r.syncDone / r.realS > runs[i - 1]!.syncDone / runs[i - 1]!.realS,
-  );
+  // Group syncs (the ones VRChat's budget limits): with every pass ending in time, all servers' syncs a minute
+  // compare K = 1's 100 group syncs and 1,000 cheap ones with K = 11's 1,100 group syncs.
+  const groupRate = (r: ScaleRun) => (r.groupSyncs / r.realS) * 60;
+  const grows = runs.every((r, i) => i === 0 || groupRate(r) > groupRate(runs[i - 1]!));
   out(
-    `\n  sync throughput grows with accounts: ${yes(grows)} (${runs.map((r) => `${((r.syncDone / r.realS) * 60).toFixed(0)}`).join(' → ')} syncs a real minute; ` +
+    `\n  sync throughput grows with accounts: ${yes(grows)} (${runs.map((r) => groupRate(r).toFixed(0)).join(' → ')} group syncs a real minute; ` +
       `VRChat ${runs.map((r) => fmt(r.madePerHour)).join(' → ')} req/h)`,
   );
   out(
