@@ -9,6 +9,7 @@ import {
   getSync,
   knownLinkedUserIds,
   linkedMembers,
+  linkedOnlyGuildIds,
   linkedUserIds,
   markLeft,
   recountTotals,
@@ -168,9 +169,10 @@ async function fillLinked(
 export async function refreshLinkedUser(deps: MirrorDeps, guildIds: string[], userId: string): Promise<void> {
   const source = deps.source;
   if (!source) return;
+  // One query for which servers keep linked members only, not one per server the bot is in.
+  const linkedOnly = await linkedOnlyGuildIds(deps.db);
   for (const guildId of guildIds) {
-    const sync = await getSync(deps.db, guildId);
-    if (sync?.mode !== 'linked') continue;
+    if (!linkedOnly.has(guildId)) continue;
     const seenAt = new Date();
     const member = await source.fetchMember(guildId, userId);
     if (member) await upsertMembers(deps.db, guildId, [member], seenAt);
