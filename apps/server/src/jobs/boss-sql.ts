@@ -16,8 +16,9 @@ export const AGED_PRIORITY = `(j.priority + extract(epoch from now() - j.created
  * its singleton key is running, fails on the stately unique index, and so stops the whole queue behind one
  * busy (or dead) key. `$2` names the worker (shown while the job runs). This one skips a key that is running; and a fresh job waits behind a retry of its key,
  * so a retry never collides with it when the running job fails or expires. `$3` (null: no limit) caps the jobs
- * whose payload says `long: true` running at once over every process (two workers fetching at the same moment
- * may pass it by one): with more loops than that, short jobs always find one free.
+ * whose payload says `long: true` running at once over every process (one process's loops fetch in turn,
+ * pg-boss-queue.ts fetchInTurn; two processes fetching at the same moment may pass it by one): with more
+ * loops than that, short jobs always find one free.
  */
 export const fetchNextJobSql = `
 WITH next AS (

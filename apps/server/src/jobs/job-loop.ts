@@ -22,6 +22,8 @@ export interface JobLoopOptions {
   maxRunSeconds: number;
   /** How many jobs whose payload says `long: true` run at once over every process (undefined: no limit). */
   longAtOnce?: number;
+  /** Runs a fetch when the queue's previous fetch in this process ended (queues with a long-job cap). */
+  fetchInTurn?<T>(fetch: () => Promise<T>): Promise<T>;
   /** How long a handler may take to return once told to stop (default ABORT_GRACE_MS). */
   abortGraceMs?: number;
   /** Resolves when the queue may have a job due (job-wakeups.ts); the loop then fetches again. */
@@ -54,7 +56,8 @@ export function startJobLoop(o: JobLoopOptions): { stop(graceMs: number): Promis
 
   const fetchNext = async (): Promise<QueuedJob | undefined> => {
     try {
-      const { rows } = await o.db.executeSql(fetchNextJobSql, [o.name, o.workerName, o.longAtOnce ?? null]);
+      const fetch = () => o.db.executeSql(fetchNextJobSql, [o.name, o.workerName, o.longAtOnce ?? null]);
+      const { rows } = await (o.fetchInTurn ? o.fetchInTurn(fetch) : fetch());
       return rows[0] as unknown as QueuedJob | undefined;
     } catch (err) {
       // Two workers racing for one key's jobs collide on pg-boss's unique index: the next poll settles it.

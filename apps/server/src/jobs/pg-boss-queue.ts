@@ -42,6 +42,8 @@ export class PgBossJobQueue implements JobQueue {
   private readonly database: Database;
   private readonly leaseSeconds: number;
   private readonly loops = new Map<string, { stop(graceMs: number): Promise<void> }>();
+  /** Per queue with a long-job cap: its loops' fetches, one after another (see fetchInTurn). */
+  private readonly fetchTurns = new Map<string, Promise<unknown>>();
   private sweeper: NodeJS.Timeout | undefined;
   private readonly wakeups: JobWakeups;
 
@@ -137,6 +139,7 @@ export class PgBossJobQueue implements JobQueue {
         maxRunSeconds: def?.expireInSeconds ?? 15 * 60,
         abortGraceMs: this.opts.abortGraceMs,
         longAtOnce: opts.longAtOnce,
+        fetchInTurn: opts.longAtOnce === undefined ? undefined : (fetch) => this.fetchInTurn(name, fetch),
         waitForJob: () => this.wakeups.waitForJob(name),
         handler,
       }),
@@ -149,6 +152,21 @@ export class PgBossJobQueue implements JobQueue {
       this.opts.sweepMs ?? EXPIRY_SWEEP_MS,
     );
     return id;
+  }
+
+  /**
+   * Runs a fetch of a queue with a long-job cap after this process's previous one ended: fetches running at
+   * once each count the long jobs as their statement starts and could all take one (all loops fetch together
+   * when the worker starts). Across processes they still may pass the cap by one each.
+   */
+  private fetchInTurn<T>(name: string, fetch: () => Promise<T>): Promise<T> {
+    const previous = this.fetchTurns.get(name) ?? Promise.resolve();
+    const mine = previous.then(fetch, fetch);
+    this.fetchTurns.set(
+      name,
+      mine.catch(() => undefined),
+    );
+    return mine;
   }
 
   /** Stops one worker; its running job may finish within the grace time, else it is failed (and retried). */
