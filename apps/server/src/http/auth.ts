@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
 import {
   type ActiveApiKey,
@@ -105,7 +105,22 @@ export function registerAuth(
   app.decorateRequest('auth', null);
   app.decorateRequest('apiKey', null);
   app.decorateRequest('viaHeader', false);
-  app.addHook('onRequest', async (req, reply) => {
+  // A callback hook: a request without a token (the public reads) is settled without a promise; only the
+  // session or API-key lookup waits for the database.
+  app.addHook('onRequest', (req, reply, done) => {
+    let lookup: Promise<void> | undefined;
+    try {
+      lookup = authenticate(req, reply);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    if (lookup) lookup.then(() => done(), done);
+    else done();
+  });
+
+  /** The request's caller; a promise only when a token must be looked up. */
+  function authenticate(req: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
     if (!req.url.startsWith('/api/')) return;
     const bearer = bearerToken(req);
     req.viaHeader = Boolean(bearer);
@@ -127,13 +142,17 @@ export function registerAuth(
         throw refused('Invalid or missing XSRF token.');
     }
     if (bearer?.startsWith(API_KEY_PREFIX)) {
-      req.apiKey = await findApiKey(db, bearer);
-      return;
+      return findApiKey(db, bearer).then((key) => {
+        req.apiKey = key;
+      });
     }
     const token = bearer ?? req.cookies[SESSION_COOKIE];
-    if (token) req.auth = await findSession(db, token);
-    if (req.auth?.kind === 'sdk' && !sdkTokenAllowed(req)) throw refused(SDK_TOKEN_REFUSED);
-  });
+    if (!token) return;
+    return findSession(db, token).then((auth) => {
+      req.auth = auth;
+      if (auth?.kind === 'sdk' && !sdkTokenAllowed(req)) throw refused(SDK_TOKEN_REFUSED);
+    });
+  }
 }
 
 /**

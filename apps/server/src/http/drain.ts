@@ -12,9 +12,10 @@ export function registerDrain(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
+  // A callback hook, not an async one: it runs on every answer, and an async hook costs a promise each.
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -36,12 +36,18 @@ export function loopbackRedirect(
 
 /** Sends a page request on the other loopback name to the same path on PUBLIC_URL (see loopbackRedirect). */
 export function registerLoopbackRedirect(app: FastifyInstance, publicUrl: string): void {
-  app.addHook('onRequest', async (req, reply) => {
+  // Only a loopback PUBLIC_URL has another loopback name to redirect from: elsewhere no hook at all.
+  if (!LOOPBACK.has(new URL(publicUrl).hostname.toLowerCase())) return;
+  app.addHook('onRequest', (req, reply, done) => {
     const location = loopbackRedirect(publicUrl, {
       method: req.method,
       url: req.url,
       host: req.headers.host,
     });
-    if (location) return reply.redirect(location, 302);
+    if (location) {
+      reply.redirect(location, 302);
+      return;
+    }
+    done();
   });
 }

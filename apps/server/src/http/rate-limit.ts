@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
 import { rateLimits } from '../db/schema/index.js';
 import type { AppConfig } from '../kernel/config.js';
@@ -239,7 +239,15 @@ export function registerRateLimit(
     }
     return key;
   };
-  app.addHook('onRequest', async (req, reply) => {
+  // A callback hook: a request nobody counts (anonymous reads, pages) passes without a promise.
+  app.addHook('onRequest', (req, reply, done) => {
+    const counting = count(req, reply);
+    if (counting) counting.then(() => done(), done);
+    else done();
+  });
+
+  /** Counts the request against its caller's limit; undefined when nothing is counted. */
+  function count(req: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
     if (!req.url.startsWith('/api/')) return;
     let key: string;
     let limit: number;
@@ -256,6 +264,10 @@ export function registerRateLimit(
       limit = config.anonymous;
     } else return;
     if (limit <= 0) return;
+    return countAgainst(req, reply, key, limit);
+  }
+
+  async function countAgainst(req: FastifyRequest, reply: FastifyReply, key: string, limit: number) {
     // Anonymous callers are counted in the database at once: their routes write anyway, and an address is
     // what several processes must agree on exactly.
     const { hits, resetMs } = key.startsWith('ip:')
@@ -270,5 +282,5 @@ export function registerRateLimit(
         `Too many requests: wait ${resetSeconds} second${resetSeconds === 1 ? '' : 's'} and try again.`,
       );
     }
-  });
+  }
 }

@@ -9,10 +9,12 @@ import { METRICS_CONTENT_TYPE, processMetrics } from './process-metrics.js';
  * serves /metrics on the public listener only with METRICS_TOKEN (docs/deploy.md, "Metrics").
  */
 export function registerHttpMetrics(app: FastifyInstance, ctx: AppContext): void {
-  app.addHook('onResponse', async (req, reply) => {
+  // A callback hook: it runs on every answer, and an async hook costs a promise each.
+  app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? '(unmatched)';
     metrics.httpRequests.inc({ method: req.method, route, status: String(reply.statusCode) });
     metrics.httpDuration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+    done();
   });
   app.get(
     '/metrics',

@@ -10,7 +10,17 @@ const labelText = (labels: Labels) => {
   const entries = Object.entries(labels);
   return entries.length ? `{${entries.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')}}` : '';
 };
-const keyOf = (labels: Labels) => JSON.stringify(Object.entries(labels).sort());
+/**
+ * A series' key: its labels in name order (the same series whatever order a caller names them in). Built by
+ * concatenation: it runs twice on every HTTP answer, where entries + sort + JSON cost a few microseconds.
+ */
+const keyOf = (labels: Labels) => {
+  const names = Object.keys(labels);
+  if (names.length > 1) names.sort();
+  let key = '';
+  for (const name of names) key += `${name}\u0000${labels[name]}\u0001`;
+  return key;
+};
 
 interface Metric {
   name: string;
