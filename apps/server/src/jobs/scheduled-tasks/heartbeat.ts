@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { retryWhenDatabaseLost } from '../../db/retry-when-lost.js';
 import { processInstances } from '../../db/schema/index.js';
 import type { AppContext } from '../../kernel/context.js';
 import { pruneGoneProcesses } from './task-store.js';
@@ -45,8 +46,12 @@ export async function startHeartbeat(
   opts: { intervalMs?: number } = {},
 ): Promise<() => Promise<void>> {
   const interval = opts.intervalMs ?? HEARTBEAT_INTERVAL_MS;
-  await writeHeartbeat(ctx, new Date());
-  await pruneGoneProcesses(ctx.db);
+  // Again on a lost or refused connection: the roles start after the API answers, so a database restart or a
+  // terminated connection at that moment must not end the process (the fault suite's two processes).
+  await retryWhenDatabaseLost(async () => {
+    await writeHeartbeat(ctx, new Date());
+    await pruneGoneProcesses(ctx.db);
+  });
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let beating: Promise<void> = Promise.resolve();

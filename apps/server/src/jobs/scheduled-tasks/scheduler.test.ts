@@ -57,6 +57,32 @@ describe('scheduler', () => {
     return { ...rec, scheduler };
   }
 
+  it('registers its tasks though the database connection is lost as it starts (tried again, not thrown)', async () => {
+    // The first statement fails as a terminated connection does (57P01); the next ones reach the database.
+    let failed = 0;
+    const db = new Proxy(t.ctx.db, {
+      get(target, key, receiver) {
+        if (key === 'insert' && failed === 0) {
+          failed++;
+          const lost = Object.assign(new Error('terminating connection due to administrator command'), {
+            code: '57P01',
+          });
+          return () => {
+            throw lost;
+          };
+        }
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const scheduler = await startScheduler(
+      { ...t.ctx, db, jobs: recordingQueue().queue },
+      { owner: A, registry, tickMs: 100_000 },
+    );
+    started.push(scheduler);
+    expect(failed).toBe(1);
+    expect(await findTask(t.ctx.db, { ...A, taskName: 'runsLater' })).toBeTruthy();
+  });
+
   it('registers its tasks by method, and fires a due task once until its timer comes round', async () => {
     const a = await start(A);
     expect((await findTask(t.ctx.db, { ...A, taskName: 'runsAtStart' }))?.timerSeconds).toBe(3600);

@@ -1,3 +1,4 @@
+import { retryWhenDatabaseLost } from '../../db/retry-when-lost.js';
 import type { AppContext, LocalTaskScheduler } from '../../kernel/context.js';
 import type { JobDefinition } from '../define.js';
 import { findScheduledJob, jobRegistry, scheduledJobs } from '../registry.js';
@@ -24,14 +25,18 @@ export async function startScheduler(
   const owner = opts.owner ?? { api: ctx.config.process.api, container: ctx.config.process.container };
   const registry = opts.registry ?? jobRegistry;
   const tasks = scheduledJobs(registry);
-  await registerTasks(
-    ctx.db,
-    owner,
-    tasks.map((t) => ({
-      taskName: t.schedule.method,
-      timerSeconds: t.schedule.timerSeconds,
-      runAtStart: t.schedule.runAtStart ?? false,
-    })),
+  // Again on a lost or refused connection (an upsert: safe to repeat): a connection terminated while the
+  // process starts its roles must not end it.
+  await retryWhenDatabaseLost(() =>
+    registerTasks(
+      ctx.db,
+      owner,
+      tasks.map((t) => ({
+        taskName: t.schedule.method,
+        timerSeconds: t.schedule.timerSeconds,
+        runAtStart: t.schedule.runAtStart ?? false,
+      })),
+    ),
   );
 
   const fire = async () => {
