@@ -5,6 +5,16 @@ const url = process.env.DATABASE_URL;
 const settled = async (p: Promise<unknown>, ms: number) =>
   Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))]);
 
+/**
+ * A first shard id of a range no other run uses: the locks live in the shared test database, where another
+ * suite's run may hold ids of its own (a narrow random range met one there: a shard taken counted as held).
+ */
+let nextRange = 10_000 + Math.floor(Math.random() * 1_000_000) * 1_000;
+const freeRange = () => {
+  nextRange += 300;
+  return nextRange;
+};
+
 describe('the gateway lock', () => {
   it('is held at once on the embedded database (one process)', async () => {
     const lock = acquireGatewayLock({ shardIds: [0] });
@@ -14,7 +24,7 @@ describe('the gateway lock', () => {
 
   it.skipIf(!url)('lets one process hold a shard; a second one waits and takes over on release', async () => {
     // A shard id no other test uses, so parallel test files cannot interfere.
-    const shardIds = [900 + Math.floor(Math.random() * 90)];
+    const shardIds = [freeRange()];
     const first = acquireGatewayLock({ databaseUrl: url, shardIds, retryMs: 50 });
     await first.acquired;
     let waiting = false;
@@ -34,7 +44,7 @@ describe('the gateway lock', () => {
   });
 
   it.skipIf(!url)('holds every shard it runs or none (a shard held elsewhere blocks the set)', async () => {
-    const a = 800 + Math.floor(Math.random() * 90);
+    const a = freeRange();
     const one = acquireGatewayLock({ databaseUrl: url, shardIds: [a], retryMs: 50 });
     await one.acquired;
     const both = acquireGatewayLock({ databaseUrl: url, shardIds: [a + 100, a], retryMs: 50 });
@@ -48,7 +58,7 @@ describe('the gateway lock', () => {
   it.skipIf(!url)(
     'with atMost, takes only free shards, up to that many, so processes spread them',
     async () => {
-      const base = 700 + Math.floor(Math.random() * 30) * 3;
+      const base = freeRange();
       const shardIds = [base, base + 1, base + 2];
       const first = acquireGatewayLock({ databaseUrl: url, shardIds, atMost: 2, retryMs: 50 });
       expect(await first.acquired).toEqual([base, base + 1]);
@@ -66,7 +76,7 @@ describe('the gateway lock', () => {
   it.skipIf(!url)(
     'takes more free shards later, never one it holds twice, and gives back those it will not run',
     async () => {
-      const base = 600 + Math.floor(Math.random() * 30) * 3;
+      const base = freeRange();
       const shardIds = [base, base + 1, base + 2];
       const other = acquireGatewayLock({ databaseUrl: url, shardIds: [base + 1], retryMs: 50 });
       await other.acquired;
