@@ -22,7 +22,8 @@ export interface LoginPause {
 export class LoginGate {
   private readonly cooldownMs: number;
   private readonly maxCooldownMs: number;
-  private readonly now: () => number;
+  /** The gate's clock (tests inject one: a cooldown is then independent of how busy the machine is). */
+  readonly now: () => number;
   private startedAt = Number.NEGATIVE_INFINITY;
   private nextAllowedAt = 0;
   private failures = 0;

@@ -209,7 +209,9 @@ describe('VRChat adapter: session, login and pacing against the simulator', () =
 
   it('answers a wrong password with login_failed, and tries again only after the cooldown', async () => {
     const config = { ...sim.config.vrchat, password: 'not-the-password' };
-    const platform = make(memorySessionStore(), { config, login: { cooldownMs: 300 } });
+    // The gate's own clock, moved by hand: a loaded machine's late timer cannot outlast the doubled cooldown.
+    let clock = Date.now();
+    const platform = make(memorySessionStore(), { config, login: { cooldownMs: 300, now: () => clock } });
     await expect(platform.getUser(aurora)).rejects.toMatchObject({ name: 'VrchatError', status: 503 });
     expect(platform.state()).toMatchObject({
       status: 'login_failed',
@@ -223,11 +225,11 @@ describe('VRChat adapter: session, login and pacing against the simulator', () =
     expect((results[0] as PromiseRejectedResult).reason.message).toMatch(/paused until .*Invalid Username/);
     expect(basicLogins()).toBe(1);
 
-    await new Promise((r) => setTimeout(r, 320));
+    clock += 320;
     await expect(platform.getUser(aurora)).rejects.toThrow();
     expect(basicLogins()).toBe(2);
     // The cooldown doubles after a second failure in a row.
-    await new Promise((r) => setTimeout(r, 320));
+    clock += 320;
     await expect(platform.getUser(aurora)).rejects.toThrow();
     expect(basicLogins()).toBe(2);
   });

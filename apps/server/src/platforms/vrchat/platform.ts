@@ -20,7 +20,7 @@ export interface VrchatPlatformOptions {
   log: FastifyBaseLogger;
   pacer?: VrchatPacerSettings;
   /** Spacing of login attempts (default 60 s, doubling per failure up to 1 h). */
-  login?: Omit<LoginGateOptions, 'now'>;
+  login?: LoginGateOptions;
   /** Sent in the User-Agent; defaults to the server's package version. */
   version?: string;
   fetch?: typeof fetch;
@@ -244,8 +244,8 @@ function shareLogins(deps: {
       }
       // Another process's failed login pauses ours too: a wrong password is tried once per pause, not per process.
       const shared = await deps.sessionStore.loadLoginPause(deps.credentials).catch(() => null);
-      if (shared && shared.until > Date.now()) deps.gate.adopt(shared);
-      if (Date.now() < deps.gate.nextAttemptAt) return undefined;
+      if (shared && shared.until > deps.gate.now()) deps.gate.adopt(shared);
+      if (deps.gate.now() < deps.gate.nextAttemptAt) return undefined;
       return sdkAuthenticate(options).finally(async () => {
         await deps.cookieStore.settle();
         await deps.sessionStore
