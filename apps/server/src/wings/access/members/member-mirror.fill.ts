@@ -170,7 +170,7 @@ export async function refreshLinkedUser(deps: MirrorDeps, guildIds: string[], us
   const source = deps.source;
   if (!source) return;
   // One query for which servers keep linked members only, not one per server the bot is in.
-  const linkedOnly = await linkedOnlyGuildIds(deps.db);
+  const linkedOnly = await linkedOnlyGuildIds(deps.db, guildIds);
   for (const guildId of guildIds) {
     if (!linkedOnly.has(guildId)) continue;
     const seenAt = new Date();

@@ -322,13 +322,14 @@ export async function currentPeopleWithLinks(db: Db, guildId: string) {
 }
 
 /**
- * The servers whose mirror keeps linked members only (no Server Members intent: no member events, so a Discord
+ * Which of `among` keep linked members only in their mirror (no Server Members intent: no member events, so a Discord
  * role change is seen only when a sync re-reads the linked members).
  */
-export async function linkedOnlyGuildIds(db: Db): Promise<Set<string>> {
+export async function linkedOnlyGuildIds(db: Db, among: readonly string[]): Promise<Set<string>> {
+  if (among.length === 0) return new Set();
   const rows = await db
     .select({ guildId: guildMemberSync.guildId })
     .from(guildMemberSync)
-    .where(eq(guildMemberSync.mode, 'linked'));
+    .where(and(eq(guildMemberSync.mode, 'linked'), inArray(guildMemberSync.guildId, [...among])));
   return new Set(rows.map((r) => r.guildId));
 }

@@ -59,7 +59,7 @@ export async function lastSyncFacts(
         .where(inArray(guildSyncState.guildId, guildIds))
     : [];
   const byGuild = new Map(rows.map((r) => [r.guildId, r]));
-  const linkedOnly = await linkedOnlyGuildIds(ctx.db);
+  const linkedOnly = await linkedOnlyGuildIds(ctx.db, guildIds);
   const facts = new Map<string, LastSyncFacts>();
   for (const guildId of guildIds) {
     const row = byGuild.get(guildId);
