@@ -45,7 +45,8 @@ export default defineConfig({
           root: 'apps/web',
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
-          testTimeout: 20_000,
+          // Above the 15 s findBy*/waitFor wait of test/setup.ts.
+          testTimeout: 30_000,
           setupFiles: ['test/setup.ts'],
         },
       },

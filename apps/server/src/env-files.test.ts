@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseEnv as parseDotenv } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runMainToExit } from '../test/server-process.js';
 import { envSchema, parseEnv } from './env.js';
 import { withEnvFiles } from './env-files.js';
 
@@ -46,17 +46,12 @@ describe('configuration files', () => {
     expect(parseEnv(withEnvFiles({}, dirWith({}))).PORT).toBe(3000);
   });
 
-  it('is read by the server from its working directory (a bad PORT in .env stops it with the list)', () => {
+  // A generous limit: the child compiles the server with tsx, which took 36 s on a CPU-loaded machine.
+  it('is read by the server from its working directory (a bad PORT in .env stops it with the list)', {
+    timeout: 120_000,
+  }, async () => {
     const dir = dirWith({ '.env': 'PORT=not-a-port\nLOG_LEVEL=silent\n' });
-    const run = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
-        join(repoRoot, 'apps/server/src/main.ts'),
-      ],
-      { cwd: dir, env: { PATH: process.env.PATH }, encoding: 'utf8', timeout: 60_000 },
-    );
+    const run = await runMainToExit({ PATH: process.env.PATH }, dir);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('Invalid configuration');
     expect(run.stderr).toContain('PORT:');

@@ -133,3 +133,33 @@ export function signedInHeaders(secretKey: string, sessionToken: string): Record
   const xsrf = sessionXsrfToken(resolveSecretKey({ SECRET_KEY: secretKey, DATA_DIR: '' }), sessionToken);
   return { cookie: `vrclink_session=${sessionToken}; XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': xsrf };
 }
+
+/**
+ * Runs `main.ts` (through tsx) in `cwd` with only `env` and waits for it to exit by itself: a start that
+ * must stop at once (bad configuration). Asynchronous, not `spawnSync`: tsx compiling the server's modules
+ * took 36 s on a CPU-loaded machine, and a synchronous child held the test's own time-out off meanwhile.
+ * Killed after `limitMs`.
+ */
+export function runMainToExit(
+  env: Record<string, string | undefined>,
+  cwd = repoRoot,
+  limitMs = 110_000,
+): Promise<{ status: number | null; stderr: string }> {
+  const loader = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+  const child = spawn(process.execPath, ['--import', loader, join(repoRoot, 'apps/server/src/main.ts')], {
+    cwd,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const limit = setTimeout(() => child.kill('SIGKILL'), limitMs);
+  return new Promise((resolve) =>
+    child.once('close', (status) => {
+      clearTimeout(limit);
+      resolve({ status, stderr });
+    }),
+  );
+}

@@ -25,7 +25,10 @@ describe('bulk-seeding 100,000 members', () => {
   let members: Member[] = [];
 
   beforeAll(async () => {
-    sim = await startSimulator({ port: 0, gatewayHeartbeatMs: 5000, discordGateway: FAST_IDENTIFY });
+    // Discord's own heartbeat interval (41.25 s), not a short one: seeding and streaming 100,000 members hold this
+    // process's event loop (simulator and client share it) for seconds on a CPU-loaded machine, and with a 5 s
+    // interval the simulator dropped the client as a zombie mid-stream (no chunk arrived after that).
+    sim = await startSimulator({ port: 0, discordGateway: FAST_IDENTIFY });
     const url = ((await call(sim.url, 'GET', '/api/v10/gateway/bot')).body as { url: string }).url;
     gateway = new RawGateway(url);
     await gateway.opened;

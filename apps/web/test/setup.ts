@@ -2,8 +2,10 @@ import { act, cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { dismissAll } from '../src/components/toasts/store';
 
-// findBy*/waitFor wait up to 5 s: on a loaded CI machine a render can take longer than the default second.
-configure({ asyncUtilTimeout: 5_000 });
+// findBy*/waitFor wait up to 15 s for what they look for (they return as soon as it is there): on a CPU-loaded
+// machine the first render of a lazily imported page waits on Vitest transforming its modules, which took over
+// 5 s with two busy loops beside the suite (issue #34 item 3).
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom lacks the layout APIs Mantine touches.
 Object.defineProperty(window, 'matchMedia', {

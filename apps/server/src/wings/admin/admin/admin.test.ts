@@ -120,11 +120,16 @@ describe('/api/admin (platform admins)', () => {
   });
 
   it('Run now on a task of this process queues its job at once and moves Last Run', async () => {
+    const asked = Date.now();
     const res = await as(admin.session, 'POST', taskUrl('run', 'rebuildEnabledWorlds'));
+    const answered = Date.now();
     expect(res.statusCode).toBe(200);
     const task = res.json();
     expect(task.runRequested).toBe(false);
-    expect(Date.now() - new Date(task.lastRun).getTime()).toBeLessThan(2000);
+    // Last Run is the moment of the request (however long a loaded machine took to answer it).
+    const lastRun = new Date(task.lastRun).getTime();
+    expect(lastRun).toBeGreaterThanOrEqual(asked - 1000);
+    expect(lastRun).toBeLessThanOrEqual(answered);
     const jobs = await sql(`select count(*)::int as n from pgboss.job where name = 'worlds.rebuild'`);
     expect(jobs[0].n).toBe(1);
     const audit = await sql(`select actor_id from audit_log where action = 'scheduled_task.run_requested'`);

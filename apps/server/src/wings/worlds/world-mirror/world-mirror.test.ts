@@ -136,6 +136,7 @@ describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () =>
     const hook = join(bare, 'hooks', 'pre-receive');
     writeFileSync(hook, '#!/bin/sh\necho "push refused by test" >&2\nexit 1\n');
     chmodSync(hook, 0o755);
+    const started = Date.now();
     const world = await createWorld();
     await update(world, { enabled: true });
     const before = sh('rev-parse', 'refs/heads/main');
@@ -149,26 +150,28 @@ describe('the world mirror (demo mode: a bare repository under DATA_DIR)', () =>
     try {
       await queue.send(worldsMirrorHandler, {}, { singletonKey: worldsMirrorHandler.name });
       await expect
-        .poll(async () => (await status()).json().consecutiveFailures, { timeout: 20_000 })
+        .poll(async () => (await status()).json().consecutiveFailures, { timeout: 60_000 })
         .toBeGreaterThanOrEqual(2);
       const failing = (await status()).json();
       expect(failing.lastError).toMatch(/^git push failed: .*push refused by test/s);
-      expect(Date.parse(failing.lastErrorAt)).toBeGreaterThan(Date.now() - 20_000);
+      expect(Date.parse(failing.lastErrorAt)).toBeGreaterThanOrEqual(started);
       expect(sh('rev-parse', 'refs/heads/main')).toBe(before);
 
       rmSync(hook);
-      await expect.poll(async () => (await status()).json().lastError, { timeout: 20_000 }).toBeNull();
+      await expect.poll(async () => (await status()).json().lastError, { timeout: 60_000 }).toBeNull();
       const cleared = (await status()).json();
       expect(cleared).toMatchObject({ consecutiveFailures: 0, worlds: 1 });
       expect(commits()).toBe(1);
       expect(sh('rev-parse', 'refs/heads/main')).not.toBe(before);
       expect(mirrored(world)).toBe(await download(world));
     } finally {
+      rmSync(hook, { force: true });
       await stopWorker();
       await queue.stop();
     }
-    // Two waits of up to 20 s each (the failures, then the clearing retry): the limit covers both.
-  }, 60_000);
+    // Two waits of up to 60 s each (the failures, then the clearing retry; a few seconds on a quiet machine, 26 s
+    // with the CPU loaded): the limit covers both.
+  }, 150_000);
 
   it('does nothing without a remote, and serves nothing outside demo mode', async () => {
     const config = { ...t.ctx.config, worldMirror: { ...t.ctx.config.worldMirror, remote: null } };
