@@ -25,7 +25,9 @@ const mirror = (over: Partial<WorldMirrorStatus> = {}): WorldMirrorStatus => ({
 });
 
 async function open(answer: WorldMirrorStatus) {
-  vi.useFakeTimers({ now, shouldAdvanceTime: true });
+  // Only the clock is fixed (timers run for real, so findBy* waits): "1m 30s ago" stays that while a loaded
+  // machine takes seconds to render the page (with the clock running on it read "1m 31s ago").
+  vi.useFakeTimers({ now, toFake: ['Date'] });
   stubApi({ ...loggedInAs('Admin'), 'GET /api/admin/world-mirror': { body: answer } });
   renderApp('/admin');
   return within(await screen.findByRole('region', { name: 'World mirror' }));
