@@ -19,7 +19,9 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // A cap, not a wait: a test app's set-up (database, simulator, signed-in members) took over a minute with
+          // the CPU loaded three times over.
+          hookTimeout: 120_000,
           setupFiles: ['test/setup.ts'],
           globalSetup: ['test/global-setup.ts'],
         },

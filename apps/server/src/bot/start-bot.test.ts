@@ -38,7 +38,7 @@ describe.skipIf(!adminUrl)('the bot role holding the gateway lock (PostgreSQL)',
       env: { DATABASE_URL: scratch.url },
       bot: { lockRetryMs: 100, connectRetryMs: 500 },
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
     await admin?.end();

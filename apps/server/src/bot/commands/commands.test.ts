@@ -309,7 +309,7 @@ describe('/whois when it has to ask Discord (no Server Members intent)', () => {
       ...laxSimulator.forVrchatTestPacing,
       beforeStart: withoutMembersIntent,
     }));
-  }, 60_000);
+  });
   afterAll(() => t?.close());
 
   it('/whois defers first, so Discord answering the member read after 4 s still gets an answer', async () => {

@@ -12,7 +12,7 @@ describe('the discordLog.deliver job (pg-boss, against the simulated Discord)', 
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ ...laxSimulator.forManyDiscordCalls, jobs: true });
-  }, 60_000);
+  });
   afterAll(() => t?.close());
 
   it('is registered, queued by the write instead of posting in the request, and posts when run', async () => {

@@ -36,7 +36,7 @@ describe('Logging to Discord (against the simulated Discord)', () => {
       ...laxSimulator.forManyDiscordCalls,
       log: pino({ level: 'warn' }, sink),
     }));
-  }, 60_000);
+  });
   afterEach(async () => {
     await t.control('DELETE', '/faults');
     await t.ctx.database.executeSql('delete from discord_log_outbox');

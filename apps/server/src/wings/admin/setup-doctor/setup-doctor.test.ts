@@ -35,7 +35,7 @@ describe('GET /api/guilds/{guildId}/setup_check (against the simulators)', () =>
         action: 'GrantRoleTemporary',
       },
     ]);
-  }, 60_000);
+  });
   afterAll(() => t?.close());
 
   const checks = async (): Promise<SetupCheck[]> => {

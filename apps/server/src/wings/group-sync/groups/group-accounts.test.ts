@@ -19,7 +19,7 @@ describe('several VRChat bot accounts: each linked group is served by one (again
     t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, vrchatAccounts: 2 });
     hangoutOwner = await signIn(t, { id: seedUserIds.admin, username: 'demo_admin' });
     clubOwner = await signIn(t, { id: seedUserIds.humans[4], username: 'dj_pawsome' });
-  }, 60_000);
+  });
   afterAll(() => t?.close());
 
   const link = async (session: string, guildId: string, groupId: string) => {

@@ -55,7 +55,7 @@ describe('the scheduled pass (sync.all) against the database', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ ...laxSimulator.forVrchatTestPacing, jobs: true });
-  }, 60_000);
+  });
   afterAll(() => t?.close());
 
   const queued = async () =>

@@ -33,7 +33,7 @@ describe('groups.follow: each bot account follows its own groups, side by side',
     }
     // The first pass only starts the cursors (no read).
     await followGroupAuditLogs(t.ctx);
-  }, 60_000);
+  });
   afterAll(() => t?.close());
 
   const followedAt = async () => {

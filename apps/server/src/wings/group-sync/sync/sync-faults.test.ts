@@ -63,7 +63,7 @@ describe('the sync under platform faults (against the simulators)', () => {
     await hangoutGroupScene(t, owner, { linkedRole, memberRole });
     // Nobody is linked yet: nothing to do.
     expect(await runGuildSync(t.ctx, hangout.id)).toMatchObject({ planned: 0 });
-  }, 60_000);
+  });
   afterEach(async () => {
     await t.control('DELETE', '/faults');
   });
@@ -513,7 +513,7 @@ describe('the sync where the mirror keeps linked members only (no Server Members
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ ...laxSimulator.forOnlyInjected429s, beforeStart: withoutMembersIntent });
-  }, 60_000);
+  });
   afterAll(() => t?.close());
 
   it('does not give the same Discord role again on the next run (no member event tells the mirror)', async () => {

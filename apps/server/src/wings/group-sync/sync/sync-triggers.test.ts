@@ -146,7 +146,7 @@ describe('the sync without the Server Members intent (linked members only)', () 
     // As linking does: the mirror fetches the newly linked member.
     await refreshLinkedUser(mirrorDeps(t.ctx), [hangout.id], member.id);
     await runGuildSync(t.ctx, hangout.id);
-  }, 60_000);
+  });
   afterAll(() => t?.close());
 
   const carolInGroup = async () => {

@@ -14,7 +14,7 @@ describe("each member's share of the bot account's VRChat budget (strict simulat
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ simulator: true, vrchatTimeScale: 1 });
-  }, 60_000);
+  });
   afterAll(() => t?.close());
 
   const search = (user: { session: string }, query: string) =>
