@@ -18,7 +18,8 @@ export default defineConfig({
           root: 'apps/server',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 30_000,
+          // Caps, not waits: tests that build a test app of their own took over 30 s with the CPU loaded.
+          testTimeout: 60_000,
           // A cap, not a wait: a test app's set-up (database, simulator, signed-in members) took over a minute with
           // the CPU loaded three times over.
           hookTimeout: 120_000,

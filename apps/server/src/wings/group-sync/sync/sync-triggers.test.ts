@@ -61,19 +61,25 @@ describe('what sets off a sync (with the Server Members intent)', () => {
   });
 
   it("syncs when a role changes (the bot's role moved back up, Manage Roles given back)", async () => {
-    await forgetQueuedSyncs(t);
     const botRole = hangout.roles.VRCLink;
     const role = (await t.control('GET', `/discord/guilds/${hangout.id}`)).body.roles.find(
       (r: { id: string }) => r.id === botRole,
     );
-    expect(
-      (
-        await t.control('PATCH', `/discord/guilds/${hangout.id}/roles/${botRole}`, {
-          position: role.position,
-        })
-      ).status,
-    ).toBe(200);
-    expect(await queuedReason(t, hangout.id)).toBe('access');
+    // The sync job is one per server: a member sync the previous test's join queued late (seen once on a loaded
+    // CI machine) takes this change in, and the job says 'member'. Then the change is made again on an empty queue.
+    let reason = '';
+    for (let attempt = 0; attempt < 3 && reason !== 'access'; attempt++) {
+      await forgetQueuedSyncs(t);
+      expect(
+        (
+          await t.control('PATCH', `/discord/guilds/${hangout.id}/roles/${botRole}`, {
+            position: role.position,
+          })
+        ).status,
+      ).toBe(200);
+      reason = await queuedReason(t, hangout.id);
+    }
+    expect(reason).toBe('access');
   });
 
   it('syncs when the bot is given a role', async () => {
