@@ -62,7 +62,8 @@ export default defineConfig({
           root: 'e2e',
           include: ['**/*.e2e.ts'],
           environment: 'node',
-          testTimeout: 60_000,
+          // Caps, not waits: a journey of 15–20 s on a quiet machine took three and a half times that on a slow one.
+          testTimeout: 180_000,
           hookTimeout: 240_000,
           // expect.poll's 1 s default is shorter than a page's round trip on a loaded 2-core CI machine.
           expect: { poll: { timeout: 15_000 } },

@@ -347,7 +347,7 @@ async function run(context: BrowserContext, check: Check, widths: number[], outc
       await page
         .locator('[role="dialog"][aria-labelledby], [role="dialog"][aria-label]')
         .first()
-        .waitFor({ timeout: 5000 })
+        .waitFor({ timeout: 15_000 })
         .catch(() => {});
       if (i === 0 && check.within) await check.within(page);
       await checkNow();
@@ -358,7 +358,7 @@ async function run(context: BrowserContext, check: Check, widths: number[], outc
         .catch(() => dialog.first().waitFor({ state: 'hidden' }));
       await settled(page);
       const back = await page
-        .waitForFunction((el) => document.activeElement === el, opener, { timeout: 2000 })
+        .waitForFunction((el) => document.activeElement === el, opener, { timeout: 15_000 })
         .then(() => true)
         .catch(() => false);
       if (!back) outcome.focusLost.push(where);

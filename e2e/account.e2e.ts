@@ -39,7 +39,7 @@ async function searchAndPick(page: Page, displayName: string): Promise<void> {
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('VRChat account').fill(displayName);
   const result = dialog.getByRole('listitem', { name: displayName });
-  await result.waitFor({ timeout: 10_000 });
+  await result.waitFor({ timeout: 30_000 });
   await result.getByRole('button', { name: 'Link' }).click();
 }
 

@@ -238,13 +238,13 @@ describe('toasts', () => {
       bar.evaluate((track) => track.firstElementChild!.getBoundingClientRect().width / track.clientWidth);
     expect(await toast.innerText()).toBe('Uploading (40%)');
     expect(await bar.getAttribute('aria-valuenow')).toBe('40');
-    await vi.waitFor(async () => expect(await filled()).toBeCloseTo(0.4, 2), { timeout: 2000 });
+    await vi.waitFor(async () => expect(await filled()).toBeCloseTo(0.4, 2), { timeout: 15_000 });
     expect(colourFamily((await toastColours('Uploading')).bar!)).toBe('blue');
 
     await page.evaluate((t) => window.__vrclinkNotify?.(t), progressToast(75));
     expect(await toastTexts()).toEqual(['Uploading (75%)']);
     expect(await bar.getAttribute('aria-valuenow')).toBe('75');
-    await vi.waitFor(async () => expect(await filled()).toBeCloseTo(0.75, 2), { timeout: 2000 });
+    await vi.waitFor(async () => expect(await filled()).toBeCloseTo(0.75, 2), { timeout: 15_000 });
   });
 
   it.each([
@@ -287,19 +287,19 @@ describe('toasts', () => {
   it('removes a toast after about 5 seconds but keeps a persistent one', async () => {
     const { page } = browser;
     await browser.goto('/');
+    // The page's clock, not the machine's: on a loaded machine a wall-clock sleep of 3.5 s may end after 5.
+    await page.clock.install();
     await page.evaluate(() => {
       window.__vrclinkNotify?.({ message: 'Saved!', type: 'success' });
       window.__vrclinkNotify?.({ message: 'Sticky error', type: 'error', persistent: true });
     });
     expect(await page.getByTestId('toast').first().getAttribute('data-type')).toBe('success');
-    await new Promise((resolve) => setTimeout(resolve, 3500));
+    await page.clock.runFor(4900);
     expect(await toastTexts()).toEqual(['Saved!', 'Sticky error']);
-    await vi.waitFor(async () => expect(await toastTexts()).toEqual(['Sticky error']), {
-      timeout: 4000,
-      interval: 200,
-    });
+    await page.clock.runFor(200);
+    await expect.poll(toastTexts).toEqual(['Sticky error']);
     await page.getByTestId('toast').getByRole('button', { name: 'Close' }).click();
-    expect(await toastTexts()).toEqual([]);
+    await expect.poll(toastTexts).toEqual([]);
   });
 
   it('shows only the newest five', async () => {

@@ -102,8 +102,8 @@ async function setSwitch(page: Page, name: RegExp, on: boolean): Promise<void> {
     await toggle.click();
     await saveThroughPreview(page);
   }
-  await expect.poll(() => toggle.isChecked(), { timeout: 10_000 }).toBe(on);
-  await expect.poll(() => toggle.isDisabled(), { timeout: 10_000 }).toBe(false);
+  await expect.poll(() => toggle.isChecked(), { timeout: 30_000 }).toBe(on);
+  await expect.poll(() => toggle.isDisabled(), { timeout: 30_000 }).toBe(false);
 }
 
 const started = Date.now();

@@ -48,7 +48,7 @@ describe('World Images', () => {
     const before = await page.getByRole('article').count();
     await page.getByRole('button', { name: 'Create new' }).click();
     await vi.waitFor(async () => expect(await page.getByRole('article').count()).toBe(before + 1), {
-      timeout: 10_000,
+      timeout: 30_000,
     });
     await page.getByRole('article').last().getByLabel('World name').fill('Poster Gallery');
     await page.getByRole('article').last().getByLabel('World name').press('Enter');
@@ -182,7 +182,7 @@ describe('World Images', () => {
         expect(
           await thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
         ).toBeGreaterThan(0),
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     const served = await page.request.get((await thumbnail.getAttribute('src')) ?? '');
     expect(served.status()).toBe(200);

@@ -130,10 +130,10 @@ describe('Worlds tab', () => {
     expect(Number(await data.getAttribute('rows'))).toBeGreaterThanOrEqual(30);
     await data.fill('{"motd": "Hello from e2e"}');
     await data.blur();
-    await vi.waitFor(async () => expect(await borderColour(data)).toBe(GREEN), { timeout: 5000 });
+    await vi.waitFor(async () => expect(await borderColour(data)).toBe(GREEN), { timeout: 15_000 });
     await data.fill('{"motd": ');
     await data.blur();
-    await vi.waitFor(async () => expect(await borderColour(data)).toBe(RED), { timeout: 5000 });
+    await vi.waitFor(async () => expect(await borderColour(data)).toBe(RED), { timeout: 15_000 });
     const alert = card.getByRole('alert').filter({ hasText: 'Failed to update world settings' });
     await alert.getByText('Custom World Data is not valid JSON.').waitFor();
     mkdirSync('/tmp/shots', { recursive: true });
@@ -166,7 +166,7 @@ describe('Worlds tab', () => {
         expect(response.status).toBe(200);
         expect(JSON.parse(await response.text())).toMatchObject({ CustomData: { motd: 'Hello from e2e' } });
       },
-      { timeout: 10_000, interval: 500 },
+      { timeout: 30_000, interval: 500 },
     );
 
     // Compression cannot be turned off once on; the body is then no longer plain JSON.
@@ -178,7 +178,7 @@ describe('Worlds tab', () => {
     await card.getByText('Compression cannot be turned off once on.').waitFor();
     await vi.waitFor(
       async () => expect((await (await download(untrustedUrl)).text()).startsWith('{')).toBe(false),
-      { timeout: 10_000, interval: 500 },
+      { timeout: 30_000, interval: 500 },
     );
 
     // Unlock (confirmed), then delete (confirmed).
