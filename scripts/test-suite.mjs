@@ -2,10 +2,11 @@
 // time against one shared demo server) next to everything else (server, web, simulator: several files at a
 // time). In one `vitest run` the e2e files would only start once all the others had finished, adding their
 // minutes to the end. With --postgres, the server files whose behaviour can differ on PostgreSQL
-// (apps/server/test/postgres-suite.json) run after both, once the server, web and simulator files passed.
+// (apps/server/test/postgres-suite.json) run once the server, web and simulator files passed: the fault suites
+// after the journeys too, the rest at once.
 // Exits non-zero when any fails.
 // Usage: node scripts/test-suite.mjs [--json-dir DIR] [--postgres URL [--postgres-node BIN_DIR]] [vitest options…]
-//   DIR gets main.json, e2e.json (and postgres.json); BIN_DIR: the Node to run the PostgreSQL part with.
+//   DIR gets main.json, e2e.json (and postgres.json, postgres-faults.json); BIN_DIR: the Node to run the PostgreSQL part with.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { delimiter } from 'node:path';
@@ -43,11 +44,13 @@ const run = (name, projects, { files = [], env = process.env } = {}) =>
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 
-const onPostgres = () => {
-  const { files } = JSON.parse(readFileSync('apps/server/test/postgres-suite.json', 'utf8'));
-  console.log(`\n== database-sensitive server files on PostgreSQL (${files.length}) ==`);
+const postgresSuite = JSON.parse(readFileSync('apps/server/test/postgres-suite.json', 'utf8'));
+const afterJourneys = new Set(postgresSuite.afterJourneys ?? []);
+/** Those server files on PostgreSQL, under the Node of --postgres-node, reported as `name`. */
+const onPostgres = (name, files) => {
+  console.log(`\n== database-sensitive server files on PostgreSQL (${name}: ${files.length}) ==`);
   const path = postgresNode ? `${postgresNode}${delimiter}${process.env.PATH}` : process.env.PATH;
-  return run('postgres', ['server'], {
+  return run(name, ['server'], {
     files: files.map((f) => `apps/server/${f}`),
     env: { ...process.env, PATH: path, DATABASE_URL: postgresUrl },
   });
@@ -58,13 +61,30 @@ const check = (name) => (code) => {
   if (code !== 0) failed.push(name);
   return code;
 };
-const [mainCode] = await Promise.all([
-  run('main', ['server', 'web', 'simulator']).then(check('server, web, simulator')),
-  run('e2e', ['e2e']).then(check('e2e')),
-]);
-// After both lanes, not beside the journeys: the fault suite's recovery deadlines (30 s, 2 minutes) are about the
-// product, and on two cores shared with a browser and a demo server they failed for the machine's sake.
-if (mainCode === 0 && postgresUrl) await onPostgres().then(check('server on PostgreSQL'));
+const main = run('main', ['server', 'web', 'simulator']).then(check('server, web, simulator'));
+const e2e = run('e2e', ['e2e']).then(check('e2e'));
+// The PostgreSQL part runs only once the server, web and simulator files passed. Most of it starts then, beside
+// the journeys' last minutes; the files of postgres-suite.json's afterJourneys (the fault suites, whose recovery
+// deadlines of 30 s and 2 minutes are about the product) wait until the journeys are done: beside Chromium and the
+// demo server on two cores they failed twice for the machine's sake.
+const postgres = postgresUrl
+  ? [
+      main.then((code) =>
+        code === 0
+          ? onPostgres(
+              'postgres',
+              postgresSuite.files.filter((f) => !afterJourneys.has(f)),
+            ).then(check('server on PostgreSQL'))
+          : 0,
+      ),
+      Promise.all([main, e2e]).then(([code]) =>
+        code === 0 && afterJourneys.size > 0
+          ? onPostgres('postgres-faults', [...afterJourneys]).then(check('fault suites on PostgreSQL'))
+          : 0,
+      ),
+    ]
+  : [];
+await Promise.all([main, e2e, ...postgres]);
 if (failed.length) {
   console.error(`\nVitest failed: ${failed.join(' and ')}.`);
   process.exit(1);

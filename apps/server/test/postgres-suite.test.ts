@@ -10,7 +10,11 @@ import { describe, expect, it } from 'vitest';
  * these, or imports a module that does, must be on it.
  */
 const serverRoot = fileURLToPath(new URL('..', import.meta.url));
-const listed: string[] = JSON.parse(readFileSync(join(serverRoot, 'test/postgres-suite.json'), 'utf8')).files;
+const suite: { files: string[]; afterJourneys: string[] } = JSON.parse(
+  readFileSync(join(serverRoot, 'test/postgres-suite.json'), 'utf8'),
+);
+const listed = suite.files;
+const afterJourneys = suite.afterJourneys;
 
 const DATABASE_SENSITIVE = [
   /\bsql`/,
@@ -57,5 +61,10 @@ describe('the PostgreSQL pass (postgres-suite.json)', () => {
 
   it('lists only test files that exist', () => {
     expect(listed.filter((file) => !existsSync(join(serverRoot, file)))).toEqual([]);
+  });
+
+  it('holds back for after the journeys only files it runs (afterJourneys, scripts/test-suite.mjs)', () => {
+    expect(afterJourneys.length).toBeGreaterThan(0);
+    expect(afterJourneys.filter((file) => !listed.includes(file))).toEqual([]);
   });
 });
