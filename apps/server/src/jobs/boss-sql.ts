@@ -7,7 +7,8 @@
 /**
  * A waiting job's priority aged by its wait, one point a minute: a job sent with priority 30 goes before
  * jobs of priority 0 that waited up to 30 minutes longer, never before older ones. With every priority 0 (most
- * queues) this is the age order. `j` is the job row.
+ * queues) this is the age order; on PGlite, whose clock counts milliseconds, jobs sent within the same one tie
+ * and come in any order. `j` is the job row.
  */
 export const AGED_PRIORITY = `(j.priority + extract(epoch from now() - j.created_on) / 60)`;
 

@@ -130,8 +130,14 @@ describe('long jobs beside short ones', () => {
 
   it('leaves loops for short jobs while long ones wait, and runs the next long one when the first ends', async () => {
     const ctx = { db: database.db, database, log, jobs: queue } as unknown as AppContext;
-    for (const key of ['big-1', 'big-2', 'big-3'])
-      await queue.send(lane, { key, long: true }, { singletonKey: key, priority: 10 });
+    // Ranked, not only sent, in this order: PGlite's clock counts milliseconds, and jobs sent within the same one
+    // tie on their age (then their random ids decide, which once started big-3 before big-2).
+    for (const [key, priority] of [
+      ['big-1', 30],
+      ['big-2', 20],
+      ['big-3', 10],
+    ] as const)
+      await queue.send(lane, { key, long: true }, { singletonKey: key, priority });
     const longs = () => started.filter((key) => key.startsWith('big-'));
     const stop = await startJobWorker(ctx, [lane] as JobDefinition[]);
     try {
