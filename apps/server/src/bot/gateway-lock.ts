@@ -140,6 +140,9 @@ export function acquireGatewayLock(opts: {
     async release() {
       stopped = true;
       wake();
+      // Let go of the shards before the connection ends, so they are free once this resolves: a closing
+      // backend frees its locks only as it exits, one by one (a waiting process then saw one shard of two free).
+      await client?.query('select pg_advisory_unlock_all()').catch(() => {});
       await client?.end().catch(() => {});
     },
   };
