@@ -13,7 +13,8 @@
  * - wrk (-t2, keep-alive), or bench/load.ts's generator in a worker thread where wrk cannot be installed.
  * Each round measures every case on every server, the order reversed every other round; a ratio compares
  * figures of the same round. BENCH_RP_SECONDS (4), BENCH_RP_ROUNDS (2), BENCH_RP_CASES (a regular
- * expression over the case names) tune it. To add a case: one entry in `cases` below.
+ * expression over the case names) tune it; BENCH_RP_NODE_OPTIONS adds Node options to the product processes only,
+ * and BENCH_RP_PROFILE=<dir> has each of them write V8 CPU profiles (one per thread) there. To add a case: one entry in `cases` below.
  */
 import { loadavg } from 'node:os';
 import { seedGuildIds, seedUserIds } from '@vrclink/simulator';
@@ -207,6 +208,19 @@ async function signInMany(product: string, simulator: string): Promise<string[]>
   return cookies;
 }
 
+/**
+ * Node options for the product processes only: BENCH_RP_NODE_OPTIONS (flags to compare, e.g. V8's heap sizes),
+ * and with BENCH_RP_PROFILE=<dir> a V8 CPU profile per thread written there when the process stops.
+ */
+function productNodeOptions(): { NODE_OPTIONS?: string } {
+  const profile = process.env.BENCH_RP_PROFILE;
+  const options = [
+    process.env.BENCH_RP_NODE_OPTIONS,
+    profile && `--cpu-prof --cpu-prof-dir=${profile}`,
+  ].filter(Boolean);
+  return options.length > 0 ? { NODE_OPTIONS: options.join(' ') } : {};
+}
+
 /** One product process of a shape, signed in many times. */
 async function startProduct(
   shape: Shape,
@@ -221,6 +235,7 @@ async function startProduct(
       RATE_LIMIT_USER: userLimit,
       // The bench signs a dozen sessions in from one address.
       RATE_LIMIT_ANONYMOUS: '0',
+      ...productNodeOptions(),
       ...own.env,
     },
     { bundleDir: serverDist },

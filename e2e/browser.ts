@@ -97,6 +97,9 @@ export function useBrowser(viewport = { width: 1280, height: 800 }): BrowserHand
       await user.check();
       await page.getByRole('button', { name: 'Authorize' }).click();
       await page.waitForURL(`${baseUrl}/profile`);
+      // The address changes as the login page navigates; React renders the profile once its lazily loaded page
+      // has come (a transition: until then the callback page stays, and no link is marked current).
+      await page.getByRole('heading', { name: 'Profile', level: 1 }).waitFor();
       // On a phone the name sits in the closed navigation menu: there, but not visible.
       await page
         .getByText(`@${username}`)

@@ -129,6 +129,12 @@ describe('names in context', () => {
     for (const tab of ['members', 'worlds']) {
       const page = await open(`/server-settings/${HANGOUT}/${tab}`, { width: 1280, height: 800 });
       try {
+        // The members come from the API after the page shell: wait for the list, not a guess.
+        if (tab === 'members')
+          await page
+            .getByRole('button', { name: /^More about \S/ })
+            .first()
+            .waitFor();
         // Only the first world is open: open the others too, so every world's controls are compared.
         if (tab === 'worlds') {
           await page.getByRole('article', { name: 'Hangout Lobby' }).waitFor();

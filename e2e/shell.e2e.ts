@@ -287,8 +287,11 @@ describe('toasts', () => {
   it('removes a toast after about 5 seconds but keeps a persistent one', async () => {
     const { page } = browser;
     await browser.goto('/');
-    // The page's clock, not the machine's: on a loaded machine a wall-clock sleep of 3.5 s may end after 5.
+    // The page's clock, paused, not the machine's: on a loaded machine a wall-clock sleep of 3.5 s may end after
+    // 5, and an installed clock that is not paused flows with the machine's time (a loaded run saw the toast gone
+    // at "4.9 s").
     await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 1000);
     await page.evaluate(() => {
       window.__vrclinkNotify?.({ message: 'Saved!', type: 'success' });
       window.__vrclinkNotify?.({ message: 'Sticky error', type: 'error', persistent: true });
@@ -297,6 +300,8 @@ describe('toasts', () => {
     await page.clock.runFor(4900);
     expect(await toastTexts()).toEqual(['Saved!', 'Sticky error']);
     await page.clock.runFor(200);
+    // Time flows again for the way out (its transition) and the close.
+    await page.clock.resume();
     await expect.poll(toastTexts).toEqual(['Sticky error']);
     await page.getByTestId('toast').getByRole('button', { name: 'Close' }).click();
     await expect.poll(toastTexts).toEqual([]);

@@ -37,6 +37,8 @@ export async function buildServerIfChanged({ force = false, outDir = serverDist 
     entryPoints: {
       main: join(repoRoot, 'apps/server/src/main.ts'),
       polyfills: join(repoRoot, 'apps/server/src/polyfills.ts'),
+      // The embedded database's worker thread (db/pglite-remote.ts starts it beside main.mjs).
+      'pglite-thread': join(repoRoot, 'apps/server/src/db/pglite-thread.ts'),
     },
     outdir: outDir,
     outExtension: { '.js': '.mjs' },

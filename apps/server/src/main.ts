@@ -63,7 +63,14 @@ const [demo, database] = await Promise.all([
   openDatabase({
     url: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
+    // Embedded PGlite answers beside the request thread, never on it (issue #34: its queries stalled requests).
+    ownThread: true,
     onConnectionError: (err) => log.warn({ err }, 'A database connection broke; it will be replaced'),
+    onEmbeddedStopped: (err) =>
+      log.error(
+        { err },
+        'The embedded database stopped: every request that needs it answers 503 until the process is restarted',
+      ),
   }),
 ]);
 const config = resolveConfig(env, demo?.endpoints);

@@ -48,7 +48,7 @@ declare module 'vitest' {
 
 let template: Blob | undefined;
 /** The migrated data directory test/global-setup.ts made, read once per test file. */
-function pgliteTemplate(): Blob | undefined {
+export function pgliteTemplate(): Blob | undefined {
   // Outside Vitest (the benchmarks build test apps too) there is no template: initdb runs.
   const path = process.env.VITEST ? inject('pgliteTemplate') : '';
   if (path && !template) template = new Blob([readFileSync(path)]);

@@ -85,10 +85,22 @@ describe.skipIf(!adminUrl)('two server processes share one VRChat budget', () =>
     await control('DELETE', '/vrchat/counters');
     // Demo mode has two bot accounts, each with its own budget: searches from the first process until VRChat
     // has answered each account with a 429.
+    const seen: string[] = [];
     await waitFor(async () => {
-      await search(a, 'spend');
-      return (await counters()).rateLimited >= 2;
-    }, 60_000);
+      const { status, body } = await search(a, 'spend');
+      const now = await counters();
+      seen.push(
+        `${status} ${body.message ?? ''} (VRChat: ${now.requests} requests, ${now.rateLimited} 429s)`,
+      );
+      return now.rateLimited >= 2;
+    }, 60_000).catch((err) => {
+      throw new Error(
+        `VRChat never answered both accounts 429; the last of ${seen.length} searches saw:\n${seen.slice(-20).join('\n')}`,
+        {
+          cause: err,
+        },
+      );
+    });
     const before = await counters();
     const accounts = Object.values((before as Counters & { byAccount: Record<string, Counters> }).byAccount);
     expect(accounts.map((c) => c.rateLimited)).toEqual([1, 1]);

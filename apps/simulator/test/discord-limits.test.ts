@@ -95,20 +95,21 @@ describe('the invalid-request limit (10,000 per 10 min per IP by default)', () =
 
   it('the ban ends by itself, and answers older than the window do not count', async () => {
     await control('PATCH', '/rate-limits', {
+      // Windows of seconds, not milliseconds: the calls inside one must fit it on a busy machine too.
       invalidRequestLimit: 3,
-      invalidRequestWindowMs: 200,
-      invalidRequestBanMs: 150,
+      invalidRequestWindowMs: 2000,
+      invalidRequestBanMs: 1500,
     });
     const bad = () => call(sim.url, 'GET', '/api/v10/users/@me', { auth: 'Bot wrong' });
     await bad();
     await bad();
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 2100));
     await bad();
     await bad();
     expect((await call(sim.url, 'GET', '/api/v10/users/@me')).status).toBe(200);
     await bad();
     expect((await call(sim.url, 'GET', '/api/v10/users/@me')).status).toBe(429);
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 1600));
     expect((await call(sim.url, 'GET', '/api/v10/users/@me')).status).toBe(200);
   });
 });

@@ -2,8 +2,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -11,6 +9,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { serverDir } from '../server-dir.js';
 import { markConnectFailed } from './connection-lost.js';
+import { PGLITE_EXTENSIONS } from './pglite-extensions.js';
+import { PgliteRemote } from './pglite-remote.js';
 import * as schema from './schema/index.js';
 
 /** Both drivers expose the same query builder; the node-postgres type stands for either. */
@@ -43,8 +43,7 @@ const migrationsFolder = join(serverDir, 'drizzle');
  */
 export const CREATE_EXTENSIONS = 'create extension if not exists btree_gin';
 
-/** pg_trgm and btree_gin back the member search's infix match (created by a migration and CREATE_EXTENSIONS). */
-export const PGLITE_EXTENSIONS = { pg_trgm, btree_gin };
+export { PGLITE_EXTENSIONS };
 
 /**
  * Opens the database and applies committed migrations. `url` undefined = embedded PGlite under `dataDir`
@@ -56,11 +55,18 @@ export async function openDatabase(opts: {
   /** Told about PostgreSQL connections that broke, idle or in use (they are replaced on the next query). */
   onConnectionError?: (err: Error) => void;
   /**
-   * In-memory PGlite only: start from this data directory (a `dumpDataDir` tarball of a migrated database)
-   * instead of running initdb; the migrations still run and apply whatever the tarball lacks. Tests use it:
+   * PGlite only, a new database (in memory; on disk with `ownThread`): start from this data directory (a
+   * `dumpDataDir` tarball of a migrated database) instead of running initdb; the migrations still run and apply whatever the tarball lacks. Tests use it:
    * initdb costs seconds of CPU per database.
    */
   loadDataDir?: Blob;
+  /**
+   * PGlite only: run it in a worker thread of its own (pglite-remote.ts), so its WebAssembly never stalls the
+   * thread answering requests. The server's start asks for it; tests and scripts keep it in their thread.
+   */
+  ownThread?: boolean;
+  /** PGlite in its own thread only: told when that thread ended without a close (every query now answers 503). */
+  onEmbeddedStopped?: (err: Error) => void;
 }): Promise<Database> {
   if (opts.url) {
     // A connection that cannot be opened in 10 s counts as refused (a host gone from the network would
@@ -95,22 +101,28 @@ export async function openDatabase(opts: {
   }
   const dataDir = opts.dataDir ?? './data';
   // An in-memory database (tests) keeps its files in a temporary folder, removed on close.
-  const fileDir = dataDir.startsWith('memory://')
-    ? mkdtempSync(join(tmpdir(), 'vrclink-files-'))
-    : join(dataDir, 'files');
-  let client: PGlite;
-  const extensions = PGLITE_EXTENSIONS;
-  if (dataDir.startsWith('memory://')) client = new PGlite({ extensions, loadDataDir: opts.loadDataDir });
-  else {
-    const dir = join(dataDir, 'pglite');
-    mkdirSync(dir, { recursive: true });
+  const memory = dataDir.startsWith('memory://');
+  const fileDir = memory ? mkdtempSync(join(tmpdir(), 'vrclink-files-')) : join(dataDir, 'files');
+  if (!memory) {
+    mkdirSync(join(dataDir, 'pglite'), { recursive: true });
     // On a full disk the embedded database fails only after a long initdb (20–60 s): a small write says so at
     // once (ENOSPC, which the start turns into one sentence).
-    const probe = join(dir, '.write-probe');
+    const probe = join(dataDir, 'pglite', '.write-probe');
     writeFileSync(probe, 'ok');
     rmSync(probe, { force: true });
-    client = new PGlite(dir, { extensions });
   }
+  // Drizzle's PGlite driver and pg-boss's adapter call query/exec/transaction/listen: the remote has them too.
+  const client: PGlite = opts.ownThread
+    ? (new PgliteRemote(
+        {
+          dataDir: memory ? dataDir : join(dataDir, 'pglite'),
+          loadDataDir: await opts.loadDataDir?.arrayBuffer(),
+        },
+        opts.onEmbeddedStopped,
+      ) as unknown as PGlite)
+    : memory
+      ? new PGlite({ extensions: PGLITE_EXTENSIONS, loadDataDir: opts.loadDataDir })
+      : new PGlite(join(dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await client.exec(CREATE_EXTENSIONS);
   await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
@@ -124,7 +136,7 @@ export async function openDatabase(opts: {
     },
     close: async () => {
       await client.close();
-      if (dataDir.startsWith('memory://')) rmSync(fileDir, { recursive: true, force: true });
+      if (memory) rmSync(fileDir, { recursive: true, force: true });
     },
   };
 }

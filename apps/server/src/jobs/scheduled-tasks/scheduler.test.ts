@@ -126,14 +126,15 @@ describe('scheduler', () => {
     );
     const a = await start(A, 50);
     const b = await start(B);
-    await wait(200);
-    a.sent.length = 0;
+    // Only t.later counts: the owner's first tick (t.start) may come at any time on a busy machine.
+    const later = () => a.sent.filter((s) => s.name === 't.later');
     const asked = await requestRun(t.ctx.db, { ...A, taskName: 'runsLater' });
     expect(asked?.runRequestedAt).toBeInstanceOf(Date);
-    const deadline = Date.now() + 3000;
-    while (a.sent.length === 0 && Date.now() < deadline) await wait(20);
-    await wait(200);
-    expect(a.sent).toEqual([{ name: 't.later', singletonKey: 't.later' }]);
+    const deadline = Date.now() + 15_000;
+    while (later().length === 0 && Date.now() < deadline) await wait(20);
+    // Several more ticks: none sends it again.
+    await wait(300);
+    expect(later()).toEqual([{ name: 't.later', singletonKey: 't.later' }]);
     expect(b.sent.filter((s) => s.name === 't.later')).toEqual([]);
     const row = await findTask(t.ctx.db, { ...A, taskName: 'runsLater' });
     expect(row?.runRequestedAt).toBeNull();

@@ -23,6 +23,9 @@ export interface VrchatPoolOptions {
   log: FastifyBaseLogger;
 }
 
+/** How long an account in trouble waits before a call tied to no group tries it again. */
+const PROBE_AFTER_MS = 60_000;
+
 type GroupMethod = Exclude<keyof VrchatAccountPort, 'searchUsers' | 'getUser' | 'currentUserId'>;
 
 const groupMethodNames = [
@@ -78,17 +81,45 @@ export function createVrchatPool(opts: VrchatPoolOptions): VrchatPool {
   };
 
   let turn = 0;
-  /** The next logged-in account in turn (any account when none is). */
+  const lastProbe = new Map<string, number>();
+  /**
+   * Whether an account in trouble gets the next call tied to no group: its 429 pause is over, it only needs a
+   * login (the call logs it in), or a minute passed since its trouble began or it was last tried. Without
+   * this, an account whose trouble passed would stay out of turn in this process until a group call reached it.
+   */
+  const dueForProbe = ({ account, platform }: (typeof accounts)[number], now: number) => {
+    const s = platform.state();
+    if (s.status === 'rate_limited') return (Date.parse(s.rateLimitedUntil ?? '') || 0) <= now;
+    if (s.status === 'logged_out') return true;
+    const since = Math.max(Date.parse(s.since) || 0, lastProbe.get(account) ?? 0);
+    return now - since >= PROBE_AFTER_MS;
+  };
+  /** The next account in turn that is logged in or due a probe (the first account when none is). */
   const anyAccount = () => {
+    const now = Date.now();
     for (let i = 0; i < accounts.length; i++) {
       const candidate = accounts[(turn + i) % accounts.length] as (typeof accounts)[number];
-      if (candidate.platform.state().status === 'ok') {
+      const ok = candidate.platform.state().status === 'ok';
+      if (ok || dueForProbe(candidate, now)) {
         turn = (turn + i + 1) % accounts.length;
-        return candidate.platform;
+        if (!ok) lastProbe.set(candidate.account, now);
+        return { ...candidate, probe: !ok };
       }
     }
     turn = (turn + 1) % accounts.length;
-    return first.platform;
+    return { ...first, probe: false };
+  };
+  /** A read tied to no group; a probe that fails is answered by a logged-in account instead. */
+  const anyAccountRead = async <T>(read: (platform: VrchatPlatform) => Promise<T>): Promise<T> => {
+    const chosen = anyAccount();
+    if (!chosen.probe) return read(chosen.platform);
+    try {
+      return await read(chosen.platform);
+    } catch (err) {
+      const fallback = accounts.find((a) => a.platform.state().status === 'ok');
+      if (!fallback) throw err;
+      return read(fallback.platform);
+    }
   };
 
   const routed = Object.fromEntries(
@@ -143,8 +174,8 @@ export function createVrchatPool(opts: VrchatPoolOptions): VrchatPool {
       return (await serving(groupId)).platform.currentUserId();
     },
     requestsPerSecond: () => first.platform.requestsPerSecond(),
-    searchUsers: (query, page) => anyAccount().searchUsers(query, page),
-    getUser: (id) => anyAccount().getUser(id),
+    searchUsers: (query, page) => anyAccountRead((p) => p.searchUsers(query, page)),
+    getUser: (id) => anyAccountRead((p) => p.getUser(id)),
 
     async start() {
       for (const a of accounts) await a.platform.start();

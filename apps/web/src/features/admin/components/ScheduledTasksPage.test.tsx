@@ -183,7 +183,8 @@ describe('/admin', () => {
     renderApp('/admin');
     const panel = within(await screen.findByRole('region', { name: 'Recent Jobs' }));
     const failed = within(await panel.findByRole('listitem', { name: 'Deliver Discord logs: Failed' }));
-    expect(failed.getByText('1m 0s ago')).toBeTruthy();
+    // The fake clock flows with real time: on a busy machine the panel may mount seconds later.
+    expect(failed.getByText(/^1m \d+s ago$/)).toBeTruthy();
     expect(failed.getByText('Discord answered 403.')).toBeTruthy();
     expect(panel.getByRole('listitem', { name: 'Sync all servers: Succeeded' })).toBeTruthy();
     expect(panel.getAllByRole('listitem').map((li) => li.getAttribute('aria-label'))).toEqual([

@@ -50,9 +50,10 @@ describe('Link Account dialog', () => {
     typeSearch('ne');
     await act(() => vi.advanceTimersByTimeAsync(700));
     typeSearch('neon');
-    await act(() => vi.advanceTimersByTimeAsync(1200));
+    // 1 s of 1.5: the clock also flows with real time, so half a second is left for a busy machine.
+    await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(callsTo(fetchMock, 'GET', '/api/users/search')).toHaveLength(0);
-    await act(() => vi.advanceTimersByTimeAsync(300));
+    await act(() => vi.advanceTimersByTimeAsync(600));
     await waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/users/search')).toHaveLength(1));
     expect(new URL(callsTo(fetchMock, 'GET', '/api/users/search')[0].url).searchParams.get('query')).toBe(
       'neon',
@@ -273,9 +274,10 @@ describe('Link Account dialog', () => {
     await searchAndPick();
     fireEvent.click(await dialog().findByRole('button', { name: 'Confirm' }));
     fireEvent.click(await dialog().findByRole('button', { name: 'Verify Account' }));
-    await act(() => vi.advanceTimersByTimeAsync(2900));
+    // 2.5 s of 3 (the clock also flows with real time: half a second is left for a busy machine).
+    await act(() => vi.advanceTimersByTimeAsync(2500));
     expect(dialog().queryByText('VRChat is slow to answer; still trying…')).toBeNull();
-    await act(() => vi.advanceTimersByTimeAsync(200));
+    await act(() => vi.advanceTimersByTimeAsync(600));
     expect(dialog().getByRole('status').textContent).toBe('VRChat is slow to answer; still trying…');
     await act(() => vi.advanceTimersByTimeAsync(5000));
     expect(await dialog().findByRole('heading', { name: 'Account Ownership Verified' })).toBeTruthy();
