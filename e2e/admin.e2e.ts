@@ -33,6 +33,14 @@ describe('/admin as the platform admin', () => {
     expect(
       Math.abs((await left(page.getByRole('heading', { name: 'Admin', exact: true }))) - logo),
     ).toBeLessThanOrEqual(2);
+    // Every column of a task fits: the table does not scroll sideways within itself, Run now is not cut off.
+    const tasks = page.getByRole('region', { name: 'Scheduled tasks table' }).first();
+    expect(await tasks.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+    const region = await tasks.boundingBox();
+    const runNow = await taskRow('regenerateOutOfDateAtlases').runNow.boundingBox();
+    expect((runNow?.x ?? 0) + (runNow?.width ?? Number.POSITIVE_INFINITY)).toBeLessThanOrEqual(
+      (region?.x ?? 0) + (region?.width ?? 0),
+    );
     await browser.goto('/profile');
     const profileHeading = page.getByRole('heading').first();
     await profileHeading.waitFor();

@@ -1,6 +1,6 @@
 import { act, cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { dismissAll } from '../src/components/toasts/store';
+import { dismissAll, setToastLifetime } from '../src/components/toasts/store';
 
 // findBy*/waitFor wait up to 15 s for what they look for (they return as soon as it is there): on a CPU-loaded
 // machine the first render of a lazily imported page waits on Vitest transforming its modules, which took over
@@ -34,6 +34,9 @@ window.HTMLElement.prototype.scrollIntoView = () => {};
 // clean; a test can still assert on the spy.
 beforeEach(() => {
   vi.spyOn(console, 'debug').mockImplementation(() => {});
+  // A toast stays 10 minutes in the unit tests, not 5 s: a test that waits for one may reach it later than 5 s
+  // after it showed on a loaded machine (WorldsTab's Create new, a CI run). ToastArea.test.tsx tests the 5 s.
+  setToastLifetime(10 * 60_000);
 });
 
 // Every test starts from the same place: no toasts, nothing stored for the tab, real timers, real fetch, no spies.

@@ -1,7 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { notify, update } from './store';
+import { notify, setToastLifetime, TOAST_LIFETIME_MS, update } from './store';
 import { ToastArea } from './ToastArea';
 
 function renderArea() {
@@ -16,6 +16,8 @@ const texts = () => screen.queryAllByTestId('toast').map((t) => t.textContent);
 
 beforeEach(() => {
   vi.useFakeTimers();
+  // The product's lifetime (test/setup.ts lengthens it for every other test).
+  setToastLifetime(TOAST_LIFETIME_MS);
 });
 
 describe('ToastArea', () => {

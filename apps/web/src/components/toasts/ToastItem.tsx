@@ -7,7 +7,7 @@ import {
   IconLoader2,
 } from '@tabler/icons-react';
 import type { Toast, ToastType } from './store';
-import { TOAST_LIFETIME_MS } from './store';
+import { toastLifetime } from './store';
 import classes from './toasts.module.css';
 
 const icons: Record<ToastType, typeof IconInfoCircle> = {
@@ -44,7 +44,7 @@ function ProgressBar({ toast }: { toast: Toast }) {
       <div
         key={toast.version}
         className={`${classes.bar} ${classes.countdown}`}
-        style={{ animationDuration: `${TOAST_LIFETIME_MS}ms` }}
+        style={{ animationDuration: `${toastLifetime()}ms` }}
       />
     </div>
   );

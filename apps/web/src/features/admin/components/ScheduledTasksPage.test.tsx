@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Answers, callsTo, loggedInAs, renderApp, stubApi } from '../../../testing/renderApp';
 import { toastTexts } from '../../../testing/toasts';
 import { runTask, toggleTask } from '../api/scheduledTasks';
+import { TASK_CARDS_QUERY } from './TaskTable';
 
 const TASKS = '/api/admin/scheduled-tasks';
 const now = Date.parse('2026-11-23T12:00:00.000Z');
@@ -150,7 +151,7 @@ describe('/admin', () => {
     vi.spyOn(window, 'matchMedia').mockImplementation(
       (query: string) =>
         ({
-          matches: query === '(max-width: 36em)',
+          matches: query === TASK_CARDS_QUERY,
           media: query,
           addEventListener: () => {},
           removeEventListener: () => {},

@@ -101,7 +101,7 @@ function Labelled({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** On a phone: one card per task, every column's value with its label (the table would lose columns). */
+/** On a narrow screen: one card per task, every column's value with its label (the table would lose columns). */
 function TaskCard({ task, now }: { task: ScheduledTask; now: number }) {
   const cells = useTaskCells(task, now);
   return (
@@ -127,10 +127,13 @@ function TaskCard({ task, now }: { task: ScheduledTask; now: number }) {
   );
 }
 
-/** The tasks of one process (api and container): a table at desktop, cards on a phone. */
+/** Narrower than this, the six columns (about 760 px at their narrowest) would not fit: one card per task. */
+export const TASK_CARDS_QUERY = '(max-width: 56em)';
+
+/** The tasks of one process (api and container): a table on a wide screen, cards on a phone or a small tablet. */
 export function TaskTable({ tasks, now }: { tasks: ScheduledTask[]; now: number }) {
-  const isPhone = useMediaQuery('(max-width: 36em)');
-  if (isPhone) {
+  const cards = useMediaQuery(TASK_CARDS_QUERY);
+  if (cards) {
     return (
       <Stack component="ul" gap="xs" p={0} m={0} aria-label="Tasks" style={{ listStyle: 'none' }}>
         {tasks.map((task) => (
