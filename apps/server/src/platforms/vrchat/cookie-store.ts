@@ -17,6 +17,8 @@ export class SessionKeyvStore {
   private entries: Map<string, unknown> | undefined;
   private loading: Promise<Map<string, unknown>> | undefined;
   private writes: Promise<void> = Promise.resolve();
+  /** A login is under way (`hold`): its cookies stay in memory until `settle` stores the jar it ended with. */
+  private holding = false;
   /** The jar as last read from or written to the store (undefined: none). */
   private lastSaved: string | undefined;
 
@@ -68,9 +70,25 @@ export class SessionKeyvStore {
     return this.writes;
   }
 
-  /** Like flush, after letting writes the SDK started without awaiting them reach this adapter first. */
+  /**
+   * Keeps the cookies of the login that starts now out of the store until `settle`: between its password step
+   * and its two-factor step the jar holds a session VRChat does not accept yet, and another process that read
+   * it then took it for its own and stopped at 'needs_2fa' (shared-session.test.ts, once on PostgreSQL).
+   */
+  hold(): void {
+    this.holding = true;
+  }
+
+  /**
+   * Like flush, after letting writes the SDK started without awaiting them reach this adapter first; ends a
+   * `hold`, storing the jar the login ended with.
+   */
   async settle(): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
+    if (this.holding) {
+      this.holding = false;
+      this.persist();
+    }
     await this.writes;
   }
 
@@ -122,6 +140,7 @@ export class SessionKeyvStore {
   }
 
   private persist(): void {
+    if (this.holding) return;
     const snapshot = JSON.stringify(Object.fromEntries(this.entries ?? []));
     // The SDK re-saves the jar on every answer that sets a cookie; unchanged jars need no write.
     if (snapshot === this.lastSaved) return;
