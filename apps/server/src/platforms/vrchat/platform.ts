@@ -235,22 +235,23 @@ function shareLogins(deps: {
     if (changed) await sdk.cache.primary.delete('cookies');
     return changed;
   };
+  /** The SDK's login (or session check): others read the stored jar without the lock, so it changes only once this has ended. */
+  const authenticateHeld = (options?: { partial?: boolean }) => {
+    deps.cookieStore.hold();
+    return sdkAuthenticate(options).finally(() => deps.cookieStore.settle());
+  };
   const authenticate = async (options?: { partial?: boolean }) => {
     const first = await deps.sessionStore.exclusive(async () => {
       if (await adopted()) {
         deps.log.info('VRChat: using the session another process logged in with');
         // Checks the adopted session with one call; logs in (gated) only if it does not work either.
-        deps.cookieStore.hold();
-        return sdkAuthenticate({ partial: true }).finally(() => deps.cookieStore.settle());
+        return authenticateHeld({ partial: true });
       }
       // Another process's failed login pauses ours too: a wrong password is tried once per pause, not per process.
       const shared = await deps.sessionStore.loadLoginPause(deps.credentials).catch(() => null);
       if (shared && shared.until > deps.gate.now()) deps.gate.adopt(shared);
       if (deps.gate.now() < deps.gate.nextAttemptAt) return undefined;
-      // Others read the stored jar without the lock: it changes only once this login has ended.
-      deps.cookieStore.hold();
-      return sdkAuthenticate(options).finally(async () => {
-        await deps.cookieStore.settle();
+      return authenticateHeld(options).finally(async () => {
         await deps.sessionStore
           .saveLoginPause(deps.gate.pause ?? null, deps.credentials)
           .catch((err) => deps.log.warn({ err }, 'VRChat: could not share the login pause'));
@@ -260,8 +261,7 @@ function shareLogins(deps: {
     // Our cooldown holds: adapters that were waiting for the lock go first; one of them may log in.
     return deps.sessionStore.exclusive(async () => {
       const partial = (await adopted()) || options?.partial;
-      deps.cookieStore.hold();
-      return sdkAuthenticate({ ...options, partial }).finally(() => deps.cookieStore.settle());
+      return authenticateHeld({ ...options, partial });
     });
   };
   sdk.authenticate = (options) => {
