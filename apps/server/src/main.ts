@@ -1,4 +1,5 @@
 import './polyfills.js';
+import { type ApiThread, startApiThread } from './api-thread/start-api-thread.js';
 import { buildApp } from './app.js';
 import { startBot } from './bot/start-bot.js';
 import { openDatabase } from './db/client.js';
@@ -91,7 +92,12 @@ log.info({ roles: [...roles], container: config.process.container }, 'Process ro
 /** What stops the background roles; each gets the time left before the shutdown deadline. */
 const stops: Array<(leftMs: number) => Promise<void> | void> = [];
 stops.push((leftMs) => jobs.stop(leftMs));
-const app = roles.has('api') ? (await buildApp({ ctx })).app : undefined;
+// One process with the embedded database and background roles: the API runs in a thread of its own, so the
+// HTTP path's V8 state is its own (issue #34; api-thread/). On PostgreSQL an api process is a process of its own.
+const apiInThread =
+  roles.has('api') && database.openPort !== undefined && (roles.has('bot') || roles.has('worker'));
+const app = roles.has('api') && !apiInThread ? (await buildApp({ ctx })).app : undefined;
+let apiThread: ApiThread | undefined;
 
 /**
  * SIGTERM / SIGINT: stop taking requests, close idle connections at once, give requests in flight and
@@ -111,7 +117,7 @@ const shutdown = async (signal: NodeJS.Signals) => {
   }, timeoutMs + 1500).unref();
   try {
     await Promise.all([
-      app ? drainHttp(app, leftMs()) : undefined,
+      app ? drainHttp(app, leftMs()) : apiThread?.drain(leftMs()),
       (async () => {
         for (const stop of stops.reverse()) await stop(leftMs());
       })(),
@@ -128,6 +134,26 @@ const shutdown = async (signal: NodeJS.Signals) => {
 process.once('SIGINT', shutdown);
 process.once('SIGTERM', shutdown);
 
+/** Once the API listens: the address links are built from, the simulator's redirect, the printed line. */
+async function announce(port: number): Promise<void> {
+  if (demo) log.info(`Demo mode: Discord and VRChat simulators at ${demo.endpoints.url}`);
+  // PORT=0: the port is known only now, and without PUBLIC_URL the links are built from this address.
+  if (!env.PUBLIC_URL) config.publicUrl = listeningUrl(host, port);
+  // The simulated Discord accepts only registered redirects, as Discord: register the address users sign in at.
+  if (demo) await (await import('./demo.js')).registerLoginRedirect(demo.endpoints.url, config.publicUrl);
+  process.stdout.write(`Listening on ${listeningUrl(host, port)}\n`);
+}
+
+/** The API's thread failed after its start: the process exits, as one whose request thread threw would. */
+function apiThreadFailed(err: Error): never {
+  if (isDiskFull(err)) {
+    process.stderr.write(`${DISK_FULL_AT_START}\n`);
+    process.exit(1);
+  }
+  log.error({ err }, 'The API thread stopped; the process exits');
+  process.exit(1);
+}
+
 if (app) {
   // Taken between the check above and now (another process started meanwhile): the same sentence.
   await app.listen({ port: env.PORT, host }).catch((err: unknown) => {
@@ -135,13 +161,20 @@ if (app) {
     throw err;
   });
   const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : env.PORT;
-  if (demo) app.log.info(`Demo mode: Discord and VRChat simulators at ${demo.endpoints.url}`);
-  // PORT=0: the port is known only now, and without PUBLIC_URL the links are built from this address.
-  if (!env.PUBLIC_URL) config.publicUrl = listeningUrl(host, port);
-  // The simulated Discord accepts only registered redirects, as Discord: register the address users sign in at.
-  if (demo) await (await import('./demo.js')).registerLoginRedirect(demo.endpoints.url, config.publicUrl);
-  process.stdout.write(`Listening on ${listeningUrl(host, port)}\n`);
+  await announce(typeof addr === 'object' && addr ? addr.port : env.PORT);
+} else if (apiInThread && database.openPort) {
+  const openPort = database.openPort;
+  const started = await startApiThread({
+    ctx,
+    database: { ...database, openPort },
+    simulator: demo?.endpoints,
+    host,
+    port: env.PORT,
+    onFailure: apiThreadFailed,
+  });
+  if ('portInUse' in started) stopBecausePortInUse();
+  apiThread = started.listening;
+  await announce(apiThread.port);
 } else {
   process.stdout.write(`Running ${[...roles].join(', ')} (no HTTP)\n`);
 }

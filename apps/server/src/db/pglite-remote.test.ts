@@ -1,3 +1,4 @@
+import { type MessagePort, Worker } from 'node:worker_threads';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgliteTemplate } from '../../test/db.js';
@@ -196,5 +197,378 @@ describe.skipIf(postgres)('PGlite in its own thread, gone', () => {
     await remote.query('select 1');
     await remote.close();
     expect(told).toEqual([]);
+  });
+});
+
+/** What a listener heard, in order; `count(n)` resolves once it heard `n`. */
+function hearing() {
+  const heard: string[] = [];
+  const waits: { n: number; resolve: () => void }[] = [];
+  return {
+    heard,
+    add: (payload: string) => {
+      heard.push(payload);
+      for (const wait of waits) if (heard.length >= wait.n) wait.resolve();
+    },
+    count: (n: number) =>
+      heard.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waits.push({ n, resolve })),
+  };
+}
+
+/** Whether a promise has settled yet (a call still waiting for the database, or for a lock). */
+function settledFlag(promise: Promise<unknown>): { settled: boolean } {
+  const flag = { settled: false };
+  const mark = () => {
+    flag.settled = true;
+  };
+  promise.then(mark, mark);
+  return flag;
+}
+
+type Listening = { listen: (c: string, f: (p: string) => void) => Promise<() => Promise<void>> };
+const clientOf = (database: Database) => (database.db as unknown as { $client: Listening }).$client;
+
+/**
+ * The body of a worker thread with a client attached to the port it is given (pglite-remote.ts loaded through
+ * tsx, as pglite-remote.ts boots its own thread): it runs the steps the test asks for, and posts what it hears
+ * on its channels and what its onStopped is told.
+ */
+const ATTACHED_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const url = workerData.remote;
+import('tsx/esm/api')
+  .then((tsx) => tsx.tsImport(url, url))
+  .then(({ PgliteRemote }) => {
+    const remote = PgliteRemote.attach(workerData.port, (err) => parentPort.postMessage({ stopped: err.message }));
+    const releases = new Map();
+    let open;
+    const steps = {
+      query: async (text) => (await remote.query(text)).rows,
+      listen: async (channel) => {
+        await remote.listen(channel, (payload) => parentPort.postMessage({ notify: channel, payload }));
+      },
+      lock: async (name) => {
+        releases.set(name, await remote.lock(name));
+      },
+      unlock: (name) => releases.get(name)(),
+      begin: async () => {
+        let began;
+        let commit;
+        const ready = new Promise((resolve) => { began = resolve; });
+        const committed = new Promise((resolve) => { commit = resolve; });
+        const done = remote.transaction((tx) => { began(tx); return committed; });
+        open = { tx: await Promise.race([ready, done]), commit, done };
+      },
+      txQuery: async (text) => (await open.tx.query(text)).rows,
+      commit: async () => {
+        open.commit();
+        await open.done;
+      },
+    };
+    parentPort.on('message', ({ id, step, arg }) => {
+      steps[step](arg).then(
+        (value) => parentPort.postMessage({ id, ok: true, value }),
+        (err) => parentPort.postMessage({ id, ok: false, error: { message: err.message, code: err.code } }),
+      );
+    });
+    parentPort.postMessage({ ready: true });
+  });
+`;
+
+type StepReply = { id: number } & (
+  | { ok: true; value: unknown }
+  | { ok: false; error: { message: string; code?: string } }
+);
+
+/** A client of the database in a worker thread of its own (ATTACHED_THREAD), driven step by step. */
+class OtherThread {
+  readonly heard = hearing();
+  /** What its onStopped was told. */
+  readonly stopped: Promise<string>;
+  readonly ready: Promise<void>;
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+
+  constructor(port: MessagePort) {
+    const remote = new URL('./pglite-remote.ts', import.meta.url).href;
+    this.worker = new Worker(ATTACHED_THREAD, {
+      eval: true,
+      workerData: { port, remote },
+      transferList: [port],
+    });
+    let stopped!: (message: string) => void;
+    this.stopped = new Promise((resolve) => {
+      stopped = resolve;
+    });
+    let ready!: () => void;
+    let failed!: (err: Error) => void;
+    this.ready = new Promise((resolve, reject) => {
+      ready = resolve;
+      failed = reject;
+    });
+    this.worker.on('error', failed);
+    this.worker.on(
+      'message',
+      (msg: StepReply | { ready: true } | { notify: string; payload: string } | { stopped: string }) => {
+        if ('ready' in msg) ready();
+        else if ('notify' in msg) this.heard.add(msg.payload);
+        else if ('stopped' in msg) stopped(msg.stopped);
+        else this.answer(msg);
+      },
+    );
+  }
+
+  private answer(reply: StepReply): void {
+    const call = this.waiting.get(reply.id);
+    this.waiting.delete(reply.id);
+    if (reply.ok) call?.resolve(reply.value);
+    else call?.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+  }
+
+  ask<T = unknown>(step: string, arg?: string): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ id, step, arg });
+    });
+  }
+
+  /** Ends the thread (as a crash would: nothing closed first). */
+  async end(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
+
+async function otherThread(port: MessagePort): Promise<OtherThread> {
+  const other = new OtherThread(port);
+  await other.ready;
+  return other;
+}
+
+describe.skipIf(postgres)('PGlite in its own thread, shared with other threads', () => {
+  let owner: Database;
+  /** Attached in this thread (a MessageChannel works within one). */
+  let sibling: Database;
+  /** Attached in a worker thread. */
+  let other: OtherThread;
+  beforeAll(async () => {
+    owner = await openDatabase({ dataDir: 'memory://', ownThread: true, loadDataDir: pgliteTemplate() });
+    sibling = await openDatabase({
+      attach: { port: owner.openPort!(), dataDir: 'memory://', fileDir: owner.fileDir },
+    });
+    other = await otherThread(owner.openPort!());
+  });
+  afterAll(async () => {
+    await other?.end();
+    await sibling?.close();
+    await owner?.close();
+  });
+
+  it('answers the owner, a client in the same thread and one in another thread over the same data', async () => {
+    expect(sibling).toMatchObject({ kind: 'pglite', fileDir: owner.fileDir });
+    expect(sibling.embeddedLock).toBeTypeOf('function');
+    expect(sibling.openPort).toBeUndefined();
+    expect(owner.embeddedLock).toBeTypeOf('function');
+    await owner.db.insert(users).values({ id: 's1', username: 'ada' });
+    const [row] = await sibling.db.select().from(users).where(eq(users.id, 's1'));
+    expect(row).toMatchObject({ id: 's1', username: 'ada' });
+    expect(row!.createdAt).toBeInstanceOf(Date);
+    expect(await other.ask('query', "select username from users where id = 's1'")).toEqual([
+      { username: 'ada' },
+    ]);
+    await other.ask('query', "insert into users (id, username) values ('s2', 'bo')");
+    expect((await sibling.executeSql("select username from users where id = 's2'")).rows).toEqual([
+      { username: 'bo' },
+    ]);
+  });
+
+  it("keeps one thread's open transaction from the others until it commits", async () => {
+    await other.ask('begin');
+    await other.ask('txQuery', "insert into users (id, username) values ('s3', 'cy')");
+    const bySibling = sibling.executeSql("select username from users where id = 's3'");
+    const byOwner = owner.executeSql("select username from users where id = 's3'");
+    const siblingRead = settledFlag(bySibling);
+    const ownerRead = settledFlag(byOwner);
+    // The transaction sees its row; the others' reads wait for its end (PGlite runs one at a time).
+    expect(await other.ask('txQuery', "select username from users where id = 's3'")).toEqual([
+      { username: 'cy' },
+    ]);
+    expect([siblingRead.settled, ownerRead.settled]).toEqual([false, false]);
+    await other.ask('commit');
+    expect((await bySibling).rows).toEqual([{ username: 'cy' }]);
+    expect((await byOwner).rows).toEqual([{ username: 'cy' }]);
+  });
+
+  it('leaves nothing of a transaction rolled back in another thread', async () => {
+    const failed = await sibling.db
+      .transaction(async (tx) => {
+        await tx.insert(users).values({ id: 's4', username: 'di' });
+        throw new Error('changed my mind');
+      })
+      .catch((err: Error) => err.message);
+    expect(failed).toBe('changed my mind');
+    expect(await other.ask('query', "select id from users where id = 's4'")).toEqual([]);
+  });
+
+  it('delivers a notification to every thread listening on its channel', async () => {
+    const byOwner = hearing();
+    const bySibling = hearing();
+    const stopOwner = await clientOf(owner).listen('shared_test', byOwner.add);
+    const stopSibling = await clientOf(sibling).listen('shared_test', bySibling.add);
+    await other.ask('listen', 'shared_test');
+    await other.ask('query', "select pg_notify('shared_test', 'one')");
+    await Promise.all([byOwner.count(1), bySibling.count(1), other.heard.count(1)]);
+    await stopSibling();
+    await sibling.executeSql("select pg_notify('shared_test', 'two')");
+    await Promise.all([byOwner.count(2), other.heard.count(2)]);
+    await stopOwner();
+    expect(byOwner.heard).toEqual(['one', 'two']);
+    expect(bySibling.heard).toEqual(['one']);
+    expect(other.heard.heard).toEqual(['one', 'two']);
+  });
+
+  it('keeps the channel LISTENed while any thread listens, and UNLISTENs after the last', async () => {
+    const channels = async () =>
+      (await owner.executeSql('select pg_listening_channels() as c')).rows.map((r) => r.c);
+    const stopOwner = await clientOf(owner).listen('solo_test', () => {});
+    const stopSibling = await clientOf(sibling).listen('solo_test', () => {});
+    await stopSibling();
+    expect(await channels()).toContain('solo_test');
+    await stopOwner();
+    expect(await channels()).not.toContain('solo_test');
+  });
+
+  it('makes a thread wait for a named lock another thread holds, until it is released', async () => {
+    const releaseSibling = await sibling.embeddedLock!('mirror');
+    const byOther = other.ask('lock', 'mirror');
+    const otherLock = settledFlag(byOther);
+    await other.ask('query', 'select 1');
+    expect(otherLock.settled).toBe(false);
+    await releaseSibling();
+    await byOther;
+    const byOwner = owner.embeddedLock!('mirror');
+    const ownerLock = settledFlag(byOwner);
+    await owner.executeSql('select 1');
+    expect(ownerLock.settled).toBe(false);
+    await other.ask('unlock', 'mirror');
+    await (await byOwner)();
+  });
+
+  it("grants one client's waits for a lock in the order it asked", async () => {
+    const releaseOwner = await owner.embeddedLock!('queue');
+    const order: string[] = [];
+    const first = sibling.embeddedLock!('queue').then((release) => {
+      order.push('first');
+      return release;
+    });
+    const second = sibling.embeddedLock!('queue').then((release) => {
+      order.push('second');
+      return release;
+    });
+    await releaseOwner();
+    await (await first)();
+    await (await second)();
+    expect(order).toEqual(['first', 'second']);
+  });
+
+  it('rolls back, unlistens and unlocks what a client left when its port closes', async () => {
+    const leaving = PgliteRemote.attach(owner.openPort!());
+    await leaving.lock('leaving');
+    await leaving.listen('leaving_test', () => {});
+    let inserted!: () => void;
+    const didInsert = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const tx = leaving
+      .transaction(async (t) => {
+        await t.query("insert into users (id, username) values ('s9', 'zed')");
+        inserted();
+        await finished;
+      })
+      .catch((err: unknown) => err);
+    await didInsert;
+    const granted = owner.embeddedLock!('leaving');
+    const read = owner.executeSql("select id from users where id = 's9'");
+    await leaving.close();
+    // Granted when the database thread saw the port close, which also rolled back and unlistened.
+    const release = await granted;
+    expect((await read).rows).toEqual([]);
+    const { rows } = await owner.executeSql('select pg_listening_channels() as c');
+    expect(rows).not.toContainEqual({ c: 'leaving_test' });
+    await release();
+    finish();
+    expect(await tx).toMatchObject({ code: '57P03', message: 'The embedded database is closed.' });
+  });
+
+  it('passes a lock on when the thread holding it ends', async () => {
+    const doomed = await otherThread(owner.openPort!());
+    await doomed.ask('lock', 'doomed');
+    const granted = owner.embeddedLock!('doomed');
+    await doomed.end();
+    await (await granted)();
+  });
+});
+
+describe.skipIf(postgres)('PGlite in its own thread, shared, closed', () => {
+  it("fails every attached client's waiting and later calls once the owner closes it", async () => {
+    const told: string[] = [];
+    const owner = await openDatabase({
+      dataDir: 'memory://',
+      ownThread: true,
+      loadDataDir: pgliteTemplate(),
+    });
+    const sibling = await openDatabase({
+      attach: { port: owner.openPort!(), dataDir: 'memory://', fileDir: owner.fileDir },
+      onEmbeddedStopped: (err) => told.push(err.message),
+    });
+    const other = await otherThread(owner.openPort!());
+    try {
+      // An open transaction in the other thread does not hold the close up: it is rolled back.
+      await other.ask('begin');
+      await other.ask('txQuery', "insert into users (id, username) values ('c1', 'cy')");
+      await owner.embeddedLock!('held');
+      const waiting = sibling.embeddedLock!('held').catch((e: unknown) => e);
+      await owner.close();
+      const closed = { code: '57P03', message: 'The embedded database is closed.' };
+      expect(await waiting).toMatchObject(closed);
+      const after = await sibling.executeSql('select 1').catch((e: unknown) => e);
+      expect(after).toMatchObject(closed);
+      expect(isDatabaseUnavailable(after)).toBe(true);
+      await expect(other.ask('query', 'select 1')).rejects.toMatchObject(closed);
+      expect(await other.stopped).toBe(closed.message);
+      expect(told).toEqual([closed.message]);
+      await sibling.close();
+    } finally {
+      await other.end();
+    }
+  });
+});
+
+describe.skipIf(postgres)('PGlite in its own thread, shared, gone', () => {
+  it('fails the waiting and later calls of an attached client when the thread ends, and says so once', async () => {
+    const told: Error[] = [];
+    const remote = new PgliteRemote({
+      dataDir: 'memory://',
+      loadDataDir: await pgliteTemplate()?.arrayBuffer(),
+    });
+    const attached = PgliteRemote.attach(remote.openPort(), (err) => told.push(err));
+    expect((await attached.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    await remote.lock('held');
+    const waiting = attached.lock('held').catch((e: unknown) => e);
+    await (remote as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    const gone = {
+      code: '57P03',
+      message: 'The embedded database is not accepting connections: its thread ended.',
+    };
+    expect(await waiting).toMatchObject(gone);
+    const after = await attached.query('select 1').catch((e: unknown) => e);
+    expect(after).toMatchObject(gone);
+    expect(isDatabaseUnavailable(after)).toBe(true);
+    expect(told.map((e) => e.message)).toEqual([gone.message]);
   });
 });
