@@ -7,17 +7,14 @@ import { isDemoMode, listenHost, parseEnv } from './env.js';
 import { withEnvFiles } from './env-files.js';
 import { drainHttp } from './http/drain.js';
 import { isAddressInUse, portInUseSentence, portIsFree } from './http/listen-port.js';
-import { createJobQueue } from './jobs/pg-boss-queue.js';
 import { startHeartbeat } from './jobs/scheduled-tasks/heartbeat.js';
 import { startScheduler } from './jobs/scheduled-tasks/scheduler.js';
 import { startJobWorker } from './jobs/worker.js';
 import { listeningUrl, resolveConfig } from './kernel/config.js';
-import { createContext } from './kernel/context.js';
 import { DISK_FULL_AT_START, isDiskFull } from './kernel/disk.js';
 import { createLogger } from './logger.js';
 import { startHealthServer } from './observability/health-server.js';
-import { startPlatforms } from './platforms/start.js';
-import { memberMirrorDiscord } from './wings/access/members/member-mirror.port.js';
+import { startProcessContext } from './process-context.js';
 
 /**
  * The composition root: reads the process roles (PROCESS_ROLES: api, bot, worker), builds the context
@@ -77,16 +74,7 @@ const [demo, database] = await Promise.all([
 const config = resolveConfig(env, demo?.endpoints);
 const roles = config.process.roles;
 if (demo) await (await import('./demo-seed.js')).seedDemoData(database.db);
-// Every process can queue jobs (pg-boss in the same database); only the worker role takes them.
-const jobs = createJobQueue(database, log, undefined, { workerName: config.process.container });
-// Both wait mostly on sockets (platform logins, pg-boss's schema check): side by side, not one after the other.
-// startPlatforms never throws: an unreachable platform is logged and its calls answer 503 until it comes back.
-const [platforms] = await Promise.all([
-  startPlatforms({ config, database, log, awaitVrchatLogin: false }),
-  jobs.start(),
-]);
-const parts = { config, database, log, platforms, jobs };
-const ctx = createContext({ ...parts, discord: memberMirrorDiscord(parts) });
+const { ctx, platforms, jobs } = await startProcessContext({ config, database, log });
 log.info({ roles: [...roles], container: config.process.container }, 'Process roles');
 
 /** What stops the background roles; each gets the time left before the shutdown deadline. */

@@ -66,6 +66,29 @@ describe('the single process with its API in a thread of its own', () => {
     }
   });
 
+  it('answers while the main thread is busy (background work no longer holds requests up)', async () => {
+    // 100,000 members made at once by the demo's simulator, which runs on the main thread with the bot and the
+    // jobs: for the second or so it takes, that thread runs nothing else (as during a big sync or mirror fill).
+    const simulator = proc.output().match(/simulators at (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
+    expect(simulator).toBeDefined();
+    let busy = true;
+    const bulk = fetch(`${simulator}/control/discord/guilds/1300000000000000003/bulk-members`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ count: 100_000 }),
+    }).finally(() => {
+      busy = false;
+    });
+    let answeredMeanwhile = 0;
+    while (busy) {
+      const res = await fetch(`${proc.url}/api/health`);
+      if (res.ok && busy) answeredMeanwhile++;
+    }
+    expect((await bulk).status).toBe(201);
+    // On one thread, none (or the one already on its way) could be answered until the bulk was done.
+    expect(answeredMeanwhile).toBeGreaterThanOrEqual(5);
+  });
+
   it('stops at SIGTERM as one process: the API drained, then the background roles, exit 0', async () => {
     const exited = new Promise<number | null>((resolve) => proc.child.once('exit', (code) => resolve(code)));
     proc.child.kill('SIGTERM');

@@ -6,14 +6,11 @@ import { parseEnv } from '../env.js';
 import { withEnvFiles } from '../env-files.js';
 import { drainHttp } from '../http/drain.js';
 import { isAddressInUse } from '../http/listen-port.js';
-import { createJobQueue } from '../jobs/pg-boss-queue.js';
 import { listeningUrl, resolveConfig } from '../kernel/config.js';
-import { createContext } from '../kernel/context.js';
 import { createLogger } from '../logger.js';
 import { processMetrics } from '../observability/process-metrics.js';
 import { ownChecks } from '../observability/readiness.js';
-import { startPlatforms } from '../platforms/start.js';
-import { memberMirrorDiscord } from '../wings/access/members/member-mirror.port.js';
+import { startProcessContext } from '../process-context.js';
 import type { ApiThreadData } from './api-thread-data.js';
 import { ThreadLink } from './thread-link.js';
 
@@ -37,13 +34,7 @@ const database = await openDatabase({
 const resolved = resolveConfig(env, data.simulator);
 // This thread runs the api role only; the process's other roles run on the main thread.
 const config = { ...resolved, process: { ...resolved.process, roles: new Set(['api'] as const) } };
-const jobs = createJobQueue(database, log, undefined, { workerName: config.process.container });
-const [platforms] = await Promise.all([
-  startPlatforms({ config, database, log, awaitVrchatLogin: false }),
-  jobs.start(),
-]);
-const parts = { config, database, log, platforms, jobs };
-const ctx = createContext({ ...parts, discord: memberMirrorDiscord(parts) });
+const { ctx, platforms, jobs } = await startProcessContext({ config, database, log });
 ctx.sibling = {
   ownsState: true,
   checks: () => link.ask('checks'),
