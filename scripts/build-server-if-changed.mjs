@@ -39,8 +39,6 @@ export async function buildServerIfChanged({ force = false, outDir = serverDist 
       polyfills: join(repoRoot, 'apps/server/src/polyfills.ts'),
       // The embedded database's worker thread (db/pglite-remote.ts starts it beside main.mjs).
       'pglite-thread': join(repoRoot, 'apps/server/src/db/pglite-thread.ts'),
-      // The single process's API thread (api-thread/start-api-thread.ts starts it beside main.mjs).
-      'api-thread': join(repoRoot, 'apps/server/src/api-thread/api-thread.ts'),
     },
     outdir: outDir,
     outExtension: { '.js': '.mjs' },

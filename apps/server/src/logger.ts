@@ -29,10 +29,8 @@ function redacting(out: DestinationStream): DestinationStream {
 export async function createLogger(
   env: Pick<Env, 'LOG_LEVEL' | 'LOG_FORMAT'>,
   destination?: DestinationStream,
-  /** Whether stdout is a terminal; a worker thread's stdout is a pipe to the main thread, which tells it. */
-  terminal = Boolean(process.stdout.isTTY),
 ): Promise<Logger> {
-  const pretty = env.LOG_FORMAT ? env.LOG_FORMAT === 'pretty' : terminal;
+  const pretty = env.LOG_FORMAT ? env.LOG_FORMAT === 'pretty' : Boolean(process.stdout.isTTY);
   const out = destination ?? pino.destination(1);
   if (!pretty) return pino({ level: env.LOG_LEVEL }, redacting(out));
   // Loaded only when wanted: a JSON-logging process does not pay for it at start. A development tool: a release
@@ -44,7 +42,7 @@ export async function createLogger(
   if (!loaded) return pino({ level: env.LOG_LEVEL }, redacting(out));
   const pinoPretty = loaded.default;
   const stream = pinoPretty({
-    colorize: !destination && terminal,
+    colorize: !destination && Boolean(process.stdout.isTTY),
     translateTime: 'SYS:HH:MM:ss',
     ignore: 'pid,hostname',
     // Written at once, as JSON logging is: a line is never lost when the process exits.

@@ -1,5 +1,4 @@
 import './polyfills.js';
-import { type ApiThread, startApiThread } from './api-thread/start-api-thread.js';
 import { buildApp } from './app.js';
 import { startBot } from './bot/start-bot.js';
 import { openDatabase } from './db/client.js';
@@ -7,14 +6,17 @@ import { isDemoMode, listenHost, parseEnv } from './env.js';
 import { withEnvFiles } from './env-files.js';
 import { drainHttp } from './http/drain.js';
 import { isAddressInUse, portInUseSentence, portIsFree } from './http/listen-port.js';
+import { createJobQueue } from './jobs/pg-boss-queue.js';
 import { startHeartbeat } from './jobs/scheduled-tasks/heartbeat.js';
 import { startScheduler } from './jobs/scheduled-tasks/scheduler.js';
 import { startJobWorker } from './jobs/worker.js';
 import { listeningUrl, resolveConfig } from './kernel/config.js';
+import { createContext } from './kernel/context.js';
 import { DISK_FULL_AT_START, isDiskFull } from './kernel/disk.js';
 import { createLogger } from './logger.js';
 import { startHealthServer } from './observability/health-server.js';
-import { startProcessContext } from './process-context.js';
+import { startPlatforms } from './platforms/start.js';
+import { memberMirrorDiscord } from './wings/access/members/member-mirror.port.js';
 
 /**
  * The composition root: reads the process roles (PROCESS_ROLES: api, bot, worker), builds the context
@@ -74,18 +76,22 @@ const [demo, database] = await Promise.all([
 const config = resolveConfig(env, demo?.endpoints);
 const roles = config.process.roles;
 if (demo) await (await import('./demo-seed.js')).seedDemoData(database.db);
-const { ctx, platforms, jobs } = await startProcessContext({ config, database, log });
+// Every process can queue jobs (pg-boss in the same database); only the worker role takes them.
+const jobs = createJobQueue(database, log, undefined, { workerName: config.process.container });
+// Both wait mostly on sockets (platform logins, pg-boss's schema check): side by side, not one after the other.
+// startPlatforms never throws: an unreachable platform is logged and its calls answer 503 until it comes back.
+const [platforms] = await Promise.all([
+  startPlatforms({ config, database, log, awaitVrchatLogin: false }),
+  jobs.start(),
+]);
+const parts = { config, database, log, platforms, jobs };
+const ctx = createContext({ ...parts, discord: memberMirrorDiscord(parts) });
 log.info({ roles: [...roles], container: config.process.container }, 'Process roles');
 
 /** What stops the background roles; each gets the time left before the shutdown deadline. */
 const stops: Array<(leftMs: number) => Promise<void> | void> = [];
 stops.push((leftMs) => jobs.stop(leftMs));
-// One process with the embedded database and background roles: the API runs in a thread of its own, so the
-// HTTP path's V8 state is its own (issue #34; api-thread/). On PostgreSQL an api process is a process of its own.
-const apiInThread =
-  roles.has('api') && database.openPort !== undefined && (roles.has('bot') || roles.has('worker'));
-const app = roles.has('api') && !apiInThread ? (await buildApp({ ctx })).app : undefined;
-let apiThread: ApiThread | undefined;
+const app = roles.has('api') ? (await buildApp({ ctx })).app : undefined;
 
 /**
  * SIGTERM / SIGINT: stop taking requests, close idle connections at once, give requests in flight and
@@ -105,7 +111,7 @@ const shutdown = async (signal: NodeJS.Signals) => {
   }, timeoutMs + 1500).unref();
   try {
     await Promise.all([
-      app ? drainHttp(app, leftMs()) : apiThread?.drain(leftMs()),
+      app ? drainHttp(app, leftMs()) : undefined,
       (async () => {
         for (const stop of stops.reverse()) await stop(leftMs());
       })(),
@@ -122,26 +128,6 @@ const shutdown = async (signal: NodeJS.Signals) => {
 process.once('SIGINT', shutdown);
 process.once('SIGTERM', shutdown);
 
-/** Once the API listens: the address links are built from, the simulator's redirect, the printed line. */
-async function announce(port: number): Promise<void> {
-  if (demo) log.info(`Demo mode: Discord and VRChat simulators at ${demo.endpoints.url}`);
-  // PORT=0: the port is known only now, and without PUBLIC_URL the links are built from this address.
-  if (!env.PUBLIC_URL) config.publicUrl = listeningUrl(host, port);
-  // The simulated Discord accepts only registered redirects, as Discord: register the address users sign in at.
-  if (demo) await (await import('./demo.js')).registerLoginRedirect(demo.endpoints.url, config.publicUrl);
-  process.stdout.write(`Listening on ${listeningUrl(host, port)}\n`);
-}
-
-/** The API's thread failed after its start: the process exits, as one whose request thread threw would. */
-function apiThreadFailed(err: Error): never {
-  if (isDiskFull(err)) {
-    process.stderr.write(`${DISK_FULL_AT_START}\n`);
-    process.exit(1);
-  }
-  log.error({ err }, 'The API thread stopped; the process exits');
-  process.exit(1);
-}
-
 if (app) {
   // Taken between the check above and now (another process started meanwhile): the same sentence.
   await app.listen({ port: env.PORT, host }).catch((err: unknown) => {
@@ -149,20 +135,13 @@ if (app) {
     throw err;
   });
   const addr = app.server.address();
-  await announce(typeof addr === 'object' && addr ? addr.port : env.PORT);
-} else if (apiInThread && database.openPort) {
-  const openPort = database.openPort;
-  const started = await startApiThread({
-    ctx,
-    database: { ...database, openPort },
-    simulator: demo?.endpoints,
-    host,
-    port: env.PORT,
-    onFailure: apiThreadFailed,
-  });
-  if ('portInUse' in started) stopBecausePortInUse();
-  apiThread = started.listening;
-  await announce(apiThread.port);
+  const port = typeof addr === 'object' && addr ? addr.port : env.PORT;
+  if (demo) app.log.info(`Demo mode: Discord and VRChat simulators at ${demo.endpoints.url}`);
+  // PORT=0: the port is known only now, and without PUBLIC_URL the links are built from this address.
+  if (!env.PUBLIC_URL) config.publicUrl = listeningUrl(host, port);
+  // The simulated Discord accepts only registered redirects, as Discord: register the address users sign in at.
+  if (demo) await (await import('./demo.js')).registerLoginRedirect(demo.endpoints.url, config.publicUrl);
+  process.stdout.write(`Listening on ${listeningUrl(host, port)}\n`);
 } else {
   process.stdout.write(`Running ${[...roles].join(', ')} (no HTTP)\n`);
 }

@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MessagePort } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -32,18 +31,6 @@ export interface Database {
    */
   fileDir?: string;
   executeSql: ExecuteSql;
-  /**
-   * PGlite in its own thread only (on the thread that started it and on attached ones): resolves once the
-   * named lock is this client's, with its release. It excludes across the process's threads, as an advisory
-   * lock on PostgreSQL does across processes; a thread that ends releases what it held.
-   */
-  embeddedLock?: (name: string) => Promise<() => Promise<void>>;
-  /**
-   * PGlite in its own thread, on the thread that started it only: a port to the database for another thread
-   * (transferred there, it is `openDatabase`'s `attach.port`).
-   */
-  openPort?: () => MessagePort;
-  /** Closes the database; attached, only this thread's port to it. */
   close(): Promise<void>;
 }
 
@@ -78,19 +65,9 @@ export async function openDatabase(opts: {
    * thread answering requests. The server's start asks for it; tests and scripts keep it in their thread.
    */
   ownThread?: boolean;
-  /**
-   * PGlite in its own thread only: told when that thread ended without a close (every query now answers 503);
-   * attached, also when the thread that started it closed it.
-   */
+  /** PGlite in its own thread only: told when that thread ended without a close (every query now answers 503). */
   onEmbeddedStopped?: (err: Error) => void;
-  /**
-   * PGlite in another thread's own thread: use it through `port` (that thread's `openPort`), already migrated.
-   * `fileDir` is that thread's (required for `memory://`, whose files are in a temporary folder); else
-   * `dataDir`'s. `url`, `dataDir`, `loadDataDir` and `ownThread` do not apply.
-   */
-  attach?: { port: MessagePort; dataDir: string; fileDir?: string };
 }): Promise<Database> {
-  if (opts.attach) return attachPglite(opts.attach, opts.onEmbeddedStopped);
   if (opts.url) {
     // A connection that cannot be opened in 10 s counts as refused (a host gone from the network would
     // otherwise hold the request until the operating system gives up).
@@ -134,18 +111,15 @@ export async function openDatabase(opts: {
     writeFileSync(probe, 'ok');
     rmSync(probe, { force: true });
   }
-  const remote = opts.ownThread
-    ? new PgliteRemote(
+  // Drizzle's PGlite driver and pg-boss's adapter call query/exec/transaction/listen: the remote has them too.
+  const client: PGlite = opts.ownThread
+    ? (new PgliteRemote(
         {
           dataDir: memory ? dataDir : join(dataDir, 'pglite'),
           loadDataDir: await opts.loadDataDir?.arrayBuffer(),
         },
         opts.onEmbeddedStopped,
-      )
-    : undefined;
-  // Drizzle's PGlite driver and pg-boss's adapter call query/exec/transaction/listen: the remote has them too.
-  const client: PGlite = remote
-    ? (remote as unknown as PGlite)
+      ) as unknown as PGlite)
     : memory
       ? new PGlite({ extensions: PGLITE_EXTENSIONS, loadDataDir: opts.loadDataDir })
       : new PGlite(join(dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
@@ -156,45 +130,14 @@ export async function openDatabase(opts: {
     db,
     kind: 'pglite',
     fileDir,
-    executeSql: pgliteExecuteSql(client),
-    ...(remote && {
-      embeddedLock: (name: string) => remote.lock(name),
-      openPort: () => remote.openPort(),
-    }),
+    executeSql: async (text, values) => {
+      const res = await client.query<Record<string, unknown>>(text, values as unknown[]);
+      return { rows: res.rows };
+    },
     close: async () => {
       await client.close();
       if (memory) rmSync(fileDir, { recursive: true, force: true });
     },
-  };
-}
-
-/** Raw SQL on PGlite, or on the remote that stands for it. */
-function pgliteExecuteSql(client: PGlite): ExecuteSql {
-  return async (text, values) => {
-    const res = await client.query<Record<string, unknown>>(text, values as unknown[]);
-    return { rows: res.rows };
-  };
-}
-
-/**
- * The database another thread opened with `ownThread`, through the port it opened for this one: no
- * extensions or migrations (that thread ran them), its files where that thread keeps them.
- */
-function attachPglite(
-  attach: { port: MessagePort; dataDir: string; fileDir?: string },
-  onStopped: ((err: Error) => void) | undefined,
-): Database {
-  if (!attach.fileDir && attach.dataDir.startsWith('memory://'))
-    throw new Error("An in-memory database is attached with its owner's fileDir (a temporary folder).");
-  const remote = PgliteRemote.attach(attach.port, onStopped);
-  const client = remote as unknown as PGlite;
-  return {
-    db: drizzlePglite(client, { schema }) as unknown as Db,
-    kind: 'pglite',
-    fileDir: attach.fileDir ?? join(attach.dataDir, 'files'),
-    executeSql: pgliteExecuteSql(client),
-    embeddedLock: (name) => remote.lock(name),
-    close: () => remote.close(),
   };
 }
 

@@ -1,12 +1,6 @@
-import { MessageChannel, type MessagePort, Worker, type WorkerOptions } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
-import type {
-  PgliteAttach,
-  PgliteCall,
-  PgliteReply,
-  PgliteThreadData,
-  WireError,
-} from './pglite-protocol.js';
+import type { PgliteCall, PgliteReply, PgliteThreadData, WireError } from './pglite-protocol.js';
 
 /** What runs inside one transaction: the calls Drizzle and pg-boss make. */
 export interface RemoteTransaction {
@@ -50,73 +44,28 @@ function startThread(options: WorkerOptions): Worker {
  * PGlite in a worker thread, with the client surface Drizzle's PGlite driver and this product use (`query`,
  * `exec`, `transaction`, `listen`, `close`). The request thread only posts messages; the WebAssembly runs
  * beside it. The thread keeps the process alive only while a call is waiting, as PGlite in the thread did not.
- * Other threads of the process use the same database through `openPort` and `attach`.
  */
 export class PgliteRemote {
-  /** The database's thread, on the client that started it; absent on an attached one. */
-  private readonly worker: Worker | undefined;
-  /** An attached client's port (openPort's), which only it closes. */
-  private readonly port: MessagePort | undefined;
-  /** What requests go through: the worker, or the port. */
-  private readonly link: { postMessage(message: unknown): void; ref(): void; unref(): void };
+  private readonly worker: Worker;
   private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly listeners = new Map<string, Set<(payload: string) => void>>();
   private nextId = 1;
   private stopped: Error | undefined;
-  /** This client closed (the database, or only its port when attached). */
   private closing = false;
-  /** Attached: the database thread said the database is closing, before closing this port. */
-  private databaseClosed = false;
 
-  /**
-   * Starts the database's thread on `data`; given `{ port }` (see `attach`), speaks to a database another
-   * thread started.
-   * @param onStopped told once when the database stops without this client's close (its cause), so the
-   * operator hears of it.
-   */
+  /** @param onStopped told once when the thread ends without a close (its cause), so the operator hears of it. */
   constructor(
-    data: PgliteThreadData | { port: MessagePort },
+    data: PgliteThreadData,
     private readonly onStopped?: (err: Error) => void,
   ) {
-    if ('port' in data) {
-      this.worker = undefined;
-      this.port = data.port;
-      this.link = data.port;
-      data.port.on('message', (reply: PgliteReply) => this.receive(reply));
-      data.port.on('close', () => this.stop(new Error('its thread ended')));
-    } else {
-      this.worker = startThread({
-        workerData: data,
-        transferList: data.loadDataDir ? [data.loadDataDir] : [],
-      });
-      this.port = undefined;
-      this.link = this.worker;
-      this.worker.on('message', (reply: PgliteReply) => this.receive(reply));
-      this.worker.on('error', (err: unknown) =>
-        this.stop(err instanceof Error ? err : new Error(String(err))),
-      );
-      this.worker.on('exit', (code) => this.stop(new Error(`its thread exited with code ${code}`)));
-    }
-    // After the 'message' listener, which refs a port.
-    this.link.unref();
-  }
-
-  /**
-   * A client in another thread (its own isolate) of the database whose port `openPort` returned: the same
-   * surface, its own transactions, listens and locks. Its `close` closes only its port.
-   */
-  static attach(port: MessagePort, onStopped?: (err: Error) => void): PgliteRemote {
-    return new PgliteRemote({ port }, onStopped);
-  }
-
-  /** A new port to the database for another thread (transfer it there, then `attach`); not once stopped. */
-  openPort(): MessagePort {
-    if (!this.worker)
-      throw new Error('Only the thread that started the embedded database opens ports to it.');
-    if (this.stopped) throw this.stopped;
-    const { port1, port2 } = new MessageChannel();
-    this.worker.postMessage({ op: 'attach', port: port2 } satisfies PgliteAttach, [port2]);
-    return port1;
+    this.worker = startThread({
+      workerData: data,
+      transferList: data.loadDataDir ? [data.loadDataDir] : [],
+    });
+    this.worker.unref();
+    this.worker.on('message', (reply: PgliteReply) => this.receive(reply));
+    this.worker.on('error', (err: unknown) => this.stop(err instanceof Error ? err : new Error(String(err))));
+    this.worker.on('exit', (code) => this.stop(new Error(`its thread exited with code ${code}`)));
   }
 
   private receive(reply: PgliteReply): void {
@@ -124,14 +73,10 @@ export class PgliteRemote {
       for (const listener of this.listeners.get(reply.notify) ?? []) listener(reply.payload);
       return;
     }
-    if ('closed' in reply) {
-      this.databaseClosed = true;
-      return;
-    }
     const call = this.waiting.get(reply.id);
     if (!call) return;
     this.waiting.delete(reply.id);
-    if (this.waiting.size === 0) this.link.unref();
+    if (this.waiting.size === 0) this.worker.unref();
     if (reply.ok) call.resolve(reply.value);
     else call.reject(fromWire(reply.error));
   }
@@ -139,15 +84,13 @@ export class PgliteRemote {
   /** The thread is gone: every call waiting and every later one fails as a database that is not available. */
   private stop(cause: Error): void {
     if (this.stopped) return;
-    const message =
-      this.closing || this.databaseClosed
-        ? 'The embedded database is closed.'
-        : `The embedded database is not accepting connections: ${cause.message}.`;
+    const message = this.closing
+      ? 'The embedded database is closed.'
+      : `The embedded database is not accepting connections: ${cause.message}.`;
     // 57P03 (cannot_connect_now): requests answer 503, as for a PostgreSQL server that went away.
     this.stopped = Object.assign(new Error(message, { cause }), { code: '57P03' });
     for (const call of this.waiting.values()) call.reject(this.stopped);
     this.waiting.clear();
-    this.link.unref();
     if (!this.closing) this.onStopped?.(this.stopped);
   }
 
@@ -156,8 +99,8 @@ export class PgliteRemote {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      if (this.waiting.size === 1) this.link.ref();
-      this.link.postMessage({ ...req, id });
+      if (this.waiting.size === 1) this.worker.ref();
+      this.worker.postMessage({ ...req, id });
     });
   }
 
@@ -235,35 +178,11 @@ export class PgliteRemote {
     };
   }
 
-  /**
-   * Resolves once the named lock is this client's, with the function that releases it. Locks exclude across
-   * every client of the database (first come, first served), as PostgreSQL's advisory locks do across
-   * processes; a client that closes, or whose thread ends, releases what it held.
-   */
-  async lock(name: string): Promise<() => Promise<void>> {
-    await this.call({ op: 'lock', name });
-    let released = false;
-    return async () => {
-      // Once stopped there is nothing to release: the lock went with the port.
-      if (released || this.stopped) return;
-      released = true;
-      await this.call({ op: 'unlock', name });
-    };
-  }
-
-  /**
-   * Closes the database (its files written) and ends the thread; attached, closes only this client's port
-   * (the thread rolls back its open transactions and releases its locks).
-   */
+  /** Closes the database (its files written) and ends the thread. */
   async close(): Promise<void> {
     if (this.stopped) return;
     this.closing = true;
-    if (this.port) {
-      this.stop(new Error('closed'));
-      this.port.close();
-      return;
-    }
     await this.call({ op: 'close' });
-    await this.worker?.terminate();
+    await this.worker.terminate();
   }
 }

@@ -24,21 +24,6 @@ export interface AppContext {
   platforms?: Platforms;
   /** This process's scheduled-task loop (worker role), so Run now answered here fires at once. */
   scheduler?: LocalTaskScheduler;
-  /**
-   * The other thread of this process, where the single process serves its API from a thread of its own
-   * (api-thread/): readiness and metrics speak for the whole process, so each side adds the other's.
-   */
-  sibling?: SiblingThread;
-}
-
-/** What one thread of the process asks the other (api-thread/thread-link.ts carries it). */
-export interface SiblingThread {
-  /** The other thread's own readiness checks (`ok` or a sentence each). */
-  checks(): Promise<Record<string, string>>;
-  /** The other thread's own metrics (exposition text). */
-  metricsText(): Promise<string>;
-  /** True for the thread that owns the process's platform state (gateway, jobs): its gauges win a merge. */
-  readonly ownsState: boolean;
 }
 
 /** The scheduled-task loop of this process as the context sees it (started by jobs/scheduled-tasks/scheduler.ts). */

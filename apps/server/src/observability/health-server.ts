@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AppContext } from '../kernel/context.js';
 import { metricsAllowed } from './metrics-access.js';
-import { METRICS_CONTENT_TYPE, processMetricsText } from './process-metrics.js';
+import { METRICS_CONTENT_TYPE, processMetrics } from './process-metrics.js';
 import { readinessOf } from './readiness.js';
 
 /**
@@ -34,13 +34,15 @@ export async function startHealthServer(
       return;
     }
     if (path === '/metrics' && metricsAllowed(ctx.config.metricsToken, req.headers.authorization, 'health')) {
-      processMetricsText(ctx).then(
-        (text) => {
-          res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' });
-          res.end(text);
-        },
-        () => json(500, { message: 'The metrics could not be read.' }),
-      );
+      processMetrics(ctx)
+        .render()
+        .then(
+          (text) => {
+            res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' });
+            res.end(text);
+          },
+          () => json(500, { message: 'The metrics could not be read.' }),
+        );
       return;
     }
     json(404, { message: `Route ${req.method} ${path} not found.` });

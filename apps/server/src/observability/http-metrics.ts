@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../kernel/context.js';
 import { metrics } from './metrics.js';
 import { metricsAllowed } from './metrics-access.js';
-import { METRICS_CONTENT_TYPE, processMetricsText } from './process-metrics.js';
+import { METRICS_CONTENT_TYPE, processMetrics } from './process-metrics.js';
 
 /**
  * Counts every answer by route pattern (never the raw address: ids would make a series each) and times it;
@@ -22,7 +22,7 @@ export function registerHttpMetrics(app: FastifyInstance, ctx: AppContext): void
     async (req, reply) => {
       if (!metricsAllowed(ctx.config.metricsToken, req.headers.authorization, 'public'))
         return reply.code(404).send({ message: `Route GET ${req.url.split('?')[0]} not found.` });
-      return reply.type(METRICS_CONTENT_TYPE).send(await processMetricsText(ctx));
+      return reply.type(METRICS_CONTENT_TYPE).send(await processMetrics(ctx).render());
     },
   );
 }

@@ -1,5 +1,4 @@
 import type { AppContext } from '../kernel/context.js';
-import { mergeExpositions } from './merge-expositions.js';
 import { metrics } from './metrics.js';
 import { Gauge, Registry } from './metrics-registry.js';
 
@@ -85,18 +84,6 @@ export function processMetrics(ctx: AppContext): Registry {
   );
   registries.set(ctx, registry);
   return registry;
-}
-
-/**
- * The process's metrics: this thread's, and where the API runs in a thread of its own, the other thread's too
- * (the thread owning the gateway and jobs first, so its gauges give the process's state).
- */
-export async function processMetricsText(ctx: AppContext): Promise<string> {
-  const own = await processMetrics(ctx).render();
-  const sibling = ctx.sibling;
-  if (!sibling) return own;
-  const other = await sibling.metricsText();
-  return mergeExpositions(sibling.ownsState ? [other, own] : [own, other]);
 }
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';

@@ -56,23 +56,6 @@ async function migrationsCheck(ctx: AppContext): Promise<CheckResult> {
  * `worker` with its job loop and scheduled tasks running.
  */
 export async function readinessOf(ctx: AppContext): Promise<Readiness> {
-  const checks = await ownChecks(ctx);
-  // The API in a thread of its own: the process is ready when both threads are.
-  if (ctx.sibling) {
-    const other = await ctx.sibling
-      .checks()
-      .catch(
-        (): Record<string, CheckResult> => ({ thread: 'the other thread of this process does not answer' }),
-      );
-    // A check both threads make (the database, the migrations) fails if it fails on either.
-    for (const [name, result] of Object.entries(other))
-      if ((checks[name] ?? 'ok') === 'ok') checks[name] = result;
-  }
-  return { ready: Object.values(checks).every((c) => c === 'ok'), checks };
-}
-
-/** This thread's own checks: the database, the migrations, and the roles it runs. */
-export async function ownChecks(ctx: AppContext): Promise<Record<string, CheckResult>> {
   const roles = ctx.config.process.roles;
   const database = await databaseCheck(ctx);
   const checks: Record<string, CheckResult> = {
@@ -85,5 +68,5 @@ export async function ownChecks(ctx: AppContext): Promise<Record<string, CheckRe
       gateway === 'ready' || gateway === 'standby' ? 'ok' : `the Discord gateway is ${gateway}`;
   }
   if (roles.has('worker')) checks.jobs = ctx.scheduler ? 'ok' : 'the job worker is not running';
-  return checks;
+  return { ready: Object.values(checks).every((c) => c === 'ok'), checks };
 }

@@ -84,11 +84,7 @@ export async function startPlatforms(opts: StartPlatformsOptions): Promise<Platf
           opts.database.db,
           config.secretKey,
           vrchatSessionName(account.localAddress, i === 0 ? undefined : account.username),
-          {
-            databaseUrl: opts.database.url,
-            previousSecretKey: config.previousSecretKey,
-            embeddedLock: opts.database.embeddedLock,
-          },
+          { databaseUrl: opts.database.url, previousSecretKey: config.previousSecretKey },
         ),
         log: vrchatAccounts.length > 1 ? log.child({ vrchatAccount: account.username }) : log,
         pacer: { timeScale: config.vrchat.timeScale, ...opts.vrchatPacer },

@@ -71,35 +71,20 @@ function localLock(db: object, name: string): ReturnType<typeof createMutex> {
  * `exclusive` takes an in-process lock, and on PostgreSQL (several processes may share the database) also a
  * session advisory lock on a connection of its own, opened for that one login: no transaction stays open
  * while VRChat is called, and a process that dies frees the lock with its connection. Embedded PGlite has a
- * single process: the in-process lock, and where the API runs in a thread of its own, the database thread's
- * named lock, which both threads share.
+ * single process: the in-process lock is enough.
  */
 export function dbSessionStore(
   db: Db,
   secretKey: Buffer,
   name = 'vrchat',
-  opts: {
-    databaseUrl?: string;
-    previousSecretKey?: Buffer;
-    /** PGlite serving several threads of the process (its API in a thread of its own): a lock across them. */
-    embeddedLock?: (name: string) => Promise<() => Promise<void>>;
-  } = {},
+  opts: { databaseUrl?: string; previousSecretKey?: Buffer } = {},
 ): SessionStore {
   const local = localLock(db, name);
-  const { databaseUrl, embeddedLock } = opts;
+  const { databaseUrl } = opts;
   // A failed login's pause is about the credentials, not the address: every session of the account shares it.
   const pauseName = name.split('@')[0] as string;
   return {
     exclusive(fn) {
-      if (!databaseUrl && embeddedLock)
-        return local(async () => {
-          const release = await embeddedLock(`platform-session:${name}`);
-          try {
-            return await fn();
-          } finally {
-            await release();
-          }
-        });
       if (!databaseUrl) return local(fn);
       return local(async () => {
         const client = new pg.Client({ connectionString: databaseUrl });

@@ -1,6 +1,6 @@
 import { vrchatSeed } from '@vrclink/simulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createScratchDatabase, openTestDatabase, pgliteTemplate } from '../../../test/db.js';
+import { createScratchDatabase, openTestDatabase } from '../../../test/db.js';
 import { type Database, openDatabase } from '../../db/client.js';
 import { platformLoginPauses, platformSessions } from '../../db/schema/index.js';
 import { startPlatforms } from '../start.js';
@@ -31,7 +31,6 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
       config: sim.config.vrchat,
       sessionStore: dbSessionStore(database.db, sim.config.secretKey, 'vrchat', {
         databaseUrl: database.url,
-        embeddedLock: database.embeddedLock,
       }),
       log: sim.log,
       pacer: fast,
@@ -238,24 +237,6 @@ describe.skipIf(!adminUrl)('VRChat session shared by two PostgreSQL connection p
     await scratch?.drop();
   });
   sharedSessionSuite(() => [one, two]);
-});
-
-describe('VRChat session shared by two threads of one process on the embedded database', () => {
-  // The owner and a client attached through a port of the database's thread, as the API's thread is: each has
-  // its own in-process lock (another db handle), so only the database thread's named lock keeps one login.
-  let owner: Database;
-  let attached: Database;
-  beforeAll(async () => {
-    owner = await openDatabase({ dataDir: 'memory://', ownThread: true, loadDataDir: pgliteTemplate() });
-    const port = owner.openPort?.();
-    if (!port) throw new Error('The embedded database in its own thread opens ports.');
-    attached = await openDatabase({ attach: { port, dataDir: 'memory://', fileDir: owner.fileDir } });
-  });
-  afterAll(async () => {
-    await attached?.close();
-    await owner?.close();
-  });
-  sharedSessionSuite(() => [owner, attached]);
 });
 
 describe('createMutex', () => {

@@ -1,14 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgliteTemplate } from '../../../../test/db.js';
-import { type Database, openDatabase } from '../../../db/client.js';
+import { describe, expect, it } from 'vitest';
 import type { ActiveSession } from './session.service.js';
-import {
-  SESSION_CACHE_TTL_MS,
-  SessionCache,
-  sessionCacheOf,
-  sessionsChanged,
-  startSessionInvalidation,
-} from './session-cache.js';
+import { SESSION_CACHE_TTL_MS, SessionCache } from './session-cache.js';
 
 const session = (userId: string, tokenHash: string) =>
   ({ user: { id: userId }, kind: 'web', tokenHash }) as unknown as ActiveSession;
@@ -60,36 +52,5 @@ describe('the session cache', () => {
     cache.set(session('u1', 'h1'), farFuture, cache.begin());
     cache.enabled = true;
     expect(cache.get('h1')).toBeUndefined();
-  });
-});
-
-describe('the session cache of the API thread (the embedded database serving two threads)', () => {
-  // The owner stands for the main thread (a job ending sessions), the attached client for the API's thread.
-  let owner: Database;
-  let api: Database;
-  let stop: () => Promise<void>;
-  beforeAll(async () => {
-    owner = await openDatabase({ dataDir: 'memory://', ownThread: true, loadDataDir: pgliteTemplate() });
-    const port = owner.openPort?.();
-    if (!port) throw new Error('The embedded database in its own thread opens ports.');
-    api = await openDatabase({ attach: { port, dataDir: 'memory://', fileDir: owner.fileDir } });
-    stop = startSessionInvalidation(api, (err) => {
-      throw err;
-    });
-  });
-  afterAll(async () => {
-    await stop?.();
-    await api?.close();
-    await owner?.close();
-  });
-
-  it('forgets a session the other thread ended, through the database thread’s NOTIFY', async () => {
-    const cache = sessionCacheOf(api.db);
-    // Off until it listens, then on.
-    await expect.poll(() => cache.enabled, { timeout: 10_000 }).toBe(true);
-    cache.set(session('u1', 'h1'), farFuture, cache.begin());
-    expect(cache.get('h1')).toBeDefined();
-    await sessionsChanged(owner.db, 'user:u1');
-    await expect.poll(() => cache.get('h1'), { timeout: 10_000 }).toBeUndefined();
   });
 });

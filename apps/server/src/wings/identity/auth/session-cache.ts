@@ -91,8 +91,7 @@ export async function sessionsChanged(db: Db, change: Change): Promise<void> {
 
 /**
  * PostgreSQL: LISTENs on a connection of its own and forgets what other processes changed; reconnects
- * after a break (the cache is off meanwhile, and starts empty). PGlite is one process, but its API may run in a
- * thread of its own (api-thread/), so where the database thread serves several threads it listens there too.
+ * after a break (the cache is off meanwhile, and starts empty). PGlite is one process: nothing to hear.
  * Answers a stop function.
  */
 export function startSessionInvalidation(
@@ -100,8 +99,7 @@ export function startSessionInvalidation(
   onError: (err: Error) => void,
 ): () => Promise<void> {
   const cache = sessionCacheOf(database.db);
-  if (database.kind === 'pglite') return listenEmbedded(database, cache, onError);
-  if (!database.url) return async () => {};
+  if (database.kind !== 'postgres' || !database.url) return async () => {};
   const url = database.url;
   let stopped = false;
   let client: pg.Client | undefined;
@@ -141,33 +139,3 @@ export function startSessionInvalidation(
     await client?.end().catch(() => {});
   };
 }
-
-/**
- * PGlite in a thread of its own may serve the API's thread and the background roles' thread: a logout or an
- * erasure in one must reach the other's cache. Off until listening, as on PostgreSQL. PGlite in the calling
- * thread (tests, scripts) serves that thread alone: nothing to hear.
- */
-function listenEmbedded(database: Database, cache: SessionCache, onError: (err: Error) => void) {
-  if (!database.embeddedLock) return async () => {};
-  const client = (database.db as unknown as { $client: { listen: PgliteListen } }).$client;
-  cache.enabled = false;
-  const listening = client
-    .listen(SESSIONS_CHANNEL, (payload) => cache.forget(payload))
-    .then(
-      (unlisten) => {
-        cache.forget('all');
-        cache.enabled = true;
-        return unlisten;
-      },
-      (err: Error) => {
-        onError(err);
-        return async () => {};
-      },
-    );
-  return async () => {
-    cache.enabled = false;
-    await (await listening)().catch(() => {});
-  };
-}
-
-type PgliteListen = (channel: string, listener: (payload: string) => void) => Promise<() => Promise<void>>;

@@ -104,21 +104,10 @@ async function ensureBareRepository(path: string, branch: string): Promise<void>
 /**
  * Runs `fn` while no other mirror run does: in this process, and on PostgreSQL in any process (a session
  * advisory lock on a connection of its own, so no transaction stays open during the push and a process
- * that dies frees it). Embedded PGlite has one process: the in-process lock, and the database thread's named
- * lock where the API runs in a thread of its own.
+ * that dies frees it). Embedded PGlite has one process: the in-process lock is enough.
  */
 function exclusive<T>(ctx: AppContext, fn: () => Promise<T>): Promise<T> {
   const url = ctx.database.url;
-  const embeddedLock = ctx.database.embeddedLock;
-  if (!url && embeddedLock)
-    return inProcess(async () => {
-      const release = await embeddedLock('world-mirror');
-      try {
-        return await fn();
-      } finally {
-        await release();
-      }
-    });
   if (!url) return inProcess(fn);
   return inProcess(async () => {
     const client = new pg.Client({ connectionString: url });
