@@ -26,6 +26,7 @@ import { buildServerIfChanged, serverDist } from '../scripts/build-server-if-cha
 import { nginxAvailable, startNginx } from './anchors/nginx.js';
 import { type RecordedAnswer, recordAnswer, startBareServer } from './anchors/recorded.js';
 import { type LoadResult, load, loadGenerator } from './load.js';
+import { waitForQuiet } from './settle.js';
 
 const SECONDS = Number(process.env.BENCH_RP_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_RP_ROUNDS ?? 2);
@@ -84,6 +85,8 @@ interface Shape {
   setUp(simulator: string): Promise<
     | {
         product(): Promise<{ env: Record<string, string>; simulator: string }>;
+        /** Processes of the shape besides the product's own that must be quiet before it is measured. */
+        pids?: number[];
         stop(): Promise<void>;
       }
     | undefined
@@ -135,6 +138,7 @@ const shapes: Shape[] = [
       });
       return {
         product: async () => ({ env: { ...shared, PROCESS_ROLES: 'api' }, simulator }),
+        pids: bot.child.pid === undefined ? [] : [bot.child.pid],
         async stop() {
           await bot.stop();
           await scratch.drop();
@@ -246,7 +250,7 @@ async function startProduct(
     await product.stop();
   });
   const cookies = await signInMany(product.url, own.simulator);
-  return { url: product.url, port: Number(new URL(product.url).port), cookies };
+  return { url: product.url, port: Number(new URL(product.url).port), cookies, pid: product.child.pid };
 }
 
 /** The demo world's id from its server's world list (the bot may still be connecting: asked again). */
@@ -269,7 +273,7 @@ async function measureShape(
   shape: Shape,
   simulator: string,
   chosen: Case[],
-): Promise<{ results: Map<string, CaseResult>; load: number } | undefined> {
+): Promise<{ results: Map<string, CaseResult>; load: number; unsettled: number } | undefined> {
   const stops: (() => Promise<void>)[] = [];
   try {
     const setUp = await shape.setUp(simulator);
@@ -305,21 +309,34 @@ async function measureShape(
     // runs[case][server]: server 0 the product, then bare Node, then nginx.
     const runs = chosen.map(() => [0, ...anchorPorts].map(() => [] as LoadResult[]));
     const load1: number[] = [];
+    // The product is measured in the steady state production runs in: each case once first, not counted
+    // (its code warmed up as a long-running process's is), and each measurement only once the product
+    // processes are quiet (settle.ts: start-up work and bursts of background work finished).
+    const productPids = [limitOn.pid, limitOff?.pid, ...(setUp.pids ?? [])].filter(
+      (pid): pid is number => pid !== undefined,
+    );
+    const measureOne = async (ci: number, si: number, seconds: number) => {
+      const c = chosen[ci]!;
+      const product = c.limit === 'off' ? limitOff! : limitOn;
+      if (si === 0 && !(await waitForQuiet(productPids)).quiet) unsettled++;
+      return load({
+        port: si === 0 ? product.port : anchorPorts[si - 1]!,
+        path: pathOf(c),
+        headers: c.sessions ? undefined : browser,
+        cookies: c.sessions ? product.cookies : undefined,
+        connections: c.connections,
+        seconds,
+        warmupSeconds: 1,
+      });
+    };
+    let unsettled = 0;
+    for (const [ci] of chosen.entries()) await measureOne(ci, 0, Math.min(SECONDS, 3));
     for (let round = 0; round < ROUNDS; round++) {
       const order = chosen.flatMap((_, ci) => runs[ci]!.map((_, si) => [ci, si] as const));
       if (round % 2) order.reverse();
       for (const [ci, si] of order) {
         const c = chosen[ci]!;
-        const product = c.limit === 'off' ? limitOff! : limitOn;
-        const r = await load({
-          port: si === 0 ? product.port : anchorPorts[si - 1]!,
-          path: pathOf(c),
-          headers: c.sessions ? undefined : browser,
-          cookies: c.sessions ? product.cookies : undefined,
-          connections: c.connections,
-          seconds: SECONDS,
-          warmupSeconds: 1,
-        });
+        const r = await measureOne(ci, si, SECONDS);
         if (r.errors)
           throw new Error(`${shape.id}, ${c.name}, server ${si}: ${r.errors} of ${r.requests} not 2xx`);
         runs[ci]![si]!.push(r);
@@ -338,7 +355,7 @@ async function measureShape(
         p99Ratio: median(prod.map((r, round) => r.p99Ms / anchor[round]!.p99Ms)),
       });
     }
-    return { results, load: median(load1) };
+    return { results, load: median(load1), unsettled };
   } catch (err) {
     failing = true;
     throw err;
@@ -386,8 +403,11 @@ export async function runRequestPathBench(): Promise<void> {
       const m = await measureShape(shape, sim.sim.url, chosen);
       if (!m) continue;
       measured.push(shape);
-      const { results, load: load1 } = m;
-      out.write(`\n${shape.id}: ${shape.label}; load average ${load1.toFixed(2)}\n`);
+      const { results, load: load1, unsettled } = m;
+      const settled = unsettled
+        ? `; the product did not quiet down within 30 s before ${unsettled} measurement(s)`
+        : '; each product measurement after the product was quiet';
+      out.write(`\n${shape.id}: ${shape.label}; load average ${load1.toFixed(2)}${settled}\n`);
       for (const c of chosen) {
         const r = results.get(c.name)!;
         const { met, words } = verdict(c, results);

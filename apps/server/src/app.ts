@@ -13,8 +13,10 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { registerAuth } from './http/auth.js';
+import { ConstantAnswers } from './http/constant-answers.js';
 import { registerDrain } from './http/drain.js';
 import { registerErrorHandler } from './http/errors.js';
+import { type DrainState, fastPathServerFactory } from './http/fast-path-server.js';
 import { registerLoopbackRedirect } from './http/loopback-redirect.js';
 import { withRetryAfterHeaders } from './http/openapi-headers.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -25,7 +27,7 @@ import { compiledSerializerCompiler } from './http/serializer.js';
 import type { ZodApp } from './http/types.js';
 import type { AppConfig } from './kernel/config.js';
 import type { AppContext } from './kernel/context.js';
-import { registerHttpMetrics } from './observability/http-metrics.js';
+import { countConstantAnswer, registerHttpMetrics } from './observability/http-metrics.js';
 import { runInteractive, vrchatShareOf } from './platforms/vrchat/interactive.js';
 import { serverDir } from './server-dir.js';
 import { findApiKey } from './wings/access/api-keys/api-key-lookup.js';
@@ -90,10 +92,17 @@ export interface BuildAppOptions {
  */
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ctx: AppContext }> {
   const { ctx } = opts;
-  // World data downloads are answered from memory before Fastify routes them (issue #10 §5).
+  // World data downloads (issue #10 §5) and answers the same for everyone (GET /api/config) are answered
+  // from memory before Fastify routes them.
   const worldDataFastPath = new WorldDataFastPath(worldDataCacheOf(ctx));
+  const constantAnswers = new ConstantAnswers(ctx.config.secretKey, countConstantAnswer);
+  const drain: DrainState = { closing: false };
   const app = Fastify({
-    serverFactory: worldDataFastPath.serverFactory,
+    serverFactory: fastPathServerFactory(
+      // Per-request logging (LOG_LEVEL debug) logs every answer: then Fastify gives them all.
+      logsEveryRequest(ctx.config.logLevel) ? [worldDataFastPath] : [worldDataFastPath, constantAnswers],
+      drain,
+    ),
     // Forwarded headers only from the proxies TRUST_PROXY names: anyone could send them.
     trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
@@ -115,7 +124,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
     app.getDefaultJsonParser('error', 'error'),
   );
   registerErrorHandler(app);
-  registerDrain(app);
+  registerDrain(app, drain);
   registerRequestLogging(app, ctx.config.logLevel);
   registerRouteResponses(app);
   registerHttpMetrics(app, ctx);
@@ -131,6 +140,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: ZodApp; ct
   );
   app.addHook('onClose', () => stopSessionInvalidation());
   registerRateLimit(app, ctx.db, ctx.config.rateLimit, ctx.config.secretKey);
+  constantAnswers.collect(app);
+  app.addHook('onListen', () => constantAnswers.record(app));
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',

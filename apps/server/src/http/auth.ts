@@ -9,6 +9,7 @@ import {
   apiKeyActor,
   userActor,
 } from '../kernel/actor.js';
+import { sha256 } from '../kernel/crypto.js';
 import { notSignedIn, refused } from '../kernel/errors.js';
 import { SESSION_COOKIE, setCookie, XSRF_COOKIE, XSRF_HEADER } from './cookies.js';
 
@@ -66,7 +67,45 @@ function xsrfToken(): string {
  * middle on http) can plant a token of their own, but never the one of a victim's session.
  */
 export function sessionXsrfToken(secretKey: Buffer, sessionToken: string): string {
-  return createHmac('sha256', secretKey).update(`xsrf:${sessionToken}`).digest('base64url');
+  // Every signed-in request needs it: remembered by the token's hash (never the token itself), per secret.
+  let memo = xsrfMemos.get(secretKey);
+  if (!memo) {
+    memo = new Map();
+    xsrfMemos.set(secretKey, memo);
+  }
+  const tokenHash = sha256(sessionToken);
+  let token = memo.get(tokenHash);
+  if (token === undefined) {
+    token = createHmac('sha256', secretKey).update(`xsrf:${sessionToken}`).digest('base64url');
+    // Bounded: the oldest goes first (a Map keeps insertion order).
+    if (memo.size >= XSRF_MEMO_SIZE) memo.delete(memo.keys().next().value!);
+    memo.set(tokenHash, token);
+  }
+  return token;
+}
+
+const XSRF_MEMO_SIZE = 10_000;
+const xsrfMemos = new WeakMap<Buffer, Map<string, string>>();
+
+/** The pair's token: the session's own when signed in by cookie, else the browser's (undefined: none yet). */
+export function expectedXsrfToken(
+  secretKey: Buffer,
+  cookies: Record<string, string | undefined>,
+): string | undefined {
+  const sessionCookie = cookies[SESSION_COOKIE];
+  return sessionCookie ? sessionXsrfToken(secretKey, sessionCookie) : cookies[XSRF_COOKIE];
+}
+
+/**
+ * Whether a browser's answer sets the XSRF cookie: once, and again only when its session changed (or someone
+ * planted another). Bearer callers need none (they skip the check).
+ */
+export function needsXsrfCookie(
+  cookies: Record<string, string | undefined>,
+  expected: string | undefined,
+): boolean {
+  const xsrfCookie = cookies[XSRF_COOKIE];
+  return !xsrfCookie || (Boolean(expected) && xsrfCookie !== expected);
 }
 
 function sameToken(a: string, b: string): boolean {
@@ -76,7 +115,12 @@ function sameToken(a: string, b: string): boolean {
 }
 
 function bearerToken(req: FastifyRequest): string | undefined {
-  const header = req.headers.authorization?.trim();
+  return bearerOf(req.headers.authorization);
+}
+
+/** The token an Authorization header carries, if any. */
+export function bearerOf(authorization: string | undefined): string | undefined {
+  const header = authorization?.trim();
   if (header?.startsWith('Bearer ')) return header.slice(7).trim();
   // API keys may also be sent bare, as the spec's client configures them.
   return header?.startsWith(API_KEY_PREFIX) ? header : undefined;
@@ -124,13 +168,8 @@ export function registerAuth(
     if (!req.url.startsWith('/api/')) return;
     const bearer = bearerToken(req);
     req.viaHeader = Boolean(bearer);
-    const xsrfCookie = req.cookies[XSRF_COOKIE];
-    const sessionCookie = req.cookies[SESSION_COOKIE];
-    // The pair's token: the session's own when signed in by cookie, else a random one.
-    const expected = sessionCookie ? sessionXsrfToken(secretKey, sessionCookie) : xsrfCookie;
-    // A browser gets the pair's cookie once, and again only when its session changed (or someone planted
-    // another). Bearer callers need none (they skip the check).
-    if (!bearer && (!xsrfCookie || (expected && xsrfCookie !== expected)))
+    const expected = expectedXsrfToken(secretKey, req.cookies);
+    if (!bearer && needsXsrfCookie(req.cookies, expected))
       setCookie(req, reply, XSRF_COOKIE, expected ?? xsrfToken(), { httpOnly: false });
     const routeConfig = req.routeOptions.config;
     if (routeConfig?.anonymous && SAFE_METHODS.has(req.method)) return;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { DrainState } from './fast-path-server.js';
 
 /**
  * Graceful shutdown of the HTTP server. Fastify's `close()` stops taking connections, answers requests that
@@ -7,14 +8,13 @@ import type { FastifyInstance } from 'fastify';
  * long to exit. So answers sent while closing say `Connection: close`, idle connections are closed as they
  * turn idle, and at the deadline every connection still open is cut.
  */
-export function registerDrain(app: FastifyInstance): void {
-  let closing = false;
+export function registerDrain(app: FastifyInstance, state: DrainState): void {
   app.addHook('preClose', async () => {
-    closing = true;
+    state.closing = true;
   });
   // A callback hook, not an async one: it runs on every answer, and an async hook costs a promise each.
   app.addHook('onSend', (_req, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
+    if (state.closing) reply.header('connection', 'close');
     done(null, payload);
   });
 }

@@ -69,6 +69,12 @@ export async function hitRateLimit(
   return { hits: Number(row?.hits ?? count), resetMs: Math.ceil(Number(row?.resetMs ?? windowMs)) };
 }
 
+/** A caller's count so far in its window (every process's requests) and the ms until the window ends. */
+interface Counted {
+  hits: number;
+  resetMs: number;
+}
+
 /** How often requests counted in memory are added to the shared count. */
 const FLUSH_INTERVAL_MS = 1000;
 
@@ -163,8 +169,11 @@ export function createLocalRateCounter(db: Db, windowMs: number) {
   timer.unref();
 
   return {
-    /** Counts one request and answers the count so far (every process's) and the ms until the window ends. */
-    async hit(key: string, limit: number): Promise<{ hits: number; resetMs: number }> {
+    /**
+     * Counts one request and answers the count so far (every process's) and the ms until the window ends: at
+     * once when counted (or refused) in memory, a promise when the shared count is written first.
+     */
+    hit(key: string, limit: number): Counted | Promise<Counted> {
       const now = Date.now();
       const c = counts.get(key);
       // Over the limit for the rest of this window: a count only grows within a window, so once the shared
@@ -202,6 +211,9 @@ export function createLocalRateCounter(db: Db, windowMs: number) {
   };
 }
 
+/** The policy and limit header values of each limit, written once (they go on every signed-in answer). */
+const fixedHeaderValues = new Map<number, { policy: string; limit: string }>();
+
 function setHeaders(
   reply: FastifyReply,
   limit: number,
@@ -209,8 +221,15 @@ function setHeaders(
   resetSeconds: number,
   windowMs: number,
 ) {
-  reply.header('RateLimit-Policy', `${limit};w=${Math.round(windowMs / 1000)}`);
-  reply.header('RateLimit-Limit', String(limit));
+  // One number for the pair (a window is under a day, far below 1e9 ms).
+  const id = limit * 1e9 + windowMs;
+  let fixed = fixedHeaderValues.get(id);
+  if (!fixed) {
+    fixed = { policy: `${limit};w=${Math.round(windowMs / 1000)}`, limit: String(limit) };
+    fixedHeaderValues.set(id, fixed);
+  }
+  reply.header('RateLimit-Policy', fixed.policy);
+  reply.header('RateLimit-Limit', fixed.limit);
   reply.header('RateLimit-Remaining', String(Math.max(0, remaining)));
   reply.header('RateLimit-Reset', String(resetSeconds));
 }
@@ -239,9 +258,16 @@ export function registerRateLimit(
     }
     return key;
   };
-  // A callback hook: a request nobody counts (anonymous reads, pages) passes without a promise.
+  // A callback hook: a request nobody counts (anonymous reads, pages), or one counted in memory, passes
+  // without a promise.
   app.addHook('onRequest', (req, reply, done) => {
-    const counting = count(req, reply);
+    let counting: Promise<void> | undefined;
+    try {
+      counting = count(req, reply);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
     if (counting) counting.then(() => done(), done);
     else done();
   });
@@ -267,12 +293,20 @@ export function registerRateLimit(
     return countAgainst(req, reply, key, limit);
   }
 
-  async function countAgainst(req: FastifyRequest, reply: FastifyReply, key: string, limit: number) {
+  /** Counts the request for `key`: undefined when settled at once (in memory), else the write's promise. */
+  function countAgainst(req: FastifyRequest, reply: FastifyReply, key: string, limit: number) {
     // Anonymous callers are counted in the database at once: their routes write anyway, and an address is
     // what several processes must agree on exactly.
-    const { hits, resetMs } = key.startsWith('ip:')
-      ? await hitRateLimit(db, `rate:${key}`, config.windowMs)
-      : await local.hit(`rate:${key}`, limit);
+    const counted = key.startsWith('ip:')
+      ? hitRateLimit(db, `rate:${key}`, config.windowMs)
+      : local.hit(`rate:${key}`, limit);
+    if (counted instanceof Promise) return counted.then((c) => answer(req, reply, limit, c));
+    answer(req, reply, limit, counted);
+    return undefined;
+  }
+
+  /** The RateLimit headers of the answer; over the limit, the refusal. */
+  function answer(req: FastifyRequest, reply: FastifyReply, limit: number, { hits, resetMs }: Counted) {
     const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
     setHeaders(reply, limit, limit - hits, resetSeconds, config.windowMs);
     if (hits > limit) {

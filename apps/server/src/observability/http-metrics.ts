@@ -4,6 +4,22 @@ import { metrics } from './metrics.js';
 import { metricsAllowed } from './metrics-access.js';
 import { METRICS_CONTENT_TYPE, processMetrics } from './process-metrics.js';
 
+const replayedLabels = new Map<string, { method: string; route: string; status: string }>();
+
+/**
+ * Counts an answer given from memory before Fastify (http/constant-answers.ts) as Fastify's would be: the
+ * same series. Not timed: it takes microseconds, and the duration histogram keeps Fastify's answers.
+ */
+export function countConstantAnswer(method: string, url: string): void {
+  const key = `${method} ${url}`;
+  let labels = replayedLabels.get(key);
+  if (!labels) {
+    labels = { method, route: url, status: '200' };
+    replayedLabels.set(key, labels);
+  }
+  metrics.httpRequests.inc(labels);
+}
+
 /**
  * Counts every answer by route pattern (never the raw address: ids would make a series each) and times it;
  * serves /metrics on the public listener only with METRICS_TOKEN (docs/deploy.md, "Metrics").

@@ -20,8 +20,9 @@ export async function metaRoutes(app: ZodApp, ctx: AppContext): Promise<void> {
     '/config',
     {
       schema: { operationId: 'getConfig', tags: ['meta'], response: { 200: publicConfig } },
-      // Anyone may read it: no session lookup, rate limit or VRChat deadline (auth.ts, app.ts).
-      config: { anonymous: true, platformCalls: false },
+      // Anyone may read it: no session lookup, rate limit or VRChat deadline (auth.ts, app.ts); every page
+      // load asks, and the answer never changes: replayed from memory (http/constant-answers.ts).
+      config: { anonymous: true, platformCalls: false, constantAnswer: true },
     },
     async () => {
       answer ??= {

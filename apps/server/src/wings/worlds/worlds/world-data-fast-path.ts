@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
-import type { FastifyServerFactory } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type FastPath, rawHeader } from '../../../http/fast-path-server.js';
 import { WORLD_DATA_FRESH_MS, type WorldDataCache } from './world-data-cache.js';
 import type { WorldBody } from './world-data-store.js';
 
@@ -16,15 +16,6 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   return ifNoneMatch === etag || ifNoneMatch.trim() === '*' || ifNoneMatch.includes(etag);
 }
 
-/** If-None-Match from the raw list: `req.headers` would build an object of every header first. */
-function ifNoneMatch(raw: string[]): string | undefined {
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 13 && name.toLowerCase() === 'if-none-match') return raw[i + 1];
-  }
-  return undefined;
-}
-
 interface PreparedHeaders {
   ok: string[];
   notModified: string[];
@@ -35,7 +26,7 @@ interface PreparedHeaders {
  * same bytes and headers the route sends (security headers included), computed once per body. Anything
  * else, or a body `ready()` does not vouch for, falls through to Fastify, whose route decides.
  */
-export class WorldDataFastPath {
+export class WorldDataFastPath implements FastPath {
   private security: string[] | undefined;
   private prepared = new WeakMap<WorldBody, PreparedHeaders>();
 
@@ -58,7 +49,7 @@ export class WorldDataFastPath {
     if (!body) return false;
     this.cache.requests.count(body.worldId);
     const headers = this.headersOf(body, this.security);
-    if (etagMatches(ifNoneMatch(req.rawHeaders), body.etag)) {
+    if (etagMatches(rawHeader(req.rawHeaders, 'if-none-match'), body.etag)) {
       res.writeHead(304, headers.notModified);
       res.end();
     } else {
@@ -80,17 +71,4 @@ export class WorldDataFastPath {
     }
     return headers;
   }
-
-  /** Fastify's `serverFactory`: its own HTTP/1 server settings, with this path in front of its handler. */
-  readonly serverFactory: FastifyServerFactory = (handler, opts) => {
-    const server = createServer((opts.http as ServerOptions | undefined) ?? {}, (req, res) => {
-      if (!this.answer(req, res)) handler(req, res);
-    });
-    server.keepAliveTimeout = opts.keepAliveTimeout as number;
-    server.requestTimeout = opts.requestTimeout as number;
-    server.setTimeout(opts.connectionTimeout as number);
-    if ((opts.maxRequestsPerSocket as number) > 0)
-      server.maxRequestsPerSocket = opts.maxRequestsPerSocket as number;
-    return server;
-  };
 }
