@@ -58,6 +58,11 @@ export const guildSyncState = pgTable('guild_sync_state', {
   lastRunAt: timestamp('last_run_at', { withTimezone: true }),
   /** When a sync last started; later than lastRunAt: it did not finish (failed, or its worker died). */
   lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+  /**
+   * When a sync last wrote to the linked group (database clock, kept to the microsecond as text): a preview in
+   * any process reads the group again when it changed since its cached read began (group-reads.ts).
+   */
+  groupWrittenAt: timestamp('group_written_at', { withTimezone: true, mode: 'string' }),
   lastResult: jsonb('last_result').$type<Record<string, unknown>>(),
   heldRemovals: jsonb('held_removals').$type<unknown[]>(),
   heldAt: timestamp('held_at', { withTimezone: true }),

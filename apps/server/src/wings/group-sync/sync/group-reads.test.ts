@@ -2,6 +2,8 @@ import { seedGuildIds, vrchatSeed } from '@vrclink/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, laxSimulator, type TestApp } from '../../../../test/app.js';
 import { discordMember, discordRole, signInHangoutOwner, vrchatLink } from '../../../../test/factories.js';
+import { createContext } from '../../../kernel/context.js';
+import { memberMirrorDiscord } from '../../access/index.js';
 import { runGuildSync } from './sync.service.js';
 import { hangoutGroupForMembers } from './testing.js';
 
@@ -15,6 +17,7 @@ const { hangout } = seedGuildIds;
 describe('group reads shared by previews', () => {
   let t: TestApp;
   let session: string;
+  let memberRole: string;
   const memberListings = async () => {
     const res = await t.control('GET', '/vrchat/counters');
     const byRoute = res.body.byRoute as Record<string, { requests: number }>;
@@ -25,7 +28,7 @@ describe('group reads shared by previews', () => {
   beforeAll(async () => {
     t = await createTestApp(laxSimulator.forVrchatTestPacing);
     session = (await signInHangoutOwner(t)).session;
-    const memberRole = await discordRole(t, hangout.id, 'Group Member');
+    memberRole = await discordRole(t, hangout.id, 'Group Member');
     const member = await discordMember(t, hangout.id, { roles: [memberRole] });
     await vrchatLink(t, {
       discordUserId: member.id,
@@ -50,6 +53,29 @@ describe('group reads shared by previews', () => {
     expect(await runGuildSync(t.ctx, hangout.id)).toMatchObject({ applied: 1 });
     expect((await memberListings()) - before).toBe(1);
     // Carol is invited now: the preview sees it, so it read the group again.
+    expect((await preview()).json().total).toBe(0);
+    expect((await memberListings()) - before).toBe(2);
+  });
+
+  it('reads again for the next preview once a sync in another process wrote to the group', async () => {
+    // Another process (an api process beside a worker): its own context, so its own cache of group reads.
+    const parts = { config: t.ctx.config, database: t.ctx.database, log: t.ctx.log, platforms: t.platforms };
+    const worker = createContext({ ...parts, discord: memberMirrorDiscord(parts) });
+    const other = await discordMember(t, hangout.id, { roles: [memberRole] });
+    await vrchatLink(t, {
+      discordUserId: other.id,
+      vrcUserId: vrchatSeed.userIds['Yuki Frost'],
+      vrchatName: 'Yuki Frost',
+    });
+    // A preview here sees Yuki to invite (from a read it shares with later previews).
+    expect((await preview()).json().total).toBe(1);
+    const before = await memberListings();
+
+    expect(await runGuildSync(worker, hangout.id)).toMatchObject({ applied: 1 });
+    // The sync ran in the other process: this one's read is older than its writes, so the preview reads again.
+    expect((await preview()).json().total).toBe(0);
+    expect((await memberListings()) - before).toBe(2);
+    // And that read is reused again until the next write.
     expect((await preview()).json().total).toBe(0);
     expect((await memberListings()) - before).toBe(2);
   });

@@ -1,3 +1,6 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { guildSyncState } from '../../../db/schema/index.js';
 import type { AppContext } from '../../../kernel/context.js';
 import type {
   VrchatGroup,
@@ -75,24 +78,39 @@ async function readFromVrchat(ctx: AppContext, groupId: string): Promise<GroupRe
  */
 export const PREVIEW_REUSE_MS = 15_000;
 
-const cache = new WeakMap<AppContext, Map<string, { at: number; reads: Promise<GroupReads> }>>();
+interface CachedRead {
+  at: number;
+  /** The group's last recorded write when the read began (guild_sync_state.group_written_at). */
+  written: string | null;
+  reads: Promise<GroupReads>;
+}
+
+const cache = new WeakMap<AppContext, Map<string, CachedRead>>();
 const cacheOf = (ctx: AppContext) => {
   const known = cache.get(ctx);
   if (known) return known;
-  const map = new Map<string, { at: number; reads: Promise<GroupReads> }>();
+  const map = new Map<string, CachedRead>();
   cache.set(ctx, map);
   return map;
 };
 
 /**
  * The group as VRChat shows it. A sync reads fresh (`reuse: false`); previews (`reuse: true`) share a read in
- * flight or one younger than PREVIEW_REUSE_MS. A sync that wrote to the group forgets it (forgetGroupReads).
+ * flight or one younger than PREVIEW_REUSE_MS, unless a sync wrote to the group since that read began: in
+ * this process (forgetGroupReads) or in any other, which `writtenAt` tells (the last write a sync recorded,
+ * compared as a value, so no two clocks are compared).
  */
-export function readGroup(ctx: AppContext, groupId: string, opts: { reuse: boolean }): Promise<GroupReads> {
+export async function readGroup(
+  ctx: AppContext,
+  groupId: string,
+  opts: { reuse: boolean; writtenAt?: () => Promise<string | null> },
+): Promise<GroupReads> {
+  const written = opts.writtenAt ? await opts.writtenAt() : null;
   const map = cacheOf(ctx);
   const hit = map.get(groupId);
-  if (opts.reuse && hit && Date.now() - hit.at < PREVIEW_REUSE_MS) return hit.reads;
-  const entry = { at: Date.now(), reads: readFromVrchat(ctx, groupId) };
+  if (opts.reuse && hit && Date.now() - hit.at < PREVIEW_REUSE_MS && hit.written === written)
+    return hit.reads;
+  const entry: CachedRead = { at: Date.now(), written, reads: readFromVrchat(ctx, groupId) };
   map.set(groupId, entry);
   entry.reads.catch(() => {
     if (map.get(groupId) === entry) map.delete(groupId);
@@ -103,4 +121,22 @@ export function readGroup(ctx: AppContext, groupId: string, opts: { reuse: boole
 /** After the bot changed the group: the next preview reads it again. */
 export function forgetGroupReads(ctx: AppContext, groupId: string): void {
   cacheOf(ctx).delete(groupId);
+}
+
+/** The last write to the server's group a sync recorded (null: none). */
+export async function groupWrittenAt(db: Db, guildId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ at: guildSyncState.groupWrittenAt })
+    .from(guildSyncState)
+    .where(eq(guildSyncState.guildId, guildId));
+  return row?.at ?? null;
+}
+
+/** A sync wrote to the group: the next preview reads it again, in this process and every other. */
+export async function groupWritten(ctx: AppContext, guildId: string, groupId: string): Promise<void> {
+  forgetGroupReads(ctx, groupId);
+  await ctx.db
+    .update(guildSyncState)
+    .set({ groupWrittenAt: sql`clock_timestamp()` })
+    .where(eq(guildSyncState.guildId, guildId));
 }

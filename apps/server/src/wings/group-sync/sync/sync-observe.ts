@@ -7,7 +7,7 @@ import { linkOf } from '../groups/groups.service.js';
 import { activeMappingsOf } from '../role-mappings/active-mappings.js';
 import { neededPermissions } from '../role-mappings/group-needs.js';
 import { retiredRoleGrants } from './auto-role-rules.js';
-import { botStanding, GROUP_PERMISSIONS, readGroup } from './group-reads.js';
+import { botStanding, GROUP_PERMISSIONS, groupWrittenAt, readGroup } from './group-reads.js';
 import { recentJoinRefusals } from './join-refusals.js';
 import type { PlanGroup, PlanMember, SyncPlanInput } from './sync-plan.js';
 import { hasTemporaryGroupRoles, readTemporaryGrants } from './temporary-grants.js';
@@ -146,7 +146,10 @@ async function observeGroup(
   if (!link.enabled && g2d.length === 0 && !readAlways && !(await hasTemporaryGroupRoles(ctx.db, guildId)))
     return none;
 
-  const read = await readGroup(ctx, link.groupId, { reuse });
+  const read = await readGroup(ctx, link.groupId, {
+    reuse,
+    writtenAt: () => groupWrittenAt(ctx.db, guildId),
+  });
   let reads = read.reads;
   if (read.kind === 'missing') {
     warnings.push({ kind: 'groupMissing', subject: link.groupId });

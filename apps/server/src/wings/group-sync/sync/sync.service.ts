@@ -10,7 +10,7 @@ import { metrics } from '../../../observability/metrics.js';
 import { requireGuildPermission } from '../../access/index.js';
 import { linkOf } from '../groups/groups.service.js';
 import { type LastSyncFacts, lastSyncFacts, nextFullPassSync } from './full-pass.js';
-import { forgetGroupReads } from './group-reads.js';
+import { groupWritten } from './group-reads.js';
 import {
   awaitingKeys,
   decideHolds,
@@ -170,7 +170,7 @@ export async function runGuildSync(
     vrchatName: vrchatNameOf(obs, a),
     groupId,
   }));
-  if (groupId && result.writes > 0) forgetGroupReads(ctx, groupId);
+  if (groupId && result.writes > 0) await groupWritten(ctx, guildId, groupId);
   const warnings = warningsOf(obs, plan, result.warnings);
   // A problem the bot cannot fix is audit-logged once, when it first appears (the tabs show it until fixed).
   const known = new Set(((before?.warnings ?? []) as { message: string }[]).map((w) => w.message));

@@ -1,0 +1,1 @@
+ALTER TABLE "guild_sync_state" ADD COLUMN "group_written_at" timestamp with time zone;
