@@ -293,9 +293,9 @@ describe('slash commands (discord.js against the simulated Discord)', () => {
       const took = Date.now() - started;
       expect(reply.callback?.type).toBe(5);
       expect(reply.original?.content).toBe('VRChat did not answer in time. Try again in a minute.');
+      // The deadline's answer, not VRChat's (which comes after 8 s) nor the request timeout's retries (15 s × 5
+      // and backoff, which would say VRChat is not reachable): the text proves it, whatever the machine's speed.
       expect(took).toBeGreaterThanOrEqual(DEADLINE_MS - 500);
-      // Not the request timeout's retries (15 s × 5 and backoff): one deadline and a little.
-      expect(took).toBeLessThan(DEADLINE_MS + 4000);
     } finally {
       await t.control('DELETE', '/faults');
     }
