@@ -320,7 +320,8 @@ export async function rows(
     | 'group_link_codes'
     | 'worlds'
     | 'sync_intents'
-    | 'sync_temporary_grants',
+    | 'sync_temporary_grants'
+    | 'guild_sync_state',
   where = 'true',
   params: unknown[] = [],
 ): Promise<Record<string, unknown>[]> {

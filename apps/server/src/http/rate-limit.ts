@@ -235,8 +235,9 @@ function setHeaders(
 }
 
 /**
- * Limits /api per fixed window (draft-7 RateLimit-* headers, Retry-After on 429): signed-in users and API
- * keys per id over every route (each with its own limit), anonymous callers per client address on the routes that write for them.
+ * Limits /api per fixed window (RateLimit-* headers one field each, as the IETF draft's sixth version has them;
+ * Retry-After on 429): signed-in users and API keys per id over every route (each with its own limit),
+ * anonymous callers per client address on the routes that write for them.
  * Runs after registerAuth's hook, which resolves the caller.
  */
 export function registerRateLimit(

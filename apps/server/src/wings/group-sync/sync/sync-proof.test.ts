@@ -187,6 +187,9 @@ describe('a takeover by the account’s owner (against the simulators)', () => {
     expect((await groupState(t)).get(invited)?.status).toBe('invited');
     const waiting = await rows(t, 'link_events', 'processed_at is null');
     expect(waiting.map((e) => [e.kind, e.vrc_user_id])).toEqual([['moved_away', invited]]);
+    const writtenAt = async () =>
+      (await rows(t, 'guild_sync_state', 'guild_id = $1', [hangout.id]))[0]?.group_written_at;
+    const writtenBefore = await writtenAt();
     await dispatchLinkEvents(t.ctx);
     expect(await rows(t, 'link_events', 'processed_at is null')).toEqual([]);
 
@@ -195,6 +198,9 @@ describe('a takeover by the account’s owner (against the simulators)', () => {
     expect(await rows(t, 'group_invites', 'vrc_user_id = $1', [invited])).toEqual([]);
     const undone = await rows(t, 'audit_log', "action = 'sync.takeover_undone'");
     expect(undone.map((a) => [a.guild_id, a.target_id])).toEqual([[hangout.id, invited]]);
+    // Previews in every process read the group again (the withdrawn invite is a write to it).
+    expect(await writtenAt()).not.toEqual(writtenBefore);
+    expect(await writtenAt()).toBeTruthy();
 
     // The permanent role stays (it may be the owner's due, and VRChat has no undo): a manager is told.
     expect(group.get(given)?.roleIds).toEqual([groupRoles.eventHost]);

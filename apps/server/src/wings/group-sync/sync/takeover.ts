@@ -4,6 +4,7 @@ import { botActor } from '../../../kernel/actor.js';
 import { audit } from '../../../kernel/audit.js';
 import type { AppContext } from '../../../kernel/context.js';
 import { forgetInviteSent, invitesSentThrough } from '../../identity/index.js';
+import { groupWritten } from './group-reads.js';
 
 /** The audit actions of the sync's writes on a VRChat account (auditTypeOf, VRChat side). */
 const VRCHAT_ACTIONS = [
@@ -56,6 +57,8 @@ export async function undoAfterTakeover(
           },
         });
     });
+    // A preview in any process reads the group again instead of showing the invite as still pending.
+    if (withdrawn) for (const guildId of guildIds) await groupWritten(ctx, guildId, groupId);
   }
   // What the sync did on VRChat through the earlier link, as its audit entries say, per server.
   const done = await ctx.db
