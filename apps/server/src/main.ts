@@ -45,6 +45,16 @@ function stopBecausePortInUse(): never {
   process.exit(1);
 }
 
+/**
+ * The embedded database's thread ended by itself (its WebAssembly aborted, the thread ran out of memory): nothing
+ * in this process can open it again, so the process shuts down and exits 1, and whatever runs it (Docker's
+ * restart policy, systemd, a person at `npm start`) starts it again, which opens the data directory as after a
+ * crash. Until the shutdown below is defined (during the start), exit at once.
+ */
+const EMBEDDED_DATABASE_STOPPED =
+  'The embedded database stopped: shutting down so that a restart opens it again (exit code 1)';
+let stopForEmbeddedDatabase = (): void => process.exit(1);
+
 const host = listenHost(env);
 const wantsHttp = env.PROCESS_ROLES.includes('api');
 if (wantsHttp && !(await portIsFree(host, env.PORT))) stopBecausePortInUse();
@@ -66,11 +76,10 @@ const [demo, database] = await Promise.all([
     // Embedded PGlite answers beside the request thread, never on it (issue #34: its queries stalled requests).
     ownThread: true,
     onConnectionError: (err) => log.warn({ err }, 'A database connection broke; it will be replaced'),
-    onEmbeddedStopped: (err) =>
-      log.error(
-        { err },
-        'The embedded database stopped: every request that needs it answers 503 until the process is restarted',
-      ),
+    onEmbeddedStopped: (err) => {
+      log.error({ err }, EMBEDDED_DATABASE_STOPPED);
+      stopForEmbeddedDatabase();
+    },
   }),
 ]);
 const config = resolveConfig(env, demo?.endpoints);
@@ -94,15 +103,22 @@ stops.push((leftMs) => jobs.stop(leftMs));
 const app = roles.has('api') ? (await buildApp({ ctx })).app : undefined;
 
 /**
- * SIGTERM / SIGINT: stop taking requests, close idle connections at once, give requests in flight and
- * running jobs until the deadline (SHUTDOWN_TIMEOUT_SECONDS), hand unfinished jobs back, exit. Whatever
- * still hangs a moment after the deadline, the process exits anyway.
+ * SIGTERM / SIGINT (or the embedded database stopping: exit code 1): stop taking requests, close idle
+ * connections at once, give requests in flight and running jobs until the deadline (SHUTDOWN_TIMEOUT_SECONDS),
+ * hand unfinished jobs back, exit. Whatever still hangs a moment after the deadline, the process exits anyway.
  */
-const shutdown = async (signal: NodeJS.Signals) => {
+let shuttingDown = false;
+const shutdown = async (reason: string, exitCode = 0) => {
+  // One shutdown at a time (the embedded database's and a signal's); Ctrl-C during one exits without waiting.
+  if (shuttingDown) {
+    if (reason === 'SIGINT') process.exit(1);
+    return;
+  }
+  shuttingDown = true;
   const timeoutMs = env.SHUTDOWN_TIMEOUT_SECONDS * 1000;
   const deadline = Date.now() + timeoutMs;
   const leftMs = () => Math.max(0, deadline - Date.now());
-  log.info({ signal, timeoutMs }, 'Shutting down: finishing requests and jobs in flight');
+  log.info({ reason, timeoutMs }, 'Shutting down: finishing requests and jobs in flight');
   setTimeout(() => {
     process.stderr.write(
       `The shutdown did not finish within ${env.SHUTDOWN_TIMEOUT_SECONDS} seconds; exiting.\n`,
@@ -123,10 +139,13 @@ const shutdown = async (signal: NodeJS.Signals) => {
     log.error({ err }, 'Shutting down failed');
     process.exit(1);
   }
-  process.exit(0);
+  process.exit(exitCode);
 };
 process.once('SIGINT', shutdown);
 process.once('SIGTERM', shutdown);
+stopForEmbeddedDatabase = () => {
+  shutdown('the embedded database stopped', 1).catch(() => process.exit(1));
+};
 
 if (app) {
   // Taken between the check above and now (another process started meanwhile): the same sentence.

@@ -201,6 +201,47 @@ describe('starting the demo', () => {
     }, 60_000);
   });
 
+  describe('when the embedded database stops by itself', () => {
+    it('shuts down with exit code 1, and a restart opens the same data directory again', async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'vrclink-stopped-'));
+      const preload = pathToFileURL(join(repoRoot, 'apps/server/test/embedded-db-stop-preload.mjs')).href;
+      const env = {
+        ...demoEnv,
+        DATA_DIR: dataDir,
+        SIMULATOR_PORT: String(await freePort()),
+        // Errors only: the shutdown's warnings (each job queue's failed fetch) would push the line out of output().
+        LOG_LEVEL: 'error',
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${preload}`.trim(),
+      };
+      try {
+        const first = await startServerProcess(env);
+        const exited = new Promise<number | null>((resolve) => first.child.once('exit', resolve));
+        // Ends the database's thread as a crash would (the preload), in tsx's process group.
+        process.kill(-(first.child.pid ?? 0), 'SIGUSR2');
+        expect(await exited).toBe(1);
+        expect(first.output()).toContain(
+          'The embedded database stopped: shutting down so that a restart opens it again (exit code 1)',
+        );
+        await first.stop();
+
+        const second = await startServerProcess(env);
+        try {
+          // Ready once its roles are up (the database among them): migrations ran on the data directory.
+          let ready = await fetch(`${second.url}/api/health/ready`);
+          for (let tries = 0; ready.status !== 200 && tries < 300; tries++) {
+            await new Promise((r) => setTimeout(r, 200));
+            ready = await fetch(`${second.url}/api/health/ready`);
+          }
+          expect(await ready.json()).toMatchObject({ status: 'ready' });
+        } finally {
+          await second.stop();
+        }
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }, 240_000);
+  });
+
   describe('on a full disk', () => {
     it('says so in one sentence and exits 1, without a stack trace', async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'vrclink-full-'));
