@@ -141,8 +141,9 @@ const shutdown = async (reason: string, exitCode = 0) => {
   }
   process.exit(exitCode);
 };
-process.once('SIGINT', shutdown);
-process.once('SIGTERM', shutdown);
+// Not `once(…, shutdown)`: Node passes the signal's number as a second argument, which would be the exit code.
+process.once('SIGINT', () => shutdown('SIGINT'));
+process.once('SIGTERM', () => shutdown('SIGTERM'));
 stopForEmbeddedDatabase = () => {
   shutdown('the embedded database stopped', 1).catch(() => process.exit(1));
 };
