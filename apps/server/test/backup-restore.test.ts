@@ -9,7 +9,7 @@ import { startOwnSimulator } from '../src/demo.js';
 import { LAX_SIMULATOR } from '../src/platforms/testing.js';
 import { upsertUser } from '../src/wings/identity/auth/user.service.js';
 import { createScratchDatabase, pgliteTemplate } from './db.js';
-import { freePort, type ServerProcess, startServerProcess } from './server-process.js';
+import { freePort, type ServerProcess, startServerProcess, waitUntilReady } from './server-process.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const adminUrl = process.env.DATABASE_URL;
@@ -26,15 +26,6 @@ function script(name: 'backup' | 'restore', file: string, env: Record<string, st
 async function keptUser(database: Database): Promise<unknown> {
   const { rows } = await database.executeSql('select username from users where id = $1', [USER.id]);
   return rows[0]?.username;
-}
-
-/** Waits until the process says it is ready (database reachable, migrations applied, roles up). */
-async function ready(proc: ServerProcess): Promise<void> {
-  for (;;) {
-    const res = await fetch(`${proc.url}/api/health/ready`);
-    if (res.status === 200) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 describe('backups (docs/deploy.md, "Backups and restore")', () => {
@@ -66,7 +57,7 @@ describe('backups (docs/deploy.md, "Backups and restore")', () => {
         SIMULATOR_PORT: String(await freePort()),
       });
       try {
-        await ready(proc);
+        await waitUntilReady(proc);
       } finally {
         await proc.stop();
       }
@@ -102,7 +93,7 @@ describe('backups (docs/deploy.md, "Backups and restore")', () => {
           SECRET_KEY: 'backup-restore-secret-key-0000000000',
         });
         try {
-          await ready(proc);
+          await waitUntilReady(proc);
         } finally {
           await proc.stop();
         }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoSeed } from '../src/demo-seed.js';
 import { portInUseSentence } from '../src/http/listen-port.js';
 import { DISK_FULL_AT_START } from '../src/kernel/disk.js';
-import { freePort, type ServerProcess, startServerProcess } from './server-process.js';
+import { freePort, type ServerProcess, startServerProcess, waitUntilReady } from './server-process.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const tsx = join(repoRoot, 'node_modules/.bin/tsx');
@@ -227,11 +227,8 @@ describe('starting the demo', () => {
         const second = await startServerProcess(env);
         try {
           // Ready once its roles are up (the database among them): migrations ran on the data directory.
-          let ready = await fetch(`${second.url}/api/health/ready`);
-          for (let tries = 0; ready.status !== 200 && tries < 300; tries++) {
-            await new Promise((r) => setTimeout(r, 200));
-            ready = await fetch(`${second.url}/api/health/ready`);
-          }
+          await waitUntilReady(second);
+          const ready = await fetch(`${second.url}/api/health/ready`);
           expect(await ready.json()).toMatchObject({ status: 'ready' });
         } finally {
           await second.stop();

@@ -107,6 +107,18 @@ export async function startServerProcess(
 }
 
 /**
+ * Waits until the process says it is ready (database reachable, migrations applied, roles up). No deadline of its
+ * own: the test's time-out bounds it, so a loaded machine's slow start is not a failure.
+ */
+export async function waitUntilReady(proc: ServerProcess): Promise<void> {
+  for (;;) {
+    const res = await fetch(`${proc.url}/api/health/ready`);
+    if (res.status === 200) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
  * What several server processes on PostgreSQL share in a test: one simulator, a throw-away database, and the
  * environment naming both. The simulator is lax unless `simulatorOptions` say otherwise (the shared VRChat
  * budget's test runs it strict).

@@ -20,7 +20,7 @@ import { buildServerIfChanged } from '../../../scripts/build-server-if-changed.m
 import { startOwnSimulator } from '../src/demo.js';
 import { LAX_SIMULATOR } from '../src/platforms/testing.js';
 import { createScratchDatabase } from './db.js';
-import { freePort, type ServerProcess, startServerProcess } from './server-process.js';
+import { freePort, type ServerProcess, startServerProcess, waitUntilReady } from './server-process.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
@@ -154,11 +154,7 @@ describe('the release', () => {
     const res = await fetch(`${proc.url}/api/config`);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { demoMode: boolean }).demoMode).toBe(true);
-    for (;;) {
-      const ready = await fetch(`${proc.url}/api/health/ready`);
-      if (ready.status === 200) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitUntilReady(proc);
     const page = await fetch(`${proc.url}/`);
     expect(page.headers.get('content-type')).toContain('text/html');
   });
