@@ -66,14 +66,17 @@ function xsrfToken(): string {
  * double-submit pair is bound to the session. A cookie-setting attacker (a sibling subdomain, a man in the
  * middle on http) can plant a token of their own, but never the one of a victim's session.
  */
-export function sessionXsrfToken(secretKey: Buffer, sessionToken: string): string {
+export function sessionXsrfToken(
+  secretKey: Buffer,
+  sessionToken: string,
+  tokenHash = sha256(sessionToken),
+): string {
   // Every signed-in request needs it: remembered by the token's hash (never the token itself), per secret.
   let memo = xsrfMemos.get(secretKey);
   if (!memo) {
     memo = new Map();
     xsrfMemos.set(secretKey, memo);
   }
-  const tokenHash = sha256(sessionToken);
   let token = memo.get(tokenHash);
   if (token === undefined) {
     token = createHmac('sha256', secretKey).update(`xsrf:${sessionToken}`).digest('base64url');
@@ -87,13 +90,17 @@ export function sessionXsrfToken(secretKey: Buffer, sessionToken: string): strin
 const XSRF_MEMO_SIZE = 10_000;
 const xsrfMemos = new WeakMap<Buffer, Map<string, string>>();
 
-/** The pair's token: the session's own when signed in by cookie, else the browser's (undefined: none yet). */
+/**
+ * The pair's token: the session's own when signed in by cookie, else the browser's (undefined: none yet).
+ * `sessionHash` is the session cookie's hash when the caller has it already.
+ */
 export function expectedXsrfToken(
   secretKey: Buffer,
   cookies: Record<string, string | undefined>,
+  sessionHash?: string,
 ): string | undefined {
   const sessionCookie = cookies[SESSION_COOKIE];
-  return sessionCookie ? sessionXsrfToken(secretKey, sessionCookie) : cookies[XSRF_COOKIE];
+  return sessionCookie ? sessionXsrfToken(secretKey, sessionCookie, sessionHash) : cookies[XSRF_COOKIE];
 }
 
 /**
@@ -131,7 +138,12 @@ export function bearerOf(authorization: string | undefined): string | undefined 
  * root: http/ imports no wing.
  */
 export interface CallerLookups {
-  findSession(db: Db, token: string): Promise<ActiveSession | null>;
+  /** At once when cached, else a promise; `tokenHash` saves hashing the token again. */
+  findSession(
+    db: Db,
+    token: string,
+    tokenHash?: string,
+  ): ActiveSession | null | Promise<ActiveSession | null>;
   findApiKey(db: Db, token: string): Promise<ActiveApiKey | null>;
 }
 
@@ -168,7 +180,10 @@ export function registerAuth(
     if (!req.url.startsWith('/api/')) return;
     const bearer = bearerToken(req);
     req.viaHeader = Boolean(bearer);
-    const expected = expectedXsrfToken(secretKey, req.cookies);
+    const sessionCookie = req.cookies[SESSION_COOKIE];
+    // Hashed once: the XSRF memo and the session lookup both key on it.
+    const sessionHash = sessionCookie ? sha256(sessionCookie) : undefined;
+    const expected = expectedXsrfToken(secretKey, req.cookies, sessionHash);
     if (!bearer && needsXsrfCookie(req.cookies, expected))
       setCookie(req, reply, XSRF_COOKIE, expected ?? xsrfToken(), { httpOnly: false });
     const routeConfig = req.routeOptions.config;
@@ -185,12 +200,18 @@ export function registerAuth(
         req.apiKey = key;
       });
     }
-    const token = bearer ?? req.cookies[SESSION_COOKIE];
+    const token = bearer ?? sessionCookie;
     if (!token) return;
-    return findSession(db, token).then((auth) => {
-      req.auth = auth;
-      if (auth?.kind === 'sdk' && !sdkTokenAllowed(req)) throw refused(SDK_TOKEN_REFUSED);
-    });
+    const found = findSession(db, token, bearer ? undefined : sessionHash);
+    // A cached session is applied here and now: a signed-in read waits for no promise.
+    if (found instanceof Promise) return found.then((auth) => signedIn(req, auth));
+    signedIn(req, found);
+    return undefined;
+  }
+
+  function signedIn(req: FastifyRequest, auth: ActiveSession | null): void {
+    req.auth = auth;
+    if (auth?.kind === 'sdk' && !sdkTokenAllowed(req)) throw refused(SDK_TOKEN_REFUSED);
   }
 }
 

@@ -32,13 +32,25 @@ export const ANONYMOUS_WRITE_ROUTES: ReadonlySet<string> = new Set([
  * would lock its manager out of everything for the rest of the window. They are reads with ETags, checked
  * for ViewImages like any route; API keys count them as usual.
  */
-export const IMAGE_BYTES_ROUTES: ReadonlySet<string> = new Set([
-  '/api/world_images/:guildId/image/:imageId',
-  '/api/world_images/:guildId/image/:imageId/preview',
-  '/api/world_images/slot_image/:guildId/:worldId/:slotId',
-  '/api/world_images/slot_image/:guildId/:worldId/:slotId/preview',
-  '/api/world_images/atlas/:worldId/:variation/:atlasIndex',
-]);
+const IMAGE_BYTES_PREFIX = '/api/world_images/';
+export const IMAGE_BYTES_ROUTES: ReadonlySet<string> = new Set(
+  [
+    ':guildId/image/:imageId',
+    ':guildId/image/:imageId/preview',
+    'slot_image/:guildId/:worldId/:slotId',
+    'slot_image/:guildId/:worldId/:slotId/preview',
+    'atlas/:worldId/:variation/:atlasIndex',
+  ].map((route) => IMAGE_BYTES_PREFIX + route),
+);
+
+/** Whether a signed-in user's request fetches image bytes (the route is looked up only under its prefix). */
+function fetchesImageBytes(req: FastifyRequest): boolean {
+  return (
+    req.method === 'GET' &&
+    req.url.startsWith(IMAGE_BYTES_PREFIX) &&
+    IMAGE_BYTES_ROUTES.has(req.routeOptions.url ?? '')
+  );
+}
 
 /**
  * Counts `count` requests for `key` in the current fixed window and answers the count so far and the
@@ -254,7 +266,8 @@ export function registerRateLimit(
     let key = userKeys.get(userId);
     if (!key) {
       if (userKeys.size >= 10_000) userKeys.clear();
-      key = userRateKey(secretKey, userId);
+      // Stored as counted, prefix included: no string is built per request.
+      key = `rate:${userRateKey(secretKey, userId)}`;
       userKeys.set(userId, key);
     }
     return key;
@@ -279,15 +292,15 @@ export function registerRateLimit(
     let key: string;
     let limit: number;
     if (req.auth) {
-      if (req.method === 'GET' && IMAGE_BYTES_ROUTES.has(req.routeOptions.url ?? '')) return;
+      if (fetchesImageBytes(req)) return;
       key = userKey(req.auth.user.id);
       limit = config.user;
     } else if (req.apiKey) {
       // Each key has its own bucket and limit (RATE_LIMIT_API_KEY), so one integration cannot starve another.
-      key = `apikey:${req.apiKey.id}`;
+      key = `rate:apikey:${req.apiKey.id}`;
       limit = config.apiKey;
     } else if (ANONYMOUS_WRITE_ROUTES.has(`${req.method} ${req.routeOptions.url}`)) {
-      key = `ip:${req.ip}`;
+      key = `rate:ip:${req.ip}`;
       limit = config.anonymous;
     } else return;
     if (limit <= 0) return;
@@ -298,9 +311,7 @@ export function registerRateLimit(
   function countAgainst(req: FastifyRequest, reply: FastifyReply, key: string, limit: number) {
     // Anonymous callers are counted in the database at once: their routes write anyway, and an address is
     // what several processes must agree on exactly.
-    const counted = key.startsWith('ip:')
-      ? hitRateLimit(db, `rate:${key}`, config.windowMs)
-      : local.hit(`rate:${key}`, limit);
+    const counted = req.auth || req.apiKey ? local.hit(key, limit) : hitRateLimit(db, key, config.windowMs);
     if (counted instanceof Promise) return counted.then((c) => answer(req, reply, limit, c));
     answer(req, reply, limit, counted);
     return undefined;

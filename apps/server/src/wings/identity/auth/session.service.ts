@@ -21,12 +21,24 @@ export async function createSession(db: Db, userId: string, kind: SessionKind): 
   return token;
 }
 
-/** The signed-in caller of a token: from the session cache (session-cache.ts) or the database. */
-export async function findSession(db: Db, token: string): Promise<ActiveSession | null> {
-  const tokenHash = sha256(token);
+/**
+ * The signed-in caller of a token: from the session cache (session-cache.ts) at once, else a promise of the
+ * database's answer. The caller may hand in the token's hash when it has one (auth.ts hashes a cookie once).
+ */
+export function findSession(
+  db: Db,
+  token: string,
+  tokenHash = sha256(token),
+): ActiveSession | null | Promise<ActiveSession | null> {
   const cache = sessionCacheOf(db);
-  const cached = cache.get(tokenHash);
-  if (cached) return cached;
+  return cache.get(tokenHash) ?? readSession(db, cache, tokenHash);
+}
+
+async function readSession(
+  db: Db,
+  cache: ReturnType<typeof sessionCacheOf>,
+  tokenHash: string,
+): Promise<ActiveSession | null> {
   const startedAt = cache.begin();
   const rows = await db
     .select({ user: users, kind: sessions.kind, expiresAt: sessions.expiresAt })
