@@ -1,5 +1,6 @@
 // Where CI's test time goes (printed at the end of .ci/run): reads the vitest JSON reports given as arguments
-// (`vitest run --reporter=json --outputFile=…`) and prints the time per project and the slowest files.
+// (`vitest run --reporter=json --outputFile=…`) and prints the time per project, the slowest files and, last (so a
+// log cut to its tail still names them), every failed test with the first lines of its failure.
 // Usage: node scripts/test-timings.mjs <label>=<report.json> …
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -17,6 +18,12 @@ const projectOf = (file) =>
           : 'other';
 
 const rows = [];
+const failures = [];
+const firstLines = (text) =>
+  String(text ?? '')
+    .split('\n')
+    .slice(0, 6)
+    .join('\n      ');
 for (const arg of process.argv.slice(2)) {
   const [label, path] = arg.includes('=') ? arg.split('=') : [arg, arg];
   if (!existsSync(path)) continue;
@@ -30,6 +37,12 @@ for (const arg of process.argv.slice(2)) {
       seconds: (r.endTime - r.startTime) / 1000,
       tests: r.assertionResults?.length ?? 0,
     });
+    const failed = (r.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failed)
+      failures.push(`${label} ${file} > ${t.fullName}\n      ${firstLines(t.failureMessages?.[0])}`);
+    // A file can fail outside any test (a hook, an import, an unhandled error): the report says so in its message.
+    if (r.status === 'failed' && failed.length === 0)
+      failures.push(`${label} ${file}\n      ${firstLines(r.message)}`);
   }
 }
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
@@ -54,3 +67,7 @@ for (const [key, rs] of [...groups].sort(
 console.log(`\n== the ${TOP} slowest files ==`);
 for (const r of [...rows].sort((a, b) => b.seconds - a.seconds).slice(0, TOP))
   console.log(`${r.seconds.toFixed(1).padStart(8)} s  ${r.label.padEnd(10)} ${r.file} (${r.tests} tests)`);
+if (failures.length > 0) {
+  console.log(`\n== ${failures.length} failed ==`);
+  for (const f of failures) console.log(`  ${f}`);
+}
