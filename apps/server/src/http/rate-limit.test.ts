@@ -114,7 +114,7 @@ describe('rate limits', () => {
 describe('rate limit window', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { RATE_LIMIT_ANONYMOUS: '1', RATE_LIMIT_WINDOW_SECONDS: '1' } });
+    t = await createTestApp({ env: { RATE_LIMIT_ANONYMOUS: '1', RATE_LIMIT_WINDOW_SECONDS: '30' } });
   });
   afterAll(async () => {
     await t?.close();
@@ -125,8 +125,14 @@ describe('rate limit window', () => {
     expect((await start()).statusCode).toBe(200);
     const refused = await start();
     expect(refused.statusCode).toBe(429);
-    expect(refused.headers['retry-after']).toBe('1');
-    await new Promise((r) => setTimeout(r, 1100));
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(30);
+    // The window's end passes on the database's clock, where windows are counted: its start moves back a whole
+    // window (a one-second window and a sleep made the test a bet on how fast a loaded machine answers twice).
+    await t.ctx.database.executeSql(
+      "update rate_limits set window_start = window_start - interval '30 seconds' where key like 'rate:ip:%'",
+    );
     expect((await start()).statusCode).toBe(200);
   });
 });
@@ -144,7 +150,7 @@ describe("a signed-in user's count, kept in memory below half the limit", () => 
     await t?.close();
   });
 
-  it('reaches the database within a second or two, and the limit stays exact across two servers', async () => {
+  it('reaches the database with its next write (once a second), and the limit stays exact across two servers', async () => {
     const dana = await signIn(t);
     const onA = () => t.inject({ method: 'GET', url: '/api/user', session: dana.session });
     const onB = () =>
@@ -156,7 +162,7 @@ describe("a signed-in user's count, kept in memory below half the limit", () => 
           `rate:${userRateKey(t.ctx.config.secretKey, dana.id)}`,
         ])
       ).rows[0]?.hits;
-    await expect.poll(shared, { timeout: 3000, interval: 100 }).toBe(5);
+    await expect.poll(shared, { timeout: 30_000, interval: 100 }).toBe(5);
     // The other server sees the five.
     expect((await onB()).headers['ratelimit-remaining']).toBe('14');
     // Both servers together let exactly 20 through in the window.
@@ -299,6 +305,6 @@ describe("a signed-in caller refused from memory, once the window's end passed",
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await user()).statusCode);
     expect(statuses.slice(0, 2)).toEqual([200, 200]);
-    await expect.poll(async () => (await user()).statusCode, { timeout: 5000, interval: 100 }).toBe(200);
+    await expect.poll(async () => (await user()).statusCode, { timeout: 30_000, interval: 100 }).toBe(200);
   });
 });
