@@ -64,7 +64,7 @@ describe('configuration', () => {
     );
     expect(() =>
       parseEnv({ ...first, VRCHAT_ACCOUNTS: JSON.stringify([{ username: 'bot-2', password: 'p2' }]) }),
-    ).toThrow(/VRCHAT_ACCOUNTS: 0\.totpSecret/);
+    ).toThrow(/VRCHAT_ACCOUNTS: account 1, totpSecret: must be text/);
     expect(() =>
       parseEnv({ ...first, VRCHAT_ACCOUNTS: JSON.stringify([{ ...more[0], username: 'BOT-1' }]) }),
     ).toThrow(/VRCHAT_ACCOUNTS: names an account twice/);
@@ -205,6 +205,48 @@ describe('configuration', () => {
     expect(() => parseEnv({ PROCESS_ROLES: ' ' })).toThrow(/PROCESS_ROLES/);
     expect(() => parseEnv({ SHARD_COUNT: '2', SHARD_IDS: '0,2' })).toThrow(/SHARD_IDS: every shard id/);
     expect(() => parseEnv({ SHARD_IDS: '0' })).toThrow(/SHARD_IDS: needs SHARD_COUNT/);
+  });
+
+  it("says what each bad variable must be in a sentence, never the validator's words nor the value", () => {
+    const said = (source: Record<string, string>) => {
+      try {
+        parseEnv(source);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    const cases: [Record<string, string>, string][] = [
+      [{ PORT: 'eighty' }, 'PORT: must be a number'],
+      [{ PORT: '80.5' }, 'PORT: must be a whole number'],
+      [{ PORT: '70000' }, 'PORT: must be at most 65535'],
+      [{ RATE_LIMIT_USER: '-1' }, 'RATE_LIMIT_USER: must be at least 0'],
+      [{ VRCHAT_TIME_SCALE: '0' }, 'VRCHAT_TIME_SCALE: must be more than 0'],
+      [{ NODE_ENV: 'prod' }, 'NODE_ENV: must be one of development, production, test'],
+      [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent'],
+      [{ PUBLIC_URL: 'vrclink dot example' }, 'PUBLIC_URL: must be a URL (https://…)'],
+      [{ CONTACT_EMAIL: 'nobody' }, 'CONTACT_EMAIL: must be an e-mail address'],
+      [{ SECRET_KEY: 'hunter2' }, 'SECRET_KEY: must be at least 32 characters'],
+      [
+        { VRCHAT_ACCOUNTS: JSON.stringify([{ username: 'b', password: 'p', totpSecret: 'S', extra: 1 }]) },
+        'VRCHAT_ACCOUNTS: account 1: has a field this setting does not know: extra',
+      ],
+      [
+        {
+          VRCHAT_ACCOUNTS: JSON.stringify([
+            { username: 'b', password: 'p', totpSecret: 'S', localAddress: 'x' },
+          ]),
+        },
+        'VRCHAT_ACCOUNTS: account 1, localAddress: must be an IP address (IPv4 or IPv6)',
+      ],
+    ];
+    for (const [source, sentence] of cases) {
+      const message = said(source);
+      expect(message, JSON.stringify(source)).toContain(`  ${sentence}`);
+      expect(message).not.toMatch(/Invalid input|expected|received|Too (big|small)|Invalid option|<=|>=/);
+      for (const value of Object.values(source))
+        if (!sentence.includes(value)) expect(message).not.toContain(value);
+    }
   });
 
   it('lists every bad variable at once', () => {

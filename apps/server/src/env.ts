@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { configIssueSentence } from './env-issues.js';
 
 const csv = z
   .string()
@@ -20,10 +21,17 @@ const vrchatAccountEntry = z.strictObject({
   username: z.string().trim().min(1),
   password: z.string().min(1),
   totpSecret: z.string().trim().min(1),
-  localAddress: z.union([z.ipv4(), z.ipv6()]).optional(),
+  localAddress: z.union([z.ipv4(), z.ipv6()], { message: 'must be an IP address (IPv4 or IPv6)' }).optional(),
 });
 const vrchatAccountList = z.array(vrchatAccountEntry).max(50);
 export type VrchatAccountEnv = z.infer<typeof vrchatAccountEntry>;
+
+/** Where in VRCHAT_ACCOUNTS an issue is: "account 2, totpSecret" (the list's own issues: "the list"). */
+function accountIssuePlace(path: readonly PropertyKey[]): string {
+  const [index, ...field] = path;
+  if (typeof index !== 'number') return 'the list';
+  return [`account ${index + 1}`, ...field.map(String)].join(', ');
+}
 
 /** Fastify's trustProxy: `true`/`false`, a hop count, or addresses/CIDRs (and proxy-addr's loopback etc.). */
 export type TrustProxy = boolean | number | string[];
@@ -129,12 +137,12 @@ export const envSchema = z.object({
       ctx.addIssue({ code: 'custom', message: 'must be a JSON list of accounts' });
       return z.NEVER;
     }
-    const parsed = vrchatAccountList.safeParse(value);
+    const parsed = vrchatAccountList.safeParse(value, { error: configIssueSentence });
     if (!parsed.success) {
       const first = parsed.error.issues[0];
       ctx.addIssue({
         code: 'custom',
-        message: `${first?.path.join('.') || 'the list'}: ${first?.message ?? 'is not a list of accounts'}`,
+        message: `${accountIssuePlace(first?.path ?? [])}: ${first?.message ?? 'is not a list of accounts'}`,
       });
       return z.NEVER;
     }
@@ -236,7 +244,7 @@ const platformCredentialKeys = [
 
 /** Parses the environment or throws one error listing every bad variable. */
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const parsed = envSchema.safeParse(source);
+  const parsed = envSchema.safeParse(source, { error: configIssueSentence });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
