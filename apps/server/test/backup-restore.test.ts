@@ -9,7 +9,7 @@ import { startOwnSimulator } from '../src/demo.js';
 import { LAX_SIMULATOR } from '../src/platforms/testing.js';
 import { upsertUser } from '../src/wings/identity/auth/user.service.js';
 import { createScratchDatabase, pgliteTemplate } from './db.js';
-import { freePort, type ServerProcess, startServerProcess, waitUntilReady } from './server-process.js';
+import { freePort, startServerProcess, waitUntilReady } from './server-process.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const adminUrl = process.env.DATABASE_URL;

@@ -34,7 +34,7 @@ describe('migrations since the previous release', () => {
     const migrations = newer.map((e) => ({
       tag: e.tag,
       // The migration file (drizzle-kit names it after its tag).
-      sql: readFileSync(join(drizzle, e.tag + '.sql'), 'utf8'),
+      sql: readFileSync(join(drizzle, `${e.tag}.sql`), 'utf8'),
     }));
     expect(breakingStatements(migrations, allowed)).toEqual([]);
     // An allowance for a statement no newer migration holds is left over from an earlier release.

@@ -72,6 +72,20 @@ SELECT state, start_after AS "startAfter"
 FROM pgboss.job
 WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry', 'active')`;
 
+/** The running jobs of one queue and singleton key. */
+export const runningOfKeySql = `
+SELECT id FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state = 'active'`;
+
+/** The running jobs, of every queue but `$2`, whose singleton key or payload names `$1` (a user being erased). */
+export const runningNamingSql = `
+SELECT id FROM pgboss.job
+WHERE state = 'active' AND name <> $2
+  AND (strpos(COALESCE(singleton_key, ''), $1) > 0 OR strpos(COALESCE(data::text, ''), $1) > 0)`;
+
+/** Which of the jobs `$1` still run. */
+export const stillRunningSql = `
+SELECT count(*)::int AS n FROM pgboss.job WHERE id = ANY($1::uuid[]) AND state = 'active'`;
+
 /** Which of the queues `$1` have a job waiting whose time has come (job-wakeups.ts: one query for all). */
 export const readyQueuesSql = `
 SELECT DISTINCT j.name

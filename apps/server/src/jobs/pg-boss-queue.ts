@@ -1,13 +1,14 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client.js';
 import type { JobPayload, JobType } from '../kernel/job-catalog.js';
 import { type BossDb, bossDb, withBossInstallLock } from './boss-db.js';
-import { jobsOfKeySql } from './boss-sql.js';
+import { jobsOfKeySql, runningNamingSql, runningOfKeySql, stillRunningSql } from './boss-sql.js';
 import type { JobDefinition } from './define.js';
 import { type QueuedJob, startJobLoop } from './job-loop.js';
 import { createJobWakeups, type JobWakeups } from './job-wakeups.js';
-import type { JobQueue, KeyedJobState, SendJobOptions } from './queue.js';
+import type { JobQueue, KeyedJobState, RunningJobFilter, SendJobOptions } from './queue.js';
 import { jobRegistry } from './registry.js';
 
 export type { QueuedJob };
@@ -16,6 +17,8 @@ export type { QueuedJob };
 export const JOB_LEASE_SECONDS = 30;
 /** How often expired leases are looked for (pg-boss's own maintenance runs every 2 minutes). */
 const EXPIRY_SWEEP_MS = 10_000;
+/** How often a wait for running jobs (untilRunningFinish) looks whether they finished. */
+const RUNNING_POLL_MS = 250;
 /** How often idle queues are looked at for due jobs (a delayed job, a retry, another process's job). */
 const JOB_POLL_MS = 1000;
 
@@ -114,6 +117,26 @@ export class PgBossJobQueue implements JobQueue {
       running: rows.some((r) => r.state === 'active'),
       startsAt: waiting.length > 0 ? new Date(Math.max(Date.now(), Math.min(...waiting))) : null,
     };
+  }
+
+  async untilRunningFinish(
+    which: RunningJobFilter,
+    opts: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<number> {
+    const { rows } =
+      'job' in which
+        ? await this.db.executeSql(runningOfKeySql, [which.job.name, which.singletonKey])
+        : await this.db.executeSql(runningNamingSql, [which.naming, which.exceptJob.name]);
+    const ids = rows.map((r) => String(r.id));
+    if (ids.length === 0) return 0;
+    // Polled: a finished job tells no one (a background job's wait, so a quarter second is polite enough).
+    const end = Date.now() + opts.timeoutMs;
+    while (Date.now() < end && !opts.signal?.aborted) {
+      const { rows: left } = await this.db.executeSql(stillRunningSql, [ids]);
+      if (Number(left[0]?.n ?? 0) === 0) break;
+      await sleep(RUNNING_POLL_MS, undefined, { signal: opts.signal }).catch(() => undefined);
+    }
+    return ids.length;
   }
 
   /**

@@ -29,7 +29,21 @@ export interface JobQueue {
   send<T extends JobType>(job: T, payload: JobPayload<T>, opts?: SendJobOptions): Promise<string | null>;
   /** Where the jobs of one singleton key stand (queues that can tell). */
   jobsOfKey?(job: JobType, singletonKey: string): Promise<KeyedJobState>;
+  /**
+   * Resolves when the jobs running now that match `which` have finished (jobs started later are not waited
+   * for), answering how many there were; stops waiting after `timeoutMs` or when `signal` aborts, answering
+   * as many. Queues that cannot tell answer 0 at once.
+   */
+  untilRunningFinish?(
+    which: RunningJobFilter,
+    opts: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<number>;
 }
+
+/** Which running jobs to wait for: of one type (and singleton key), or every type but one whose key or payload names a text. */
+export type RunningJobFilter =
+  | { job: JobType; singletonKey: string }
+  | { naming: string; exceptJob: JobType };
 
 /** A queue that refuses work, for contexts built without a database-backed queue (OpenAPI export). */
 export const noJobQueue: JobQueue = {

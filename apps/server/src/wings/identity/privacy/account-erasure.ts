@@ -6,7 +6,7 @@ import type { AppContext } from '../../../kernel/context.js';
 import { accountEraseJob } from '../../../kernel/job-catalog.js';
 import { LOGIN_TOKEN_TTL_MS } from '../auth/login-token.service.js';
 import { updateRoleConnection } from '../linked-roles/linked-roles.service.js';
-import { forgetFinishedJobsOf } from './forget-erasures.js';
+import { finishedErasures, forgetFinishedErasures, forgetFinishedJobsOf } from './forget-erasures.js';
 import { NAME_KEYS } from './pseudonym.js';
 
 export interface ErasureRequest {
@@ -28,7 +28,13 @@ export interface ErasureRequest {
  * servers' syncs): handed in by the job handler (group sync's takeBackGrantsOf), since identity imports
  * neither community nor group sync.
  */
-export type TakeBack = (ctx: AppContext, userId: string, actor: Actor, madeBy: string) => Promise<void>;
+export type TakeBack = (
+  ctx: AppContext,
+  userId: string,
+  actor: Actor,
+  madeBy: string,
+  signal?: AbortSignal,
+) => Promise<void>;
 
 /**
  * The work of a deleted account (the `account.erase` job), in an order a retry can repeat from any point:
@@ -39,18 +45,48 @@ export type TakeBack = (ctx: AppContext, userId: string, actor: Actor, madeBy: s
  * a new sign-in in between is a new account and keeps its session, link and activity. Platform calls
  * happen between transactions, never inside one.
  */
-export async function eraseAccount(ctx: AppContext, req: ErasureRequest, takeBack: TakeBack): Promise<void> {
+export async function eraseAccount(
+  ctx: AppContext,
+  req: ErasureRequest,
+  takeBack: TakeBack,
+  signal?: AbortSignal,
+): Promise<void> {
   const actor: Actor = jobActor(accountEraseJob.name);
   const { userId } = req;
   const before = req.requestedAt ?? (await databaseNow(ctx.database.executeSql));
   await ctx.db.transaction((tx) => unlinkAsRequested(tx, userId, before));
-  await takeBack(ctx, userId, actor, before);
+  await takeBack(ctx, userId, actor, before, signal);
   // The connection says what the links now say: with the old link gone, "not linked, not 18+", so
   // Discord's Linked Roles drop at once (a new account's own new link, if any, is what it shows).
   await updateRoleConnection(ctx, userId, actor);
   await eraseRows(ctx, req, before);
+  // Work that was running meanwhile (a Linked Roles update that read their token before it went) may still
+  // write an entry naming them: once it finished, the same erasure again. Work starting later finds nothing
+  // of theirs to act on.
+  const running = await ctx.jobs.untilRunningFinish?.(
+    { naming: userId, exceptJob: accountEraseJob },
+    { timeoutMs: IN_FLIGHT_WAIT_MS, signal },
+  );
+  if (running) await eraseRows(ctx, req, before);
   await forgetFinishedJobsOf(ctx.database.executeSql, userId);
 }
+
+/**
+ * The hourly purge's part: each finished erasure once more, for what work running past its wait wrote (a
+ * big server's sync), then the queue forgets it (its payload names the user and their pseudonym).
+ */
+export async function closeFinishedErasures(ctx: AppContext): Promise<void> {
+  for (const req of await finishedErasures(ctx.database.executeSql)) {
+    await eraseRows(ctx, req, req.requestedAt ?? (await databaseNow(ctx.database.executeSql)));
+  }
+  await forgetFinishedErasures(ctx.database.executeSql);
+}
+
+/**
+ * How long an erasure waits for running work that names the user (see eraseAccount); past it, it erases
+ * again anyway, and the hourly purge erases once more before forgetting the erasure (forget-erasures.ts).
+ */
+export const IN_FLIGHT_WAIT_MS = 2 * 60_000;
 
 /**
  * The database's clock as an ISO date-time to the microsecond, as rows' `created_at` are written: a

@@ -1,5 +1,22 @@
 import type { ExecuteSql } from '../../../db/client.js';
 import { accountEraseJob } from '../../../kernel/job-catalog.js';
+import type { ErasureRequest } from './account-erasure.js';
+
+/** The requests of finished erasures still in the queue (the hourly purge erases each once more, then forgets them). */
+export async function finishedErasures(executeSql: ExecuteSql): Promise<ErasureRequest[]> {
+  const { rows } = await executeSql(`select to_regclass('pgboss.job') is not null as present`);
+  if (!rows[0]?.present) return [];
+  const { rows: jobs } = await executeSql(
+    `select data, started_on from pgboss.job where name = $1 and state = 'completed'
+     union all select data, started_on from pgboss.archive where name = $1 and state = 'completed'`,
+    [accountEraseJob.name],
+  );
+  // A request queued before requestedAt was recorded acted on everything up to its run.
+  return jobs.map((j) => {
+    const req = j.data as ErasureRequest;
+    return { ...req, requestedAt: req.requestedAt ?? new Date(j.started_on as string | Date).toISOString() };
+  });
+}
 
 /**
  * The job queue's copy of finished erasures: pg-boss keeps a completed job (its payload names the deleted

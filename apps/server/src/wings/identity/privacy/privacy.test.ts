@@ -22,7 +22,7 @@ import { startJobWorker } from '../../../jobs/worker.js';
 import { waitFor } from '../../../platforms/testing.js';
 import { runGuildSync } from '../../group-sync/index.js';
 import { createSession } from '../auth/session.service.js';
-import { forgetFinishedErasures } from './forget-erasures.js';
+import { closeFinishedErasures } from './account-erasure.js';
 import { USERNAME_MISMATCH } from './privacy.schemas.js';
 
 const { hangout } = seedGuildIds;
@@ -259,7 +259,7 @@ describe('privacy self-service: download my data, delete my account (against the
         );
         return jobs[0]?.state === 'completed';
       });
-      await forgetFinishedErasures(t.ctx.database.executeSql);
+      await closeFinishedErasures(t.ctx);
       const roles = await simulatorRoles(t, hangout.id, member.id);
       expect(roles).not.toContain(linkedRole);
       expect(roles).not.toContain(guestRole);
