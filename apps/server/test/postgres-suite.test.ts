@@ -17,7 +17,7 @@ const listed = suite.files;
 const afterJourneys = suite.afterJourneys;
 
 const DATABASE_SENSITIVE = [
-  /\bsql`/,
+  /(?<!\.)\bsql`/, // drizzle's sql`…` (not a file name such as `${tag}.sql`)
   /executeSql\(/,
   /\.transaction\(/,
   /pg_advisory|for update|skip locked|pg_notify|\blisten\b/i,
