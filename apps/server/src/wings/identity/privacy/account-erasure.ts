@@ -73,11 +73,13 @@ export async function eraseAccount(
 
 /**
  * The hourly purge's part: each finished erasure once more, for what work running past its wait wrote (a
- * big server's sync), then the queue forgets it (its payload names the user and their pseudonym).
+ * big server's sync) and the jobs naming the user that finished since, then the queue forgets the erasure (its
+ * payload names the user and their pseudonym).
  */
 export async function closeFinishedErasures(ctx: AppContext): Promise<void> {
   for (const req of await finishedErasures(ctx.database.executeSql)) {
     await eraseRows(ctx, req, req.requestedAt ?? (await databaseNow(ctx.database.executeSql)));
+    await forgetFinishedJobsOf(ctx.database.executeSql, req.userId);
   }
   await forgetFinishedErasures(ctx.database.executeSql);
 }

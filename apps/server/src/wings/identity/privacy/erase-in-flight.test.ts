@@ -157,7 +157,7 @@ describe('account erasure with work in flight (against the simulators)', () => {
     expect(await entriesNaming(member.id)).toEqual([]);
   });
 
-  it('erases once more in the hourly purge, with the same pseudonym, then forgets the erasure', async () => {
+  it('erases once more in the hourly purge, with the same pseudonym, and forgets the jobs naming them and the erasure', async () => {
     // Work that ran past the erasure's wait (a big server's sync) logs about a member erased above.
     const [late] = (
       await t.ctx.database.executeSql(
@@ -171,9 +171,21 @@ describe('account erasure with work in flight (against the simulators)', () => {
       targetId: late.id,
     });
     expect(await entriesNaming(late.id)).toEqual(['sync.role_removed']);
+    // And a job naming them finished after the erasure (its payload stays in the queue).
+    held.updateOf = '';
+    await t.ctx.jobs.send(linkedRolesUpdateJob, { userId: late.id }, { singletonKey: late.id });
+    const finishedNaming = async () =>
+      (
+        await t.ctx.database.executeSql(
+          "select 1 from pgboss.job where name = $1 and state = 'completed' and data->>'userId' = $2",
+          [linkedRolesUpdateJob.name, late.id],
+        )
+      ).rows.length;
+    await waitFor(finishedNaming, 30_000);
 
     await closeFinishedErasures(t.ctx);
     expect(await entriesNaming(late.id)).toEqual([]);
+    expect(await finishedNaming()).toBe(0);
     expect(await targetsOf('sync.role_removed')).toEqual([pseudonym, late.pseudonym]);
     const { rows: left } = await t.ctx.database.executeSql(
       "select 1 from pgboss.job where name = 'account.erase'",
