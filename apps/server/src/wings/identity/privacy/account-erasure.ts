@@ -78,7 +78,7 @@ export async function eraseAccount(
  */
 export async function closeFinishedErasures(ctx: AppContext): Promise<void> {
   for (const req of await finishedErasures(ctx.database.executeSql)) {
-    await eraseRows(ctx, req, req.requestedAt ?? (await databaseNow(ctx.database.executeSql)));
+    await eraseRows(ctx, req, req.requestedAt);
     await forgetFinishedJobsOf(ctx.database.executeSql, req.userId);
   }
   await forgetFinishedErasures(ctx.database.executeSql);

@@ -3,7 +3,9 @@ import { accountEraseJob } from '../../../kernel/job-catalog.js';
 import type { ErasureRequest } from './account-erasure.js';
 
 /** The requests of finished erasures still in the queue (the hourly purge erases each once more, then forgets them). */
-export async function finishedErasures(executeSql: ExecuteSql): Promise<ErasureRequest[]> {
+export async function finishedErasures(
+  executeSql: ExecuteSql,
+): Promise<(ErasureRequest & { requestedAt: string })[]> {
   const { rows } = await executeSql(`select to_regclass('pgboss.job') is not null as present`);
   if (!rows[0]?.present) return [];
   const { rows: jobs } = await executeSql(
