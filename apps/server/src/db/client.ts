@@ -67,6 +67,11 @@ export async function openDatabase(opts: {
   ownThread?: boolean;
   /** PGlite in its own thread only: told when that thread ended without a close (every query now answers 503). */
   onEmbeddedStopped?: (err: Error) => void;
+  /**
+   * In-memory PGlite only: an open database to use instead of starting one (tests lend theirs from a pool,
+   * test/db.ts); closing the returned database leaves it open for its owner.
+   */
+  pglite?: PGlite;
 }): Promise<Database> {
   if (opts.url) {
     // A connection that cannot be opened in 10 s counts as refused (a host gone from the network would
@@ -112,17 +117,19 @@ export async function openDatabase(opts: {
     rmSync(probe, { force: true });
   }
   // Drizzle's PGlite driver and pg-boss's adapter call query/exec/transaction/listen: the remote has them too.
-  const client: PGlite = opts.ownThread
-    ? (new PgliteRemote(
-        {
-          dataDir: memory ? dataDir : join(dataDir, 'pglite'),
-          loadDataDir: await opts.loadDataDir?.arrayBuffer(),
-        },
-        opts.onEmbeddedStopped,
-      ) as unknown as PGlite)
-    : memory
-      ? new PGlite({ extensions: PGLITE_EXTENSIONS, loadDataDir: opts.loadDataDir })
-      : new PGlite(join(dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS });
+  const client: PGlite =
+    opts.pglite ??
+    (opts.ownThread
+      ? (new PgliteRemote(
+          {
+            dataDir: memory ? dataDir : join(dataDir, 'pglite'),
+            loadDataDir: await opts.loadDataDir?.arrayBuffer(),
+          },
+          opts.onEmbeddedStopped,
+        ) as unknown as PGlite)
+      : memory
+        ? new PGlite({ extensions: PGLITE_EXTENSIONS, loadDataDir: opts.loadDataDir })
+        : new PGlite(join(dataDir, 'pglite'), { extensions: PGLITE_EXTENSIONS }));
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await client.exec(CREATE_EXTENSIONS);
   await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
@@ -135,7 +142,7 @@ export async function openDatabase(opts: {
       return { rows: res.rows };
     },
     close: async () => {
-      await client.close();
+      if (!opts.pglite) await client.close();
       if (memory) rmSync(fileDir, { recursive: true, force: true });
     },
   };
