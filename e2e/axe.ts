@@ -17,12 +17,35 @@ export interface Finding {
   targets: string[];
 }
 
-/** Waits until CSS transitions and animations (a dialog fading in, a drawer sliding) have finished. */
+/**
+ * Waits until CSS transitions and animations (a dialog fading in, a drawer sliding) have finished and every open
+ * dialog is fully opaque, three frames in a row. Mantine starts a dialog's fade a frame or a timer after it mounts:
+ * checked once, in that gap nothing runs yet, and on a loaded machine axe then measured the half-faded text's
+ * contrast (a CI run: 2.87:1).
+ */
 export async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  await page.evaluate(() => {
+    (window as unknown as { settledFrames: number }).settledFrames = 0;
+  });
+  await page.waitForFunction(
+    () => {
+      const still =
+        document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity) &&
+        Array.from(document.querySelectorAll('[role="dialog"]')).every((dialog) => {
+          if (dialog.getClientRects().length === 0) return true; // not shown
+          for (let el: Element | null = dialog; el; el = el.parentElement) {
+            if (getComputedStyle(el).opacity !== '1') return false;
+          }
+          return true;
+        });
+      const w = window as unknown as { settledFrames: number };
+      w.settledFrames = still ? w.settledFrames + 1 : 0;
+      return w.settledFrames >= 3;
+    },
+    undefined,
+    { polling: 'raf' },
   );
 }
 
