@@ -21,25 +21,16 @@ const jsonDir = option('--json-dir');
 const postgresUrl = option('--postgres');
 const postgresNode = option('--postgres-node');
 
-/**
- * The lanes whose length sets the suite's are the journeys (a browser and a demo server answering in turn) and the
- * fault suites after them (recovery deadlines about the product): the rest, files by the hundred with time to
- * spare, runs at a lower CPU priority (`nice`), so on a busy machine they wait for it rather than the other way.
- */
-const background = process.platform === 'win32' ? [] : ['nice', '-n', '10'];
-
-const run = (name, projects, { files = [], env = process.env, priority = 'normal' } = {}) =>
+const run = (name, projects, { files = [], env = process.env } = {}) =>
   new Promise((resolve) => {
     const report = jsonDir
       ? ['--reporter=default', '--reporter=json', `--outputFile.json=${jsonDir}/${name}.json`]
       : [];
     // A file filter given to `npm test -- …` may name files of one side only: the other then has nothing to run.
     const filtered = args.length ? ['--passWithNoTests'] : [];
-    const [command, ...prefix] = [...(priority === 'low' ? background : []), 'npx'];
     const child = spawn(
-      command,
+      'npx',
       [
-        ...prefix,
         'vitest',
         'run',
         ...projects.flatMap((p) => ['--project', p]),
@@ -56,13 +47,12 @@ const run = (name, projects, { files = [], env = process.env, priority = 'normal
 const postgresSuite = JSON.parse(readFileSync('apps/server/test/postgres-suite.json', 'utf8'));
 const afterJourneys = new Set(postgresSuite.afterJourneys ?? []);
 /** Those server files on PostgreSQL, under the Node of --postgres-node, reported as `name`. */
-const onPostgres = (name, files, priority) => {
+const onPostgres = (name, files) => {
   console.log(`\n== database-sensitive server files on PostgreSQL (${name}: ${files.length}) ==`);
   const path = postgresNode ? `${postgresNode}${delimiter}${process.env.PATH}` : process.env.PATH;
   return run(name, ['server'], {
     files: files.map((f) => `apps/server/${f}`),
     env: { ...process.env, PATH: path, DATABASE_URL: postgresUrl },
-    priority,
   });
 };
 
@@ -71,9 +61,7 @@ const check = (name) => (code) => {
   if (code !== 0) failed.push(name);
   return code;
 };
-const main = run('main', ['server', 'web', 'simulator'], { priority: 'low' }).then(
-  check('server, web, simulator'),
-);
+const main = run('main', ['server', 'web', 'simulator']).then(check('server, web, simulator'));
 const e2e = run('e2e', ['e2e']).then(check('e2e'));
 // The PostgreSQL part runs only once the server, web and simulator files passed. Most of it starts then, beside
 // the journeys' last minutes; the files of postgres-suite.json's afterJourneys (the fault suites, whose recovery
@@ -86,15 +74,12 @@ const postgres = postgresUrl
           ? onPostgres(
               'postgres',
               postgresSuite.files.filter((f) => !afterJourneys.has(f)),
-              'low',
             ).then(check('server on PostgreSQL'))
           : 0,
       ),
       Promise.all([main, e2e]).then(([code]) =>
         code === 0 && afterJourneys.size > 0
-          ? onPostgres('postgres-faults', [...afterJourneys], 'normal').then(
-              check('fault suites on PostgreSQL'),
-            )
+          ? onPostgres('postgres-faults', [...afterJourneys]).then(check('fault suites on PostgreSQL'))
           : 0,
       ),
     ]
