@@ -1,5 +1,4 @@
 import type { Client, GatewayGuildMemberUpdateDispatchData } from 'discord.js';
-import { retryWhenDatabaseLost } from '../../db/retry-when-lost.js';
 import type { AppContext } from '../../kernel/context.js';
 import { requestGuildSync } from '../../kernel/sync-trigger.js';
 import { memberChanged } from '../../wings/access/members/member-mirror.events.js';
@@ -23,10 +22,12 @@ export function onGuildMemberUpdate(client: Client, ctx: AppContext): () => void
     async (d) => {
       const log = { guildId: d.guild_id, userId: d.user.id };
       let before: string[] | null;
-      let inFlight: Map<string, boolean>;
+      let inFlight = new Map<string, boolean>();
       try {
-        inFlight = await retryWhenDatabaseLost(() => discordWritesInFlight(ctx.db, d.guild_id, d.user.id));
-        before = await memberChanged(ctx, d.guild_id, d);
+        // The writes in flight are read in the event's place in the guild's queue (see memberChanged).
+        before = await memberChanged(ctx, d.guild_id, d, async () => {
+          inFlight = await discordWritesInFlight(ctx.db, d.guild_id, d.user.id);
+        });
       } catch (err) {
         ctx.log.error({ err, ...log }, 'Members: could not store a member change');
         return;

@@ -44,14 +44,20 @@ function inOrder<T>(db: Db, guildId: string, write: () => Promise<T>): Promise<T
 /**
  * GUILD_MEMBER_ADD / UPDATE: answers the member's role ids before the change (null: not known before).
  * The guild's member count follows (so the Members tab lists everyone without counting rows).
+ * Call it as the event arrives, before any await: its place in the guild's queue is taken at the call.
+ * `readFirst` runs in that place, just before the mirror is read (a read that must see the same moment):
+ * an await ahead of the call would let a later event of the same member overtake this one, and the older
+ * roles would be written last (seen on PostgreSQL's pool, where queries finish out of order).
  */
 export function memberChanged(
   ctx: AppContext,
   guildId: string,
   member: ApiMemberLike,
+  readFirst?: () => Promise<void>,
 ): Promise<string[] | null> {
   const seenAt = new Date();
   return inOrder(ctx.db, guildId, async () => {
+    await readFirst?.();
     const before = (await readMember(ctx.db, guildId, member.user.id)).member;
     const wasCurrent = before !== undefined && before.leftAt === null;
     await upsertMembers(ctx.db, guildId, [recordFromApi(member)], seenAt);

@@ -8,6 +8,7 @@ import type { AppContext } from '../../../kernel/context.js';
 import { worldsAtlasJob } from '../../../kernel/job-catalog.js';
 import { blobBytes } from '../world-images/image-store.js';
 import { slotSize } from '../world-images/slot-size.js';
+import { worldDataChanged } from '../worlds/world-data.service.js';
 import { atlasInputsStamp, slotsWithImages } from './atlas-inputs.js';
 import { type AtlasInput, type AtlasRect, packAtlas } from './pack-atlas.js';
 import { atlasStateOf } from './world-atlas.reads.js';
@@ -130,6 +131,9 @@ export async function runGeneration(ctx: AppContext, worldId: string, requestedA
       // The world data cache rebuilds when the world's stamp changes.
       await tx.update(worlds).set({ updatedAt: lastGeneration }).where(eq(worlds.id, worldId));
     });
+    // This process's bodies follow at once (a download right after the run gets the new AtlasDetail); other
+    // processes hear the worlds row's NOTIFY.
+    worldDataChanged(ctx, worldId);
     await audit(ctx.db, {
       action: 'world.atlas.generated',
       actor: jobActor(worldsAtlasJob.name),
