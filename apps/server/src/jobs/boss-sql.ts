@@ -23,7 +23,7 @@ export const AGED_PRIORITY = `(j.priority + extract(epoch from now() - j.created
  */
 export const fetchNextJobSql = `
 WITH next AS (
-  SELECT j.id
+  SELECT j.id, j.state AS was_state, j.started_on AS was_started_on, j.output AS was_output
   FROM pgboss.job j
   WHERE j.name = $1
     AND j.state < 'active'
@@ -55,7 +55,20 @@ UPDATE pgboss.job j SET
   retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END
 FROM next
 WHERE j.name = $1 AND j.id = next.id
-RETURNING j.id, j.data`;
+RETURNING j.id, j.data, next.was_state::text AS "wasState", next.was_started_on::text AS "wasStartedOn",
+  next.was_output::text AS "wasOutput"`;
+
+/**
+ * Puts a job just fetched back as it was before the fetch (`$3`–`$5`: the fetch's `wasState`, `wasStartedOn`,
+ * `wasOutput`), for a worker that was told to stop while it fetched: it never ran, so it is not a retry.
+ */
+export const handBackJobSql = `
+UPDATE pgboss.job SET
+  state = $3::pgboss.job_state,
+  started_on = $4::timestamptz,
+  output = $5::jsonb,
+  retry_count = CASE WHEN $4::timestamptz IS NOT NULL THEN retry_count - 1 ELSE retry_count END
+WHERE name = $1 AND id = $2 AND state = 'active'`;
 
 /**
  * Renews a running job's lease: it expires (and pg-boss retries it elsewhere) `$3` seconds from now unless

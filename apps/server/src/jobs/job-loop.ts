@@ -1,12 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
 import type { BossDb } from './boss-db.js';
-import { fetchNextJobSql, renewLeaseSql } from './boss-sql.js';
+import { fetchNextJobSql, handBackJobSql, renewLeaseSql } from './boss-sql.js';
 
 /** The job a worker is handed: its id and the payload as it was stored. */
 export interface QueuedJob {
   id: string;
   data: unknown;
+}
+
+/** A fetched job and what it was before the fetch (to hand it back untouched). */
+interface FetchedJob extends QueuedJob {
+  wasState: string;
+  wasStartedOn: string | null;
+  wasOutput: string | null;
 }
 
 export interface JobLoopOptions {
@@ -54,16 +61,29 @@ export function startJobLoop(o: JobLoopOptions): { stop(graceMs: number): Promis
     wakeForStop = resolve;
   });
 
-  const fetchNext = async (): Promise<QueuedJob | undefined> => {
+  const fetchNext = async (): Promise<FetchedJob | undefined> => {
     try {
       const fetch = () => o.db.executeSql(fetchNextJobSql, [o.name, o.workerName, o.longAtOnce ?? null]);
       const { rows } = await (o.fetchInTurn ? o.fetchInTurn(fetch) : fetch());
-      return rows[0] as unknown as QueuedJob | undefined;
+      return rows[0] as unknown as FetchedJob | undefined;
     } catch (err) {
       // Two workers racing for one key's jobs collide on pg-boss's unique index: the next poll settles it.
       if ((err as { code?: string }).code !== '23505')
         o.log.warn({ err, queue: o.name }, 'job queue: could not fetch a job');
       return undefined;
+    }
+  };
+
+  /**
+   * A job fetched while the worker was being stopped goes back to the queue unrun: `stop` found no job running
+   * and waits for the loop, so running it would hold the stop until the job ended by itself, never told to stop.
+   * If the database is away the job's lease runs out and pg-boss retries it, as for a worker that died.
+   */
+  const handBack = async (job: FetchedJob) => {
+    try {
+      await o.db.executeSql(handBackJobSql, [o.name, job.id, job.wasState, job.wasStartedOn, job.wasOutput]);
+    } catch (err) {
+      o.log.warn({ err, queue: o.name, id: job.id }, 'job queue: could not hand a job back while stopping');
     }
   };
 
@@ -145,6 +165,10 @@ export function startJobLoop(o: JobLoopOptions): { stop(graceMs: number): Promis
       if (!job) {
         await Promise.race([o.waitForJob(), stopped]);
         continue;
+      }
+      if (stopping) {
+        await handBack(job);
+        break;
       }
       const abort = new AbortController();
       current = { id: job.id, done: runOne(job, abort), abort };
