@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app.js';
+import { openTestDatabase } from '../test/db.js';
 import { createLogger, redactSecrets } from './logger.js';
 
 /** A destination that keeps every line written to it. */
@@ -54,5 +56,32 @@ describe('tokens in the logs', () => {
     expect(redactSecrets('{"url":"/api/members?page=2&search=bob"}')).toBe(
       '{"url":"/api/members?page=2&search=bob"}',
     );
+  });
+});
+
+describe("a failed query's values in the logs", () => {
+  it('writes the query that failed and withholds its values, in JSON and in the readable format, also as a cause', async () => {
+    const database = await openTestDatabase();
+    let failed: unknown;
+    try {
+      // A real failure through Drizzle: its error carries the values in its message and its `params`.
+      await database.db.execute(sql`select ${'member@example.com'}::text, ${'Jasper "Vale"'}::text, 1 / 0`);
+    } catch (err) {
+      failed = err;
+    } finally {
+      await database.close();
+    }
+    expect(String((failed as Error).message)).toContain('member@example.com');
+    for (const format of ['json', 'pretty'] as const) {
+      const sink = capture();
+      const log = await createLogger({ LOG_LEVEL: 'info', LOG_FORMAT: format }, sink.stream);
+      log.error({ err: failed }, 'member update failed');
+      log.error({ err: new Error('the sync failed', { cause: failed }) }, 'sync failed');
+      await new Promise((r) => setImmediate(r));
+      const text = sink.text();
+      expect(text).toContain('Failed query: select');
+      expect(text).toContain('[withheld]');
+      expect(text, format).not.toMatch(/member@example\.com|Vale/);
+    }
   });
 });

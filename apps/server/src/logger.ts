@@ -8,10 +8,30 @@ import type { Env } from './env.js';
 const SECRET_QUERY_PARAM =
   /([?&][^=&\s"'#\\]*?(?:token|code|state|secret|passw|key|signature|sig|auth|session|otp|nonce)[^=&\s"'#\\]*=)[^&\s"'#\\]+/gi;
 
-/** A log line with the values of secret-looking query parameters replaced by `[redacted]`. */
+/**
+ * The values of a failed database query, as Drizzle writes them into its error's message ("Failed query: …
+ * params: …"), up to the end of that line (an escaped `\n` or the string's closing quote in JSON). They can hold
+ * what a row holds: e-mail addresses, names, encrypted tokens.
+ */
+const QUERY_PARAMS = /((?:\\n|\n)params: )(?:\\[^n]|[^"\\\n])*/g;
+
+/**
+ * A log line with the values of secret-looking query parameters replaced by `[redacted]`, and a failed
+ * database query's values by `[withheld]` (the query itself stays: it says what failed).
+ */
 export function redactSecrets(line: string): string {
-  return line.includes('=') ? line.replace(SECRET_QUERY_PARAM, '$1[redacted]') : line;
+  const redacted = line.includes('=') ? line.replace(SECRET_QUERY_PARAM, '$1[redacted]') : line;
+  return redacted.includes('Failed query') ? redacted.replace(QUERY_PARAMS, '$1[withheld]') : redacted;
 }
+
+/** pino's error serializer, without the values Drizzle keeps on a failed query's error (`params`). */
+function errWithoutQueryValues(err: unknown) {
+  const serialized = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
+  if (serialized && typeof serialized === 'object' && 'params' in serialized && 'query' in serialized)
+    serialized.params = '[withheld]';
+  return serialized;
+}
+const options = (level: string) => ({ level, serializers: { err: errWithoutQueryValues } });
 
 /**
  * Redacts every line on its way out, whatever put the URL in it (Fastify's request lines at debug, the slow
@@ -32,14 +52,14 @@ export async function createLogger(
 ): Promise<Logger> {
   const pretty = env.LOG_FORMAT ? env.LOG_FORMAT === 'pretty' : Boolean(process.stdout.isTTY);
   const out = destination ?? pino.destination(1);
-  if (!pretty) return pino({ level: env.LOG_LEVEL }, redacting(out));
+  if (!pretty) return pino(options(env.LOG_LEVEL), redacting(out));
   // Loaded only when wanted: a JSON-logging process does not pay for it at start. A development tool: a release
   // installed without devDependencies (`npm ci --omit=dev`) lacks it and logs JSON, unless LOG_FORMAT asks.
   const loaded = await import('pino-pretty').catch((err: unknown) => {
     if (env.LOG_FORMAT === 'pretty') throw err;
     return undefined;
   });
-  if (!loaded) return pino({ level: env.LOG_LEVEL }, redacting(out));
+  if (!loaded) return pino(options(env.LOG_LEVEL), redacting(out));
   const pinoPretty = loaded.default;
   const stream = pinoPretty({
     colorize: !destination && Boolean(process.stdout.isTTY),
@@ -49,5 +69,5 @@ export async function createLogger(
     sync: true,
     ...(destination ? { destination } : {}),
   });
-  return pino({ level: env.LOG_LEVEL }, redacting(stream));
+  return pino(options(env.LOG_LEVEL), redacting(stream));
 }
