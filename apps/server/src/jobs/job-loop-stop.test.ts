@@ -83,15 +83,19 @@ describe('a job fetched while its worker stops', () => {
     ]);
     return { outcome, ran };
   };
+  /** A loop stopped during its fetch ends without running the job, which is back as `before`. */
+  const expectHandedBack = async (id: string, before: unknown) => {
+    const { outcome, ran } = await stopDuringFetch();
+    expect(outcome).toBe('stopped');
+    expect(ran).toEqual([]);
+    expect(await row(id)).toEqual(before);
+  };
 
   it('puts a fresh job back untouched, unrun, and the stop ends', async () => {
     const id = (await queue.send(parked, { key: 'fresh' }, { singletonKey: 'fresh' })) as string;
     const before = await row(id);
     expect(before?.state).toBe('created');
-    const { outcome, ran } = await stopDuringFetch();
-    expect(outcome).toBe('stopped');
-    expect(ran).toEqual([]);
-    expect(await row(id)).toEqual(before);
+    await expectHandedBack(id, before);
   });
 
   it('puts a retry back as a retry, its count, start and last failure as they were', async () => {
@@ -103,10 +107,7 @@ describe('a job fetched while its worker stops', () => {
     await queue.boss.fail(parked.name, id, { message: 'the first run failed' });
     const before = await row(id);
     expect(before?.state).toBe('retry');
-    const { outcome, ran } = await stopDuringFetch();
-    expect(outcome).toBe('stopped');
-    expect(ran).toEqual([]);
-    expect(await row(id)).toEqual(before);
+    await expectHandedBack(id, before);
     // And the next worker takes it as the retry it is.
     const again = await db.executeSql(fetchNextJobSql, [parked.name, 'next', null]);
     expect(again.rows[0]?.id).toBe(id);
