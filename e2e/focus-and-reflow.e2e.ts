@@ -55,7 +55,9 @@ async function open(path: string, viewport: { width: number; height: number }): 
 const describeStop = (s: FocusStop) => `${s.control} (top ${s.top}, header ends at ${s.headerBottom})`;
 
 describe('focus while tabbing', () => {
-  it.each(VIEWPORTS)(
+  // Both widths at once, each on a page of its own: a pass waits on the browser's round trips (a key press and a
+  // measure per stop), not on the CPU, so the two together took 26 s of this file's 38.
+  it.concurrent.each(VIEWPORTS)(
     'at $width × $height: never under the header, every ring 2 px at 3:1 or more, forwards and back',
     async (viewport) => {
       const hidden: string[] = [];
