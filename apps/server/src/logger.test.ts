@@ -84,4 +84,41 @@ describe("a failed query's values in the logs", () => {
       expect(text, format).not.toMatch(/member@example\.com|Vale/);
     }
   });
+
+  it('withholds the values a constraint names in its detail (Key (…)=(…)), keeping which key it was', async () => {
+    const database = await openTestDatabase();
+    const failures: unknown[] = [];
+    const attempt = (query: ReturnType<typeof sql>) =>
+      database.db.execute(query).catch((err) => failures.push(err));
+    try {
+      await database.db.execute(
+        sql`create table log_probe (email text unique, note text check (length(note) < 5))`,
+      );
+      await database.db.execute(sql`insert into log_probe values (${'member@example.com'}, null)`);
+      await attempt(sql`insert into log_probe values (${'member@example.com'}, null)`);
+      await attempt(sql`insert into log_probe values (${'other@example.com'}, ${'Jasper (Vale)'})`);
+    } finally {
+      await database.close();
+    }
+    const causes = failures.map((failed) => (failed as Error).cause as { detail?: string });
+    expect(causes.map((c) => c.detail)).toEqual([
+      expect.stringContaining('member@example.com'),
+      expect.stringContaining('Jasper (Vale)'),
+    ]);
+    for (const format of ['json', 'pretty'] as const) {
+      const sink = capture();
+      const log = await createLogger({ LOG_LEVEL: 'info', LOG_FORMAT: format }, sink.stream);
+      for (const [i, failed] of failures.entries()) {
+        // The driver's own error, as a handler that unwrapped it logs it: its `detail` is one of its fields.
+        log.error({ err: causes[i] }, 'member update failed');
+        log.error({ err: failed }, 'member update failed');
+        log.error({ err: new Error('the sync failed', { cause: failed }) }, 'sync failed');
+      }
+      await new Promise((r) => setImmediate(r));
+      const text = sink.text();
+      expect(text, format).toContain('Key (email)=([withheld]) already exists');
+      expect(text, format).toContain('Failing row contains ([withheld])');
+      expect(text, format).not.toMatch(/member@example\.com|other@example|Vale/);
+    }
+  });
 });

@@ -24,11 +24,26 @@ export function redactSecrets(line: string): string {
   return redacted.includes('Failed query') ? redacted.replace(QUERY_PARAMS, '$1[withheld]') : redacted;
 }
 
-/** pino's error serializer, without the values Drizzle keeps on a failed query's error (`params`). */
+/**
+ * The values in a database error's `detail`, which PostgreSQL fills from the row: "Key (email)=(…) already
+ * exists." (a unique or foreign key) and "Failing row contains (…)." (a check or not-null constraint). The key's
+ * columns and what went wrong stay.
+ */
+const DETAIL_VALUES =
+  /^(Key \(.*?\)=\().*(\) (?:already exists|is not present|is still referenced|conflicts).*)$|^(Failing row contains \().*(\)\.?)$/s;
+
+/**
+ * pino's error serializer, without the values Drizzle keeps on a failed query's error (`params`) nor those in the
+ * database driver's own error (`detail`, when a handler logs it unwrapped).
+ */
 function errWithoutQueryValues(err: unknown) {
   const serialized = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
-  if (serialized && typeof serialized === 'object' && 'params' in serialized && 'query' in serialized)
-    serialized.params = '[withheld]';
+  if (!serialized || typeof serialized !== 'object') return serialized;
+  if ('params' in serialized && 'query' in serialized) serialized.params = '[withheld]';
+  if (typeof serialized.detail === 'string')
+    serialized.detail = serialized.detail.replace(DETAIL_VALUES, (_all, key, keyEnd, row, rowEnd) =>
+      key ? `${key}[withheld]${keyEnd}` : `${row}[withheld]${rowEnd}`,
+    );
   return serialized;
 }
 const options = (level: string) => ({ level, serializers: { err: errWithoutQueryValues } });
