@@ -157,9 +157,18 @@ describe('Discord Linked Roles (against the simulated Discord)', () => {
     });
   });
 
+  /**
+   * Signs in and waits for the role connection the sign-in queued: that job refreshes an expired token too, and
+   * ran between a test's own steps on a loaded machine (the token the test expired was already refreshed).
+   */
+  async function signInAndSettle(userId: string) {
+    await signInWithDiscord(userId);
+    await connectionBecomes(userId, () => true);
+  }
+
   it('refreshes an expired token first, and a token Discord refuses once, then writes the connection', async () => {
     const userId = '1200000000000000012';
-    await signInWithDiscord(userId);
+    await signInAndSettle(userId);
     const stored = async () => (await tokensOf(userId))[0];
 
     // Expired by its own clock: refreshed before the call.
@@ -185,7 +194,7 @@ describe('Discord Linked Roles (against the simulated Discord)', () => {
   it('does nothing for a user without a stored token, and forgets a token Discord no longer refreshes', async () => {
     expect(await updateRoleConnection(t.ctx, '1200000000000000013')).toBe('no-token');
     const userId = '1200000000000000014';
-    await signInWithDiscord(userId);
+    await signInAndSettle(userId);
     await t.ctx.database.executeSql(
       `update discord_tokens set expires_at = now() - interval '1 minute', refresh_token_enc = access_token_enc where user_id = $1`,
       [userId],
