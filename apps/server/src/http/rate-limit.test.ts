@@ -76,12 +76,33 @@ describe('rate limits', () => {
         remoteAddress: `10.0.2.${i}`,
       });
       expect(res.statusCode).toBe(200);
-      expect(res.headers['ratelimit-remaining']).toBe(String(3 - i));
+      // A browser is told its quota once it has used half of it (the next test).
+      expect(res.headers['ratelimit-remaining']).toBe(i < 2 ? undefined : String(3 - i));
     }
     const refused = await t.inject({ method: 'GET', url: '/api/guilds', session: alice.session });
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBeDefined();
     expect((await t.inject({ method: 'GET', url: '/api/user', session: bob.session })).statusCode).toBe(200);
+  });
+
+  it('tells a browser its quota once half is used, and a program with a token on every answer', async () => {
+    const frank = await signIn(t);
+    const asBrowser = () => t.inject({ method: 'GET', url: '/api/user', session: frank.session });
+    const asProgram = () =>
+      t.inject({ method: 'GET', url: '/api/user', headers: { authorization: `Bearer ${frank.session}` } });
+    // Both count against the one user's limit (4): the program is told every time, the browser from the third.
+    const answers = [await asProgram(), await asBrowser(), await asBrowser(), await asProgram()];
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(answers.map((r) => r.headers['ratelimit-remaining'])).toEqual(['3', undefined, '1', '0']);
+    expect(answers[1]!.headers['ratelimit-limit']).toBeUndefined();
+    expect(answers[1]!.headers['ratelimit-policy']).toBeUndefined();
+    expect(answers[2]!.headers['ratelimit-limit']).toBe('4');
+    expect(answers[2]!.headers['ratelimit-policy']).toBe('4;w=60');
+    // Over the limit a browser is told too, with Retry-After.
+    const refused = await asBrowser();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['ratelimit-remaining']).toBe('0');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it("does not count a signed-in user's image loads (a page of previews)", async () => {
@@ -152,9 +173,10 @@ describe("a signed-in user's count, kept in memory below half the limit", () => 
 
   it('reaches the database with its next write (once a second), and the limit stays exact across two servers', async () => {
     const dana = await signIn(t);
-    const onA = () => t.inject({ method: 'GET', url: '/api/user', session: dana.session });
-    const onB = () =>
-      other.inject({ method: 'GET', url: '/api/user', cookies: { vrclink_session: dana.session } });
+    // With the token in the Authorization header, as a program sends it: every answer then tells the count.
+    const authorization = `Bearer ${dana.session}`;
+    const onA = () => t.inject({ method: 'GET', url: '/api/user', headers: { authorization } });
+    const onB = () => other.inject({ method: 'GET', url: '/api/user', headers: { authorization } });
     for (let i = 0; i < 5; i++) expect((await onA()).headers['ratelimit-remaining']).toBe(String(19 - i));
     const shared = async () =>
       (

@@ -223,6 +223,16 @@ export function createLocalRateCounter(db: Db, windowMs: number) {
   };
 }
 
+/**
+ * Whether the answer tells the caller its quota (the RateLimit fields). Programs (an API key, a token in the
+ * Authorization header, an anonymous SDK login start) are told on every answer: they pace themselves on it. A
+ * browser (a session cookie) is told once it has used half its quota, and on a 429: the web app never reads
+ * them (it shows the 429's sentence), and below half they were bytes nobody read on every call a page makes.
+ */
+function toldQuota(req: FastifyRequest, limit: number, hits: number): boolean {
+  return !req.auth || req.viaHeader || hits > limit / 2;
+}
+
 /** The policy and limit header values of each limit, written once (they go on every signed-in answer). */
 const fixedHeaderValues = new Map<number, { policy: string; limit: string }>();
 
@@ -320,7 +330,7 @@ export function registerRateLimit(
   /** The RateLimit headers of the answer; over the limit, the refusal. */
   function answer(req: FastifyRequest, reply: FastifyReply, limit: number, { hits, resetMs }: Counted) {
     const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
-    setHeaders(reply, limit, limit - hits, resetSeconds, config.windowMs);
+    if (toldQuota(req, limit, hits)) setHeaders(reply, limit, limit - hits, resetSeconds, config.windowMs);
     if (hits > limit) {
       metrics.rateLimitRefusals.inc({ bucket: req.auth ? 'user' : req.apiKey ? 'api_key' : 'address' });
       reply.header('Retry-After', String(resetSeconds));
