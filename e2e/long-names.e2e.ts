@@ -92,38 +92,48 @@ describe('long names', () => {
     ];
     const wide: string[] = [];
     const uncut: string[] = [];
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 800 });
+    const cspViolations: string[] = [];
+    /** Every check at one width, in a tab of its own (both widths at once: each waits on its page's round trips). */
+    const checkAt = async (tab: Page, width: number) => {
+      await tab.setViewportSize({ width, height: 800 });
       for (const check of checks) {
-        await browser.goto(check.path);
-        await page.locator('[aria-label^="Loading"]').first().waitFor({ state: 'detached' });
+        await tab.goto(check.path, { waitUntil: 'networkidle' });
+        await tab.locator('[aria-label^="Loading"]').first().waitFor({ state: 'detached' });
         if (check.open) {
-          await page.getByRole('button', { name: check.open }).click();
+          await tab.getByRole('button', { name: check.open }).click();
         }
         if (check.article) {
           // The list opens the first world, or those opened before in this tab: open this one by its name
           // in the list unless it is open already (its own buttons carry its name too, so match the toggle).
-          const toggle = page.getByRole('button', {
+          const toggle = tab.getByRole('button', {
             name: new RegExp(`^${check.article} (Locked|Unlocked)$`),
           });
           if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-          await page.getByRole('article', { name: check.article }).waitFor();
+          await tab.getByRole('article', { name: check.article }).waitFor();
         }
         if (check.name) {
-          await page.getByText(check.name).first().waitFor({ state: 'attached' });
-          const { shown, overflowing } = await shownCut(page, check.name);
+          await tab.getByText(check.name).first().waitFor({ state: 'attached' });
+          const { shown, overflowing } = await shownCut(tab, check.name);
           expect(shown, `${check.path} shows the name`).toBeGreaterThan(0);
           if (overflowing > 0) {
             uncut.push(`${check.path}${check.open ? ` (${check.open})` : ''} at ${width} px`);
-            await page.screenshot({ path: `/tmp/shots/long-names-${width}-${uncut.length}.png` });
+            await tab.screenshot({ path: `/tmp/shots/long-names-${width}-${uncut.length}.png` });
           }
         }
-        const over = await sidewaysOverflow(page);
+        const over = await sidewaysOverflow(tab);
         if (over > 0)
           wide.push(`${check.path}${check.open ? ` (${check.open})` : ''} at ${width} px: ${over} px`);
       }
-    }
+    };
+    // The phone's tab shares the signed-in context; the first tab's Content-Security-Policy reports are checked
+    // by useBrowser, this one's here.
+    const phone = await page.context().newPage();
+    phone.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+    });
+    await Promise.all([checkAt(page, 1280), checkAt(phone, 390)]);
     expect(wide, 'pages wider than the window').toEqual([]);
     expect(uncut, 'long names running off the window').toEqual([]);
+    expect(cspViolations, 'Content-Security-Policy violations on the phone').toEqual([]);
   });
 });
