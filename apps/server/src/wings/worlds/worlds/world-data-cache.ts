@@ -30,6 +30,11 @@ interface WorldState {
   checkedAt: number;
   /** Bumped by every change heard of: a check or build started before it does not make the body current. */
   generation: number;
+  /**
+   * The updated_at (ms) the last change heard of moved to, when its notice named it: a check or build that
+   * started before the notice but read those very settings still makes its body current.
+   */
+  heardStamp?: number;
   retryAt: number;
   /** Request-count flushes in a row without a request: a world nobody downloads is let go. */
   idleFlushes: number;
@@ -123,7 +128,7 @@ export class WorldDataCache {
     const best = fresher.sort((a, b) => b.builtAt - a.builtAt)[0];
     // Built from these settings (by this or another process): served, and rebuilt behind it when old, so no
     // download waits on Discord or VRChat while a body exists (after a restart it may be older than a minute once).
-    if (best && s.generation === generation) {
+    if (best && (s.generation === generation || best.stamp === s.heardStamp)) {
       this.settle(s, best, generation);
       if (Date.now() - best.builtAt >= REFRESH_AFTER_MS) this.refreshInBackground(worldId, s);
       return best;
@@ -195,7 +200,8 @@ export class WorldDataCache {
       held !== undefined &&
       (body.stamp < held.stamp || (body.stamp === held.stamp && body.builtAt < held.builtAt));
     if (!older) s.body = body;
-    if (s.generation === generation && s.body?.stamp === body.stamp) {
+    const fromLastHeard = generation >= 0 && body.stamp === s.heardStamp;
+    if ((s.generation === generation || fromLastHeard) && s.body?.stamp === body.stamp) {
       s.current = true;
       s.checkedAt = Date.now();
     } else if (!older && held && held.stamp !== body.stamp) s.current = false;
@@ -255,6 +261,12 @@ export class WorldDataCache {
     if (!s || !worldId) return;
     if (kind === 'd') this.states.delete(worldId);
     else if (kind === 'u') {
+      // The notice may come after this process built the body from those very settings: it names the updated_at
+      // they moved to (ms, as a body's stamp), and that body stays current. Equal, not older: two writers'
+      // clocks may move updated_at back.
+      const stamp = b === undefined ? undefined : Number(b);
+      if (s.current && s.body?.stamp === stamp) return;
+      s.heardStamp = stamp;
       s.generation += 1;
       s.current = false;
       s.retryAt = 0;

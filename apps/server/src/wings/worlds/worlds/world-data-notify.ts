@@ -4,8 +4,9 @@ import pg from 'pg';
 import type { Database } from '../../../db/client.js';
 
 /**
- * The channel telling every process that serves world data what changed: 'u:<id>' (the world's updated_at
- * moved) and 'd:<id>' (deleted) come from a trigger on `worlds` (migration 0016); 'b:<process>:<id>' is
+ * The channel telling every process that serves world data what changed: 'u:<id>:<ms>' (the world's updated_at
+ * moved, to that time; migration 0033 added it) and 'd:<id>' (deleted) come from a trigger on `worlds` (migration
+ * 0016); 'b:<process>:<id>' is
  * sent by a process that stored a new body, so the others take it without rebuilding.
  */
 export const WORLD_DATA_CHANNEL = 'world_data';

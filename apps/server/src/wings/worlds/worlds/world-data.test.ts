@@ -18,7 +18,8 @@ import { worldsRebuildHandler } from '../../../jobs/handlers/worlds-rebuild.js';
 import { waitFor } from '../../../platforms/testing.js';
 import { decodeWorldBody } from './codec/lzw.js';
 import { worldDataCacheOf } from './world-data.service.js';
-import { notifyWorldData } from './world-data-notify.js';
+import { WorldDataCache } from './world-data-cache.js';
+import { listenWorldData, notifyWorldData } from './world-data-notify.js';
 import { makeWorldBody, readWorldAndBody, storeWorldBody } from './world-data-store.js';
 
 const { hangout } = seedGuildIds;
@@ -311,6 +312,86 @@ describe('world data (against the simulators)', () => {
       expect(serve).not.toHaveBeenCalled();
     } finally {
       serve.mockRestore();
+    }
+  });
+
+  it('keeps a body built from a change served from memory when the change’s notice comes after it', async () => {
+    const id = await createWorld();
+    const marker = await createWorld();
+    const cache = worldDataCacheOf(t.ctx);
+    // What the trigger says of a change, heard on a listener of the test's own.
+    const heard: string[] = [];
+    const listener = await listenWorldData(
+      t.ctx.database,
+      { message: (payload) => heard.push(payload), resync: () => {} },
+      t.ctx.log,
+    );
+    try {
+      await update(id, { customData: 'noticed late' });
+      const notice = await waitFor(() => heard.find((p) => p.startsWith(`u:${id}`)) ?? null, 30_000);
+      // PostgreSQL delivers a NOTIFY when it does: here the body is built first and the notice heard after it.
+      const viaRoute = await download(id);
+      expect(JSON.parse(viaRoute.body).CustomData).toBe('noticed late');
+      await download(marker);
+      const noticeOf = (worldId: string, ms: number) => `u:${worldId}:${ms}`;
+      const stamp = Number(notice.split(':')[2]);
+      // One statement, so the notices arrive in order: once the marker's is heard, so is the world's.
+      const tell = (payload: string) =>
+        t.ctx.database.executeSql("select pg_notify('world_data', $1), pg_notify('world_data', $2)", [
+          payload,
+          noticeOf(marker, 1),
+        ]);
+      await tell(notice);
+      await waitFor(() => (cache.states.get(marker)?.current === false ? true : null), 30_000);
+      expect(cache.states.get(id)?.current).toBe(true);
+      const serve = vi.spyOn(cache, 'serve');
+      try {
+        expect(await (await fetchData(`/data/v2/${id}`)).text()).toBe(viaRoute.body);
+        expect(serve).not.toHaveBeenCalled();
+      } finally {
+        serve.mockRestore();
+      }
+      // A notice naming another time (a writer whose clock is behind moved updated_at back) is a change.
+      await download(marker);
+      await tell(noticeOf(id, stamp - 1000));
+      await waitFor(() => (cache.states.get(marker)?.current === false ? true : null), 30_000);
+      expect(cache.states.get(id)?.current).toBe(false);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('makes a body current when the notice of the settings it was built from comes during its build', async () => {
+    const id = await createWorld();
+    await update(id, { customData: 'noticed while building' });
+    const [row] = (await t.ctx.database.executeSql('select updated_at from worlds where id = $1', [id])).rows;
+    const stamp = new Date(row?.updated_at as string).getTime();
+    // A cache of its own, whose build waits for the test: the notice is heard between the read and the body.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let building = false;
+    const cache = new WorldDataCache(t.ctx, async () => {
+      building = true;
+      await held;
+      return '{"CustomData":"noticed while building"}';
+    });
+    await cache.start();
+    try {
+      const served = cache.serve(id);
+      await waitFor(() => building, 30_000);
+      await notifyWorldData(t.ctx.database, `u:${id}:${stamp}`);
+      await waitFor(() => (cache.states.get(id)?.generation === 1 ? true : null), 30_000);
+      release();
+      expect((await served)?.stamp).toBe(stamp);
+      expect(cache.states.get(id)?.current).toBe(true);
+      // A notice naming other settings has the body checked again.
+      await notifyWorldData(t.ctx.database, `u:${id}:${stamp + 1}`);
+      await waitFor(() => (cache.states.get(id)?.current === false ? true : null), 30_000);
+    } finally {
+      release();
+      await cache.stop();
     }
   });
 
