@@ -103,17 +103,33 @@ describe('VRChat adapter: session, login and pacing against the simulator', () =
     expect(await sim.vrchatBotLogins()).toBe(1);
   });
 
-  it('replaces a session VRChat stopped accepting with exactly one new login', async () => {
+  it('replaces a session VRChat stopped accepting with exactly one new login, no sooner than the cooldown', async () => {
     // Even a successful login starts a cooldown: a session that dies at once must not cause a login loop.
-    // The cooldown is long enough that a busy machine still asks again within it.
-    const platform = make(memorySessionStore(), { login: { cooldownMs: 1500 } });
+    // A call that finds the session dead waits (a few seconds at most) for another process's login or the
+    // cooldown's end.
+    const loginsAt: number[] = [];
+    const timedFetch: typeof fetch = async (input, init) => {
+      if ((input as Request).headers.get('authorization')?.startsWith('Basic ')) loginsAt.push(Date.now());
+      return recordingFetch(input, init);
+    };
+    const platform = make(memorySessionStore(), { login: { cooldownMs: 300 }, fetch: timedFetch });
+    const firstLoginNotBefore = Date.now();
     await platform.start();
     await sim.control('POST', '/vrchat/invalidate-sessions', {});
-    await expect(platform.getUser(aurora)).rejects.toThrow(/paused until/);
-    await new Promise((r) => setTimeout(r, 1600));
     expect((await platform.getUser(aurora))?.id).toBe(aurora);
     expect(basicLogins()).toBe(2);
+    expect(loginsAt[1] - firstLoginNotBefore).toBeGreaterThanOrEqual(300);
     expect(platform.state().status).toBe('ok');
+  });
+
+  it('refuses a call, after its short wait, while a login cooldown outlasts it', async () => {
+    const platform = make(memorySessionStore(), { login: { cooldownMs: 60_000, waitForOthersMs: 100 } });
+    await platform.start();
+    await sim.control('POST', '/vrchat/invalidate-sessions', {});
+    await expect(platform.getUser(aurora)).rejects.toThrow(
+      /paused until .*a login was attempted moments ago/,
+    );
+    expect(basicLogins()).toBe(1);
   });
 
   it('rides out a burst of 429s: pauses, shows rate_limited meanwhile, then succeeds', async () => {

@@ -19,8 +19,11 @@ export interface VrchatPlatformOptions {
   sessionStore: SessionStore;
   log: FastifyBaseLogger;
   pacer?: VrchatPacerSettings;
-  /** Spacing of login attempts (default 60 s, doubling per failure up to 1 h). */
-  login?: LoginGateOptions;
+  /**
+   * Spacing of login attempts (default 60 s, doubling per failure up to 1 h), and how long a call whose
+   * session expired within that spacing looks for another process's new session (default 5 s).
+   */
+  login?: LoginGateOptions & { waitForOthersMs?: number };
   /** Sent in the User-Agent; defaults to the server's package version. */
   version?: string;
   fetch?: typeof fetch;
@@ -91,6 +94,7 @@ export function createVrchatPlatform(opts: VrchatPlatformOptions): VrchatPlatfor
     gate,
     log,
     credentials: [config.username, config.password, config.totpSecret].map((v) => v ?? '').join('\0'),
+    shareWaitMs: (opts.login?.waitForOthersMs ?? 5_000) / timeScale,
   });
   const configured = Boolean(config.username && config.password);
   if (!configured) {
@@ -220,6 +224,8 @@ function shareLogins(deps: {
   log: FastifyBaseLogger;
   /** The credentials logins use (username, password, TOTP secret), for the shared login pause. */
   credentials: string;
+  /** How long a call whose login cooldown holds looks for another process's new session (ms). */
+  shareWaitMs: number;
 }): void {
   const sdk = deps.client as unknown as SdkInternals;
   const sdkAuthenticate = sdk.authenticate.bind(deps.client);
@@ -259,10 +265,31 @@ function shareLogins(deps: {
     });
     if (first) return first;
     // Our cooldown holds: adapters that were waiting for the lock go first; one of them may log in.
+    const adoptedMeanwhile = await waitForAnotherLogin();
     return deps.sessionStore.exclusive(async () => {
-      const partial = (await adopted()) || options?.partial;
+      const partial = (await adopted()) || adoptedMeanwhile || options?.partial;
       return authenticateHeld({ ...options, partial });
     });
+  };
+  /**
+   * After a login of ours that worked, the session expired within our cooldown: every process sharing it
+   * gets the same 401 at about the same time, but another's may reach the lock only after ours has gone
+   * by (a busy machine). Rather than failing the call at once, look for the session another process
+   * stores, for a few seconds or until our cooldown ends. A failed login's pause is not waited out: the
+   * others use the same credentials.
+   */
+  const waitForAnotherLogin = async () => {
+    if (deps.gate.failuresInARow > 0) return false;
+    const giveUpAt = Date.now() + deps.shareWaitMs;
+    deps.log.info(
+      'VRChat: the session expired moments after our login; waiting for another process to log in',
+    );
+    for (let pause = 50; Date.now() < giveUpAt; pause = Math.min(pause * 2, 500)) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, giveUpAt - Date.now())));
+      if (await adopted()) return true;
+      if (deps.gate.now() >= deps.gate.nextAttemptAt) return false;
+    }
+    return false;
   };
   sdk.authenticate = (options) => {
     running ??= authenticate(options).finally(() => {

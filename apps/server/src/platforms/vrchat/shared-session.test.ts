@@ -1,4 +1,5 @@
 import { vrchatSeed } from '@vrclink/simulator';
+import pino from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createScratchDatabase, openTestDatabase } from '../../../test/db.js';
 import { type Database, openDatabase } from '../../db/client.js';
@@ -110,6 +111,33 @@ function sharedSessionSuite(databases: () => [Database, Database]) {
     // The adapter that logged in at start is in its login cooldown: the other one logs in for both.
     const users = await Promise.all([a.getUser(aurora), b.getUser(aurora)]);
     expect(users.map((u) => u?.id)).toEqual([aurora, aurora]);
+    expect(await sim.vrchatBotLogins()).toBe(2);
+    expect([a.state().status, b.state().status]).toEqual(['ok', 'ok']);
+  });
+
+  it('lets the adapter in its login cooldown wait for a login the other one starts only later', async () => {
+    // The order a busy machine may give: the adapter that cannot log in yet gets its 401 first.
+    let waiting: () => void = () => {};
+    const waits = new Promise<void>((resolve) => {
+      waiting = resolve;
+    });
+    const log = pino(
+      { level: 'info' },
+      { write: (line: string) => (line.includes('waiting for another process') ? waiting() : undefined) },
+    );
+    const [one, two] = databases();
+    const a = make(one, { log });
+    await a.start();
+    const b = make(two);
+    await b.start();
+    expect(await sim.vrchatBotLogins()).toBe(1);
+
+    await sim.control('POST', '/vrchat/invalidate-sessions', {});
+    const first = a.getUser(aurora);
+    // Without the wait, a's call fails here: "VRChat login is paused …; a login was attempted moments ago".
+    await Promise.race([waits, first]);
+    expect((await b.getUser(aurora))?.id).toBe(aurora);
+    expect((await first)?.id).toBe(aurora);
     expect(await sim.vrchatBotLogins()).toBe(2);
     expect([a.state().status, b.state().status]).toEqual(['ok', 'ok']);
   });
