@@ -1,5 +1,7 @@
+import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { acquireGatewayLock } from './gateway-lock.js';
+import { acquireGatewayLock, gatewayLockClientConfig } from './gateway-lock.js';
 
 const url = process.env.DATABASE_URL;
 const settled = async (p: Promise<unknown>, ms: number) =>
@@ -14,6 +16,39 @@ const freeRange = () => {
   nextRange += 300;
   return nextRange;
 };
+
+/**
+ * A TCP proxy in front of PostgreSQL that can go silent: it stops passing bytes either way and closes nothing,
+ * as a connection does that a firewall dropped or whose server host vanished.
+ */
+async function silenceableProxy(target: string) {
+  const to = new URL(target);
+  const sockets: Socket[] = [];
+  const server: Server = createServer((from) => {
+    const upstream = tcpConnect(Number(to.port || 5432), to.hostname);
+    sockets.push(from, upstream);
+    for (const s of [from, upstream]) s.on('error', () => {});
+    from.pipe(upstream).pipe(from);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  return {
+    url: url.toString(),
+    silence() {
+      for (const s of sockets) {
+        s.unpipe();
+        s.pause();
+      }
+    },
+    close() {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
 
 describe('the gateway lock', () => {
   it('is held at once on the embedded database (one process)', async () => {
@@ -98,4 +133,52 @@ describe('the gateway lock', () => {
       await Promise.all([grower.release(), next.release()]);
     },
   );
+
+  it.skipIf(!url)(
+    'tells its holder the lock is lost when the connection goes silent, and lets go without waiting for it',
+    async () => {
+      const proxy = await silenceableProxy(url as string);
+      try {
+        const lock = acquireGatewayLock({ databaseUrl: proxy.url, shardIds: [freeRange()], livenessMs: 200 });
+        await lock.acquired;
+        const lost = new Promise<void>((resolve) => lock.onLost(resolve));
+        proxy.silence();
+        // Without the liveness check nothing ever ends this wait: no error, no end, just silence.
+        await lost;
+        await lock.release();
+      } finally {
+        await proxy.close();
+      }
+    },
+  );
+
+  it.skipIf(!url)('lets go at its deadline when stopped while the connection is silent', async () => {
+    const proxy = await silenceableProxy(url as string);
+    try {
+      // A check far off: the silence is not noticed before the process stops.
+      const lock = acquireGatewayLock({ databaseUrl: proxy.url, shardIds: [freeRange()], livenessMs: 300 });
+      await lock.acquired;
+      proxy.silence();
+      // Without the deadline the unlock waits for an answer that never comes.
+      await lock.release();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it.skipIf(!url)("asks the server to free a silent holder's shards after about a minute", async () => {
+    // Longer than the holder's own check (at most about 10 s): the old holder stops before another takes over.
+    const c = new pg.Client(gatewayLockClientConfig(url as string));
+    await c.connect();
+    try {
+      const { rows } = await c.query(
+        `select current_setting('tcp_keepalives_idle') as idle, current_setting('tcp_keepalives_interval') as every,
+                current_setting('tcp_keepalives_count') as count`,
+      );
+      const [{ idle, every, count }] = rows;
+      expect(Number.parseInt(idle, 10) + Number.parseInt(every, 10) * Number.parseInt(count, 10)).toBe(60);
+    } finally {
+      await c.end();
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import pg from 'pg';
 import { wakeableSleep } from '../wakeable-sleep.js';
 
@@ -24,6 +25,27 @@ export interface GatewayLock {
   release(): Promise<void>;
 }
 
+/** How often the holder checks that its lock's connection still answers (default; also the check's deadline). */
+const LIVENESS_MS = 5_000;
+
+/**
+ * The lock's connection. A connection can die without a word (a firewall or NAT dropping it, a server host
+ * gone): this process would then keep its gateway while the server, once it notices, frees the shards for
+ * another process, and both would act on every event. So the holder asks `select 1` every few seconds and
+ * stops its gateway when no answer comes within the deadline (at most about 10 s after the silence began),
+ * and the server is told to probe an idle client after 30 s and give up after three unanswered probes 10 s
+ * apart: it frees the shards about a minute after the silence began, well after the old holder stopped.
+ */
+export function gatewayLockClientConfig(databaseUrl: string): pg.ClientConfig {
+  return {
+    connectionString: databaseUrl,
+    application_name: 'vrclink gateway lock',
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    options: '-c tcp_keepalives_idle=30 -c tcp_keepalives_interval=10 -c tcp_keepalives_count=3',
+  };
+}
+
 /**
  * Exactly one process holds the Discord gateway for a shard: a PostgreSQL session advisory lock on a
  * dedicated connection, so a process that dies (even killed) frees it with its connection, and a waiting
@@ -39,6 +61,8 @@ export function acquireGatewayLock(opts: {
   atMost?: number;
   /** How often a waiting process tries again (default 2 s). */
   retryMs?: number;
+  /** How often the holder checks its connection, and how long an answer may take (default 5 s). */
+  livenessMs?: number;
   onWaiting?: () => void;
 }): GatewayLock {
   const lostHandlers: Array<() => void> = [];
@@ -57,12 +81,45 @@ export function acquireGatewayLock(opts: {
 
   let stopped = false;
   let client: pg.Client | undefined;
+  let socket: Socket | undefined;
+  let lost = false;
+  let liveness: NodeJS.Timeout | undefined;
   const heldIds = new Set<number>();
   const { sleep, wake } = wakeableSleep();
+  const every = opts.livenessMs ?? LIVENESS_MS;
+
+  /** The connection broke or went silent: tell the holder, and drop it (the server frees its locks). */
+  const lose = () => {
+    clearInterval(liveness);
+    if (lost) return;
+    lost = true;
+    socket?.destroy();
+    if (!stopped) for (const h of lostHandlers) h();
+  };
+
+  /** One `select 1` within the deadline; a late answer that was only queued behind a busy event loop counts. */
+  const answers = async (c: pg.Client, deadlineMs: number) => {
+    let answered = false;
+    const ping = c.query('select 1').then(() => {
+      answered = true;
+    });
+    const late = new Promise<void>((resolve) => setTimeout(resolve, deadlineMs));
+    await Promise.race([ping, late]).catch(() => {});
+    // Timers run before I/O in Node's loop: let this turn's socket reads land before judging.
+    await new Promise((resolve) => setImmediate(resolve));
+    return answered;
+  };
 
   /** Takes the locks on one connection; answers the shards held, or null (and lets go of them) when too few. */
   const tryOnce = async (): Promise<number[] | null> => {
-    const c = new pg.Client({ connectionString: opts.databaseUrl });
+    const c = new pg.Client({
+      ...gatewayLockClientConfig(opts.databaseUrl as string),
+      // Kept, so a silent connection can be dropped at once (ending it politely would wait for the silent peer).
+      stream: () => {
+        socket = new Socket();
+        return socket;
+      },
+    });
     c.on('error', () => {});
     await c.connect();
     const held: number[] = [];
@@ -77,14 +134,18 @@ export function acquireGatewayLock(opts: {
     }
     if (held.length === wanted || (opts.atMost && held.length > 0)) {
       client = c;
-      let lost = false;
-      const onLost = () => {
-        if (stopped || lost) return;
-        lost = true;
-        for (const h of lostHandlers) h();
-      };
-      c.on('error', onLost);
-      c.on('end', onLost);
+      c.on('error', lose);
+      c.on('end', lose);
+      let checking = false;
+      liveness = setInterval(() => {
+        if (checking || lost || stopped) return;
+        checking = true;
+        void answers(c, every).then((ok) => {
+          checking = false;
+          if (!ok && !stopped) lose();
+        });
+      }, every);
+      liveness.unref();
       for (const id of held) heldIds.add(id);
       return held;
     }
@@ -140,10 +201,18 @@ export function acquireGatewayLock(opts: {
     async release() {
       stopped = true;
       wake();
+      clearInterval(liveness);
+      // A lost connection is already dropped (the server frees its locks when it notices).
+      if (lost) return;
       // Let go of the shards before the connection ends, so they are free once this resolves: a closing
       // backend frees its locks only as it exits, one by one (a waiting process then saw one shard of two free).
-      await client?.query('select pg_advisory_unlock_all()').catch(() => {});
-      await client?.end().catch(() => {});
+      const letGo = (async () => {
+        await client?.query('select pg_advisory_unlock_all()').catch(() => {});
+        await client?.end().catch(() => {});
+      })();
+      // A connection gone silent since the last check would hold shutdown forever: drop it at the deadline.
+      const late = new Promise<boolean>((resolve) => setTimeout(resolve, every, true).unref());
+      if (await Promise.race([letGo.then(() => false), late])) socket?.destroy();
     },
   };
 }
