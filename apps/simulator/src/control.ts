@@ -5,6 +5,7 @@ import { faultSchema } from './faults.js';
 /** Platform-independent control routes; each platform adds its own under /control/discord and /control/vrchat. */
 export async function registerControl(app: FastifyInstance, ctx: SimContext): Promise<void> {
   app.get('/control/faults', async () => ctx.faults.list());
+  app.get('/control/faults/in-flight', async () => ({ delayed: ctx.faults.delayedInFlight }));
   app.post('/control/faults', async (req, reply) => {
     const parsed = faultSchema.safeParse(req.body);
     if (!parsed.success) return reply.code(400).send({ message: parsed.error.message });

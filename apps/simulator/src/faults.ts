@@ -20,6 +20,30 @@ export type Fault = z.infer<typeof faultSchema>;
 
 export class FaultStore {
   private faults: (Fault & { remaining: number })[] = [];
+  /** Requests a 'slow' or 'slow_answer' fault holds whose work is not done yet (see `delayedInFlight`). */
+  private readonly delayed = new WeakSet<FastifyRequest>();
+  private delayedCount = 0;
+
+  /**
+   * How many requests a 'slow' or 'slow_answer' fault took are not yet carried out: a test waits for zero
+   * before it checks what a client that gave up on them left behind (the work lands later all the same).
+   */
+  get delayedInFlight(): number {
+    return this.delayedCount;
+  }
+
+  /** Marks a request a delaying fault took. */
+  delay(req: FastifyRequest): void {
+    if (this.delayed.has(req)) return;
+    this.delayed.add(req);
+    this.delayedCount += 1;
+  }
+
+  /** The request's work is done (its answer is being sent, or held by 'slow_answer'). */
+  carriedOut(req: FastifyRequest): void {
+    if (!this.delayed.delete(req)) return;
+    this.delayedCount -= 1;
+  }
 
   add(fault: Fault): void {
     this.faults.push({ ...fault, remaining: fault.count ?? Number.POSITIVE_INFINITY });
@@ -69,6 +93,7 @@ export async function applyFault(
   if (!fault) return false;
   switch (fault.kind) {
     case 'slow':
+      store.delay(req);
       await new Promise((r) => setTimeout(r, fault.delayMs ?? 2000));
       return false;
     case 'slow_answer':

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type RunningSimulator, startSimulator } from '../src/app.js';
 import { vrchatAccounts, vrchatUserIds } from '../src/vrchat/index.js';
-import { basic, call, login } from './vrchat-helpers.js';
+import { basic, call, login, UA } from './vrchat-helpers.js';
 
 const bot = vrchatAccounts.bot;
 const dave = vrchatAccounts.dave;
@@ -96,6 +96,23 @@ describe('faults', () => {
     const failed = await call(sim.url, 'GET', `/users/${vrchatUserIds.Lumi}`, { cookie });
     expect(failed.status).toBe(502);
     expect((await call(sim.url, 'GET', `/users/${vrchatUserIds.Lumi}`, { cookie })).status).toBe(200);
+  });
+
+  it('counts a slowed request as in flight until it is carried out, even after its client gave up', async () => {
+    const cookie = await login(sim.url, vrchatAccounts.carol);
+    const inFlight = async () =>
+      ((await call(sim.url, 'GET', '/control/faults/in-flight')).body as { delayed: number }).delayed;
+    await call(sim.url, 'POST', '/control/faults', {
+      json: { platform: 'vrchat', kind: 'slow', delayMs: 3000, count: 1, pathContains: '/users/' },
+    });
+    const gaveUp = await fetch(`${sim.url}/api/1/users/${vrchatUserIds.Lumi}`, {
+      headers: { 'user-agent': UA, cookie },
+      signal: AbortSignal.timeout(100),
+    }).catch((err: unknown) => err);
+    expect(gaveUp).toBeInstanceOf(Error);
+    expect(await inFlight()).toBe(1);
+    // Ends once the simulator carried the request out (never, if a given-up request were not counted down).
+    while ((await inFlight()) > 0) await new Promise((r) => setTimeout(r, 50));
   });
 });
 

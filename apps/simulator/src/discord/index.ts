@@ -88,6 +88,7 @@ export async function registerDiscord(
           if (await limits.routes.onRequest(req, reply)) return reply;
         });
         instance.addHook('onSend', async (req, _reply, payload) => {
+          ctx.faults.carriedOut(req);
           await holdAnswer(req);
           return payload;
         });

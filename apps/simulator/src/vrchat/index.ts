@@ -86,6 +86,10 @@ export async function registerVrchat(
           return reply;
         }
       });
+      api.addHook('onSend', async (req, _reply, payload) => {
+        ctx.faults.carriedOut(req);
+        return payload;
+      });
       api.addHook('onResponse', async (req, reply) =>
         counters.record(req, reply, sessionOf(state, req)?.userId),
       );
