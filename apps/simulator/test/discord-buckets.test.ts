@@ -217,9 +217,16 @@ describe('timeScale and discord.js', () => {
 
   it('scales every window: Reset-After says the real wait, and the bucket refills after it', async () => {
     const route = roleRoute(hangout.id, member, hangout.roles.Newcomer);
+    // Eleven changes at once, so they fall in one 0.5 s window even on a busy machine; should a window end in
+    // the middle of them, the next eleven.
     let res: Res | undefined;
-    for (let i = 0; i < 11; i++) res = await call(fast.url, i % 2 ? 'DELETE' : 'PUT', route);
-    expect(res!.status).toBe(429);
+    for (let burst = 0; burst < 5 && !res; burst++) {
+      const answers = await Promise.all(
+        Array.from({ length: 11 }, (_, i) => call(fast.url, i % 2 ? 'DELETE' : 'PUT', route)),
+      );
+      res = answers.find((a) => a.status === 429);
+    }
+    expect(res?.status).toBe(429);
     const wait = (res!.body as { retry_after: number }).retry_after;
     expect(wait).toBeLessThanOrEqual(0.5);
     await new Promise((r) => setTimeout(r, wait * 1000 + 20));

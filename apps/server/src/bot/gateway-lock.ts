@@ -140,10 +140,14 @@ export function acquireGatewayLock(opts: {
       liveness = setInterval(() => {
         if (checking || lost || stopped) return;
         checking = true;
-        void answers(c, every).then((ok) => {
-          checking = false;
-          if (!ok && !stopped) lose();
-        });
+        answers(c, every)
+          .then((ok) => {
+            if (!ok && !stopped) lose();
+          })
+          .catch(lose)
+          .finally(() => {
+            checking = false;
+          });
       }, every);
       liveness.unref();
       for (const id of held) heldIds.add(id);
