@@ -85,11 +85,12 @@ describe('rate limit (strict by default)', () => {
   });
 
   it('runs N times faster with timeScale, and lets the account go once the block ends', async () => {
-    // A slower refill (0.05/s, 10/s at this scale) so that back-to-back calls surely spend the burst.
+    // A slow refill (0.001/s, one request in 5 s at this scale), so back-to-back calls spend the burst of 5
+    // however long each takes on a busy machine (at 10/s, calls 100 ms apart never did).
     const fast = await startSimulator({
       port: 0,
       timeScale: 200,
-      vrchatRate: { perSecond: 0.05, retryAfter: 'always' },
+      vrchatRate: { perSecond: 0.001, retryAfter: 'always' },
     });
     try {
       const cookie = await login(fast.url, vrchatAccounts.carol);
