@@ -20,26 +20,25 @@ export type Fault = z.infer<typeof faultSchema>;
 
 export class FaultStore {
   private faults: (Fault & { remaining: number })[] = [];
-  /** Requests a 'slow' or 'slow_answer' fault holds whose work is not done yet (see `delayedInFlight`). */
+  /** Requests a 'slow' fault holds whose work is not done yet (see `delayedInFlight`). */
   private readonly delayed = new WeakSet<FastifyRequest>();
   private delayedCount = 0;
 
   /**
-   * How many requests a 'slow' or 'slow_answer' fault took are not yet carried out: a test waits for zero
+   * How many requests a 'slow' fault took are not yet carried out: a test waits for zero
    * before it checks what a client that gave up on them left behind (the work lands later all the same).
    */
   get delayedInFlight(): number {
     return this.delayedCount;
   }
 
-  /** Marks a request a delaying fault took. */
+  /** Marks a request a 'slow' fault took. */
   delay(req: FastifyRequest): void {
-    if (this.delayed.has(req)) return;
     this.delayed.add(req);
     this.delayedCount += 1;
   }
 
-  /** The request's work is done (its answer is being sent, or held by 'slow_answer'). */
+  /** The request's work is done (its answer is being sent). */
   carriedOut(req: FastifyRequest): void {
     if (!this.delayed.delete(req)) return;
     this.delayedCount -= 1;

@@ -103,8 +103,12 @@ export function acquireGatewayLock(opts: {
     const ping = c.query('select 1').then(() => {
       answered = true;
     });
-    const late = new Promise<void>((resolve) => setTimeout(resolve, deadlineMs));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, deadlineMs);
+    });
     await Promise.race([ping, late]).catch(() => {});
+    clearTimeout(timer);
     // Timers run before I/O in Node's loop: let this turn's socket reads land before judging.
     await new Promise((resolve) => setImmediate(resolve));
     return answered;
